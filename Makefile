@@ -1,0 +1,41 @@
+# Two commands for a fresh machine: `make demo` and `make test`. Everything else is set-up.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.plylab-installed
+SETUP_INPUTS := pyproject.toml setup.py Makefile
+
+.PHONY: demo test setup browser bench clean
+
+setup: $(STAMP)
+
+$(STAMP): $(SETUP_INPUTS)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# CPU PyTorch first, pinned: an unpinned dependency would pull a CUDA build of several GB.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[all]'
+	$(MAKE) --no-print-directory browser
+	$(VENV)/bin/plylab models prepare
+	touch $(STAMP)
+
+# The replay viewer's browser test drives the system Chromium (no browser download).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	  else echo "warning: chromium not found and not root; browser tests will be skipped"; fi; }
+
+demo: $(STAMP)
+	$(VENV)/bin/plylab demo
+
+test: $(STAMP)
+	@$(VENV)/bin/python -m pytest -q; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info results

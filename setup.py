@@ -1,0 +1,5 @@
+"""Build hooks that pyproject.toml cannot express (compiled extensions)."""
+
+from setuptools import setup
+
+setup()

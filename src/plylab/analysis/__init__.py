@@ -1,0 +1,1 @@
+"""From stored games to numbers: intervals, per-matchup metrics, tables."""

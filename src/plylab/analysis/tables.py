@@ -1,0 +1,111 @@
+"""Tables in the paper's layouts, rendered as a terminal table, markdown, CSV, LaTeX or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import UserError
+
+FORMATS = ("table", "markdown", "csv", "latex", "json")
+TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
+BY = ("formulation", "opponent", "game")
+
+
+def _p(x: float | None) -> str:
+    if x is None:
+        return "–"
+    return "1.00" if x >= 0.9995 else f"{x:.3f}".lstrip("0") if x < 1 else f"{x:.2f}"
+
+
+def rate_cell(est: dict[str, Any] | None) -> str:
+    if not est or est.get("rate") is None:
+        return "–"
+    return f"{_p(est['rate'])} [{_p(est['low'])}, {_p(est['high'])}]"
+
+
+def mean_cell(est: dict[str, Any] | None) -> str:
+    if not est or est.get("mean") is None:
+        return "–"
+    half = (est["high"] - est["mean"]) if est["high"] is not None else 0.0
+    return f"{est['mean']:.1f} ±{half:.1f}"
+
+
+def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    header = ["game", "formulation", "player", "opponent", "games", "W", "D", "L", "F", "optimality [95% Wilson]",
+              "scored", "tokens/move"]
+    body = [
+        [r["game"], r["formulation"], r["player"], r["opponent"], str(r["games"]), str(r["wins"]), str(r["draws"]),
+         str(r["losses"]), str(r["failures"]), rate_cell(r["optimality"]), str(r["optimality"]["scored"]),
+         mean_cell(r["tokens_per_move"])]
+        for r in rows
+    ]
+    return header, body
+
+
+CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "optimality": lambda r: rate_cell(r["optimality"]),
+    "recognition": lambda r: rate_cell(r["recognition"]),
+    "tokens": lambda r: mean_cell(r["tokens_per_move"]),
+    "outcomes": lambda r: f"{r['wins']} {r['draws']} {r['losses']} {r['failures']}",
+}
+
+
+def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], list[list[str]]]:
+    """Players as rows, `by` values as columns (the paper's Tables 4-13 layout)."""
+    cols: list[str] = []
+    grid: dict[tuple[str, str], dict[str, str]] = {}
+    for r in rows:
+        col = r[by]
+        if col not in cols:
+            cols.append(col)
+        rest = tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
+        key = (r["player"], " / ".join(rest))
+        grid.setdefault(key, {})[col] = CELLS[table](r)
+    label = "W D L F by " + by if table == "outcomes" else f"{table} by {by}"
+    header = ["player", "setting"] + [f"{c}" for c in cols]
+    body = [[p, setting] + [cells.get(c, "–") for c in cols] for (p, setting), cells in grid.items()]
+    header[1] = f"setting ({label})"
+    return header, body
+
+
+def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    if table not in TABLES:
+        raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
+    if by not in BY:
+        raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
+    if fmt == "json":
+        return json.dumps({"matchups": rows}, indent=2)
+    header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(header)
+        writer.writerows(body)
+        return out.getvalue()
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+        return "\n".join(lines)
+    if fmt == "latex":
+        esc = lambda s: s.replace("_", r"\_").replace("%", r"\%").replace("&", r"\&").replace("±", r"$\pm$")  # noqa: E731
+        lines = [r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}", r"\toprule",
+                 " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
+        lines += [" & ".join(esc(c) for c in row) + r" \\" for row in body]
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        return "\n".join(lines)
+    t = Table(*header, show_lines=False)
+    for row in body:
+        t.add_row(*row)
+    console = Console(record=True, width=200)
+    with console.capture() as cap:
+        console.print(t)
+    return cap.get()

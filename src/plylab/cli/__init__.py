@@ -1,0 +1,71 @@
+"""The `plylab` command. Each subcommand lives in its own module here with `register(app)`.
+
+User mistakes (UserError, click usage errors) become one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import typer
+
+try:  # typer >= 0.17 vendors click; its exceptions live there
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover - older typer on real click
+    from click import exceptions as click_exc
+
+from ..errors import UserError
+
+app = typer.Typer(
+    name="plylab",
+    help="Measure how well language models and game AIs reason in games, against ground truth.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print one line and return an Exit to raise."""
+    print(f"plylab: error: {message}", file=sys.stderr)
+    return typer.Exit(code)
+
+
+def _load_commands() -> None:
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(app)
+
+
+_load_commands()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        result = app(args=argv, standalone_mode=False)
+        return int(result or 0)
+    except UserError as exc:
+        print(f"plylab: error: {exc}", file=sys.stderr)
+        return 2
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        print("plylab: interrupted", file=sys.stderr)
+        return 130
+    except click_exc.ClickException as exc:
+        print(f"plylab: error: {exc.format_message()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("plylab: interrupted", file=sys.stderr)
+        return 130
+
+
+def entry() -> None:
+    sys.exit(main())

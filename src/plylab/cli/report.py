@@ -1,0 +1,36 @@
+"""`plylab report`: the paper's tables from a store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..analysis.tables import BY, FORMATS, TABLES, render
+from ..errors import UserError
+from ..harness.store import DEFAULT_STORE, Store
+
+
+def report(
+    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    run: Optional[str] = typer.Option(None, "--run", help="only this run"),
+    fmt: str = typer.Option("table", "--format", help=f"one of: {', '.join(FORMATS)}"),
+    table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(TABLES)}"),
+    by: str = typer.Option("opponent", "--by", help=f"pivot columns: {', '.join(BY)}"),
+) -> None:
+    """Per-matchup outcomes, optimality with Wilson and game-clustered intervals, usage and tokens."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    from ..analysis.metrics import matchup_rows  # scipy is slow to import: only when reporting
+
+    s = Store(store, create=False)
+    try:
+        rows = matchup_rows(s, run)
+    finally:
+        s.close()
+    print(render(rows, fmt, table, by))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)

@@ -1,0 +1,15 @@
+"""Games and their formulations. Adding a game is one new module imported here."""
+
+from importlib import import_module
+
+from .base import GAMES, Formulation, GameDef, register_game
+
+for _module in ("tic_tac_toe", "nim", "connect_four"):
+    import_module(f"{__name__}.{_module}")
+
+
+def get_game(name: str) -> GameDef:
+    return GAMES.get(name)
+
+
+__all__ = ["GAMES", "Formulation", "GameDef", "get_game", "register_game"]

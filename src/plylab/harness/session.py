@@ -1,0 +1,120 @@
+"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pyspiel
+
+from ..games import GameDef, get_game
+from ..oracles import MoveValues
+from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
+from .plan import GameJob, derive_seed
+from .store import GameRecord, MoveRecord
+
+
+def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:
+    if oracle is None or action is None:
+        return {}
+    mv: MoveValues = oracle.move_values(state)
+    out: dict[str, Any] = {"values": mv.values, "optimal": mv.optimal(action), "informative": mv.informative}
+    if mv.scores is not None:
+        out.update(scores=mv.scores, optimal_score=mv.optimal_by_score(action), informative_score=mv.informative_by_score)
+    return out
+
+
+def _move_record(
+    turn: Turn, state: pyspiel.State, player: Player, decision: Decision, elapsed: float, oracle: Any
+) -> MoveRecord:
+    attempts = decision.attempts
+    final = decision.final
+    action = decision.action
+    return MoveRecord(
+        ply=turn.ply,
+        seat=turn.seat,
+        player=str(player.spec),
+        state=state.serialize(),
+        observation=turn.formulation.render_state(state),
+        legal=state.legal_actions(),
+        action=action,
+        action_label=None if action is None else turn.formulation.action_label(state, action),
+        elapsed=elapsed,
+        prompt=final.prompt if final else None,
+        reply=final.reply if final else None,
+        reasoning=final.reasoning if final else None,
+        input_tokens=sum(a.input_tokens for a in attempts),
+        output_tokens=sum(a.output_tokens for a in attempts),
+        reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
+        cost=sum(a.cost for a in attempts if a.cost is not None) if any(a.cost is not None for a in attempts) else None,
+        calls=sum(1 for a in attempts if a.prompt is not None and not a.cached),
+        cache_hits=sum(1 for a in attempts if a.cached),
+        failure_kind=decision.failure,
+        attempts=[a.to_dict() for a in attempts] if attempts and (len(attempts) > 1 or final.prompt) else None,
+        note=decision.note or None,
+        **_score(oracle, state, action),
+    )
+
+
+def outcome_for(returns: list[float], seat: int, forfeit_by: int | None) -> str:
+    if forfeit_by == seat:
+        return "failure"
+    mine, theirs = returns[seat], returns[1 - seat]
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+
+
+async def play_game(job: GameJob, context: RunContext | None = None, *, score: bool = True) -> GameRecord:
+    """Play one job to the end. Deterministic in the job for every non-LLM player."""
+    m = job.matchup
+    game: GameDef = get_game(m.game)
+    formulation = game.formulation(m.formulation)
+    base = context or RunContext()
+    ctx = RunContext(store_path=base.store_path, cache=base.cache, job_key=job.key, extra=base.extra)
+    players = [make_player(spec, game, derive_seed(job.seed, seat), ctx) for seat, spec in enumerate(job.seat_specs())]
+    oracle = game.oracle() if score and game.has_oracle else None
+    state = game.new_state()
+    moves: list[MoveRecord] = []
+    forfeit_by: int | None = None
+    failure_kind: str | None = None
+    started = time.time()
+    try:
+        while not state.is_terminal():
+            seat = state.current_player()
+            turn = Turn(game, formulation, state.clone(), seat, len(moves), job.key)
+            t0 = time.perf_counter()
+            decision = await players[seat].act(turn)
+            elapsed = time.perf_counter() - t0
+            if decision.action is not None and decision.action not in state.legal_actions():
+                decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
+            moves.append(_move_record(turn, state, players[seat], decision, elapsed, oracle))
+            if decision.action is None:
+                forfeit_by, failure_kind = seat, decision.failure or "failure"
+                break
+            state.apply_action(decision.action)
+        if forfeit_by is None:
+            returns = [float(r) for r in state.returns()]
+        else:
+            returns = [1.0, 1.0]
+            returns[forfeit_by] = -1.0
+        for seat, p in enumerate(players):
+            await p.game_over(GameResult(tuple(returns), seat, forfeit_by))
+    finally:
+        for p in players:
+            p.close()
+    return GameRecord(
+        job_key=job.key,
+        idx=job.idx,
+        game=m.game,
+        formulation=m.formulation,
+        player=m.player,
+        opponent=m.opponent,
+        player_seat=job.player_seat,
+        seed=job.seed,
+        returns=returns,
+        outcome=outcome_for(returns, job.player_seat, forfeit_by),
+        forfeit_by=forfeit_by,
+        failure_kind=failure_kind,
+        moves=moves,
+        started=started,
+        finished=time.time(),
+    )

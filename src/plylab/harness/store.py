@@ -1,0 +1,293 @@
+"""The results store: one SQLite file in WAL mode, written by one writer.
+
+A finished game and all its moves are written in one transaction, so a game is either fully
+stored or not at all: a killed run never leaves half a game, and a resumed run replays exactly
+the games that are missing (model replies come back from the response cache, at no cost).
+Other subsystems (response cache, Clue, learning runs) add their own tables through `connect`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+
+DEFAULT_STORE = Path("results/plylab.sqlite")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL DEFAULT 'play',
+    seed INTEGER NOT NULL,
+    plan TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',
+    stop_reason TEXT,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    job_key TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    formulation TEXT NOT NULL,
+    player TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    player_seat INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    returns TEXT NOT NULL,
+    outcome TEXT NOT NULL,          -- from the player's side: win | draw | loss | failure
+    forfeit_by INTEGER,             -- seat that failed, if any
+    failure_kind TEXT,
+    num_moves INTEGER NOT NULL,
+    started REAL NOT NULL,
+    finished REAL NOT NULL,
+    extra TEXT,
+    UNIQUE (run_id, job_key)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    state TEXT NOT NULL,            -- OpenSpiel serialization of the state before the move
+    observation TEXT,               -- the position in the formulation the player saw
+    legal TEXT NOT NULL,            -- JSON list of legal engine actions
+    action INTEGER,                 -- NULL when the move failed (forfeit)
+    action_label TEXT,
+    elapsed REAL NOT NULL,
+    values_json TEXT,               -- oracle value of every legal move (mover's view)
+    scores_json TEXT,               -- finer exact scores where the oracle has them
+    optimal INTEGER,                -- 1/0; NULL when not scored
+    informative INTEGER,            -- 0 when every legal move is optimal (excluded)
+    optimal_score INTEGER,
+    informative_score INTEGER,
+    prompt TEXT,
+    reply TEXT,
+    reasoning TEXT,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    cost REAL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    cache_hits INTEGER NOT NULL DEFAULT 0,
+    failure_kind TEXT,
+    attempts TEXT,                  -- JSON list of every attempt, failed ones included
+    note TEXT,                      -- player-specific trace (JSON)
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
+"""
+
+
+def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
+    """Open (and create) a store with WAL, foreign keys and a busy timeout."""
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
+    if not create and not path.exists():
+        raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.executescript(SCHEMA)
+    except sqlite3.DatabaseError as exc:
+        raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
+    except OSError as exc:
+        raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
+    return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
+@dataclass
+class MoveRecord:
+    ply: int
+    seat: int
+    player: str
+    state: str
+    observation: str | None
+    legal: list[int]
+    action: int | None
+    action_label: str | None
+    elapsed: float
+    values: dict[int, int] | None = None
+    scores: dict[int, int] | None = None
+    optimal: bool | None = None
+    informative: bool | None = None
+    optimal_score: bool | None = None
+    informative_score: bool | None = None
+    prompt: str | None = None
+    reply: str | None = None
+    reasoning: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = None
+    calls: int = 0
+    cache_hits: int = 0
+    failure_kind: str | None = None
+    attempts: list[dict[str, Any]] | None = None
+    note: dict[str, Any] | None = None
+
+
+@dataclass
+class GameRecord:
+    job_key: str
+    idx: int
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    player_seat: int
+    seed: int
+    returns: list[float]
+    outcome: str
+    forfeit_by: int | None
+    failure_kind: str | None
+    moves: list[MoveRecord]
+    started: float
+    finished: float
+    extra: dict[str, Any] | None = None
+
+
+def _j(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        value = {str(k): v for k, v in value.items()}
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _b(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+class Store:
+    """Typed access to runs, games and moves. The run loop holds the only writing instance."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        self.conn = connect(self.path, create=create)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # runs -------------------------------------------------------------------------------
+    def open_run(self, name: str, seed: int, plan: dict[str, Any], kind: str = "play") -> int:
+        """Create a run, or reopen one with the same plan (resume). A different plan is an error."""
+        plan_text = json.dumps(plan, sort_keys=True)
+        row = self.conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
+        now = time.time()
+        if row is None:
+            cur = self.conn.execute(
+                "INSERT INTO runs(name, kind, seed, plan, created, updated) VALUES (?,?,?,?,?,?)",
+                (name, kind, seed, plan_text, now, now),
+            )
+            return int(cur.lastrowid)
+        if row["plan"] != plan_text or row["seed"] != seed:
+            raise UserError(
+                f"run '{name}' already exists in {self.path} with a different plan or seed; "
+                "use another --run name to start a new run, or repeat the original command to resume it"
+            )
+        self.conn.execute("UPDATE runs SET status='running', stop_reason=NULL, updated=? WHERE id=?", (now, row["id"]))
+        return int(row["id"])
+
+    def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
+        self.conn.execute(
+            "UPDATE runs SET status=?, stop_reason=?, updated=? WHERE id=?", (status, reason, time.time(), run_id)
+        )
+
+    def runs(self, name: str | None = None) -> list[sqlite3.Row]:
+        if name is None:
+            return self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
+        rows = self.conn.execute("SELECT * FROM runs WHERE name=?", (name,)).fetchall()
+        if not rows:
+            known = [r["name"] for r in self.conn.execute("SELECT name FROM runs ORDER BY id")]
+            raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
+        return rows
+
+    def finished_keys(self, run_id: int) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT job_key FROM games WHERE run_id=?", (run_id,))}
+
+    # games ------------------------------------------------------------------------------
+    def save_game(self, run_id: int, rec: GameRecord) -> bool:
+        """Write a game and its moves atomically; False if that job was already stored."""
+        with transaction(self.conn) as c:
+            cur = c.execute(
+                """INSERT OR IGNORE INTO games(run_id, job_key, idx, game, formulation, player, opponent,
+                   player_seat, seed, returns, outcome, forfeit_by, failure_kind, num_moves, started,
+                   finished, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                (
+                    run_id, rec.job_key, rec.idx, rec.game, rec.formulation, rec.player, rec.opponent,
+                    rec.player_seat, rec.seed, _j(rec.returns), rec.outcome, rec.forfeit_by,
+                    rec.failure_kind, len(rec.moves), rec.started, rec.finished, _j(rec.extra),
+                ),
+            )
+            if cur.rowcount == 0:
+                return False
+            game_id = cur.lastrowid
+            c.executemany(
+                """INSERT INTO moves(game_id, ply, seat, player, state, observation, legal, action,
+                   action_label, elapsed, values_json, scores_json, optimal, informative, optimal_score,
+                   informative_score, prompt, reply, reasoning, input_tokens, output_tokens,
+                   reasoning_tokens, cost, calls, cache_hits, failure_kind, attempts, note)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                [
+                    (
+                        game_id, m.ply, m.seat, m.player, m.state, m.observation, _j(m.legal), m.action,
+                        m.action_label, m.elapsed, _j(m.values), _j(m.scores), _b(m.optimal),
+                        _b(m.informative), _b(m.optimal_score), _b(m.informative_score), m.prompt,
+                        m.reply, m.reasoning, m.input_tokens, m.output_tokens, m.reasoning_tokens,
+                        m.cost, m.calls, m.cache_hits, m.failure_kind, _j(m.attempts), _j(m.note),
+                    )
+                    for m in rec.moves
+                ],
+            )
+        return True
+
+    def games(self, run_ids: Iterable[int] | None = None) -> list[sqlite3.Row]:
+        if run_ids is None:
+            return self.conn.execute("SELECT * FROM games ORDER BY run_id, id").fetchall()
+        ids = list(run_ids)
+        marks = ",".join("?" * len(ids)) or "NULL"
+        return self.conn.execute(f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id", ids).fetchall()
+
+    def moves(self, game_id: int) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM moves WHERE game_id=? ORDER BY ply", (game_id,)).fetchall()
+
+    def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[sqlite3.Row]]:
+        ids = list(game_ids)
+        out: dict[int, list[sqlite3.Row]] = {i: [] for i in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", chunk
+            ):
+                out[row["game_id"]].append(row)
+        return out

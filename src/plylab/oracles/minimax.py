@@ -1,0 +1,90 @@
+"""Exact minimax tables for games small enough to enumerate (tic-tac-toe, misère Nim).
+
+Built once by a memoised search over the whole reachable tree, then cached on disk as JSON
+keyed by the position (board text + player to move), so any history reaching the same
+position shares one entry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pyspiel
+
+from .base import MoveValues
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("PLYLAB_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "plylab"
+    )
+    path = Path(root)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def position_key(state: pyspiel.State) -> str:
+    return f"{state.current_player()}|{state}"
+
+
+class MinimaxTable:
+    """Value of every reachable position for the player to move (+1 / 0 / -1)."""
+
+    def __init__(self, game: pyspiel.Game, values: dict[str, int], build_seconds: float = 0.0):
+        self.game = game
+        self.values = values
+        self.build_seconds = build_seconds
+
+    @classmethod
+    def build(cls, game: pyspiel.Game) -> "MinimaxTable":
+        start = time.perf_counter()
+        values: dict[str, int] = {}
+
+        def solve(state: pyspiel.State) -> int:
+            key = position_key(state)
+            cached = values.get(key)
+            if cached is not None:
+                return cached
+            mover = state.current_player()
+            best = -2
+            for action in state.legal_actions():
+                child = state.child(action)
+                if child.is_terminal():
+                    v = int(round(child.returns()[mover]))
+                else:
+                    v = solve(child) if child.current_player() == mover else -solve(child)
+                best = max(best, v)  # no pruning: the table must hold every reachable position
+            values[key] = best
+            return best
+
+        solve(game.new_initial_state())
+        return cls(game, values, time.perf_counter() - start)
+
+    @classmethod
+    def load_or_build(cls, game: pyspiel.Game, name: str) -> "MinimaxTable":
+        path = cache_dir() / f"minimax-{name}.json"
+        if path.exists():
+            try:
+                return cls(game, json.loads(path.read_text()))
+            except (OSError, ValueError):
+                pass  # a torn or foreign file: rebuild it
+        table = cls.build(game)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(table.values))
+        os.replace(tmp, path)
+        return table
+
+    def move_values(self, state: pyspiel.State) -> MoveValues:
+        mover = state.current_player()
+        out: dict[int, int] = {}
+        for action in state.legal_actions():
+            child = state.child(action)
+            if child.is_terminal():
+                out[action] = int(round(child.returns()[mover]))
+            else:
+                v = self.values[position_key(child)]
+                out[action] = v if child.current_player() == mover else -v
+        return MoveValues(values=out)

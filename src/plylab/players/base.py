@@ -1,0 +1,145 @@
+"""The Player protocol and registry.
+
+A player is built from a spec string for one game (`make_player`), so per-game state (an MCTS
+tree, a random stream, an LLM conversation) never leaks between games played concurrently.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pyspiel
+
+from ..errors import UserError
+from ..registry import Registry
+from ..specs import Params, Spec, bind, parse_spec
+
+if TYPE_CHECKING:
+    from ..games import Formulation, GameDef
+
+
+@dataclass
+class Turn:
+    """Everything a player may know when it is asked for a move (and nothing it may not)."""
+
+    game: "GameDef"
+    formulation: "Formulation"
+    state: pyspiel.State  # a clone: players may explore it freely
+    seat: int
+    ply: int
+    job_key: str  # identifies the game job; keys the response cache with ply and attempt
+
+
+@dataclass
+class Attempt:
+    """One try at producing a move (a model call, a human entry), kept even when it failed."""
+
+    prompt: str | None = None
+    reply: str | None = None
+    reasoning: str | None = None
+    failure: str | None = None  # unparseable | illegal | empty | timeout | provider_error
+    error: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = None
+    cached: bool = False
+    latency: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
+
+
+@dataclass
+class Decision:
+    """A player's answer: an action, or None for a failure that forfeits the game."""
+
+    action: int | None
+    attempts: list[Attempt] = field(default_factory=list)
+    failure: str | None = None  # why action is None, or why a fallback move was played
+    note: dict[str, Any] = field(default_factory=dict)  # player-specific trace (plans, retrieval)
+
+    @property
+    def final(self) -> Attempt | None:
+        return self.attempts[-1] if self.attempts else None
+
+
+@dataclass
+class RunContext:
+    """What the harness lends every player of a run: where the store is and the response cache.
+
+    `cache` is a `plylab.models.ResponseCache` (kept untyped here so classic players never import
+    the model stack). `job_key` is set per game.
+    """
+
+    store_path: Path | None = None
+    cache: Any = None
+    job_key: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What a player learns when a game ends."""
+
+    returns: tuple[float, ...]
+    seat: int
+    forfeit_by: int | None
+
+
+class Player(ABC):
+    """Subclasses set `name`, optionally `Options` (a pydantic model of spec keys)."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type[Params]] = Params
+    summary: ClassVar[str] = ""
+    # True when the player burns CPU (search) rather than waiting on I/O: eligible for worker processes.
+    cpu_bound: ClassVar[bool] = False
+    # True when the player calls a language model (its games stay in the process that owns the cache).
+    uses_model: ClassVar[bool] = False
+    # Games this player supports; None = every game with the usual two-player API.
+    games: ClassVar[tuple[str, ...] | None] = None
+
+    def __init__(
+        self, spec: Spec, options: Params, game: "GameDef", seed: int, context: RunContext | None = None
+    ) -> None:
+        self.context = context or RunContext()
+        self.spec = spec
+        self.options = options
+        self.game = game
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    async def act(self, turn: Turn) -> Decision: ...
+
+    async def game_over(self, result: GameResult) -> None:
+        """Called once per game with the outcome (learning players update memory here)."""
+
+    def close(self) -> None:
+        """Release per-game resources."""
+
+
+PLAYERS: Registry[type[Player]] = Registry("player")
+
+
+def register_player(cls: type[Player]) -> type[Player]:
+    return PLAYERS.add(cls.name, cls)
+
+
+def player_class(spec_text: str) -> tuple[Spec, type[Player], Params]:
+    """Validate a spec without building a player (cheap; used to reject bad input up front)."""
+    spec = parse_spec(spec_text, kind="player spec")
+    cls = PLAYERS.get(spec.name)
+    return spec, cls, bind(spec, cls.Options, kind="player spec")
+
+
+def make_player(spec_text: str, game: "GameDef", seed: int, context: RunContext | None = None) -> Player:
+    spec, cls, options = player_class(spec_text)
+    if cls.games is not None and game.name not in cls.games:
+        raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")
+    return cls(spec, options, game, seed, context)

@@ -1,0 +1,35 @@
+"""The paper's stochastic Optimal opponent: uniform among all moves of the best exact value."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..oracles import best_actions
+from ..specs import Params
+from .base import Decision, Player, Turn, register_player
+
+
+class OptimalOptions(Params):
+    epsilon: float = Field(0.0, ge=0.0, le=1.0)
+    by: Literal["value", "score"] = "value"
+
+
+@register_player
+class OptimalPlayer(Player):
+    name = "optimal"
+    Options = OptimalOptions
+    summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.oracle = self.game.oracle()  # fails here, clearly, for a game with no oracle
+
+    async def act(self, turn: Turn) -> Decision:
+        o: OptimalOptions = self.options  # type: ignore[assignment]
+        legal = turn.state.legal_actions()
+        if o.epsilon and self.rng.random() < o.epsilon:
+            return Decision(self.rng.choice(legal), note={"epsilon": True})
+        best = best_actions(self.oracle.move_values(turn.state), by=o.by)
+        return Decision(self.rng.choice(best))

@@ -1,0 +1,77 @@
+"""Spec strings: `name` or `name:key=value,key=value`.
+
+The first `:` ends the name; values may themselves contain `:` and `/` (model names,
+`on_failure=retry:3`), so only `,` separates options and only the first `=` splits a pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import UserError
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    options: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.name
+
+
+def parse_spec(text: str, *, kind: str = "spec") -> Spec:
+    raw = text.strip()
+    if not raw:
+        raise UserError(f"empty {kind}; expected 'name' or 'name:key=value,...'")
+    name, _, rest = raw.partition(":")
+    name = name.strip()
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise UserError(f"malformed {kind} '{text}': the name must be letters, digits, '-' or '_'")
+    options: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise UserError(f"malformed {kind} '{text}': expected key=value, got '{part}'")
+            if key in options:
+                raise UserError(f"malformed {kind} '{text}': option '{key}' given twice")
+            options[key] = value.strip()
+    return Spec(name=name, options=options, text=raw)
+
+
+class Params(BaseModel):
+    """Base for a component's options; unknown keys are an error, values are coerced from text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+def bind(spec: Spec, model: type[P], *, kind: str = "spec") -> P:
+    """Validate a spec's options against a pydantic model, with a one-line message on failure."""
+    try:
+        return model(**spec.options)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "?"
+            if err["type"] == "extra_forbidden":
+                problems.append(f"unknown option '{loc}'")
+            else:
+                got = spec.options.get(str(err["loc"][0]), "") if err["loc"] else ""
+                problems.append(f"option '{loc}': {err['msg'].lower()} (got '{got}')")
+        accepted = ", ".join(model.model_fields) or "none"
+        raise UserError(
+            f"bad {kind} '{spec}': {'; '.join(problems)}; accepted options: {accepted}"
+        ) from None
+
+
+def dump_options(params: BaseModel) -> dict[str, Any]:
+    return params.model_dump()
