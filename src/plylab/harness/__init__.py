@@ -1,0 +1,1 @@
+"""The harness: plan -> executor -> session -> store."""
