@@ -87,10 +87,10 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(body)
-        return out.getvalue()
+        return out.getvalue().rstrip("\n")
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in body]

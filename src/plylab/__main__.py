@@ -1,0 +1,5 @@
+"""`python -m plylab` is the `plylab` command."""
+
+from .cli import entry
+
+entry()

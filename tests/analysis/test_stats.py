@@ -1,0 +1,30 @@
+import pytest
+
+from plylab.analysis.stats import cluster_bootstrap, student_t, welch_one_sided, wilson
+
+
+def test_wilson_matches_the_papers_interval():
+    # Table 2: 1.00 [.976, 1.00] is 100% of ~155 moves; check a textbook value instead of a guess.
+    est = wilson(88, 100)
+    assert est.rate == 0.88
+    assert est.low == pytest.approx(0.8020, abs=1e-3) and est.high == pytest.approx(0.9306, abs=1e-3)
+    assert wilson(0, 0).rate is None
+
+
+def test_student_t_interval():
+    est = student_t([1.0, 2.0, 3.0, 4.0])
+    assert est.rate == 2.5
+    assert est.low == pytest.approx(0.4457, abs=1e-3) and est.high == pytest.approx(4.5543, abs=1e-3)
+
+
+def test_cluster_bootstrap_is_wider_than_wilson_when_games_differ():
+    clusters = [(5, 5)] * 10 + [(0, 5)] * 10  # all-or-nothing games: strong clustering
+    boot = cluster_bootstrap(clusters)
+    w = wilson(50, 100)
+    assert boot.rate == 0.5
+    assert boot.high - boot.low > w.high - w.low
+
+
+def test_welch_one_sided():
+    assert welch_one_sided([0.9, 0.88, 0.91, 0.9], [0.8, 0.79, 0.82, 0.81]) < 0.01
+    assert welch_one_sided([0.8, 0.79, 0.82, 0.81], [0.9, 0.88, 0.91, 0.9]) > 0.99

@@ -1,0 +1,61 @@
+"""A user's mistake: one line on stderr, exit code 2, no traceback, nothing written."""
+
+import pytest
+
+RUN = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "2", "--quiet"]
+
+
+def swap(args, flag, value):
+    out = list(args)
+    out[out.index(flag) + 1] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (swap(RUN, "--game", "chess"), "unknown game 'chess'; accepted: connect_four, nim, tic_tac_toe"),
+        (RUN + ["--formulation", "klingon"], "unknown formulation 'klingon'"),
+        (swap(RUN, "--player", "alphazero"), "unknown player 'alphazero'; accepted:"),
+        (swap(RUN, "--player", "mcts:sims=abc"), "option 'sims'"),
+        (swap(RUN, "--player", "mcts:sims"), "expected key=value"),
+        (swap(RUN, "--games", "0"), "--games must be at least 1"),
+        (["run", "--game", "nim"], "missing --player, --opponent"),
+        (RUN + ["--bogus"], "No such option: --bogus"),
+    ],
+)
+def test_bad_run_input(cli, tmp_path, args, needle):
+    store = tmp_path / "s.sqlite"
+    res = cli(*args, "--store", str(store))
+    assert res.code == 2
+    assert needle in res.err
+    assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+    assert not store.exists()
+
+
+def test_unreadable_store_and_config(cli, tmp_path):
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not a database" * 100)
+    res = cli("report", "--store", str(garbage))
+    assert res.code == 2 and "not a readable plylab store" in res.err
+    res = cli("report", "--store", str(tmp_path / "missing.sqlite"))
+    assert res.code == 2 and "does not exist" in res.err
+    broken = tmp_path / "plan.yaml"
+    broken.write_text("game: [tic_tac_toe\nplayers: {")
+    res = cli("run", "--config", str(broken), "--store", str(tmp_path / "s.sqlite"))
+    assert res.code == 2 and "not valid YAML" in res.err
+    broken.write_text("game: tic_tac_toe\nplayrs: [random]\n")
+    res = cli("run", "--config", str(broken), "--store", str(tmp_path / "s.sqlite"))
+    assert res.code == 2 and "unknown key(s) playrs" in res.err
+    res = cli("run", "--config", str(tmp_path / "nope.yaml"))
+    assert res.code == 2 and "cannot read config" in res.err
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_bad_report_options(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert cli(*RUN, "--store", str(store)).code == 0
+    for args, needle in [(["--format", "xml"], "unknown format 'xml'"), (["--table", "elo"], "unknown table 'elo'"),
+                         (["--run", "nope"], "no run 'nope'")]:
+        res = cli("report", "--store", str(store), *args)
+        assert res.code == 2 and needle in res.err, res.err

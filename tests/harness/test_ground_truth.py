@@ -1,0 +1,48 @@
+"""The results the core harness must reproduce (issue 2), through the real CLI and store."""
+
+import json
+
+
+def report(cli, store, *extra):
+    res = cli("report", "--store", str(store), "--format", "json", *extra)
+    assert res.code == 0, res.err
+    return json.loads(res.out)["matchups"]
+
+
+def test_tic_tac_toe_optimal_vs_optimal_is_always_a_draw(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--game", "tic_tac_toe", "--player", "optimal", "--opponent", "optimal", "--games", "20",
+              "--store", str(store), "--quiet")
+    assert res.code == 0, res.err
+    [row] = report(cli, store)
+    assert (row["games"], row["draws"], row["wins"], row["losses"], row["failures"]) == (20, 20, 0, 0, 0)
+    assert row["optimality"]["rate"] == 1.0 and row["optimality"]["scored"] > 0
+
+
+def test_nim_optimal_vs_optimal_second_player_always_wins(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert cli("run", "--game", "nim", "--player", "optimal", "--opponent", "optimal", "--games", "20",
+               "--store", str(store), "--quiet").code == 0
+    [row] = report(cli, store)
+    # Sides switch after half: the player moves first (and loses) in games 0-9, second (and wins) in 10-19.
+    assert (row["wins"], row["losses"], row["draws"]) == (10, 10, 0)
+
+
+def test_random_never_beats_optimal_at_tic_tac_toe(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert cli("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "optimal", "--games", "100",
+               "--store", str(store), "--quiet").code == 0
+    [row] = report(cli, store)
+    assert row["games"] == 100 and row["wins"] == 0
+    assert row["optimality"]["rate"] < 1.0  # random does blunder, and the scorer sees it
+
+
+def test_mcts_on_nim_against_optimal_completes_and_is_scored(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert cli("run", "--game", "nim", "--player", "mcts:sims=1000", "--opponent", "optimal", "--games", "6",
+               "--store", str(store), "--quiet").code == 0
+    [row] = report(cli, store)
+    assert row["games"] == 6
+    opt = row["optimality"]
+    assert opt["scored"] > 0 and 0.0 <= opt["low"] <= opt["rate"] <= opt["high"] <= 1.0
+    assert opt["cluster_low"] <= opt["rate"] <= opt["cluster_high"]
