@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,11 @@ class GameJob:
     def player_seat(self) -> int:
         return 0 if self.idx < (self.games + 1) // 2 else 1
 
-    @property
+    @cached_property
     def seed(self) -> int:
         return derive_seed(self.run_seed, self.matchup.key, self.idx, self.player_seat)
 
-    @property
+    @cached_property
     def key(self) -> str:
         """Stable identity of the game: same key = same game (and same cached model replies)."""
         return f"{self.matchup.key}|seed={self.run_seed}|{self.idx}|seat={self.player_seat}"

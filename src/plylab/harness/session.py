@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import Any
 
 import pyspiel
 
-from ..games import GameDef, get_game
+from ..games import Formulation, GameDef, get_game
 from ..oracles import MoveValues
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
 from .plan import GameJob, derive_seed
@@ -27,33 +28,41 @@ def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, A
 def _move_record(
     turn: Turn, state: pyspiel.State, player: Player, decision: Decision, elapsed: float, oracle: Any
 ) -> MoveRecord:
-    attempts = decision.attempts
-    final = decision.final
     action = decision.action
-    return MoveRecord(
+    rec = MoveRecord(
         ply=turn.ply,
         seat=turn.seat,
         player=str(player.spec),
         state=state.serialize(),
-        observation=turn.formulation.render_state(state),
+        # What a model or a person read; a classic player's view is re-rendered from `state` on demand.
+        observation=turn.formulation.render_state(state) if player.shows_observation or player.uses_model else None,
         legal=state.legal_actions(),
         action=action,
         action_label=None if action is None else turn.formulation.action_label(state, action),
         elapsed=elapsed,
-        prompt=final.prompt if final else None,
-        reply=final.reply if final else None,
-        reasoning=final.reasoning if final else None,
-        input_tokens=sum(a.input_tokens for a in attempts),
-        output_tokens=sum(a.output_tokens for a in attempts),
-        reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
-        cost=sum(a.cost for a in attempts if a.cost is not None) if any(a.cost is not None for a in attempts) else None,
-        calls=sum(1 for a in attempts if a.prompt is not None and not a.cached),
-        cache_hits=sum(1 for a in attempts if a.cached),
         failure_kind=decision.failure,
-        attempts=[a.to_dict() for a in attempts] if attempts and (len(attempts) > 1 or final.prompt) else None,
         note=decision.note or None,
         **_score(oracle, state, action),
     )
+    attempts = decision.attempts
+    if attempts:
+        final = attempts[-1]
+        rec.prompt, rec.reply, rec.reasoning = final.prompt, final.reply, final.reasoning
+        rec.input_tokens = sum(a.input_tokens for a in attempts)
+        rec.output_tokens = sum(a.output_tokens for a in attempts)
+        rec.reasoning_tokens = sum(a.reasoning_tokens for a in attempts)
+        costs = [a.cost for a in attempts if a.cost is not None]
+        rec.cost = sum(costs) if costs else None
+        rec.calls = sum(1 for a in attempts if a.prompt is not None and not a.cached)
+        rec.cache_hits = sum(1 for a in attempts if a.cached)
+        rec.attempts = [a.to_dict() for a in attempts]
+    return rec
+
+
+@lru_cache(maxsize=256)
+def _formulation(game: str, spec: str) -> Formulation:
+    """Formulations are stateless renderers: one per (game, spec) per process."""
+    return get_game(game).formulation(spec)
 
 
 def outcome_for(returns: list[float], seat: int, forfeit_by: int | None) -> str:
@@ -67,7 +76,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     """Play one job to the end. Deterministic in the job for every non-LLM player."""
     m = job.matchup
     game: GameDef = get_game(m.game)
-    formulation = game.formulation(m.formulation)
+    formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
     ctx = RunContext(store_path=base.store_path, cache=base.cache, job_key=job.key, extra=base.extra)
     players = [make_player(spec, game, derive_seed(job.seed, seat), ctx) for seat, spec in enumerate(job.seat_specs())]

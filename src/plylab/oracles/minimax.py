@@ -37,6 +37,7 @@ class MinimaxTable:
         self.game = game
         self.values = values
         self.build_seconds = build_seconds
+        self._moves: dict[str, MoveValues] = {}  # per-position memo: scoring a move is one lookup
 
     @classmethod
     def build(cls, game: pyspiel.Game) -> "MinimaxTable":
@@ -78,6 +79,13 @@ class MinimaxTable:
         return table
 
     def move_values(self, state: pyspiel.State) -> MoveValues:
+        key = position_key(state)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = self._compute(state)
+        return found
+
+    def _compute(self, state: pyspiel.State) -> MoveValues:
         mover = state.current_player()
         out: dict[int, int] = {}
         for action in state.legal_actions():

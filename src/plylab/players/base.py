@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -101,6 +102,8 @@ class Player(ABC):
     cpu_bound: ClassVar[bool] = False
     # True when the player calls a language model (its games stay in the process that owns the cache).
     uses_model: ClassVar[bool] = False
+    # True when a person reads the rendered position (stored with each move; model players always are).
+    shows_observation: ClassVar[bool] = False
     # Games this player supports; None = every game with the usual two-player API.
     games: ClassVar[tuple[str, ...] | None] = None
 
@@ -112,7 +115,11 @@ class Player(ABC):
         self.options = options
         self.game = game
         self.seed = seed
-        self.rng = random.Random(seed)
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """The player's own seeded stream (built on first use: seeding costs more than a move)."""
+        return random.Random(self.seed)
 
     @abstractmethod
     async def act(self, turn: Turn) -> Decision: ...
@@ -131,6 +138,7 @@ def register_player(cls: type[Player]) -> type[Player]:
     return PLAYERS.add(cls.name, cls)
 
 
+@lru_cache(maxsize=1024)
 def player_class(spec_text: str) -> tuple[Spec, type[Player], Params]:
     """Validate a spec without building a player (cheap; used to reject bad input up front)."""
     spec = parse_spec(spec_text, kind="player spec")

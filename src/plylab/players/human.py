@@ -14,6 +14,7 @@ from .base import Attempt, Decision, Player, Turn, register_player
 class HumanPlayer(Player):
     name = "human"
     summary = "you, in the terminal"
+    shows_observation = True
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
