@@ -1,0 +1,61 @@
+"""`plylab export`: stored runs, games or moves as CSV or Parquet, for analysis elsewhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import UserError
+from ..harness.store import DEFAULT_STORE, Store
+
+TABLES = ("runs", "games", "moves")
+FORMATS = ("csv", "parquet")
+QUERIES = {
+    "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
+    "games": "SELECT r.name AS run, g.* FROM games g JOIN runs r ON r.id = g.run_id "
+             "WHERE (:run IS NULL OR r.name = :run) ORDER BY g.id",
+    "moves": "SELECT r.name AS run, g.job_key, g.game, g.formulation, m.* FROM moves m "
+             "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
+             "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
+}
+
+
+def export(
+    out: Path = typer.Argument(..., help="output file"),
+    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    table: str = typer.Option("games", "--table", help=f"one of: {', '.join(TABLES)}"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
+    run: Optional[str] = typer.Option(None, "--run", help="only this run"),
+) -> None:
+    """Write one table of the store to a CSV or Parquet file."""
+    fmt = fmt or out.suffix.lstrip(".").lower()
+    if fmt not in FORMATS:
+        raise UserError(f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)")
+    if table not in TABLES:
+        raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    s = Store(store, create=False)
+    try:
+        if run is not None:
+            s.runs(run)  # one clear line for an unknown run
+        cur = s.conn.execute(QUERIES[table], {"run": run})
+        names = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+    finally:
+        s.close()
+    data = pa.table({n: [r[i] for r in rows] for i, n in enumerate(names)})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "csv":
+        pacsv.write_csv(data, out)
+    else:
+        pq.write_table(data, out)
+    print(f"wrote {len(rows)} {table} to {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export)
