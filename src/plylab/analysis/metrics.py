@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAMES
 from ..harness.store import Store
+from .recognition import recognizer
 from .stats import cluster_bootstrap, student_t, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
@@ -23,11 +23,6 @@ def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, 
 def _mean(values: list[float]) -> dict[str, Any]:
     e = student_t(values)
     return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
-
-
-def _recognizer(game: str) -> re.Pattern[str] | None:
-    patterns = GAMES.get(game).recognition if game in GAMES else ()
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
 
 
 @dataclass
@@ -62,7 +57,7 @@ def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
         a.outcomes[g["outcome"]] += 1
         if g["outcome"] == "failure" and g["failure_kind"]:
             a.failure_kinds[g["failure_kind"]] += 1
-        recognize = _recognizer(g["game"])
+        recognize = recognizer(tuple(GAMES.get(g["game"]).recognition)) if g["game"] in GAMES else None
         mine = [m for m in moves[g["id"]] if m["seat"] == g["player_seat"]]
         a.player_moves.append(sum(1 for m in mine if m["action"] is not None))
         scored = [m for m in mine if m["action"] is not None and m["informative"] == 1]

@@ -6,6 +6,7 @@ from .base import GAMES, Formulation, GameDef, register_game
 
 for _module in ("tic_tac_toe", "nim", "connect_four"):
     import_module(f"{__name__}.{_module}")
+import_module(f"{__name__}.relabel").relabel_every_game()  # after every game: each gets `relabel`
 
 
 def get_game(name: str) -> GameDef:

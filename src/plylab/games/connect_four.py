@@ -35,7 +35,12 @@ GAME = register_game(
         title="Connect Four",
         openspiel_name="connect_four",
         summary="7x6 vertical board, four in a row wins; a first-player win under optimal play.",
-        recognition=(r"connect[\s-]*(four|4)", r"four[\s-]+in[\s-]+a[\s-]+row", r"captain'?s\s+mistress"),
+        recognition=(
+            r"\bconnect[\s-]*(?:four|4)\b",
+            r"(?-i:\bFour[\s-]+in[\s-]+a[\s-]+Row\b)",
+            r"\bcaptain'?s\s+mistress\b",
+            r"\bgravitrips\b",
+        ),
         oracle_factory=_oracle,
         parse_moves=_parse_moves,
     )

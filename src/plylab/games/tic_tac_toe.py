@@ -1,14 +1,27 @@
-"""Tic-tac-toe (OpenSpiel `tic_tac_toe`): a draw under optimal play; 5,478 reachable states."""
+"""Tic-tac-toe (OpenSpiel `tic_tac_toe`): a draw under optimal play; 5,478 reachable states.
+
+Formulations: `standard`, and the paper's obfuscations (section 3.4) `hidden`, `magic_square`,
+`magic_square_plus5` and `story`. Each is a bijection over the engine's nine cell actions; the
+number games are tic-tac-toe through the 3x3 magic square, whose eight lines are exactly the eight
+triples of distinct numbers 1..9 summing to 15.
+"""
 
 from __future__ import annotations
+
+import re
+from typing import ClassVar
 
 import pyspiel
 
 from ..errors import UserError
 from ..oracles.minimax import MinimaxTable
-from .base import Formulation, GameDef, register_game
+from .base import GameDef, register_game
+from .surface import FixedLabels, turn_line
 
 COLS = "ABC"
+# Cell (engine action, row-major) -> number. Every row, column and diagonal sums to 15.
+MAGIC = (2, 7, 6, 9, 5, 1, 4, 3, 8)
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 def cell_name(action: int) -> str:
@@ -41,20 +54,73 @@ GAME = register_game(
         title="Tic-tac-toe",
         openspiel_name="tic_tac_toe",
         summary="3x3 board, three in a row wins; a draw under optimal play.",
-        recognition=(r"tic[\s-]*tac[\s-]*toe", r"noughts\s+and\s+crosses", r"\bxs?\s+and\s+os?\b", r"\btris\b"),
+        recognition=(
+            r"\bti(?:c|ck|k)[\s-]*ta(?:c|ck|k)[\s-]*toe\b",  # tic-tac-toe, tictactoe, tick-tack-toe
+            r"\bn[ao]ughts\s*(?:and|&|n)\s*crosses\b",
+            r"\b(?-i:X)(?:'?s)?\s*(?:and|&|/)\s*(?-i:O)(?:'?s)?\b",  # X and O, Xs & Os (capitals only)
+            r"\btris\b",  # Italian
+            r"\bmorpion\b",  # French
+            r"\btres\s+en\s+(?:raya|l[ií]nea)\b",  # Spanish
+            r"\bta[\s-]?te[\s-]?ti\b",  # Argentine Spanish
+        ),
         oracle_factory=lambda: MinimaxTable.load_or_build(GAME.engine, "tic_tac_toe"),
         parse_moves=_parse_moves,
     )
 )
 
 
-@GAME.add_formulation
-class Standard(Formulation):
-    name = "standard"
-    marks = ("X", "O")
+def _only_match(pattern: str, text: str) -> re.Match[str] | None:
+    """The match of `pattern` in `text` when all its matches agree, else None (ambiguous or absent)."""
+    found = list(re.finditer(pattern, text, re.IGNORECASE))
+    if found and len({m.group(0).lower().replace(" ", "") for m in found}) == 1:
+        return found[0]
+    return None
+
+
+class Grid(FixedLabels):
+    """A 3x3 board of marks; subclasses choose the marks, the coordinates and the wording."""
+
+    marks: ClassVar[tuple[str, str]]
+    col_names: ClassVar[tuple[str, str, str]]
+    row_names: ClassVar[tuple[str, str, str]]
+    cell_pattern: ClassVar[str]  # lenient reply form: groups 'col' and 'row' as 1-3 or names
 
     def seat_name(self, seat: int) -> str:
         return self.marks[seat]
+
+    def cell_label(self, row: int, col: int) -> str:
+        return f"{self.col_names[col]}{self.row_names[row]}"
+
+    def label(self, action: int) -> str:
+        return self.cell_label(action // 3, action % 3)
+
+    def render_state(self, state: pyspiel.State) -> str:
+        symbols = {"x": self.marks[0], "o": self.marks[1], ".": "."}
+        cells = [symbols[c] for c in board_cells(state)]
+        width = max(map(len, self.col_names + self.row_names))
+        pad = " " * (width + 1)
+        lines = [pad + " ".join(c.ljust(width) for c in self.col_names).rstrip()]
+        for r in range(3):
+            row = " ".join(c.ljust(width) for c in cells[3 * r : 3 * r + 3])
+            lines.append(f"{self.row_names[r].ljust(width)} {row}".rstrip())
+        lines.append(turn_line(self, state))
+        return "\n".join(lines)
+
+    def canonical(self, text: str) -> str:
+        m = _only_match(self.cell_pattern, text)
+        if m is None:
+            return text
+        col, names = m["col"].lower(), [c.lower() for c in self.col_names]
+        return self.cell_label(int(m["row"]) - 1, int(col) - 1 if col.isdigit() else names.index(col))
+
+
+@GAME.add_formulation
+class Standard(Grid):
+    name = "standard"
+    marks = ("X", "O")
+    col_names = ("A", "B", "C")
+    row_names = ("1", "2", "3")
+    cell_pattern = r"\b(?P<col>[abc])\s*(?P<row>[123])\b"
 
     def rules(self) -> str:
         x, o = self.marks
@@ -66,16 +132,133 @@ class Standard(Formulation):
             "filled with no such line, the game is a draw."
         )
 
+
+@GAME.add_formulation
+class Hidden(Grid):
+    """The paper's Hid: same board and rules, markers B and W, the game's name never said."""
+
+    name = "hidden"
+    marks = ("B", "W")
+    # Numbered coordinates: lettered columns would clash with marker B.
+    col_names = ("c1", "c2", "c3")
+    row_names = ("r1", "r2", "r3")
+    cell_pattern = r"\br(?:ow)?\s*(?P<row>[123])\W*c(?:ol(?:umn)?)?\s*(?P<col>[123])\b"
+
+    def cell_label(self, row: int, col: int) -> str:
+        return f"{self.row_names[row]}{self.col_names[col]}"
+
+    def rules(self) -> str:
+        b, w = self.marks
+        return (
+            f"Two players, {b} and {w}, play on a board of 3x3 cells. Rows are r1, r2, r3 (top to bottom) "
+            "and columns are c1, c2, c3 (left to right); a cell is named by its row and then its "
+            f"column, so r2c3 is the middle row, right column. {b} moves first, then the players "
+            "alternate. On your turn you put your marker in one empty cell; markers never move. The "
+            "first player to have three markers in a straight line (a whole row, a whole column, or "
+            "one of the two diagonals) wins at once. If all nine cells are filled and nobody has "
+            "such a line, the game is a draw."
+        )
+
+
+class NumberClaim(FixedLabels):
+    """The magic-square family: players claim numbers; three of yours summing to `target` wins.
+
+    Cell a is number MAGIC[a] + offset, so a line of the board is exactly a winning triple.
+    """
+
+    offset: ClassVar[int] = 0
+    noun: ClassVar[str] = "numbers"  # what is claimed, as the state names it
+
+    @property
+    def target(self) -> int:
+        return 15 + 3 * self.offset
+
+    def number(self, action: int) -> int:
+        return MAGIC[action] + self.offset
+
+    @property
+    def numbers(self) -> list[int]:
+        return sorted(self.number(a) for a in range(9))
+
+    def label(self, action: int) -> str:
+        return str(self.number(action))
+
+    def held(self, state: pyspiel.State) -> dict[str, list[int]]:
+        """Claimed numbers by owner ('x', 'o') and the free ones ('.'), each sorted."""
+        out: dict[str, list[int]] = {"x": [], "o": [], ".": []}
+        for a, c in enumerate(board_cells(state)):
+            out[c].append(self.number(a))
+        return {k: sorted(v) for k, v in out.items()}
+
     def render_state(self, state: pyspiel.State) -> str:
-        symbols = {"x": self.marks[0], "o": self.marks[1], ".": "."}
-        cells = [symbols[c] for c in board_cells(state)]
-        lines = ["   A B C"]
-        for r in range(3):
-            lines.append(f"{r + 1}  " + " ".join(cells[3 * r : 3 * r + 3]))
-        mover = state.current_player()
-        if mover >= 0:
-            lines.append(f"You are {self.marks[mover]}; it is your move.")
+        held = self.held(state)
+
+        def show(nums: list[int]) -> str:
+            return ", ".join(map(str, nums)) or "none"
+
+        lines = [p] if (p := self.preamble()) else []
+        lines += [
+            f"{self.noun.capitalize()} claimed by {self.seat_name(s)}: {show(held[k])}"
+            for s, k in enumerate("xo")
+        ]
+        lines += [f"{self.noun.capitalize()} still free: {show(held['.'])}", turn_line(self, state)]
         return "\n".join(lines)
 
-    def action_label(self, state: pyspiel.State, action: int) -> str:
-        return cell_name(action)
+    def preamble(self) -> str:
+        """An opening line for the position (the story's river); none by default."""
+        return ""
+
+    def canonical(self, text: str) -> str:
+        m = _only_match(r"\b\d+\b", text)
+        return m.group(0) if m else text
+
+
+@GAME.add_formulation
+class MagicSquare(NumberClaim):
+    """The paper's M.Sq: claim numbers 1..9; three of yours summing to 15 win."""
+
+    name = "magic_square"
+
+    def rules(self) -> str:
+        lo, hi = self.numbers[0], self.numbers[-1]
+        return (
+            f"Two players, Player 1 and Player 2, share the numbers {lo} to {hi}; at the start none "
+            "is taken. Player 1 moves first, then the players alternate. On your turn you claim one "
+            "number that nobody has claimed yet; it is yours for the rest of the game. As soon as a "
+            f"player holds three different numbers that add up to exactly {self.target} (any three of "
+            "the numbers they have claimed, not necessarily the last ones), that player wins. If all "
+            f"nine numbers are claimed and neither player holds three numbers adding up to "
+            f"{self.target}, the game is a draw. A move is the number you claim, for example {lo + 3}."
+        )
+
+
+@GAME.add_formulation
+class MagicSquarePlus5(MagicSquare):
+    """The paper's M.Sq +5: numbers 6..14, triples summing to 30, hiding the familiar 15."""
+
+    name = "magic_square_plus5"
+    offset = 5
+
+
+@GAME.add_formulation
+class Story(NumberClaim):
+    """The paper's Story: claim jump lengths 1..9 to cross a 15-wide river in exactly three jumps."""
+
+    name = "story"
+    noun = "jump lengths"
+
+    def preamble(self) -> str:
+        return f"The river is {self.target} wide."
+
+    def rules(self) -> str:
+        return (
+            f"Two jumpers, Player 1 and Player 2, race to cross a river that is exactly {self.target} "
+            "wide, each in exactly three jumps. The jump lengths 1, 2, 3, 4, 5, 6, 7, 8 and 9 are on "
+            "offer, and each length can belong to only one jumper. Player 1 chooses first, then the "
+            "players alternate. On your turn you claim one jump length that nobody has claimed yet. A "
+            f"jumper who owns three lengths that add up to exactly {self.target} (any three of the "
+            "lengths they own) crosses the river, landing exactly on the far bank without falling "
+            "short or overshooting, and wins at once. If all nine lengths are claimed and neither "
+            "jumper owns three lengths that make an exact crossing, the race is a draw. A move is "
+            "the jump length you claim, for example 4."
+        )

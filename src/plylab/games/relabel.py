@@ -1,0 +1,116 @@
+"""`relabel:seed=K`: a seeded renaming of any game's `standard` formulation.
+
+Every game gets at least one obfuscation this way, Connect Four included: the game's name becomes
+a made-up word, the seats' marks become other symbols, and every action gets a nonsense code word
+(listed in the rules against the standard notation). Board pictures and rules are otherwise the
+standard ones, so the tree is untouched by construction; the tests check it anyway.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pyspiel
+
+from ..specs import Params
+from .base import GAMES, GameDef
+from .surface import FixedLabels
+
+CONSONANTS = "bdfgklmnprstvz"
+VOWELS = "aeiou"
+ENDINGS = "kxz"  # a closing consonant few English words end with, so code words read as nonsense
+# Replacement marks: none is a letter, digit or '.', so none collides with coordinates or empty cells.
+SYMBOLS = "#@%&*+$~"
+
+
+def _word(rng: random.Random, syllables: int) -> str:
+    stem = "".join(rng.choice(CONSONANTS) + rng.choice(VOWELS) for _ in range(syllables))
+    return stem + rng.choice(ENDINGS)
+
+
+def _name_runs(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Runs of names of a game ('misère Nim' is one run), so each run becomes one made-up name."""
+    if not patterns:
+        return None
+    one = "|".join(f"(?:{p})" for p in patterns)
+    return re.compile(f"(?:{one})(?:[\\s-]+(?:{one}))*", re.IGNORECASE)
+
+
+class RelabelOptions(Params):
+    seed: int = 0
+
+
+class Relabel(FixedLabels):
+    """The standard surface under a seeded renaming of the game's name, marks and actions.
+
+    The legend is written once, from the standard's action names in the initial position, so it
+    assumes those names do not depend on the position (true of every standard formulation so far).
+    """
+
+    name = "relabel"
+    Options = RelabelOptions
+    options: RelabelOptions
+
+    def __init__(self, game: GameDef, options: Params | None = None) -> None:
+        super().__init__(game, options)
+        rng = random.Random(f"relabel:{game.name}:{self.options.seed}")  # str seeds are stable
+        self.inner = game.formulation("standard")
+        marks = getattr(self.inner, "marks", None)
+        if marks:  # formulations that declare `marks` draw their seats and pieces with them
+            self.inner.marks = tuple(rng.sample(SYMBOLS, len(marks)))  # type: ignore[attr-defined]
+        self._names_game = _name_runs(tuple(game.recognition))
+        start = game.new_state()
+        n = game.engine.num_distinct_actions()
+        self._standard = [self.inner.action_label(start, a) for a in range(n)]
+        # Code words must be fresh: not a word of the standard text, not a name of the game.
+        taken = set(re.findall(r"[a-z]+", " ".join([self.inner.rules(), *self._standard]).lower()))
+        self.title = self._fresh(rng, 3, taken).capitalize()
+        syllables = 2  # enough that random draws rarely collide, even for games with many actions
+        while len(ENDINGS) * (len(CONSONANTS) * len(VOWELS)) ** syllables < 50 * n:
+            syllables += 1
+        self.words = [self._fresh(rng, syllables, taken) for _ in range(n)]
+
+    def _fresh(self, rng: random.Random, syllables: int, taken: set[str]) -> str:
+        while True:
+            word = _word(rng, syllables)
+            if word not in taken and not (self._names_game and self._names_game.search(word)):
+                taken.add(word)
+                return word
+
+    def disguise(self, text: str) -> str:
+        """The text with every run of names of the game replaced by the made-up title."""
+        return self._names_game.sub(lambda _: self.title, text) if self._names_game else text
+
+    def rules(self) -> str:
+        legend = "\n".join(f"{w}: {s}" for w, s in zip(self.words, self._standard))
+        return (
+            f"{self.disguise(self.inner.rules())}\n\nIn this game every move has a code word instead of "
+            "the notation above, and you answer with the code word. Each code word stands for the "
+            f"move written after it:\n{legend}"
+        )
+
+    def render_state(self, state: pyspiel.State) -> str:
+        return self.disguise(self.inner.render_state(state))
+
+    def label(self, action: int) -> str:
+        return self.words[action]
+
+    def seat_name(self, seat: int) -> str:
+        return self.inner.seat_name(seat)
+
+    def describe_outcome(self, state: pyspiel.State) -> str:
+        return self.disguise(self.inner.describe_outcome(state))
+
+    def canonical(self, text: str) -> str:
+        named = {w for w in re.findall(r"[a-z]+", text.lower()) if w in self._actions}
+        return named.pop() if len(named) == 1 else text
+
+
+def relabel_every_game() -> None:
+    """Register `relabel` for every game with a `standard` formulation (idempotent: call again after
+    registering a game later)."""
+    for name in GAMES:
+        game = GAMES.get(name)
+        if "standard" in game.formulations and Relabel.name not in game.formulations:
+            game.add_formulation(Relabel)

@@ -1,0 +1,71 @@
+"""Building blocks shared by formulations (a game's text surface).
+
+`FixedLabels`: most formulations name an action the same way in every position, so the names
+are computed once and a reply parses with one lookup instead of re-rendering every action (which
+also keeps the exhaustive formulation tests fast). `turn_line`: the closing line of a position.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from functools import cached_property
+
+import pyspiel
+
+from ..errors import ParseError
+from .base import Formulation
+
+
+def turn_line(f: Formulation, state: pyspiel.State) -> str:
+    """Who is to move (a picture alone may not say); at the end, the result."""
+    mover = state.current_player()
+    if mover >= 0:
+        return f"You are {f.seat_name(mover)}; it is your move."
+    return f"Game over. {f.describe_outcome(state)}"
+
+
+class FixedLabels(Formulation):
+    """A formulation whose action names do not depend on the position."""
+
+    @abstractmethod
+    def label(self, action: int) -> str:
+        """The name of an action, the same in every position."""
+
+    def canonical(self, text: str) -> str:
+        """Rewrite a free-form reply into a label where the formulation can (hook); else unchanged."""
+        return text
+
+    @cached_property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.label(a) for a in range(self.game.engine.num_distinct_actions()))
+
+    @cached_property
+    def _actions(self) -> dict[str, int]:
+        actions = {self.normalize(x): a for a, x in enumerate(self.labels)}
+        if len(actions) != len(self.labels):
+            raise ValueError(f"formulation '{self.name}' gives two actions the same name")
+        return actions
+
+    def action_label(self, state: pyspiel.State, action: int) -> str:
+        return self.labels[action]
+
+    def legal_labels(self, state: pyspiel.State) -> dict[str, int]:
+        return {self.labels[a]: a for a in state.legal_actions()}
+
+    def all_labels(self, state: pyspiel.State) -> dict[str, int]:
+        return {x: a for a, x in enumerate(self.labels)}
+
+    def parse_action(self, state: pyspiel.State, text: str) -> int:
+        wanted = self.normalize(text)
+        if not wanted:
+            raise ParseError("empty answer")
+        action = self._actions.get(wanted)
+        if action is None:
+            action = self._actions.get(self.normalize(self.canonical(text)))
+        if action is None:
+            raise ParseError(f"'{text.strip()}' does not name a move")
+        if action not in state.legal_actions():
+            err = ParseError(f"'{text.strip()}' is not a legal move now")
+            err.kind = "illegal"  # type: ignore[attr-defined]
+            raise err
+        return action
