@@ -60,3 +60,20 @@ def test_listing_commands(cli):
     assert all("standard" in g["formulations"] for g in games)
     players = {p["name"] for p in json.loads(cli("players", "--format", "json").out)["players"]}
     assert {"random", "mcts", "optimal", "human"} <= players
+
+
+def test_pivot_tables_by_formulation(cli, tmp_path):
+    store = tmp_path / "f.sqlite"
+    for form in ("standard", "magic_square"):
+        assert cli("run", "--game", "tic_tac_toe", "--formulation", form, "--player", "random", "--opponent",
+                   "optimal", "--games", "4", "--store", str(store), "--quiet").code == 0
+    data = json.loads(cli("report", "--store", str(store), "--table", "optimality", "--by", "formulation",
+                          "--format", "json").out)
+    assert data["columns"] == ["standard", "magic_square"]
+    [row] = data["rows"]
+    assert row["player"] == "random" and set(row["cells"]) == {"standard", "magic_square"}
+    assert all(0 <= c["rate"] <= 1 for c in row["cells"].values())
+    for table in ("recognition", "tokens"):
+        for fmt in ("markdown", "csv", "latex"):
+            out = cli("report", "--store", str(store), "--table", table, "--by", "formulation", "--format", fmt)
+            assert out.code == 0 and "magic" in out.out

@@ -49,6 +49,13 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
     return header, body
 
 
+VALUES: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "optimality": lambda r: r["optimality"],
+    "recognition": lambda r: r["recognition"],
+    "tokens": lambda r: r["tokens_per_move"],
+    "outcomes": lambda r: {k: r[k] for k in ("wins", "draws", "losses", "failures")},
+}
+
 CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
     "optimality": lambda r: rate_cell(r["optimality"]),
     "recognition": lambda r: rate_cell(r["recognition"]),
@@ -57,17 +64,29 @@ CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], list[list[str]]]:
-    """Players as rows, `by` values as columns (the paper's Tables 4-13 layout)."""
+def _grid(
+    rows: list[dict[str, Any]], by: str, cell: Callable[[dict[str, Any]], Any]
+) -> tuple[list[str], dict[tuple[str, str], dict[str, Any]]]:
     cols: list[str] = []
-    grid: dict[tuple[str, str], dict[str, str]] = {}
+    grid: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
         col = r[by]
         if col not in cols:
             cols.append(col)
         rest = tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
-        key = (r["player"], " / ".join(rest))
-        grid.setdefault(key, {})[col] = CELLS[table](r)
+        grid.setdefault((r["player"], " / ".join(rest)), {})[col] = cell(r)
+    return cols, grid
+
+
+def pivot_json(rows: list[dict[str, Any]], table: str, by: str) -> dict[str, Any]:
+    cols, grid = _grid(rows, by, VALUES[table])
+    return {"table": table, "by": by, "columns": cols,
+            "rows": [{"player": p, "setting": setting, "cells": cells} for (p, setting), cells in grid.items()]}
+
+
+def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], list[list[str]]]:
+    """Players as rows, `by` values as columns (the paper's Tables 4-13 layout)."""
+    cols, grid = _grid(rows, by, CELLS[table])
     label = "W D L F by " + by if table == "outcomes" else f"{table} by {by}"
     header = ["player", "setting"] + [f"{c}" for c in cols]
     body = [[p, setting] + [cells.get(c, "–") for c in cols] for (p, setting), cells in grid.items()]
@@ -83,7 +102,8 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
     if fmt == "json":
-        return json.dumps({"matchups": rows}, indent=2)
+        body_json = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
+        return json.dumps(body_json, indent=2)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
     if fmt == "csv":
         out = io.StringIO()
