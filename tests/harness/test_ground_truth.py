@@ -46,3 +46,18 @@ def test_mcts_on_nim_against_optimal_completes_and_is_scored(cli, tmp_path):
     opt = row["optimality"]
     assert opt["scored"] > 0 and 0.0 <= opt["low"] <= opt["rate"] <= opt["high"] <= 1.0
     assert opt["cluster_low"] <= opt["rate"] <= opt["cluster_high"]
+
+
+def test_connect_four_is_scored_exactly(cli, tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert cli("run", "--game", "connect_four", "--player", "mcts:sims=200", "--opponent", "optimal", "--games", "4",
+               "--store", str(store), "--quiet").code == 0
+    assert cli("run", "--game", "connect_four", "--player", "optimal", "--opponent", "mcts:sims=200", "--games",
+               "2", "--store", str(store), "--quiet").code == 0
+    rows = {r["player"]: r for r in report(cli, store)}
+    mcts, optimal = rows["mcts:sims=200"], rows["optimal"]
+    assert mcts["optimality"]["scored"] > 0 and mcts["optimality"]["rate"] < 1.0
+    assert optimal["optimality"]["rate"] == 1.0
+    # The stricter rate by exact score exists, and cannot exceed the rate by value.
+    assert "optimality_score" in mcts and mcts["optimality_score"]["rate"] <= 1.0
+    assert mcts["losses"] >= 3  # the first-player win is forced against a perfect opponent
