@@ -1,0 +1,28 @@
+"""Every registered formulation plays end to end through the CLI (issue 4's checked interface)."""
+
+import json
+
+import pytest
+
+from plylab.games import GAMES
+
+FORMULATIONS = [(g, f) for g in GAMES.names() for f in GAMES.get(g).formulations.names()]
+
+
+def test_every_paper_formulation_is_registered(cli):
+    games = json.loads(cli("games", "--format", "json").out)["games"]
+    listed = {g["name"]: set(g["formulations"]) for g in games}
+    assert {"standard", "hidden", "magic_square", "magic_square_plus5", "story", "relabel"} <= listed["tic_tac_toe"]
+    assert {"standard", "hidden", "inverse", "story", "relabel"} <= listed["nim"]
+    assert {"standard", "relabel"} <= listed["connect_four"]
+
+
+@pytest.mark.parametrize("game, formulation", FORMULATIONS)
+def test_optimal_stays_optimal_under_every_formulation(cli, tmp_path, game, formulation):
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--game", game, "--formulation", formulation, "--player", "optimal", "--opponent", "random",
+              "--games", "2", "--store", str(store), "--quiet")
+    assert res.code == 0, res.err
+    [row] = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]
+    assert row["formulation"] == formulation and row["failures"] == 0
+    assert row["optimality"]["rate"] == 1.0 and row["optimality"]["scored"] > 0
