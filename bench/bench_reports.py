@@ -1,0 +1,139 @@
+"""Report benchmark (issue 9): how long `plylab report --html` and `--latex` take, and how big the site is.
+
+    .venv/bin/python bench/bench_reports.py                    # figures, written to bench/RESULTS-reports.md
+    .venv/bin/python bench/bench_reports.py --games 50 --out - # a smaller store, print only
+
+The store is real: tic-tac-toe (random and MCTS against optimal, in two formulations), Nim (MCTS
+against random) and Clue (bots), played here first. Then, on that store:
+1. the whole site (every replay page, tables, ratings, plots, Clue replays), wall and CPU seconds;
+2. its parts: one two-player replay payload, one Clue replay payload (each re-deals and re-derives
+   every seat's matrix and oracle), the ratings with their bootstrap, the three matplotlib figures;
+3. the site's size: files, total MB, the largest replay page;
+4. the LaTeX tables.
+CPU seconds are the stable figure on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from plylab.analysis.metrics import matchup_rows
+from plylab.cli import main as plylab
+from plylab.harness.store import Store
+from plylab.reports import clue, data, plots
+from plylab.reports.latex import write_latex
+from plylab.reports.ratings import rate
+from plylab.reports.site import SiteWriter, write_site
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "RESULTS-reports.md"
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def build_store(path: Path, games: int, clue_games: int) -> None:
+    runs = [
+        ("tic_tac_toe", "standard", "random", "optimal"),
+        ("tic_tac_toe", "hidden", "mcts:sims=50", "optimal"),
+        ("nim", "standard", "mcts:sims=50", "random"),
+    ]
+    for game, form, player, opponent in runs:
+        assert plylab(["run", "--game", game, "--formulation", form, "--player", player, "--opponent", opponent,
+                       "--games", str(games), "--store", str(path), "--run", f"{game}-{form}-{player}"]) == 0
+    seats = ["clue-oracle", "clue-matrix", "clue-matrix", "clue-random", "clue-random", "clue-random"]
+    assert plylab(["clue", "run", *(a for s in seats for a in ("-p", s)), "--games", str(clue_games),
+                   "--store", str(path), "-q"]) == 0
+
+
+def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
+    store = Store(path, create=False)
+    try:
+        games = store.games()
+        rows = matchup_rows(store)
+        moves = store.moves_for_games([games[0]["id"]])[games[0]["id"]]
+        results = data.rating_results(games)
+    finally:
+        store.close()
+    def run_pages() -> None:
+        store = Store(path, create=False)
+        try:
+            SiteWriter(path, out / "pages").run_pages(store, store.runs(), games, rows)
+        finally:
+            store.close()
+
+    figures: dict[str, Callable[[], Any]] = {
+        f"all {len(games)} two-player replay pages and run pages": run_pages,
+        "ratings (300 bootstrap fits)": lambda: rate(results),
+        "one replay payload (tic-tac-toe)": lambda: data.replay_payload(games[0], moves, "r"),
+        "one Clue replay payload": lambda: next(clue.replays(path)),
+        "optimality plot (PNG+SVG)": lambda: plots.optimality(rows, out),
+        "outcomes plot (PNG+SVG)": lambda: plots.outcomes(rows, out),
+    }
+    return {name: timed(fn)[1:] for name, fn in figures.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help="games per two-player matchup (3 matchups)")
+    ap.add_argument("--clue-games", type=int, default=10)
+    ap.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "bench.sqlite"
+        _, build_wall, _ = timed(lambda: build_store(store, args.games, args.clue_games))
+        with sqlite3.connect(store) as conn:
+            n_games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            n_moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+        site = Path(tmp) / "site"
+        _, site_wall, site_cpu = timed(lambda: write_site(store, None, site))
+        _, tex_wall, tex_cpu = timed(lambda: write_latex(store, None, Path(tmp) / "tex"))
+        part = parts(store, Path(tmp) / "plots")
+        files = [p for p in site.rglob("*") if p.is_file()]
+        replays = {p.name: p.stat().st_size for p in (site / "games").glob("*.html")}
+        largest = max(replays, key=replays.__getitem__)
+        size_mb = sum(p.stat().st_size for p in files) / 1e6
+
+    pages_cpu = next(c for name, (_, c) in part.items() if name.startswith("all "))
+    clue_cpu = part["one Clue replay payload"][1]
+    command = "python bench/bench_reports.py " + shlex.join(sys.argv[1:])
+    lines = [
+        "# Report benchmark (issue 9)",
+        "",
+        (f"Command: `{command.strip()}` (store built in {build_wall:.0f} s: {n_games} two-player games with "
+         f"{n_moves} moves, and {args.clue_games} Clue games)."),
+        "Machine: shared 2-core development box; CPU seconds are the stable figure.",
+        "",
+        "| what | wall s | CPU s |",
+        "|---|---|---|",
+        f"| whole site (`plylab report --html`) | {site_wall:.2f} | {site_cpu:.2f} |",
+        f"| LaTeX tables (`plylab report --latex`) | {tex_wall:.2f} | {tex_cpu:.2f} |",
+        *(f"| {name} | {w:.3f} | {c:.3f} |" for name, (w, c) in part.items()),
+        "",
+        (f"Site: {len(files)} files, {size_mb:.1f} MB; {len(replays)} replay pages; largest "
+         f"{largest} at {replays[largest] / 1e3:.0f} kB."),
+        "",
+        (f"Reading: a two-player replay page costs {1e3 * pages_cpu / max(n_games, 1):.1f} ms CPU; a Clue replay "
+         f"{clue_cpu:.2f} s CPU, because it re-derives every seat's matrix and SAT oracle after every turn, so "
+         "Clue games dominate the build of a store that has them."),
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.out != "-":
+        Path(args.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Clue in the site: the study's metrics and figures, and a replay page for every Clue game.
+
+The store keeps each turn's action, not the players' knowledge, so a replay re-deals the stored
+hands, re-applies the turns, and after each one feeds every seat's view to a possibility matrix
+and to the SAT oracle (the same pair the referee uses during play). Each step then holds, per
+seat, both grids as strings of Y / N / ? over (card, holder), which keeps pages small.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..games.clue.cards import CATEGORIES
+from ..games.clue.engine import ClueState, load
+from ..games.clue.matrix import Mark, PossibilityMatrix
+from ..games.clue.metrics import report
+from ..games.clue.oracle import ClueOracle
+from ..games.clue.plots import write_plots
+from ..games.clue.store import ClueStore
+
+MARKS = {Mark.YES: "Y", Mark.NO: "N", Mark.MAYBE: "?"}
+
+
+def _names(deck: Any, cards: list[int] | None) -> str:
+    return ", ".join(deck.name(c) for c in cards) if cards else ""
+
+
+def _apply(state: ClueState, game: Any, turn: Any) -> None:
+    cards = tuple(json.loads(turn["cards"])) if turn["cards"] else None
+    if turn["action"] == "suggest" and cards:
+        state.apply_action(game.suggest_action(cards))
+        if state.pending is not None:
+            state.apply_action(turn["shown"])  # a show action is the card's index
+    elif turn["action"] == "accuse" and cards:
+        state.apply_action(game.accuse_action(cards))
+    else:
+        state.apply_action(game.pass_action)
+
+
+def _story(deck: Any, turn: Any, seats: list[str]) -> str:
+    """What happened in a turn, in one sentence (the replay is omniscient: shown cards are named)."""
+    who = seats[turn["seat"]]
+    cards = _names(deck, json.loads(turn["cards"]) if turn["cards"] else None)
+    if turn["action"] == "suggest":
+        if turn["disprover"] is None:
+            return f"{who} suggested {cards}; nobody could disprove it."
+        return f"{who} suggested {cards}; {seats[turn['disprover']]} showed {deck.name(turn['shown'])}."
+    if turn["action"] == "accuse":
+        return f"{who} accused {cards}: {'correct, and wins' if turn['correct'] else 'wrong, and is out'}."
+    failed = f" (the model's turn failed: {turn['failure_kind']})" if turn["failure_kind"] else ""
+    return f"{who} passed{failed}."
+
+
+def _kind(turn: Any) -> str:
+    if turn["failure_kind"]:
+        return "fail"
+    if turn["action"] == "accuse":
+        return "ok" if turn["correct"] else "bad"
+    return "na" if turn["action"] == "pass" else "suggest"
+
+
+def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> dict[str, Any]:
+    """Every turn of one Clue game with each seat's matrix and oracle knowledge after it."""
+    specs, envelope, hands = json.loads(g["seats"]), json.loads(g["envelope"]), json.loads(g["hands"])
+    game = load(players=len(specs), turn_limit=turn_limit)
+    deck = game.deck
+    state: ClueState = game.new_initial_state()
+    state.deal(envelope, hands)
+    seats = [f"P{s + 1} ({spec})" for s, spec in enumerate(specs)]
+    holders = range(len(specs) + 1)
+    matrices = [PossibilityMatrix.for_view(state.view(s)) for s in range(len(specs))]
+    oracles = [ClueOracle.for_view(state.view(s)) for s in range(len(specs))]
+
+    def knowledge() -> list[dict[str, Any]]:
+        out = []
+        for seat, (m, o) in enumerate(zip(matrices, oracles)):
+            m.update(state.view(seat))
+            o.update(state.view(seat))
+            status = {True: "Y", False: "N", None: "?"}
+            out.append({
+                "matrix": "".join(MARKS[m.cell(c, h)] for c in range(deck.size) for h in holders),
+                "oracle": "".join(status[o.status(c, h)] for c in range(deck.size) for h in holders),
+                "ready": m.ready, "solved": o.solution() is not None,
+            })
+        return out
+
+    try:
+        steps = [{"turn": 0, "round": 0, "seat": None, "kind": "deal", "story": "The cards are dealt.",
+                  "knowledge": knowledge()}]
+        for t in turns:
+            _apply(state, game, t)
+            claims = json.loads(t["claims"]) if t["claims"] else []
+            belief = json.loads(t["envelope_belief"]) if t["envelope_belief"] else None
+            steps.append({
+                "turn": t["turn"], "round": t["round"], "seat": t["seat"], "kind": _kind(t),
+                "story": _story(deck, t, seats),
+                "claims": [[deck.name(c), "envelope" if h == len(specs) else seats[h], v] for c, h, v in claims],
+                "belief": None if belief is None else [deck.name(c) if c is not None else "?" for c in belief],
+                "prompt": t["prompt"], "reply": t["reply"], "reasoning": t["reasoning"],
+                "tokens": {"input": t["input_tokens"], "output": t["output_tokens"], "reasoning": t["reasoning_tokens"]},
+                "failure_kind": t["failure_kind"], "error": t["error"],
+                "knowledge": knowledge(),
+            })
+    finally:
+        for o in oracles:
+            o.close()
+    holder_of = {c: s for s, hand in enumerate(hands) for c in hand} | {c: len(specs) for c in envelope}
+    return {
+        "id": g["id"], "run": run_key, "condition": g["condition"], "seed": g["seed"], "seats": seats,
+        "holders": [f"P{s + 1}" for s in range(len(specs))] + ["Env"],
+        "cards": [deck.name(c) for c in range(deck.size)],
+        "categories": [[CATEGORIES[k], list(cat)] for k, cat in enumerate(deck.categories)],
+        "truth": [holder_of[c] for c in range(deck.size)],
+        "winner": None if g["winner"] is None else seats[g["winner"]], "end_reason": g["end_reason"],
+        "envelope": _names(deck, envelope), "steps": steps,
+    }
+
+
+def replays(store_path: Path) -> Iterator[dict[str, Any]]:
+    """Each Clue game's replay payload, one at a time (memory stays flat for big stores)."""
+    store = ClueStore(store_path, create=False)
+    try:
+        runs = {r["id"]: r for r in store.runs()}
+        for g in store.games():
+            run = runs[g["run_id"]]
+            yield replay_payload(g, store.turns(g["id"]), run["turn_limit"], run["key"])
+    finally:
+        store.close()
+
+
+def metrics(store_path: Path, plot_dir: Path) -> tuple[dict[str, Any], list[Path]]:
+    """The study's report (as `plylab clue report --format json`) and its two figures."""
+    store = ClueStore(store_path, create=False)
+    try:
+        data = report(store)
+    finally:
+        store.close()
+    return data, write_plots(data, plot_dir)

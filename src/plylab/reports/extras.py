@@ -1,0 +1,113 @@
+"""Index sections that exist only when the store has their data: learning runs and Clue games.
+
+Each builder returns None when its data (or the module that owns it) is absent, so the site
+builds from any store, with or without those subsystems installed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .page import Cell, Grid, Section, plot_ref
+
+if TYPE_CHECKING:
+    from .site import SiteWriter
+
+
+def _optional(module: str, name: str) -> Any | None:
+    """`module.name` when that subsystem is installed, else None."""
+    try:
+        return getattr(import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def _query(store_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(f"file:{store_path}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None:
+    """Draw rate and tokens per move over checkpoints (the paper's Figures 4 and 5)."""
+    plot_learning = _optional("plylab.analysis.learning", "plot_learning")
+    kinds = {k for (k,) in _query(store_path, "SELECT kind FROM runs WHERE ? IS NULL OR name = ?", run, run)}
+    if plot_learning is None or kinds <= {"play"}:
+        return None
+    pngs = [Path(p) for p in plot_learning(store_path, run, out_dir / "plots") if Path(p).suffix == ".png"]
+    if not pngs:
+        return None
+    return Section("learning", "Learning", "Learning runs: outcomes and tokens per move at each checkpoint.",
+                   plots=[plot_ref(p, out_dir, _learning_caption(p.stem)) for p in pngs])
+
+
+def _learning_caption(stem: str) -> str:
+    """'learning-tic_tac_toe-standard-optimal-draw_rate' -> 'tic tac toe · standard · optimal · draw rate'."""
+    return " · ".join(part.replace("_", " ") for part in stem.removeprefix("learning-").split("-"))
+
+
+CLUE_CAPTIONS = {
+    "clue_knowledge": "Knowledge per round: holdings stated correctly (solid) and entailed by the oracle (dashed), "
+                      "against the ceiling.",
+    "clue_delays": "Accusation delays: turns from the oracle entailing the solution (and from the solution being "
+                   "suggested) to the accusation.",
+}
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def clue(writer: SiteWriter, store_path: Path, run: str | None) -> Section | None:
+    """The Clue study's tables and figures, a game list, and a replay page per Clue game.
+
+    Clue runs live in their own tables, outside `--run` names, so they appear with the whole store only.
+    """
+    tables = {t for (t,) in _query(store_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    if run is not None or "clue_games" not in tables or not _query(store_path, "SELECT 1 FROM clue_games LIMIT 1"):
+        return None
+    try:
+        from . import clue as clue_data
+    except ImportError:
+        return None
+    data, pngs = clue_data.metrics(store_path, writer.out / "plots")
+    conditions = Grid("clue-conditions", "Games by condition",
+                      ["condition", "games", "mean turns", "solved", "turn limit", "all out", "solution suggested",
+                       "first suggester won"],
+                      [[Cell(k), Cell(str(c["games"])), Cell(_fmt(c["mean_turns"], 1)),
+                        *(Cell(str(c["end_reasons"].get(e, 0))) for e in ("solved", "turn_limit", "all_out")),
+                        Cell(str(c["solution_suggested"])), Cell(str(c["first_suggester_won"]))]
+                       for k, c in sorted(data["conditions"].items())])
+    players = Grid("clue-players", "Players",
+                   ["condition", "player", "player-games", "wins", "accusation accuracy", "identified",
+                    "deductions correct / incorrect / unsupported per game", "delay from entailment (turns)",
+                    "delay from solution suggested", "matrix ready (gap)"],
+                   [[Cell(g["condition"]), Cell(g["spec"]), Cell(str(g["player_games"])), Cell(str(g["wins"])),
+                     Cell(f"{_fmt(g['accusation_accuracy'])} ({g['correct_accusations']}/{g['accusations']})",
+                          sort=g["accusation_accuracy"]),
+                     Cell(_fmt(g["identified"]["rate"]), sort=g["identified"]["rate"]),
+                     Cell(" / ".join(_fmt(g["deductions"][f"{k}_per_game"]) for k in ("correct", "incorrect",
+                                                                                     "unsupported"))),
+                     Cell(_fmt(g["accusation_delay"]["from_entailment"]["mean"], 1)),
+                     Cell(_fmt(g["accusation_delay"]["from_solution_suggested"]["mean"], 1)),
+                     Cell("–" if not (r := g["accusation_delay"]["ready"]) else
+                          f"{r['became_ready']}/{r['players']} ({_fmt(r['gap']['mean'], 1)})")]
+                    for g in data["groups"]])
+    listed = []
+    for payload in clue_data.replays(store_path):
+        writer.page("clue_replay.html", f"games/clue-{payload['id']}.html", "../", game=payload)
+        listed.append([Cell(f"clue game {payload['id']}", sort=payload["id"], href=f"games/clue-{payload['id']}.html"),
+                       Cell(payload["condition"]), Cell(payload["run"]), Cell(str(len(payload["steps"]) - 1)),
+                       Cell(payload["winner"] or "nobody"), Cell(payload["end_reason"]), Cell(payload["envelope"])])
+    games = Grid("clue-games", "Clue games (open one to replay it)",
+                 ["replay", "condition", "run", "turns", "winner", "end", "envelope"], listed)
+    return Section("clue", "Clue", "The six-player Clue study: accusations, deductions judged against the SAT "
+                   "oracle, knowledge curves and accusation delays; each replay shows every seat's possibility "
+                   "matrix beside what the oracle can deduce from the same observations.",
+                   tables=[conditions, players, games],
+                   plots=[plot_ref(p, writer.out, CLUE_CAPTIONS.get(p.stem, p.stem)) for p in pngs])

@@ -1,0 +1,72 @@
+"""`plylab report --latex DIR`: the paper's tables as .tex files, plus tables.tex that inputs them.
+
+Each file is a complete `table` float (booktabs rules, caption, label), so a paper can
+`\\input` one table or all of them. The cells come from the same pivots as the terminal report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..analysis.metrics import matchup_rows
+from ..analysis.tables import render
+from ..harness.store import Store
+from .data import rating_results
+from .paper import paper_tables
+from .ratings import rate
+
+
+def _escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
+                 ("$", r"\$"), ("{", r"\{"), ("}", r"\}"), ("±", r"$\pm$")):
+        text = text.replace(a, b)
+    return text
+
+
+def _float(tabular: str, caption: str, label: str) -> str:
+    return "\n".join([
+        r"\begin{table}[t]", r"\centering", r"\small", tabular,
+        rf"\caption{{{_escape(caption)}}}", rf"\label{{tab:{label}}}", r"\end{table}", "",
+    ])
+
+
+def _ratings_tabular(store: Store, run: str | None) -> str | None:
+    runs = [r["id"] for r in store.runs(run)]
+    ratings = rate(rating_results(store.games(runs)))
+    if not ratings:
+        return None
+    lines = [r"\begin{tabular}{lrrrrr}", r"\toprule",
+             r"player & rating & 95\% interval & W & D & L \\", r"\midrule"]
+    lines += [
+        rf"{_escape(r.player)} & {r.elo:.0f} & [{r.low:.0f}, {r.high:.0f}] & {r.wins} & {r.draws} & {r.losses} \\"
+        for r in ratings
+    ]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines)
+
+
+def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
+    """Write one .tex per paper table and game (and ratings); return tables.tex, which inputs them all."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(store_path, create=False)
+    try:
+        rows = matchup_rows(store, run)
+        ratings = _ratings_tabular(store, run)
+    finally:
+        store.close()
+    written = []
+    for t in paper_tables(rows):
+        path = out_dir / f"{t.slug}.tex"
+        path.write_text(_float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8")
+        written.append(path)
+    if ratings is not None:
+        path = out_dir / "ratings.tex"
+        caption = ("Bradley-Terry ratings on the Elo scale (random = 1000; draws count half), "
+                   "95% bootstrap intervals.")
+        path.write_text(_float(ratings, caption, "ratings"), "utf-8")
+        written.append(path)
+    index = out_dir / "tables.tex"
+    head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + _escape(Path(store_path).name)
+    index.write_text("\n".join([head, *(rf"\input{{{p.stem}}}" for p in written), ""]), "utf-8")
+    return index

@@ -1,0 +1,49 @@
+"""What a page is made of, as plain values the templates render: cells, tables, figures, sections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Cell:
+    text: str
+    sort: float | str | None = None
+    href: str | None = None
+    cls: str | None = None
+
+
+@dataclass
+class Grid:
+    id: str
+    title: str
+    header: list[str]
+    rows: list[list[Cell]]
+    note: str = ""
+    empty: str = "Nothing to show."
+
+
+@dataclass
+class Plot:
+    png: str
+    svg: str
+    caption: str
+
+
+@dataclass
+class Section:
+    """An optional part of the index (learning curves, Clue) that exists only with its data."""
+
+    id: str
+    title: str
+    note: str = ""
+    tables: list[Grid] = field(default_factory=list)
+    plots: list[Plot] = field(default_factory=list)
+
+
+def plot_ref(png: Path, out_dir: Path, caption: str) -> Plot:
+    """A figure as the page links it: the PNG shown, the SVG (when written) one click away."""
+    svg = png.with_suffix(".svg")
+    return Plot(png.relative_to(out_dir).as_posix(), (svg if svg.exists() else png).relative_to(out_dir).as_posix(),
+                caption)

@@ -1,0 +1,57 @@
+"""Which of the paper's pivot tables to draw, and over which rows, for the site and for LaTeX.
+
+The pivots (players x formulations, players x opponents) hold one cell per setting, so rows from
+different runs that share a setting cannot share a table: then each run gets its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+# (table, pivot columns, caption), in the paper's order: Tables 4/8/10, 6/7, recognition, tokens.
+PIVOTS = (
+    ("optimality", "formulation", "Optimality rate by formulation, 95% Wilson interval"),
+    ("outcomes", "opponent", "Wins, draws, losses and failures (W D L F) by opponent"),
+    ("recognition", "formulation", "Recognition rate (the reply names the game), 95% Wilson interval"),
+    ("tokens", "formulation", "Output tokens per move, mean ± 95% half-width"),
+)
+MODEL_ONLY = {"recognition", "tokens"}
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    table: str
+    by: str
+    caption: str
+    scope: str  # "game" or "game, run R"
+    slug: str
+    rows: list[dict[str, Any]]
+
+
+def uses_model(row: dict[str, Any]) -> bool:
+    return row["usage"]["calls"] + row["usage"]["cache_hits"] > 0
+
+
+def _setting(row: dict[str, Any]) -> tuple[str, ...]:
+    return (row["game"], row["formulation"], row["player"], row["opponent"])
+
+
+def paper_tables(rows: list[dict[str, Any]]) -> list[PaperTable]:
+    """One table per (pivot, game), split further by run where runs repeat a setting."""
+    split_runs = any(n > 1 for n in Counter(map(_setting, rows)).values())
+    scopes: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        scopes.setdefault((r["game"], r["run"] if split_runs else ""), []).append(r)
+    out = []
+    for table, by, caption in PIVOTS:
+        for (game, run), scoped in scopes.items():
+            chosen = [r for r in scoped if uses_model(r)] if table in MODEL_ONLY else scoped
+            if not chosen:
+                continue
+            scope = f"{game}, run {run}" if run else game
+            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(s for s in (table, game, run) if s))
+            out.append(PaperTable(table, by, caption, scope, slug, chosen))
+    return out

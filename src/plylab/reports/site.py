@@ -1,0 +1,251 @@
+"""`plylab report --html DIR`: a static site that opens from disk (no server, nothing fetched).
+
+Layout: index.html (runs, ratings, matchup tables, plots, paper tables, learning and Clue when the
+store has them), runs/run-ID.html (a run's tables and its game list), games/ID.html (one replay
+page per game, its data inlined as JSON), plots/*.png|svg, static/ (CSS and JS, copied).
+Replay pages are written a chunk of games at a time, so memory stays flat for big stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from ..analysis.metrics import matchup_rows
+from ..analysis.tables import pivot
+from ..errors import UserError
+from ..harness.store import Store
+from . import data, extras, plots
+from .page import Cell, Grid, Plot, plot_ref
+from .paper import paper_tables, uses_model
+from .ratings import Rating, rate
+
+CHUNK = 500  # games whose moves are in memory at once
+
+
+def _wbr(text: object) -> Markup:
+    """Escaped text that may wrap after its commas (long player specs), and nowhere else."""
+    return Markup(",<wbr>").join(escape(part) for part in str(text).split(","))
+
+
+def _env() -> Environment:
+    env = Environment(
+        loader=PackageLoader("plylab.reports", "templates"),
+        autoescape=select_autoescape(("html",)),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["wbr"] = _wbr
+    return env
+
+
+def _num(x: float | None, digits: int = 3) -> Cell:
+    return Cell("–" if x is None else f"{x:.{digits}f}", sort=x, cls="num")
+
+
+def _ci(low: float | None, high: float | None, digits: int = 3) -> Cell:
+    text = "–" if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+    return Cell(text, sort=low, cls="ci")
+
+
+def _int(n: int) -> Cell:
+    return Cell(str(n), sort=n, cls="num")
+
+
+KEYS = ("run", "game", "formulation", "player", "opponent")
+
+
+def _keys(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The identifying columns; `run` only when the rows come from more than one run."""
+    return KEYS if len({r["run"] for r in rows}) > 1 else KEYS[1:]
+
+
+def _key_cells(r: dict[str, Any], keys: tuple[str, ...]) -> list[Cell]:
+    return [Cell(r[k], cls="key" if k in ("run", "player", "opponent") else None) for k in keys]
+
+
+def matchup_grid(rows: list[dict[str, Any]]) -> Grid:
+    keys = _keys(rows)
+    scored = any("optimality_score" in r for r in rows)  # oracles with exact scores (Connect Four)
+    header = [*keys, "games", "W", "D", "L", "F", "optimality", "95% Wilson", "95% clustered", "scored moves",
+              "moves/game"] + ["optimality by score", "95% Wilson (score)"] * scored
+    body = []
+    for r in rows:
+        o, s = r["optimality"], r.get("optimality_score") or {}
+        body.append(_key_cells(r, keys) + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")] + [
+            _num(o["rate"]), _ci(o["low"], o["high"]), _ci(o.get("cluster_low"), o.get("cluster_high")),
+            _int(o["scored"]), _num(r["moves_per_game"]["mean"], 1),
+        ] + [_num(s.get("rate")), _ci(s.get("low"), s.get("high"))] * scored)
+    return Grid("matchups", "Outcomes and optimality", header, body, empty="No games in this store yet.")
+
+
+def usage_grid(rows: list[dict[str, Any]]) -> Grid:
+    keys = _keys(rows)
+    header = [*keys, "recognition", "95% Wilson", "traces",
+              "tokens/move", "95% t", "input tokens", "output tokens", "reasoning tokens", "calls", "cache hits",
+              "cost"]
+    body = []
+    for r in filter(uses_model, rows):
+        rec, tok, u = r["recognition"], r["tokens_per_move"], r["usage"]
+        body.append(_key_cells(r, keys) + [
+            _num(rec["rate"]), _ci(rec["low"], rec["high"]), _int(rec["n"]), _num(tok["mean"], 1),
+            _ci(tok["low"], tok["high"], 1), *(_int(u[k]) for k in ("input_tokens", "output_tokens",
+                                                                     "reasoning_tokens", "calls", "cache_hits")),
+            _num(u["cost"], 4),
+        ])
+    return Grid("usage", "Language models: recognition and tokens", header, body,
+                note="Recognition: share of replies or reasoning traces that name the underlying game.",
+                empty="No language-model moves in this store.")
+
+
+def pivot_grids(rows: list[dict[str, Any]]) -> list[Grid]:
+    grids = []
+    for t in paper_tables(rows):
+        header, body = pivot(t.rows, t.table, t.by)
+        grids.append(Grid(t.slug, f"{t.caption} — {t.scope}", header, [[Cell(c) for c in row] for row in body]))
+    return grids
+
+
+def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
+    header = ["rank", "player", "rating", "95% interval", "games", "W", "D", "L"]
+    return [
+        Grid(f"ratings-{scope}", scope, header, [
+            [_int(k + 1), Cell(r.player, cls="key"), _num(r.elo, 0), _ci(r.low, r.high, 0), _int(r.games), _int(r.wins),
+             _int(r.draws), _int(r.losses)]
+            for k, r in enumerate(ratings)
+        ])
+        for scope, ratings in table.items()
+    ]
+
+
+def ratings_by_scope(games: list[Any]) -> dict[str, list[Rating]]:
+    """All games on one scale, then each game on its own when the store has several."""
+    titles = sorted({g["game"] for g in games})
+    table = {"all games": rate(data.rating_results(games))}
+    if len(titles) > 1:
+        table.update({t: rate(data.rating_results(g for g in games if g["game"] == t)) for t in titles})
+    return table
+
+
+def games_grid(listed: list[dict[str, Any]]) -> Grid:
+    header = ["replay", "#", "game", "formulation", "player", "seat", "opponent", "outcome", "moves",
+              "player's optimal moves", "output tokens"]
+    body = [
+        [Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html"), _int(s["idx"]), Cell(s["game"]),
+         Cell(s["formulation"]), Cell(s["player"], cls="key"), _int(s["seat"]), Cell(s["opponent"], cls="key"),
+         Cell(s["outcome"] + (f" ({s['failure_kind']})" if s["failure_kind"] else ""), cls=f"outcome {s['outcome']}"),
+         _int(s["moves"]), Cell(f"{s['optimal']}/{s['scored']}" if s["scored"] else "–",
+                                sort=s["optimal"] / s["scored"] if s["scored"] else -1),
+         _int(s["tokens"])]
+        for s in listed
+    ]
+    return Grid("games", "Games (open one to replay it)", header, body, empty="No games stored for this run.")
+
+
+def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
+    header = ["run", "kind", "status", "games", "matchups", "games played", "seed", "started"]
+    body = [
+        [Cell(s["name"], href=f"runs/run-{s['id']}.html"), Cell(s["kind"]), Cell(s["status"]), _int(s["games"]),
+         _int(s["matchups"]), Cell(", ".join(s["titles"])), _int(s["seed"]), Cell(s["created"])]
+        for s in summaries
+    ]
+    return Grid("runs-table", "", header, body, empty="The store has no two-player runs.")
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class SiteWriter:
+    """Writes one site; holds the template environment and the values every page shows."""
+
+    def __init__(self, store_path: Path, out_dir: Path) -> None:
+        self.out = out_dir
+        self.env = _env()
+        self.common = {"store_name": store_path.name, "generated": datetime.now().strftime("%Y-%m-%d %H:%M")}
+
+    def page(self, template: str, path: str, root: str, **values: Any) -> Path:
+        target = self.out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(self.env.get_template(template).render(root=root, **self.common, **values), "utf-8")
+        return target
+
+    def copy_static(self) -> None:
+        static = resources.files("plylab.reports") / "static"
+        (self.out / "static").mkdir(parents=True, exist_ok=True)
+        for item in static.iterdir():
+            if item.name.endswith((".css", ".js")):
+                (self.out / "static" / item.name).write_bytes(item.read_bytes())
+
+    def run_pages(self, store: Store, runs: list[Any], games: list[Any], rows: list[dict[str, Any]]) -> None:
+        """Each run's page with its game list, and a replay page for every game of it."""
+        summaries = {s["id"]: s for s in data.run_summaries(runs, games)}
+        for run in runs:
+            mine = [g for g in games if g["run_id"] == run["id"]]
+            run_href = f"runs/run-{run['id']}.html"
+            listed = []
+            for chunk in _chunks(mine, CHUNK):
+                moves = store.moves_for_games(g["id"] for g in chunk)
+                for g in chunk:
+                    listed.append(data.game_summary(g, moves[g["id"]]))
+                    payload = data.replay_payload(g, moves[g["id"]], run["name"])
+                    self.page("replay.html", f"games/{g['id']}.html", "../", game=payload, run_href=run_href)
+            run_rows = [r for r in rows if r["run"] == run["name"]]
+            self.page("run.html", run_href, "../", run=summaries[run["id"]], matchups=matchup_grid(run_rows),
+                      games=games_grid(listed), pivots=pivot_grids(run_rows))
+
+    def figures(self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]) -> tuple[list[Plot], Plot | None]:
+        """The index's figures: (optimality and outcomes, ratings); absent ones are skipped."""
+        plot_dir = self.out / "plots"
+        made = [
+            (plots.optimality(rows, plot_dir), OPTIMALITY_CAPTION),
+            (plots.outcomes(rows, plot_dir), "Outcomes by opponent, from the player's side."),
+        ]
+        ratings_png = plots.ratings(ratings, plot_dir)
+        return ([plot_ref(p, self.out, c) for p, c in made if p is not None],
+                plot_ref(ratings_png, self.out, RATINGS_CAPTION) if ratings_png else None)
+
+
+OPTIMALITY_CAPTION = ("Optimality by player, opponent and formulation: thick bars are 95% Wilson intervals over "
+                      "moves, thin bars 95% intervals clustered by game.")
+RATINGS_CAPTION = "Ratings with 95% bootstrap intervals; dashed: random = 1000."
+
+
+def write_site(store_path: Path, run: str | None, out_dir: Path) -> Path:
+    """Write the site for every run in the store (or just `run`); return the index page."""
+    store_path, out_dir = Path(store_path), Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot write the site to '{out_dir}': {exc.strerror or exc}") from None
+    writer = SiteWriter(store_path, out_dir)
+    store = Store(store_path, create=False)
+    try:
+        runs = store.runs(run)
+        games = store.games(r["id"] for r in runs)
+        rows = matchup_rows(store, run)
+        writer.copy_static()
+        writer.run_pages(store, runs, games, rows)
+    finally:
+        store.close()
+    ratings = ratings_by_scope(games)
+    figures, ratings_plot = writer.figures(rows, ratings)
+    sections = [s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s]
+    main_toc = [("ratings", "Ratings"), ("results", "Matchups"), ("plots", "Plots"), ("paper", "Paper tables")]
+    return writer.page(
+        "index.html", "index.html", "",
+        only_run=run, runs=runs_grid(data.run_summaries(runs, games)),
+        sections=[("runs", "Runs"), *(main_toc if games else []), *((s.id, s.title) for s in sections)],
+        totals={"games": len(games), "runs": len(runs), "moves": sum(g["num_moves"] for g in games),
+                "players": len({g["player"] for g in games} | {g["opponent"] for g in games})},
+        ratings=rating_grids(ratings), ratings_plot=ratings_plot, plots=figures,
+        matchups=matchup_grid(rows), usage=usage_grid(rows), pivots=pivot_grids(rows), extras=sections,
+    )

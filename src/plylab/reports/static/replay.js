@@ -1,0 +1,80 @@
+// Replay of a two-player game: step i < n is move i as its mover saw it; step n is the final position.
+(function () {
+  const game = JSON.parse(document.getElementById("game-data").textContent);
+  const { el, details } = plylab;
+  const $ = (id) => document.getElementById(id);
+  const steps = game.steps;
+
+  function verdict(s) {
+    if (s.action === null) return ["fail", `${s.mover} failed: ${s.failure_kind || "no move"}`];
+    const move = `${s.mover} played ${s.label}`;
+    // Where the oracle has exact scores (Connect Four), say how the move fares by score too.
+    const byScore = s.informative_score ? `; by exact score: ${s.optimal_score ? "optimal" : "not optimal"}` : "";
+    if (s.optimal === null) return ["na", `${move} (not scored: no oracle)`];
+    if (!s.informative) return ["na", `${move}; every legal move has the same value here (not scored)${byScore}`];
+    return s.optimal ? ["ok", `${move}: optimal${byScore}`] : ["bad", `${move}: not optimal${byScore}`];
+  }
+
+  function movesTable(s) {
+    const body = $("moves").tBodies[0];
+    body.replaceChildren();
+    const hasScore = s && s.legal.some((m) => m.score !== null && m.score !== undefined);
+    $("score-head").hidden = !hasScore;
+    if (!s) {
+      body.append(el("tr", {}, el("td", { colspan: 4, class: "empty" }, "game over")));
+      return;
+    }
+    s.legal.forEach((m) => {
+      const chosen = m.action === s.action;
+      const row = el("tr", { class: chosen ? "chosen" : "" },
+        el("td", { class: "label" }, m.label),
+        el("td", {}, m.value ? el("span", { class: `tag ${m.value}` }, m.value) : "–"));
+      if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
+      row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
+      body.append(row);
+    });
+  }
+
+  function trace(s) {
+    const box = $("trace");
+    box.replaceChildren();
+    if (!s) { $("usage").textContent = ""; return; }
+    const t = s.tokens;
+    const parts = [];
+    if (s.calls || s.cache_hits || s.prompt) {
+      parts.push(`tokens ${t.input} in · ${t.output} out` + (t.reasoning ? ` · ${t.reasoning} reasoning` : ""));
+      parts.push(`${s.calls} call${s.calls === 1 ? "" : "s"} · ${s.cache_hits} cached`);
+      if (s.cost !== null && s.cost !== undefined) parts.push(`$${s.cost.toFixed(4)}`);
+    }
+    parts.push(`${(s.elapsed * 1000).toFixed(1)} ms`);
+    $("usage").textContent = parts.join(" · ");
+    $("usage").title = s.player;
+    if (s.prompt) box.append(details("Prompt", s.prompt, false));
+    if (s.reasoning) box.append(details("Reasoning", s.reasoning, true));
+    if (s.reply) box.append(details("Reply", s.reply, true));
+    (s.attempts || []).filter((a) => a.failure).forEach((a, k) =>
+      box.append(details(`Failed attempt ${k + 1}: ${a.failure}`, [a.error, a.reply].filter(Boolean).join("\n\n"), false)));
+    if (s.note) box.append(details("Player notes", JSON.stringify(s.note, null, 2), false));
+    if (!box.childNodes.length) box.append(el("p", { class: "empty" }, `${s.mover} is ${s.player}, not a language model: no prompt or reply.`));
+  }
+
+  function render(i) {
+    const s = i < steps.length ? steps[i] : null;
+    $("position").textContent = s ? `Move ${i + 1} of ${steps.length} · ${s.mover} to move` : `Final position · after ${steps.length} moves`;
+    $("board-title").textContent = s ? `Position seen by ${s.mover}` : "Final position";
+    $("board").textContent = s ? s.board : game.final.board;
+    const [kind, text] = s ? verdict(s) : ["final", game.final.result];
+    $("verdict").className = `verdict ${kind}`;
+    $("verdict").textContent = text;
+    movesTable(s);
+    trace(s);
+    $("model").hidden = !s;
+  }
+
+  const entries = steps.map((s) => {
+    const [kind, title] = verdict(s);
+    return { kind, title, label: [el("small", {}, game.seat_names[s.seat] + " "), s.label || "×"] };
+  });
+  entries.push({ kind: "final", title: game.final.result, label: "end" });
+  plylab.stepper(entries, render);
+})();

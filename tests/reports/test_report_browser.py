@@ -1,0 +1,143 @@
+"""The generated site in a real headless Chromium: index, sortable tables, plots, replays."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from plylab.games import get_game
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no system Chromium at {CHROMIUM} (make browser installs it)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    """A page that fails the test on any script error or any request that leaves the disk."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("request", lambda r: r.url.startswith("file://") or errors.append(f"network request: {r.url}"))
+    yield pg
+    pg.close()
+    assert not errors
+
+
+def _open(page, path: Path, fragment: str = "") -> None:
+    page.goto(path.resolve().as_uri() + fragment)
+    page.wait_for_load_state("load")
+
+
+def test_index_lists_runs_sorts_tables_and_loads_plots(page, site: Path) -> None:
+    _open(page, site / "index.html")
+    runs = page.locator("table[data-table=runs-table] tbody td:first-child a").all_inner_texts()
+    assert sorted(runs) == ["nim-mcts", "ttt-llm", "ttt-mcts", "ttt-random"]
+    images = page.locator("img")
+    assert images.count() >= 3
+    widths = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.complete ? i.naturalWidth : 0)")
+    assert all(w > 0 for w in widths), widths
+    # Sorting: click the 'optimality' header of the matchup table, twice.
+    table = page.locator("table[data-table=matchups]")
+    header = table.locator("thead th", has_text="optimality").first
+    column = table.locator("thead th").all_inner_texts().index(header.inner_text())
+    values = lambda: [float(v) for v in table.locator(f"tbody tr td:nth-child({column + 1})").evaluate_all(
+        "cells => cells.map(c => c.dataset.sort)") if v not in ("None", "")]
+    header.click()
+    assert values() == sorted(values())
+    header.click()
+    assert values() == sorted(values(), reverse=True)
+
+
+def test_replay_steps_with_the_keyboard_and_shows_board_and_values(page, site: Path, report_store: Path) -> None:
+    conn = sqlite3.connect(report_store)
+    conn.row_factory = sqlite3.Row
+    game_id = conn.execute(
+        "SELECT g.id FROM games g JOIN runs r ON r.id=g.run_id WHERE r.name='ttt-mcts' AND g.num_moves >= 5 LIMIT 1"
+    ).fetchone()[0]
+    moves = conn.execute("SELECT * FROM moves WHERE game_id=? ORDER BY ply", (game_id,)).fetchall()
+    game = get_game("tic_tac_toe")
+    form, oracle = game.formulation("standard"), game.oracle()
+
+    def expect(ply: int) -> None:
+        state = game.engine.deserialize_state(moves[ply]["state"])
+        assert page.locator("#board").inner_text() == form.render_state(state)
+        rows = page.locator("#moves tbody tr").evaluate_all(
+            "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.classList.contains('chosen')])")
+        names = {1: "win", 0: "draw", -1: "loss"}
+        values = oracle.move_values(state).values
+        assert rows == [[form.action_label(state, a), names[values[a]], a == moves[ply]["action"]]
+                        for a in state.legal_actions()]
+        assert page.locator("#position").inner_text().startswith(f"Move {ply + 1} of {len(moves)}")
+
+    _open(page, site / "games" / f"{game_id}.html")
+    expect(0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(2)
+    optimal = "optimal" if moves[2]["optimal"] else "not optimal"
+    if moves[2]["informative"]:
+        assert page.locator("#verdict").inner_text().endswith(optimal)
+    page.keyboard.press("ArrowLeft")
+    expect(1)
+    page.keyboard.press("End")
+    assert "Game over" in page.locator("#board").inner_text()
+    assert page.locator("#next").is_disabled()
+    page.keyboard.press("Home")
+    expect(0)
+    page.click("#next")
+    expect(1)
+    # A step has its own address: reopening at #ply=3 lands on move 4.
+    _open(page, site / "games" / f"{game_id}.html", "#ply=3")
+    page.reload()
+    expect(3)
+
+
+def test_llm_replay_shows_prompt_reasoning_reply_and_tokens(page, site: Path, report_store: Path) -> None:
+    with sqlite3.connect(report_store) as conn:
+        game_id, seat = conn.execute(
+            "SELECT g.id, g.player_seat FROM games g JOIN runs r ON r.id=g.run_id WHERE r.name='ttt-llm' LIMIT 1"
+        ).fetchone()
+        first = conn.execute("SELECT ply, input_tokens, output_tokens FROM moves WHERE game_id=? AND seat=? "
+                             "ORDER BY ply LIMIT 1", (game_id, seat)).fetchone()
+    _open(page, site / "games" / f"{game_id}.html")
+    for _ in range(first[0]):
+        page.keyboard.press("ArrowRight")
+    trace = page.locator("#trace")
+    assert trace.locator("summary").all_inner_texts() == ["Prompt", "Reasoning", "Reply"]
+    assert "I take" in trace.inner_text()
+    usage = page.locator("#usage").inner_text()
+    assert f"tokens {first[1]} in · {first[2]} out" in usage
+
+
+def test_clue_replay_shows_matrix_and_oracle_side_by_side(page, site: Path) -> None:
+    clue_page = next((site / "games").glob("clue-*.html"))
+    _open(page, clue_page)
+    assert page.locator("#position").inner_text() == "The deal"
+    # After the deal each seat knows exactly its own hand, in both grids.
+    for grid in ("#matrix", "#oracle"):
+        assert page.locator(f"{grid} tbody tr:not(.cat)").count() == 21
+    own = page.locator("#matrix td.mY").count()
+    assert own == page.locator("#oracle td.mY").count() > 0
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#position").inner_text().startswith("Turn 1 of")
+    assert page.locator("#story").inner_text().startswith("P1 (")
+    page.select_option("#seat", "2")
+    assert page.locator("#matrix-title").inner_text().startswith("P3 (")
