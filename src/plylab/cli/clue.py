@@ -1,0 +1,98 @@
+"""`plylab clue run | study | report`: the six-player text Clue benchmark."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import typer
+
+from ..errors import UserError
+from ..harness.store import DEFAULT_STORE
+
+clue_app = typer.Typer(
+    help="Clue: LLMs and bots deduce the envelope; scored against a SAT oracle.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(clue_app, name="clue")
+
+
+def _run(plan: object, store: Path, quiet: bool) -> None:
+    from ..games.clue.study import run_plan
+
+    outcome = asyncio.run(run_plan(plan, store, progress=not quiet))  # type: ignore[arg-type]
+    wins = ", ".join(f"{spec} {n}" for spec, n in sorted(outcome.wins.items())) or "none"
+    typer.echo(
+        f"clue run {outcome.key}: played {outcome.played} game(s), {outcome.skipped} already stored, "
+        f"store {store}; wins this session: {wins}"
+    )
+
+
+@clue_app.command("run")
+def run(
+    player: list[str] | None = typer.Option(None, "--player", "-p", help="player spec, one per seat (3 to 6)"),
+    games: int = typer.Option(1, "--games", "-n", help="number of games"),
+    seed: int = typer.Option(0, "--seed", help="run seed; game i gets a seed derived from (seed, i)"),
+    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
+    turn_limit: int = typer.Option(150, "--turn-limit", help="the game ends without a winner after this many turns"),
+    parallel: int = typer.Option(1, "--parallel", help="games played at once (useful with hosted models)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Play N games with the given seats (seating shuffled per game); resumable."""
+    from ..games.clue.study import RunPlan
+
+    _run(RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel), store, quiet)
+
+
+@clue_app.command("study")
+def study(
+    condition: str = typer.Option(..., "--condition", help="baseline | matrix | mixed"),
+    model: list[str] | None = typer.Option(None, "--model", "-m", help="model name; three seats per model (1 or 2)"),
+    games: int = typer.Option(6, "--games", "-n"),
+    seed: int = typer.Option(0, "--seed"),
+    store: Path = typer.Option(DEFAULT_STORE, "--store"),
+    turn_limit: int = typer.Option(150, "--turn-limit"),
+    temperature: float | None = typer.Option(None, "--temperature"),
+    max_tokens: int | None = typer.Option(None, "--max-tokens"),
+    parallel: int = typer.Option(1, "--parallel"),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """The paper's study: per model three LLM seats, all baseline, all matrix, or mixed (1 matrix + 2 baseline)."""
+    from ..games.clue.study import RunPlan, study_specs
+
+    specs = study_specs(condition, list(model or []), temperature=temperature, max_tokens=max_tokens)
+    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel), store, quiet)
+
+
+@clue_app.command("report")
+def report(
+    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
+    fmt: str = typer.Option("markdown", "--format", help="json | markdown"),
+    plot: Path | None = typer.Option(None, "--plot", help="directory for the knowledge-curve and delay figures"),
+) -> None:
+    """Accuracy, identification, deductions, knowledge curves and delays per condition and player."""
+    from ..games.clue.metrics import report as build
+    from ..games.clue.metrics import to_markdown
+    from ..games.clue.plots import write_plots
+    from ..games.clue.store import ClueStore
+
+    if fmt not in ("json", "markdown"):
+        raise UserError(f"unknown format '{fmt}'; accepted: json, markdown")
+    if not store.exists():
+        raise UserError(f"store '{store}' does not exist; run `plylab clue run ... --store {store}` first")
+    clue_store = ClueStore(store, create=False)
+    try:
+        data = build(clue_store)
+    finally:
+        clue_store.close()
+    if not data["groups"]:
+        raise UserError(f"no Clue games in store '{store}'")
+    typer.echo(json.dumps(data, indent=2) if fmt == "json" else to_markdown(data))
+    if plot is not None:
+        for path in write_plots(data, plot):
+            typer.echo(f"wrote {path}", err=True)

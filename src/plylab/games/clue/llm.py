@@ -1,0 +1,105 @@
+"""`clue-llm`: a language model plays a seat through the model door (`plylab.models`).
+
+Each turn it gets the rules, its observation history in natural language and, with
+`matrix=on`, its possibility matrix; it answers in a JSON schema with its action and its
+deductions. A reply that is empty, not JSON or not a legal action, or a model error, becomes a
+pass; the call is recorded either way (prompt, reply, tokens, failure kind).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ...specs import Params
+from .matrix import PossibilityMatrix
+from .players import ClueDecision, CluePlayer, ModelCall, register_clue_player
+from .prompts import ReplyError, messages, parse_reply, reply_schema
+from .view import ClueView
+
+
+class LLMOptions(Params):
+    model: str = Field(description="model name: 'local' (embedded Gemma 3 270M) or provider/name")
+    matrix: Literal["on", "off"] = "off"
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    max_tokens: int = Field(400, ge=16, le=32768)
+
+
+def _models() -> Any:
+    from ... import models  # the model door; imported on first use so bots never load it
+
+    return models
+
+
+@register_clue_player
+class LLMPlayer(CluePlayer):
+    name = "clue-llm"
+    Options = LLMOptions
+    summary = "language model; matrix=on adds the possibility matrix to its prompt"
+    uses_model = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.opts: LLMOptions = self.options  # type: ignore[assignment]
+        self.matrix: PossibilityMatrix | None = None
+        self._model: Any = None
+        self._schema: dict[str, Any] | None = None
+
+    @classmethod
+    def sees_matrix(cls, options: Params) -> bool:
+        return getattr(options, "matrix", "off") == "on"
+
+    @classmethod
+    def prepare(cls, options: Params) -> None:
+        _models().get_model(options.model)
+
+    async def act(self, view: ClueView) -> ClueDecision:
+        ready = None
+        if self.opts.matrix == "on":
+            if self.matrix is None:
+                self.matrix = PossibilityMatrix(view.deck, view.num_players, view.hand_sizes, view.me, view.hand)
+            self.matrix.update(view)
+            ready = self.matrix.ready
+        chat = messages(view, self.matrix)
+        prompt = json.dumps(chat, ensure_ascii=False)
+        call = ModelCall(prompt=prompt)
+        if self._schema is None:
+            self._schema = reply_schema(view.deck, view.num_players)
+        door = _models()
+        if self._model is None:
+            self._model = door.get_model(self.opts.model)
+        digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
+        key = f"clue:{self.context.job_key}:turn{view.turn}:seat{view.me}:{digest}"
+        config = door.GenerateConfig(temperature=self.opts.temperature, max_tokens=self.opts.max_tokens, seed=self.seed % 2**31)
+        try:
+            reply = await self._model.generate(
+                chat, schema=self._schema, config=config, cache_key=key, cache=self.context.cache
+            )
+        except door.ModelError as exc:
+            call.failure, call.error = str(exc.kind), str(exc)
+            _record(call, exc.reply)
+            return ClueDecision("pass", None, None, call, ready)
+        _record(call, reply)
+        try:
+            parsed = parse_reply(reply.text, view.deck, view.num_players)
+        except ReplyError as exc:
+            stop = f" (stop reason: {reply.stop_reason})" if reply.stop_reason not in (None, "stop") else ""
+            call.failure, call.error = exc.kind, f"{exc}{stop}"
+            return ClueDecision("pass", None, None, call, ready)
+        return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, call, ready)
+
+
+def _record(call: ModelCall, reply: Any) -> None:
+    """Copy text, reasoning and usage of a reply (if any came back) onto the turn's record."""
+    if reply is None:
+        return
+    call.reply, call.reasoning = reply.text, reply.reasoning
+    call.input_tokens = reply.usage.input_tokens
+    call.output_tokens = reply.usage.output_tokens
+    call.reasoning_tokens = reply.usage.reasoning_tokens
+    call.cost = reply.usage.cost
+    call.latency = reply.latency
+    call.cached = reply.cached

@@ -1,0 +1,277 @@
+"""The paper's four metrics (and wins), per condition and player spec, from the store.
+
+- accusation_accuracy: right accusations / accusations made.
+- identified: share of player-games whose final envelope belief (the accusation, else the last
+  stated belief) is fully right, with the 3/2/1/0-cards-right breakdown.
+- deductions: distinct (card, holder) claims per player-game outside the player's own hand,
+  judged when first made: correct (true), incorrect (false), and unsupported (true but not yet
+  entailed by the player's observations; a subset of correct; the paper counts only the first two).
+- knowledge_curve: per round, cards (out of the deck less the envelope: 18) whose holder the
+  player has stated correctly so far, its own hand counting as stated; and the oracle's count of
+  entailed holdings for the same seats. Averaged over the player-games still running that round.
+- accusation_delay: global turns from the first turn after which the oracle entails the solution
+  for the accuser to its accusation (and the accuser's own turns in between); turns from the first
+  suggestion of the solution (which nobody can disprove) to the right accusation; and, for players
+  that see a matrix, how many became ready and the gap from ready to accusation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from statistics import mean
+from typing import Any
+
+from ...errors import UserError
+from .cards import CLASSIC
+from .players import sees_matrix
+from .store import ClueStore
+
+
+@dataclass
+class PlayerGame:
+    condition: str
+    spec: str
+    game_rounds: int
+    won: bool
+    accused_turn: int | None = None
+    accused_correct: bool | None = None
+    cards_right: int = 0
+    correct: int = 0
+    incorrect: int = 0
+    unsupported: int = 0
+    stated_by_round: list[int] = field(default_factory=list)
+    oracle_by_round: list[int] = field(default_factory=list)
+    entailed_turn: int | None = None
+    own_turns_after_entailed: int | None = None
+    solution_suggested_turn: int | None = None
+    sees_matrix: bool = False
+    ready_turn: int | None = None
+    model_turns: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float = 0.0
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def player_games(store: ClueStore) -> list[PlayerGame]:
+    out: list[PlayerGame] = []
+    matrix_cache: dict[str, bool] = {}
+    for game in store.games():
+        seats, envelope, hands = json.loads(game["seats"]), json.loads(game["envelope"]), json.loads(game["hands"])
+        turns = store.turns(game["id"])
+        round_of = {t["turn"]: t["round"] for t in turns}
+        snaps: dict[int, list[Any]] = defaultdict(list)
+        for k in store.knowledge(game["id"]):
+            snaps[k["seat"]].append(k)
+        for seat, spec in enumerate(seats):
+            if spec not in matrix_cache:
+                try:
+                    matrix_cache[spec] = sees_matrix(spec)
+                except UserError:  # a player this installation does not know
+                    matrix_cache[spec] = False
+            pg = PlayerGame(game["condition"], spec, game["rounds"], game["winner"] == seat)
+            pg.sees_matrix = matrix_cache[spec]
+            pg.solution_suggested_turn = game["solution_suggested_turn"]
+            mine = [t for t in turns if t["seat"] == seat]
+            belief: list[int | None] = [None, None, None]
+            first_verdict: dict[tuple[int, int], str] = {}
+            stated_round: dict[int, int] = {}
+            for t in mine:
+                if t["action"] == "accuse" and pg.accused_turn is None:
+                    pg.accused_turn, pg.accused_correct = t["turn"], bool(t["correct"])
+                    belief = json.loads(t["cards"])
+                elif pg.accused_turn is None and t["envelope_belief"] is not None:
+                    belief = json.loads(t["envelope_belief"])
+                for card, who, verdict in _loads(t["claims"]) or []:
+                    first_verdict.setdefault((card, who), verdict)
+                    if verdict != "incorrect" and who != len(seats):
+                        stated_round.setdefault(card, t["round"])
+                if t["prompt"] is not None or t["failure_kind"] is not None:
+                    pg.model_turns += 1
+                    pg.input_tokens += t["input_tokens"]
+                    pg.output_tokens += t["output_tokens"]
+                    pg.cost += t["cost"] or 0.0
+                if t["failure_kind"]:
+                    pg.failures[t["failure_kind"]] = pg.failures.get(t["failure_kind"], 0) + 1
+            pg.cards_right = sum(1 for b, e in zip(belief, envelope) if b == e)
+            verdicts = list(first_verdict.values())
+            pg.incorrect = verdicts.count("incorrect")
+            pg.unsupported = verdicts.count("unsupported")
+            pg.correct = len(verdicts) - pg.incorrect
+            own = len(hands[seat])
+            pg.stated_by_round = [own + sum(1 for r in stated_round.values() if r <= rnd) for rnd in range(1, game["rounds"] + 1)]
+            oracle_by_round, last = [], own
+            by_round: dict[int, int] = {}
+            for k in snaps[seat]:
+                by_round[round_of.get(k["turn"], 0)] = k["oracle_known"]
+            for rnd in range(1, game["rounds"] + 1):
+                last = by_round.get(rnd, last)
+                oracle_by_round.append(last)
+            pg.oracle_by_round = oracle_by_round
+            pg.entailed_turn = next((k["turn"] for k in snaps[seat] if k["oracle_solved"]), None)
+            pg.ready_turn = next((k["turn"] for k in snaps[seat] if k["matrix_ready"]), None) if pg.sees_matrix else None
+            if pg.accused_turn is not None and pg.entailed_turn is not None and pg.accused_turn > pg.entailed_turn:
+                pg.own_turns_after_entailed = sum(1 for t in mine if pg.entailed_turn < t["turn"] < pg.accused_turn)
+            out.append(pg)
+    return out
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(mean(values), 3) if values else None
+
+
+def _delays(values: list[int]) -> dict[str, Any]:
+    return {"n": len(values), "mean": _mean(values), "min": min(values, default=None), "max": max(values, default=None)}
+
+
+def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
+    n = len(pgs)
+    accused = [p for p in pgs if p.accused_turn is not None]
+    right = [p for p in accused if p.accused_correct]
+    max_round = max((p.game_rounds for p in pgs), default=0)
+    curve = []
+    for rnd in range(1, max_round + 1):
+        alive = [p for p in pgs if p.game_rounds >= rnd]
+        curve.append({
+            "round": rnd,
+            "stated": _mean([p.stated_by_round[rnd - 1] for p in alive]),
+            "oracle": _mean([p.oracle_by_round[rnd - 1] for p in alive]),
+            "n": len(alive),
+        })
+    entail = [p for p in accused if p.entailed_turn is not None and p.accused_turn > p.entailed_turn]  # type: ignore[operator]
+    suggested = [
+        p.accused_turn - p.solution_suggested_turn  # type: ignore[operator]
+        for p in right if p.solution_suggested_turn is not None and p.accused_turn > p.solution_suggested_turn  # type: ignore[operator]
+    ]
+    ready = None
+    matrix_players = [p for p in pgs if p.sees_matrix]
+    if matrix_players:
+        gaps = [p.accused_turn - p.ready_turn for p in matrix_players  # type: ignore[operator]
+                if p.ready_turn is not None and p.accused_turn is not None and p.accused_turn > p.ready_turn]
+        ready = {"players": len(matrix_players), "became_ready": sum(p.ready_turn is not None for p in matrix_players), "gap": _delays(gaps)}
+    failures: dict[str, int] = defaultdict(int)
+    for p in pgs:
+        for kind, count in p.failures.items():
+            failures[kind] += count
+    model_turns = sum(p.model_turns for p in pgs)
+    return {
+        "player_games": n,
+        "wins": sum(p.won for p in pgs),
+        "accusations": len(accused),
+        "correct_accusations": len(right),
+        "accusation_accuracy": round(len(right) / len(accused), 4) if accused else None,
+        "identified": {
+            "rate": round(sum(p.cards_right == 3 for p in pgs) / n, 4) if n else None,
+            "cards_right": {str(k): round(sum(p.cards_right == k for p in pgs) / n, 4) if n else None for k in (3, 2, 1, 0)},
+        },
+        "deductions": {
+            "correct_per_game": _mean([p.correct for p in pgs]),
+            "incorrect_per_game": _mean([p.incorrect for p in pgs]),
+            "unsupported_per_game": _mean([p.unsupported for p in pgs]),
+            "correct": sum(p.correct for p in pgs),
+            "incorrect": sum(p.incorrect for p in pgs),
+            "unsupported": sum(p.unsupported for p in pgs),
+        },
+        "knowledge_curve": {"ceiling": ceiling, "rounds": curve},
+        "accusation_delay": {
+            "from_entailment": {
+                **_delays([p.accused_turn - p.entailed_turn for p in entail]),  # type: ignore[operator]
+                "mean_own_turns": _mean([p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]),
+                "accused_before_entailed": len(accused) - len(entail),
+            },
+            "from_solution_suggested": _delays(suggested),
+            "ready": ready,
+        },
+        "model": None if not model_turns else {
+            "turns": model_turns,
+            "failed_turns": sum(failures.values()),
+            "failures": dict(failures),
+            "input_tokens": sum(p.input_tokens for p in pgs),
+            "output_tokens": sum(p.output_tokens for p in pgs),
+            "cost": round(sum(p.cost for p in pgs), 6),
+        },
+    }
+
+
+def report(store: ClueStore) -> dict[str, Any]:
+    """Everything `plylab clue report` prints, as one JSON-ready dict."""
+    ceiling = CLASSIC.size - 3
+    pgs = player_games(store)
+    groups: dict[tuple[str, str], list[PlayerGame]] = defaultdict(list)
+    for p in pgs:
+        groups[(p.condition, p.spec)].append(p)
+    conditions: dict[str, dict[str, Any]] = {}
+    for game in store.games():
+        c = conditions.setdefault(game["condition"], {"games": 0, "turns": [], "end_reasons": defaultdict(int),
+                                                       "solution_suggested": 0, "first_suggester_won": 0})
+        c["games"] += 1
+        c["turns"].append(game["turns"])
+        c["end_reasons"][game["end_reason"]] += 1
+        if game["solution_suggested_turn"] is not None:
+            c["solution_suggested"] += 1
+            row = store.conn.execute(
+                "SELECT seat FROM clue_turns WHERE game_id=? AND turn=?", (game["id"], game["solution_suggested_turn"])
+            ).fetchone()
+            c["first_suggester_won"] += int(row is not None and row["seat"] == game["winner"])
+    for c in conditions.values():
+        c["mean_turns"] = _mean(c.pop("turns"))
+        c["end_reasons"] = dict(c["end_reasons"])
+    return {
+        "store": str(store.path),
+        "conditions": conditions,
+        "groups": [{"condition": cond, "spec": spec, **summarize(items, ceiling)} for (cond, spec), items in sorted(groups.items())],
+    }
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def to_markdown(data: dict[str, Any]) -> str:
+    lines = [f"# Clue report: {data['store']}", ""]
+    lines += ["| condition | games | mean turns | solved | turn limit | all out | solution suggested | first suggester won |",
+              "|---|---|---|---|---|---|---|---|"]
+    for cond, c in sorted(data["conditions"].items()):
+        ends = c["end_reasons"]
+        lines.append(f"| {cond} | {c['games']} | {_fmt(c['mean_turns'], 1)} | {ends.get('solved', 0)} | "
+                     f"{ends.get('turn_limit', 0)} | {ends.get('all_out', 0)} | {c['solution_suggested']} | {c['first_suggester_won']} |")
+    lines += ["", "| condition | player | player-games | wins | accusation accuracy | identified | 3 / 2 / 1 / 0 right "
+              "| correct / incorrect / unsupported per game | delay from entailment (own turns) | delay from solution suggested "
+              "| ready (gap) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for g in data["groups"]:
+        ident, ded, delay = g["identified"], g["deductions"], g["accusation_delay"]
+        right = " / ".join(_fmt(ident["cards_right"][k]) for k in ("3", "2", "1", "0"))
+        ready = delay["ready"]
+        ready_text = "–" if ready is None else f"{ready['became_ready']}/{ready['players']} ({_fmt(ready['gap']['mean'], 1)})"
+        ent = delay["from_entailment"]
+        lines.append(
+            f"| {g['condition']} | `{g['spec']}` | {g['player_games']} | {g['wins']} | {_fmt(g['accusation_accuracy'])} "
+            f"({g['correct_accusations']}/{g['accusations']}) | {_fmt(ident['rate'])} | {right} | "
+            f"{_fmt(ded['correct_per_game'])} / {_fmt(ded['incorrect_per_game'])} / {_fmt(ded['unsupported_per_game'])} | "
+            f"{_fmt(ent['mean'], 1)} ({_fmt(ent['mean_own_turns'], 1)}) | {_fmt(delay['from_solution_suggested']['mean'], 1)} | {ready_text} |"
+        )
+    lines += ["", "Knowledge curves (cards whose holder is stated correctly / entailed by the oracle, "
+              f"of {data['groups'][0]['knowledge_curve']['ceiling'] if data['groups'] else 18}):", ""]
+    for g in data["groups"]:
+        pts = ", ".join(f"r{p['round']} {_fmt(p['stated'], 1)}/{_fmt(p['oracle'], 1)}" for p in g["knowledge_curve"]["rounds"])
+        lines.append(f"- {g['condition']} `{g['spec']}`: {pts}")
+    models = [g for g in data["groups"] if g["model"]]
+    if models:
+        lines += ["", "| condition | player | model turns | failed | failures | input tokens | output tokens | cost |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for g in models:
+            m = g["model"]
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(m["failures"].items())) or "–"
+            lines.append(f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {kinds} | "
+                         f"{m['input_tokens']} | {m['output_tokens']} | {_fmt(m['cost'], 4)} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,175 @@
+"""Clue tables in the plylab store (same SQLite file, WAL): runs, games, turns, knowledge.
+
+A game and all its rows are written in one transaction when it ends, so a killed run never
+leaves half a game and a re-run skips exactly the games already stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from ...errors import UserError
+from ...harness.store import connect, transaction
+from .session import GameLog
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS clue_runs (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,       -- condition, seed, turn limit and specs: same key = same games
+    condition TEXT NOT NULL,        -- baseline | matrix | mixed | custom
+    seed INTEGER NOT NULL,
+    turn_limit INTEGER NOT NULL,
+    specs TEXT NOT NULL,            -- JSON list, before seat shuffling
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS clue_games (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES clue_runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,            -- JSON: spec per seat
+    envelope TEXT NOT NULL,         -- JSON card indices (classic deck order)
+    hands TEXT NOT NULL,
+    winner INTEGER,
+    end_reason TEXT NOT NULL,       -- solved | all_out | turn_limit
+    turns INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    solution_suggested_turn INTEGER,
+    started REAL NOT NULL,
+    finished REAL NOT NULL,
+    UNIQUE (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS clue_turns (
+    game_id INTEGER NOT NULL REFERENCES clue_games(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,           -- suggest | accuse | pass (a failed model turn is a pass)
+    cards TEXT,
+    disprover INTEGER,
+    shown INTEGER,
+    correct INTEGER,
+    envelope_belief TEXT,           -- JSON [suspect, weapon, room] card or null; NULL: none stated
+    claims TEXT,                    -- JSON [[card, holder, entailed|unsupported|incorrect], ...]
+    ready INTEGER,                  -- the player's own matrix flag, when it sees one
+    failure_kind TEXT,
+    error TEXT,
+    prompt TEXT,
+    reply TEXT,
+    reasoning TEXT,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    cost REAL,
+    latency REAL,
+    cached INTEGER,
+    PRIMARY KEY (game_id, turn)
+);
+CREATE TABLE IF NOT EXISTS clue_knowledge (
+    game_id INTEGER NOT NULL REFERENCES clue_games(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    oracle_known INTEGER NOT NULL,
+    oracle_solved INTEGER NOT NULL,
+    matrix_ready INTEGER NOT NULL,
+    PRIMARY KEY (game_id, turn, seat)
+);
+CREATE INDEX IF NOT EXISTS clue_games_run ON clue_games(run_id);
+"""
+
+
+def _j(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def _b(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+class ClueStore:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        self.conn = connect(self.path, create=create)
+        try:
+            self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def open_run(self, key: str, condition: str, seed: int, turn_limit: int, specs: list[str]) -> int:
+        now = time.time()
+        row = self.conn.execute("SELECT id FROM clue_runs WHERE key=?", (key,)).fetchone()
+        if row is not None:
+            self.conn.execute("UPDATE clue_runs SET updated=? WHERE id=?", (now, row["id"]))
+            return int(row["id"])
+        cur = self.conn.execute(
+            "INSERT INTO clue_runs(key, condition, seed, turn_limit, specs, created, updated) VALUES (?,?,?,?,?,?,?)",
+            (key, condition, seed, turn_limit, _j(specs), now, now),
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def finished(self, run_id: int) -> set[int]:
+        return {r[0] for r in self.conn.execute("SELECT idx FROM clue_games WHERE run_id=?", (run_id,))}
+
+    def save_game(self, run_id: int, idx: int, log: GameLog) -> bool:
+        """Write a game with its turns and knowledge rows atomically; False if already stored."""
+        with transaction(self.conn) as c:
+            cur = c.execute(
+                """INSERT OR IGNORE INTO clue_games(run_id, idx, seed, seats, envelope, hands, winner,
+                   end_reason, turns, rounds, solution_suggested_turn, started, finished)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                (
+                    run_id, idx, log.seed, _j(log.seats), _j(list(log.envelope)), _j(log.hands), log.winner,
+                    log.end_reason, len(log.turns), log.rounds, log.solution_suggested_turn, log.started, log.finished,
+                ),
+            )
+            if cur.rowcount == 0:
+                return False
+            game_id = cur.lastrowid
+            rows = []
+            for t in log.turns:
+                d, call = t.decision, t.decision.call
+                belief = None if d.deductions is None else [d.deductions.envelope.get(i) for i in range(3)]
+                rows.append((
+                    game_id, t.turn, t.round, t.seat, d.kind, _j(list(d.cards) if d.cards else None), t.disprover,
+                    t.shown, _b(t.correct), _j(belief), _j([list(c) for c in t.claims]), _b(d.ready),
+                    call.failure if call else None, call.error if call else None,
+                    call.prompt if call else None, call.reply if call else None, call.reasoning if call else None,
+                    call.input_tokens if call else 0, call.output_tokens if call else 0,
+                    call.reasoning_tokens if call else 0, call.cost if call else None,
+                    call.latency if call else None, _b(call.cached) if call else None,
+                ))
+            c.executemany(
+                """INSERT INTO clue_turns(game_id, turn, round, seat, action, cards, disprover, shown, correct,
+                   envelope_belief, claims, ready, failure_kind, error, prompt, reply, reasoning, input_tokens,
+                   output_tokens, reasoning_tokens, cost, latency, cached)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                rows,
+            )
+            c.executemany(
+                "INSERT INTO clue_knowledge(game_id, turn, seat, oracle_known, oracle_solved, matrix_ready) VALUES (?,?,?,?,?,?)",
+                [(game_id, s.turn, s.seat, s.oracle_known, int(s.oracle_solved), int(s.matrix_ready)) for s in log.snapshots],
+            )
+        return True
+
+    # reading ---------------------------------------------------------------------------
+    def runs(self) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM clue_runs ORDER BY id").fetchall()
+
+    def games(self) -> list[sqlite3.Row]:
+        return self.conn.execute(
+            "SELECT g.*, r.condition FROM clue_games g JOIN clue_runs r ON r.id = g.run_id ORDER BY g.run_id, g.idx"
+        ).fetchall()
+
+    def turns(self, game_id: int) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM clue_turns WHERE game_id=? ORDER BY turn", (game_id,)).fetchall()
+
+    def knowledge(self, game_id: int) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM clue_knowledge WHERE game_id=? ORDER BY turn, seat", (game_id,)).fetchall()
