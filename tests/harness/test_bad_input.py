@@ -59,3 +59,20 @@ def test_bad_report_options(cli, tmp_path):
                          (["--run", "nope"], "no run 'nope'")]:
         res = cli("report", "--store", str(store), *args)
         assert res.code == 2 and needle in res.err, res.err
+
+
+@pytest.mark.parametrize(
+    "player, needle",
+    [
+        ("llm:model=openai-api/nowhere/m,base_url=http://127.0.0.1:9/v1", "unreachable"),
+        ("llm:model=nosuchprovider/x", "nosuchprovider"),
+        ("llm:model=local,output=yaml", "option 'output'"),
+    ],
+)
+def test_bad_model_is_one_line_before_any_game(cli, tmp_path, monkeypatch, player, needle):
+    monkeypatch.setenv("NOWHERE_API_KEY", "sk-test")
+    store = tmp_path / "s.sqlite"
+    res = cli(*swap(RUN, "--player", player), "--store", str(store))
+    assert res.code == 2, res.err
+    assert needle in res.err and len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+    assert not store.exists()

@@ -76,7 +76,7 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         return {"seed": self.seed, "games": self.games, "matchups": [asdict(m) for m in self.matchups]}
 
-    def validate(self) -> "Plan":
+    def validate(self, preflight: bool = True) -> "Plan":
         if self.games < 1:
             raise UserError(f"--games must be at least 1 (got {self.games})")
         if not self.matchups:
@@ -85,11 +85,13 @@ class Plan:
             game = get_game(m.game)
             game.formulation(m.formulation)
             for spec in (m.player, m.opponent):
-                _, cls, _ = player_class(spec)
+                _, cls, options = player_class(spec)
                 if cls.games is not None and game.name not in cls.games:
                     raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")
                 if cls.name == "optimal" and not game.has_oracle:
                     raise UserError(f"'optimal' needs an exact oracle, and {game.oracle_missing} ('{game.name}')")
+                if preflight:
+                    cls.preflight(options)
         return self
 
 

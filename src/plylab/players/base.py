@@ -121,6 +121,10 @@ class Player(ABC):
         """The player's own seeded stream (built on first use: seeding costs more than a move)."""
         return random.Random(self.seed)
 
+    @classmethod
+    def preflight(cls, options: Params) -> None:
+        """Fail fast, before any game starts, on what would fail every game (an unreachable model)."""
+
     @abstractmethod
     async def act(self, turn: Turn) -> Decision: ...
 

@@ -1,0 +1,40 @@
+"""Generation settings a caller may ask for, in one provider-neutral shape.
+
+Fields left at None take the model's defaults (see `Model.defaults`); `merged` layers a caller's
+settings over them. Only the sampling fields enter the response-cache key: retries and time-outs
+change how a reply is fetched, not what it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Effort = Literal["low", "medium", "high"]
+
+# Fields that change what a model answers (and so key the response cache).
+SAMPLING_FIELDS = ("temperature", "max_tokens", "effort", "seed")
+
+
+class GenerateConfig(BaseModel):
+    """Sampling (temperature, max_tokens, effort, seed) and transport (timeout, max_retries)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    temperature: float | None = Field(None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(None, ge=1)
+    effort: Effort | None = None  # reasoning effort, where the provider exposes it
+    timeout: float | None = Field(None, gt=0.0)  # seconds for one attempt (a hung call is retried)
+    seed: int | None = None
+    max_retries: int | None = Field(None, ge=0)  # retries after the first attempt (5xx, 429, time-out)
+
+    def merged(self, other: GenerateConfig | None) -> GenerateConfig:
+        """This config with every field that `other` sets replacing ours."""
+        if other is None:
+            return self
+        return self.model_copy(update=other.model_dump(exclude_none=True))
+
+    def sampling(self) -> dict[str, Any]:
+        """The fields that decide the reply (the cache-key part of the config)."""
+        return {k: getattr(self, k) for k in SAMPLING_FIELDS}

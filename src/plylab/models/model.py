@@ -1,0 +1,333 @@
+"""The one door to language models: `get_model(name)` -> `Model.generate(messages) -> Reply`.
+
+Backed by `inspect_ai.model`, which brings the providers (OpenAI, Anthropic, Google, vLLM,
+Ollama, any OpenAI-compatible server) and the embedded `local` model (see `local.py`).
+Retries, time-outs and the concurrency cap are set here, once, on inspect: provider SDKs' own
+retries are switched off so they never multiply, and every attempt has its own time-out.
+API keys are read by the providers from the environment; plylab never holds or stores them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import math
+import re
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+from ..errors import UserError
+from .cache import ResponseCache, make_key, request_record
+from .config import GenerateConfig
+from .errors import ModelError
+from .reply import Reply, Usage
+
+LOCAL = "local"
+DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
+DEFAULT_BACKOFF = 2.0  # seconds before the first retry; doubles, with jitter, up to a minute
+
+LOCAL_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=256, seed=0, timeout=600, max_retries=1)
+REMOTE_DEFAULTS = GenerateConfig(timeout=180, max_retries=4)
+
+# Providers that hand extra model args to an OpenAI/Anthropic SDK client, which would otherwise
+# retry on its own underneath inspect (others get the client's attribute reset after creation).
+_SDK_RETRY_ARG = {"openai", "openai-api", "anthropic"}
+KNOWN_PROVIDERS = ("openai", "anthropic", "google", "vllm", "ollama", "openai-api/<service>")
+
+_models: dict[str, Model] = {}
+
+
+class Model:
+    """A language model by name. Safe to share between concurrent games in one event loop."""
+
+    def __init__(
+        self, name: str, inspect_model: Any, *, identity: str, defaults: GenerateConfig, max_connections: int
+    ) -> None:
+        self.name = name
+        self.identity = identity  # what the response cache keys on: name, server, weights
+        self.defaults = defaults
+        self.max_connections = max_connections
+        self._inspect = inspect_model
+
+    @property
+    def is_local(self) -> bool:
+        return self.name == LOCAL
+
+    def __repr__(self) -> str:
+        return f"Model({self.name!r})"
+
+    async def generate(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        schema: dict[str, Any] | None = None,
+        config: GenerateConfig | None = None,
+        cache_key: str | None = None,
+        cache: ResponseCache | None = None,
+    ) -> Reply:
+        """One reply to `messages` ([{role, content}]), constrained to `schema` when given.
+
+        With a `cache`, a reply already stored under the same request and `cache_key` comes back
+        with `cached=True` and no call is made; a new reply is stored before it is returned.
+        Raises ModelError (kind timeout | rate_limit | provider_error | empty | unreachable).
+        """
+        cfg = self.defaults.merged(config)
+        request = request_record(self.identity, messages, schema, cfg, cache_key)
+        key = make_key(request) if cache is not None else None
+        if cache is not None and key is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                return _checked(hit)
+        start = time.perf_counter()
+        try:
+            output = await _isolated(
+                self._inspect.generate(_chat_messages(messages), config=self._inspect_config(cfg, schema))
+            )
+        except Exception as exc:
+            raise classify(exc) from exc
+        if output.error:
+            raise ModelError("provider_error", _one_line(output.error))
+        reply = _reply(output, time.perf_counter() - start)
+        if cache is not None and key is not None:
+            cache.put(key, request, reply)
+        return _checked(reply)
+
+    def _inspect_config(self, cfg: GenerateConfig, schema: dict[str, Any] | None) -> Any:
+        from inspect_ai.model import GenerateConfig as InspectConfig
+        from inspect_ai.model import ResponseSchema
+        from inspect_ai.util import JSONSchema
+
+        return InspectConfig(
+            temperature=cfg.temperature,
+            max_tokens=cfg.max_tokens,
+            seed=cfg.seed,
+            reasoning_effort=None if self.is_local else cfg.effort,
+            max_retries=cfg.max_retries,
+            attempt_timeout=math.ceil(cfg.timeout) if cfg.timeout else None,
+            max_connections=self.max_connections,
+            adaptive_connections=False,
+            response_schema=None
+            if schema is None
+            else ResponseSchema(name="move", json_schema=JSONSchema.model_validate(schema), strict=True),
+        )
+
+    async def aclose(self) -> None:
+        await self._inspect.__aexit__(None, None, None)
+
+
+def get_model(
+    name: str = LOCAL,
+    *,
+    base_url: str | None = None,
+    max_connections: int | None = None,
+    backoff: float | None = None,
+    defaults: GenerateConfig | None = None,
+    check: bool = True,
+    **model_args: Any,
+) -> Model:
+    """The model called `name` (one instance per name and options per process).
+
+    `name` is `local` (the embedded Gemma 3 270M) or an inspect model name: `openai/gpt-5-mini`,
+    `anthropic/...`, `google/...`, `vllm/...`, `ollama/...`, `openai-api/<service>/<model>` (with
+    `base_url`, or `<SERVICE>_BASE_URL` in the environment). With `check`, a hosted model's server
+    is asked one cheap request first, so a wrong URL or key is one clear UserError up front.
+    `defaults` overrides the model's generation defaults (e.g. `max_retries`, `timeout`); `backoff`
+    is the first retry's wait in seconds. `model_args` go to the inspect provider (e.g.
+    `responses_api=False`).
+    """
+    if "api_key" in model_args:
+        raise UserError("API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options")
+    memo = repr((name, base_url, max_connections, backoff, defaults, sorted(model_args.items())))
+    model = _models.get(memo)
+    if model is None:
+        model = _build(name, base_url=base_url, max_connections=max_connections, backoff=backoff, **model_args)
+        model.defaults = model.defaults.merged(defaults)
+        if check:
+            from .probe import check_reachable
+
+            check_reachable(model)
+        _models[memo] = model
+    return model
+
+
+def close_models() -> None:
+    """Forget every model and free the local one (its llama.cpp memory)."""
+    _models.clear()
+    from .local import LocalEngine
+
+    LocalEngine.close_shared()
+
+
+def provider_of(name: str) -> str:
+    return name.split("/", 1)[0]
+
+
+def _build(
+    name: str, *, base_url: str | None, max_connections: int | None, backoff: float | None, **model_args: Any
+) -> Model:
+    from inspect_ai.model import GenerateConfig as InspectConfig
+    from inspect_ai.model import get_model as inspect_get_model
+    from tenacity import wait_exponential_jitter
+
+    from . import local
+
+    name = name.strip()
+    if name == LOCAL:
+        inspect_name = f"{local.PROVIDER}/{local.MODEL_NAME}"
+        from .weights import expected_sha256
+
+        identity = f"{LOCAL}/{local.MODEL_NAME}@{expected_sha256()[:16]}"
+        defaults, connections = LOCAL_DEFAULTS, 1
+    else:
+        if "/" not in name:
+            raise UserError(
+                f"unknown model '{name}'; expected 'local' or '<provider>/<model>' with a provider among: "
+                f"{', '.join(KNOWN_PROVIDERS)} (e.g. openai/gpt-5-mini)"
+            )
+        inspect_name = name
+        identity = name if base_url is None else f"{name}@{base_url}"
+        defaults, connections = REMOTE_DEFAULTS, max_connections or DEFAULT_MAX_CONNECTIONS
+        if provider_of(name) in _SDK_RETRY_ARG:
+            model_args.setdefault("max_retries", 0)  # inspect retries; the SDK must not retry underneath
+    try:
+        inspect_model = inspect_get_model(
+            inspect_name,
+            config=InspectConfig(max_connections=connections, adaptive_connections=False),
+            base_url=base_url,
+            memoize=False,
+            **model_args,
+        )
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - unknown provider, missing key, bad option: one line
+        raise UserError(f"cannot use model '{name}': {_construction_error(exc)}") from None
+    client = getattr(inspect_model.api, "client", None)
+    if client is not None and isinstance(getattr(client, "max_retries", None), int):
+        client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
+    wait = backoff if backoff is not None else DEFAULT_BACKOFF
+    # inspect asks the provider for its backoff; ours is the one schedule for every provider
+    inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)
+    return Model(name, inspect_model, identity=identity, defaults=defaults, max_connections=connections)
+
+
+def _isolated(call: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run an inspect call in its own context with a throwaway transcript.
+
+    Outside an eval, inspect appends every call (input, output, request) to one transcript per
+    context and never lets go; over a long run that is an unbounded leak. Cancelling the
+    caller cancels the task.
+    """
+    context = contextvars.copy_context()
+    try:
+        from inspect_ai.log._transcript import Transcript, init_transcript
+
+        context.run(init_transcript, Transcript())
+    except ImportError:  # a later inspect moved it: correctness is unaffected, only memory
+        pass
+    return asyncio.get_running_loop().create_task(call, context=context)
+
+
+def _construction_error(exc: Exception) -> str:
+    text = _one_line(str(exc))
+    m = re.search(r"Model API (\S+) of model .* not recognized", text)
+    if m:
+        return f"unknown provider '{m.group(1)}'; accepted: {', '.join(KNOWN_PROVIDERS)}"
+    m = re.search(r"No (.+) defined in the environment", text)
+    if m and "BASE_URL" in m.group(1):
+        return f"no server address: give base_url, or set {m.group(1)} in the environment"
+    if m:
+        return f"no API key: set {m.group(1)} in the environment"
+    return text
+
+
+def _one_line(text: str) -> str:
+    text = re.sub(r"\[/?[a-z ]+\]", "", text)  # rich markup in inspect's messages
+    text = re.sub(r"^ERROR:\s*", "", text.strip())
+    return re.sub(r"\s+", " ", text)[:500]
+
+
+def _chat_messages(messages: list[dict[str, str]]) -> list[Any]:
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
+
+    kinds = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
+    out = []
+    for m in messages:
+        cls = kinds.get(m.get("role", ""))
+        if cls is None:
+            raise ValueError(f"message role must be system, user or assistant, not {m.get('role')!r}")
+        out.append(cls(content=m["content"]))
+    return out
+
+
+def _reply(output: Any, latency: float) -> Reply:
+    from inspect_ai.model import ContentReasoning
+
+    reasoning = []
+    if output.choices:
+        content = output.message.content
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, ContentReasoning):
+                text = part.summary if part.redacted else (part.reasoning or part.summary)
+                if text:
+                    reasoning.append(text)
+    u = output.usage
+    usage = Usage()
+    if u is not None:
+        usage = Usage(
+            input_tokens=u.input_tokens + (u.input_tokens_cache_read or 0) + (u.input_tokens_cache_write or 0),
+            output_tokens=u.output_tokens,
+            reasoning_tokens=u.reasoning_tokens or 0,
+            cost=u.total_cost,
+        )
+    return Reply(
+        text=output.completion or "",
+        reasoning="\n\n".join(reasoning) or None,
+        usage=usage,
+        latency=latency,
+        stop_reason=str(output.stop_reason) if output.choices else None,
+    )
+
+
+def _checked(reply: Reply) -> Reply:
+    if not reply.text.strip():
+        why = "the model hit max_tokens before answering" if reply.stop_reason == "max_tokens" else "no text"
+        raise ModelError("empty", why, reply=reply)
+    return reply
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    while exc is not None and exc not in out and len(out) < 10:
+        out.append(exc)
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return out
+
+
+def classify(exc: BaseException) -> ModelError:
+    """A provider exception (after inspect's retries) as a ModelError kind."""
+    from tenacity import RetryError
+
+    if isinstance(exc, ModelError):
+        return exc
+    if isinstance(exc, RetryError) and exc.last_attempt.failed:
+        inner = exc.last_attempt.exception()
+        if inner is not None:
+            return classify(inner)
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    # inspect's ModelGenerateError carries the request dump in str(); the provider's words suffice
+    message = _one_line(getattr(exc, "provider_message", None) or str(exc)) or name
+    if isinstance(exc, TimeoutError) or name in {"AttemptTimeoutError", "APITimeoutError", "ReadTimeout"}:
+        return ModelError("timeout", message)
+    if status == 429 or name == "RateLimitError":
+        return ModelError("rate_limit", message)
+    if name in {"APIConnectionError", "ConnectError"} and status is None:
+        refused = any(type(e).__name__ in ("ConnectError", "ConnectTimeout") for e in _chain(exc))
+        if refused:
+            return ModelError("unreachable", message)
+        return ModelError("provider_error", f"connection lost: {message}")
+    cause = exc.__cause__
+    if status is None and cause is not None and cause is not exc:
+        return classify(cause)
+    return ModelError("provider_error", f"HTTP {status}: {message}" if status else message)

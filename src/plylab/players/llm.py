@@ -1,0 +1,250 @@
+"""The single-call LLM player: the paper's LLM adapter over one model door.
+
+Each move is one prompt -- the formulation's rules, the position and the legal moves -- and one
+reply, parsed back to an engine action by the formulation. `output=json` asks for
+{"reasoning", "action"} with the action an enum of the legal moves (constrained decoding on the
+local model, structured outputs where a provider has them); `output=text` asks for a last line
+`ANSWER: <move>`. A reply that yields no legal move is a failed attempt, kept with its kind;
+`on_failure` decides what follows: forfeit (the paper's rule), retry:N (re-ask, showing the
+error), or random (play a uniformly random legal move and record the failure).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from ..errors import ParseError
+from ..models import GenerateConfig, Model, ModelError, Reply, ResponseCache, get_model
+from ..specs import Params
+from .base import Attempt, Decision, Player, Turn, register_player
+
+ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
+TRANSPORT_FAILURES = {"timeout", "provider_error"}
+# ModelError kinds -> the failure kinds a move records
+_FAILURE_OF = {
+    "timeout": "timeout",
+    "rate_limit": "provider_error",
+    "provider_error": "provider_error",
+    "unreachable": "provider_error",
+    "empty": "empty",
+}
+
+
+class LLMOptions(Params):
+    model: str = "local"
+    effort: Literal["low", "medium", "high"] | None = None
+    output: Literal["text", "json"] = "json"
+    temperature: float | None = Field(None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(None, ge=1)
+    on_failure: str = "forfeit"
+    timeout: float | None = Field(None, gt=0.0)
+    # json: characters allowed for a reasoning field before the move; 0: none. Default: 300 for
+    # hosted models, 0 for `local` (Gemma 270M fills it with filler at ~0.1 s a token).
+    reasoning: int | None = Field(None, ge=0, le=4000)
+    base_url: str | None = None  # for openai-api/<service>/<model> and self-hosted servers
+    max_connections: int | None = Field(None, ge=1)
+
+    @field_validator("on_failure")
+    @classmethod
+    def _policy(cls, value: str) -> str:
+        policy_of(value)
+        return value
+
+
+def policy_of(text: str) -> tuple[str, int]:
+    """'forfeit' | 'random' | 'retry:N' -> (policy, retries)."""
+    text = text.strip()
+    if text in ("forfeit", "random"):
+        return text, 0
+    m = re.fullmatch(r"retry:(\d+)", text)
+    if m and 1 <= int(m.group(1)) <= 20:
+        return "retry", int(m.group(1))
+    raise ValueError("expected forfeit, random or retry:N with N from 1 to 20")
+
+
+# -- the adapter: prompt and parsing ----------------------------------------------------------
+
+
+def move_schema(labels: list[str], reasoning_chars: int) -> dict[str, Any]:
+    """JSON schema of a reply: an optional short reasoning first, then the move (an enum)."""
+    props: dict[str, Any] = {}
+    if reasoning_chars:
+        props["reasoning"] = {"type": "string", "maxLength": reasoning_chars}
+    props["action"] = {"type": "string", "enum": labels}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: int) -> str:
+    f = turn.formulation
+    moves = "\n".join(f"- {label}" for label in labels)
+    if output == "json":
+        fields = '"reasoning": "<at most a few sentences>", ' if reasoning_chars else ""
+        answer = (
+            f'Reply with one JSON object: {{{fields}"action": "<your move>"}}, where the action is one '
+            "of the legal moves, written exactly as listed."
+        )
+    else:
+        answer = (
+            "Think it through, then end your reply with one last line of the form\n"
+            "ANSWER: <your move>\nwith the move written exactly as listed."
+        )
+    return (
+        f"{f.rules()}\n\n"
+        f"The current position:\n{f.render_state(turn.state)}\n\n"
+        f"You play {f.seat_name(turn.seat)}. Legal moves:\n{moves}\n\n"
+        f"{answer}"
+    )
+
+
+def retry_prompt(error: str, labels: list[str], output: str) -> str:
+    form = 'a JSON object with the field "action"' if output == "json" else "a last line 'ANSWER: <move>'"
+    return (
+        f"Your answer was not accepted: {error}\n"
+        f"The legal moves are: {' | '.join(labels)}.\n"
+        f"Answer again, with {form} naming one legal move."
+    )
+
+
+def extract_answer(text: str, output: str) -> tuple[str, str | None]:
+    """(the move text, the reply's own reasoning if it gave one); ParseError when there is none."""
+    if output == "json":
+        body = text.strip()
+        fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
+        if fenced:
+            body = fenced.group(1)
+        start, end = body.find("{"), body.rfind("}")
+        try:
+            obj = json.loads(body[start : end + 1], strict=False) if start >= 0 and end > start else None
+        except json.JSONDecodeError:
+            obj = None
+        if not isinstance(obj, dict) or not isinstance(obj.get("action"), (str, int)):
+            raise ParseError('the reply is not a JSON object with a string field "action"')
+        why = obj.get("reasoning")
+        return str(obj["action"]), why if isinstance(why, str) and why.strip() else None
+    found = ANSWER_RE.findall(text)
+    if found:
+        return found[-1].strip().strip("*_` ").strip(), None
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0]) <= 40:  # a bare move is still a clear answer
+        return lines[0], None
+    raise ParseError("no line of the form 'ANSWER: <move>'")
+
+
+def move_seed(seed: int, ply: int, attempt: int) -> int:
+    """A per-move sampling seed: reproducible for a game job, different across moves and games."""
+    digest = hashlib.sha256(f"{seed}/{ply}/{attempt}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+# -- the player --------------------------------------------------------------------------------
+
+
+@register_player
+class LLMPlayer(Player):
+    name = "llm"
+    Options = LLMOptions
+    summary = (
+        "a language model, one call per move; model=local|<provider>/<model>, output=json|text, "
+        "on_failure=forfeit|retry:N|random, effort, temperature, max_tokens, timeout"
+    )
+    uses_model = True
+
+    @classmethod
+    def preflight(cls, options: Any) -> None:
+        """An unknown provider, a missing key or an unreachable server: one line before any game."""
+        get_model(options.model, base_url=options.base_url, max_connections=options.max_connections)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        o: LLMOptions = self.options  # type: ignore[assignment]
+        self.policy, self.retries = policy_of(o.on_failure)
+        self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
+        self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
+        self._own_cache: ResponseCache | None = None
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        if self.context.cache is not None:
+            return self.context.cache
+        if self._own_cache is None and self.context.store_path is not None:
+            self._own_cache = ResponseCache.open(self.context.store_path)
+        return self._own_cache
+
+    def close(self) -> None:
+        if self._own_cache is not None:
+            self._own_cache.close()
+            self._own_cache = None
+
+    async def act(self, turn: Turn) -> Decision:
+        o: LLMOptions = self.options  # type: ignore[assignment]
+        legal = turn.formulation.legal_labels(turn.state)
+        labels = list(legal)
+        schema = move_schema(labels, self.reasoning_chars) if o.output == "json" else None
+        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars)
+        messages = [{"role": "user", "content": prompt}]
+        attempts: list[Attempt] = []
+        for n in range(self.retries + 1):
+            attempt, action = await self._attempt(turn, messages, schema, n)
+            attempts.append(attempt)
+            if action is not None:
+                return Decision(action, attempts)
+            if n == self.retries:
+                break
+            if attempt.failure not in TRANSPORT_FAILURES:  # the model answered: show it what was wrong
+                if attempt.reply:
+                    messages = messages + [{"role": "assistant", "content": attempt.reply}]
+                messages = messages + [{"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}]
+        failure = attempts[-1].failure
+        if self.policy == "random":
+            return Decision(self.rng.choice(turn.state.legal_actions()), attempts, failure=failure, note={"fallback": "random"})
+        return Decision(None, attempts, failure=failure)
+
+    async def _attempt(
+        self, turn: Turn, messages: list[dict[str, str]], schema: dict[str, Any] | None, n: int
+    ) -> tuple[Attempt, int | None]:
+        o: LLMOptions = self.options  # type: ignore[assignment]
+        config = GenerateConfig(
+            temperature=o.temperature,
+            max_tokens=o.max_tokens,
+            effort=o.effort,
+            timeout=o.timeout,
+            seed=move_seed(self.seed, turn.ply, n),
+        )
+        attempt = Attempt(prompt=messages[-1]["content"])
+        try:
+            reply = await self.model.generate(
+                messages, schema=schema, config=config, cache=self.cache, cache_key=f"{turn.job_key}/{turn.ply}/{n}"
+            )
+        except ModelError as err:
+            if err.reply is not None:
+                _record(attempt, err.reply)
+            attempt.failure = _FAILURE_OF[err.kind]
+            attempt.error = err.message
+            return attempt, None
+        _record(attempt, reply)
+        try:
+            answer, why = extract_answer(reply.text, o.output)
+            if why and not attempt.reasoning:
+                attempt.reasoning = why
+            return attempt, turn.formulation.parse_action(turn.state, answer)
+        except ParseError as err:
+            attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
+            cut = " (the reply was cut off at max_tokens)" if reply.stop_reason == "max_tokens" else ""
+            attempt.error = f"{err}{cut}"
+            return attempt, None
+
+
+def _record(attempt: Attempt, reply: Reply) -> None:
+    attempt.reply = reply.text
+    attempt.reasoning = reply.reasoning
+    attempt.input_tokens = reply.usage.input_tokens
+    attempt.output_tokens = reply.usage.output_tokens
+    attempt.reasoning_tokens = reply.usage.reasoning_tokens
+    attempt.cost = reply.usage.cost
+    attempt.cached = reply.cached
+    attempt.latency = reply.latency

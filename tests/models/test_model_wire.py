@@ -1,0 +1,193 @@
+"""The model door against a real HTTP server on 127.0.0.1 speaking the OpenAI chat API."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from bench.fake_openai_server import Behaviour
+
+from plylab.errors import UserError
+from plylab.models import GenerateConfig, ModelError, get_model
+
+HI = [{"role": "user", "content": "hi"}]
+SCHEMA = {
+    "type": "object",
+    "properties": {"action": {"type": "string", "enum": ["A1", "B2"]}},
+    "required": ["action"],
+    "additionalProperties": False,
+}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_request_body_carries_messages_sampling_effort_and_schema(server, remote, api_key):
+    messages = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "your move"}]
+    config = GenerateConfig(temperature=0.7, max_tokens=33, seed=5, effort="high")
+    reply = run(remote.generate(messages, schema=SCHEMA, config=config))
+    assert reply.text and not reply.cached
+    body = server.requests[-1]
+    assert body["model"] == "test-model"
+    assert body["messages"] == messages
+    assert (body["temperature"], body["max_tokens"], body["seed"]) == (0.7, 33, 5)
+    assert body["reasoning_effort"] == "high"
+    fmt = body["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+    assert fmt["json_schema"]["schema"]["properties"]["action"]["enum"] == ["A1", "B2"]
+    assert server.headers[-1]["Authorization"] == f"Bearer {api_key}"
+
+
+def test_reasoning_and_usage_come_back(server, remote):
+    server.queue(
+        Behaviour(
+            text="ANSWER: B2",
+            reasoning="the centre is strongest",
+            usage={"prompt_tokens": 120, "completion_tokens": 30},
+            reasoning_tokens=21,
+        )
+    )
+    reply = run(remote.generate(HI))
+    assert reply.text == "ANSWER: B2"
+    assert reply.reasoning == "the centre is strongest"
+    assert (reply.usage.input_tokens, reply.usage.output_tokens, reply.usage.reasoning_tokens) == (120, 30, 21)
+    assert reply.latency > 0 and reply.stop_reason == "stop"
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 429])
+def test_transient_errors_are_retried_by_inspect_alone(server, remote, status):
+    server.queue(Behaviour(status=status), Behaviour(status=status), Behaviour(text="ok"))
+    reply = run(remote.generate(HI, config=GenerateConfig(max_retries=3)))
+    assert reply.text == "ok"
+    assert len(server.requests) == 3  # no SDK retries stacked underneath
+
+
+def test_sdk_does_not_retry_underneath(server, remote):
+    server.queue(Behaviour(status=503))
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(max_retries=0)))
+    assert err.value.kind == "provider_error" and "503" in err.value.message
+    assert len(server.requests) == 1
+
+
+def test_retries_back_off_on_our_schedule(server, monkeypatch):
+    model = get_model("openai-api/fake/backoff", base_url=server.url, backoff=0.3)
+    server.queue(Behaviour(status=500), Behaviour(text="ok"))
+    run(model.generate(HI, config=GenerateConfig(max_retries=1)))
+    gap = server.times[1] - server.times[0]
+    assert 0.3 <= gap < 5.0  # initial wait 0.3 s (+ jitter up to 0.3 s), not inspect's 3 s default
+
+
+def test_exhausted_retries_name_the_cause(server, remote):
+    server.queue(*[Behaviour(status=429)] * 3)
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(max_retries=2)))
+    assert err.value.kind == "rate_limit"
+    assert len(server.requests) == 3
+
+
+def test_client_errors_are_not_retried(server, remote):
+    server.queue(Behaviour(status=400))
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(max_retries=3)))
+    assert err.value.kind == "provider_error" and "400" in err.value.message
+    assert "\n" not in err.value.message
+    assert len(server.requests) == 1
+
+
+def test_a_slow_attempt_times_out_and_is_retried(server, remote):
+    server.queue(Behaviour(delay=3.0), Behaviour(delay=3.0))
+    start = time.monotonic()
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=1)))
+    assert err.value.kind == "timeout"
+    assert len(server.requests) == 2
+    assert time.monotonic() - start < 4.0  # two 1 s attempts, not two 3 s waits
+
+
+def test_a_slow_attempt_then_a_quick_one_succeeds(server, remote):
+    server.queue(Behaviour(delay=3.0), Behaviour(text="in time"))
+    reply = run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=1)))
+    assert reply.text == "in time"
+
+
+def test_a_dropped_connection_is_a_provider_error(server, remote):
+    server.queue(Behaviour(drop=True))
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(max_retries=0)))
+    assert err.value.kind == "provider_error"
+
+
+def test_an_empty_reply_is_an_error_that_keeps_its_usage(server, remote):
+    server.queue(Behaviour(text="", usage={"prompt_tokens": 40, "completion_tokens": 64}))
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI))
+    assert err.value.kind == "empty"
+    assert err.value.reply is not None and err.value.reply.usage.output_tokens == 64
+
+
+def test_the_concurrency_cap_holds(server, api_key):
+    from bench.fake_openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer(api_key=api_key, delay=0.2) as own:  # no stragglers from other tests
+        model = get_model("openai-api/fake/capped", base_url=own.url, max_connections=3)
+
+        async def many():
+            return await asyncio.gather(*(model.generate([{"role": "user", "content": str(i)}]) for i in range(12)))
+
+        replies = run(many())
+        assert len(replies) == 12
+        assert own.max_in_flight == 3
+
+
+def test_a_server_that_went_away_mid_run_is_unreachable(server, api_key):
+    from bench.fake_openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer(api_key=api_key) as gone:
+        model = get_model("openai-api/fake/vanishing", base_url=gone.url, backoff=0.01)
+    with pytest.raises(ModelError) as err:
+        run(model.generate(HI, config=GenerateConfig(max_retries=1)))
+    assert err.value.kind == "unreachable"
+
+
+# -- up-front checks: one clear line ------------------------------------------------------------
+
+
+def test_unreachable_server_is_one_clear_error(server):
+    with pytest.raises(UserError, match=r"127\.0\.0\.1:9 is unreachable"):
+        get_model("openai-api/fake/m", base_url="http://127.0.0.1:9/v1")
+
+
+def test_rejected_key_is_one_clear_error(server, monkeypatch):
+    monkeypatch.setenv("FAKE_API_KEY", "sk-wrong")
+    with pytest.raises(UserError, match="rejected the API key") as err:
+        get_model("openai-api/fake/other", base_url=server.url)
+    assert "sk-wrong" not in str(err.value)
+
+
+def test_missing_key_names_the_variable(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(UserError, match="OPENAI_API_KEY"):
+        get_model("openai/gpt-5-mini")
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [("gpt-5", "expected 'local' or '<provider>/<model>'"), ("nosuch/model", "unknown provider 'nosuch'")],
+)
+def test_bad_model_names(name, message):
+    with pytest.raises(UserError, match=message):
+        get_model(name)
+
+
+def test_keys_are_never_options():
+    with pytest.raises(UserError, match="environment"):
+        get_model("openai/gpt-5-mini", api_key="sk-123")
+
+
+def test_one_instance_per_name_and_options(server):
+    a = get_model("openai-api/fake/same", base_url=server.url)
+    assert get_model("openai-api/fake/same", base_url=server.url) is a
+    assert get_model("openai-api/fake/same", base_url=server.url, max_connections=2) is not a
