@@ -47,7 +47,9 @@ class _Acc:
 def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
     """One row per (run, game, formulation, player, opponent), from the player's side."""
     runs = {r["id"]: r["name"] for r in store.runs(run)}
-    games = store.games(runs.keys())
+    # Job order, not finishing order: parallel backends store games in any order, and the
+    # bootstrap must see the same clusters in the same order for identical runs.
+    games = sorted(store.games(runs.keys()), key=lambda g: (g["run_id"], g["job_key"].rsplit("|", 3)[0], g["idx"]))
     moves = store.moves_for_games(g["id"] for g in games)
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
     for g in games:
