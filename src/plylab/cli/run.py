@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
+from ..harness.budget import Budget
 from ..harness.executor import EXECUTORS, ExecOptions
 from ..harness.plan import load_plan, single_plan
 from ..harness.runner import run_plan
@@ -24,22 +25,29 @@ def run(
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
     run_name: Optional[str] = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
-    workers: int = typer.Option(1, "--workers", min=1, help="worker processes for CPU-bound games"),
-    backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1,
+        help="worker processes for CPU-bound games (local; default 1), or CPU slots (ray; default all)",
+    ),
+    backend: str = typer.Option("local", "--backend", help=f"executor backend: {' or '.join(EXECUTORS.names())}"),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
+    ),
+    max_calls: Optional[int] = typer.Option(None, "--max-calls", help="stop starting games after N new model calls"),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help="... after N new tokens (input + output)"),
+    max_cost: Optional[float] = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
     config: Optional[Path] = typer.Option(None, "--config", help="YAML grid plan (games x formulations x players x opponents)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
-    """Play games and store every move; re-running the same command resumes where it stopped."""
-    if backend not in EXECUTORS:
-        # Backends register on import; Ray's module is optional.
-        try:
-            import importlib
+    """Play games and store every move; re-running the same command resumes where it stopped.
 
-            importlib.import_module(f"plylab.harness.backends.{backend}")
-        except ModuleNotFoundError:
-            pass
-        EXECUTORS.get(backend)
+    With a budget (--max-calls/--max-tokens/--max-cost; cached replies are free), no new game starts
+    once the next one would exceed it, games in flight finish, and the run is marked stopped; the
+    same command with a larger budget resumes it. Ctrl-C stops at once, keeping every saved game.
+    """
+    if address is not None and backend != "ray":
+        raise UserError("--address is for the ray backend (add --backend ray)")
+    budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     if config is not None:
         plan = load_plan(config, seed=seed, games=games, name=run_name)
     else:
@@ -48,11 +56,11 @@ def run(
             raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
         plan = single_plan(game, formulation, player, opponent, 10 if games is None else games,
                            0 if seed is None else seed, run_name)
-    summary = run_plan(
-        plan, store, backend=backend,
-        options=ExecOptions(concurrency=concurrency, workers=workers, address=address, run_dir=str(store.parent)),
-        progress=not quiet,
+    options = ExecOptions(
+        concurrency=concurrency, workers=workers or 0, address=address, run_dir=str(store.parent)
     )
+    summary = run_plan(plan, store, backend=backend, options=options, progress=not quiet,
+                       budget=budget if budget.limited else None)
     print(summary.line())
     if summary.status == "interrupted":
         raise typer.Exit(130)

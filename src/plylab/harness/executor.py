@@ -2,15 +2,24 @@
 
 `local` runs games as asyncio tasks (many LLM games in flight, bounded by --concurrency) and,
 with --workers > 1, ships CPU-bound games (search players, no model) to worker processes.
-Backends are a registry, so Ray (or anything else) is one more module.
+`ray` (backends/ray.py, the optional extra) ships batches of games to a Ray cluster. Backends are
+a registry, so anything else is one more module. A job is a GameJob, or any picklable object with
+`key`, `uses_model` and `async play(context)` (other kinds of games, e.g. Clue).
+
+Ctrl-C: pool workers ignore SIGINT and die with their parent (even a `kill -9`ed one); the run
+loop stops starting games, kills the pool and returns, and the runner prints what was saved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import ctypes
 import os
-from collections.abc import Awaitable, Callable, Sequence
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +35,10 @@ ShouldStart = Callable[[], bool]
 
 @dataclass
 class ExecOptions:
+    """How to run jobs. `workers`: processes (local) or CPU slots (ray); 0 = the backend's default
+    (local: none, games play in this process; ray: every CPU of the cluster). `run_dir`: the run's
+    folder (the ray backend keeps a local instance's temporary files there)."""
+
     concurrency: int = 1
     workers: int = 1
     address: str | None = None
@@ -48,11 +61,66 @@ EXECUTORS: Registry[Callable[[ExecOptions], Executor]] = Registry("backend")
 
 
 def uses_model(job: GameJob) -> bool:
+    """Does the job call a language model? A job may say so itself (`uses_model`); a GameJob's players do."""
+    own = getattr(job, "uses_model", None)
+    if own is not None:
+        return bool(own)
     return any(player_class(spec)[1].uses_model for spec in job.seat_specs())
 
 
+def play(job: GameJob, context: RunContext) -> Awaitable[GameRecord]:
+    """Play one job. A job with its own `play(context)` coroutine (another kind of game, e.g. Clue)
+    is played by it; a GameJob by the harness session. Backends call this, never play_game directly."""
+    own = getattr(job, "play", None)
+    return own(context) if own is not None else play_game(job, context)
+
+
+_WORKER_LOOP: asyncio.AbstractEventLoop | None = None
+
+
 def _play_in_worker(job: GameJob) -> GameRecord:
-    return asyncio.run(play_game(job, RunContext()))
+    """Play a job in a pool worker, on one event loop for all its games (a new loop per game costs)."""
+    global _WORKER_LOOP
+    if _WORKER_LOOP is None:
+        _WORKER_LOOP = asyncio.new_event_loop()
+    return _WORKER_LOOP.run_until_complete(play(job, RunContext()))
+
+
+@contextmanager
+def backend_session(backend: str, options: ExecOptions) -> Iterator[None]:
+    """Hold a backend open across several `run` calls (e.g. one per learning phase): inside it,
+    the ray backend joins or starts Ray once instead of once per call. A no-op for local."""
+    if backend == "ray":
+        make_executor(backend, options)  # a missing extra or a bad address: one clear error first
+        from .backends.ray import ray_session
+
+        with ray_session(options):
+            yield
+    else:
+        yield
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (a `kill -9`ed run leaves no workers)."""
+    if sys.platform.startswith("linux"):
+        parent = os.getppid()
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+
+
+def _init_worker() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops them; no tracebacks from children."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def _kill_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop now: drop queued games and kill workers mid-game (their games were not saved; a re-run
+    plays them again)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.kill()
 
 
 async def _bounded(
@@ -63,12 +131,12 @@ async def _bounded(
     should_start: ShouldStart,
 ) -> None:
     """Keep at most `limit` games in flight; stop starting new ones once should_start() is False."""
-    pending: set[asyncio.Task[GameRecord]] = set()
+    pending: set[asyncio.Future[GameRecord]] = set()
     queue = list(jobs)
     try:
         while queue or pending:
             while queue and len(pending) < limit and should_start():
-                pending.add(asyncio.create_task(start(queue.pop(0))))
+                pending.add(asyncio.ensure_future(start(queue.pop(0))))  # a coroutine or a pool future
             if not pending:
                 break
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
@@ -94,7 +162,7 @@ class LocalExecutor:
         tasks = []
         if in_process:
             limit = max(1, self.options.concurrency)
-            tasks.append(_bounded(in_process, limit, lambda j: play_game(j, context), on_result, should_start))
+            tasks.append(_bounded(in_process, limit, lambda j: play(j, context), on_result, should_start))
         if shipped:
             tasks.append(self._run_pool(shipped, workers, on_result, should_start))
         await asyncio.gather(*tasks)
@@ -103,18 +171,27 @@ class LocalExecutor:
         self, jobs: Sequence[GameJob], workers: int, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         loop = asyncio.get_running_loop()
-        with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker)
+        try:
             await _bounded(
-                jobs, workers * 2, lambda j: loop.run_in_executor(pool, _play_in_worker, j), on_result, should_start
+                jobs, workers * 4, lambda j: loop.run_in_executor(pool, _play_in_worker, j), on_result, should_start
             )
+        except BaseException:
+            _kill_pool(pool)
+            raise
+        pool.shutdown(wait=True)
 
 
 EXECUTORS.add("local", LocalExecutor)
 
 
 def make_executor(backend: str, options: ExecOptions) -> Executor:
+    """The executor called `backend`; UserError if unknown or if its optional extra is missing."""
     return EXECUTORS.get(backend)(options)
 
 
 def default_workers() -> int:
     return max(1, (os.cpu_count() or 1))
+
+
+from . import backends  # noqa: E402,F401 - registers the optional backends (ray)

@@ -22,6 +22,7 @@ class RunSummary:
     already: int
     played: int
     status: str  # finished | interrupted | stopped
+    reason: str | None = None  # why a stopped run stopped (e.g. a budget)
 
     @property
     def saved(self) -> int:
@@ -30,8 +31,9 @@ class RunSummary:
     def line(self) -> str:
         left = self.planned - self.saved
         tail = "" if left == 0 else f"; {left} left — re-run the same command to resume"
+        why = f" ({self.reason})" if self.reason else ""
         return (
-            f"run '{self.run}' {self.status}: {self.saved}/{self.planned} games saved in {self.store} "
+            f"run '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in {self.store} "
             f"({self.played} played now, {self.already} already there){tail}"
         )
 
@@ -42,7 +44,7 @@ def _open_cache(store_path: Path, plan: Plan):
         return None
     from ..models import ResponseCache  # imported lazily: classic runs never load the model stack
 
-    return ResponseCache(store_path)
+    return ResponseCache.open(store_path)
 
 
 def run_plan(
@@ -54,12 +56,16 @@ def run_plan(
     progress: bool = True,
     budget: object | None = None,
 ) -> RunSummary:
+    """Play what the store lacks of `plan`. `budget` (see budget.Budget) may stop new games early;
+    Ctrl-C stops at once. Either way every finished game is saved, and re-running resumes."""
+    executor = make_executor(backend, options or ExecOptions())  # a missing backend writes nothing
     store = Store(store_path)
     run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
     done = store.finished_keys(run_id)
     todo = [j for j in plan.jobs() if j.key not in done]
     summary = RunSummary(plan.name, store_path, len(plan.jobs()), len(done), 0, "finished")
-    executor = make_executor(backend, options or ExecOptions())
+    if budget is not None and hasattr(budget, "resume"):
+        budget.resume(store.conn, run_id)  # a resumed run has already spent what its saved games used
     context = RunContext(store_path=store_path, cache=_open_cache(store_path, plan) if todo else None)
     should_start = getattr(budget, "allows_new_game", lambda: True)
 
@@ -81,11 +87,19 @@ def run_plan(
             asyncio.run(executor.run(todo, context, on_result, should_start))
         except KeyboardInterrupt:
             summary.status = "interrupted"
+        except BaseException as exc:
+            store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}"[:500])
+            _close(store, context)
+            raise
     if summary.status == "finished" and summary.saved < summary.planned:
         summary.status = "stopped"
-    reason = getattr(budget, "reason", None) if summary.status == "stopped" else None
-    store.finish_run(run_id, summary.status, reason)
+        summary.reason = getattr(budget, "reason", None)
+    store.finish_run(run_id, summary.status, summary.reason)
+    _close(store, context)
+    return summary
+
+
+def _close(store: Store, context: RunContext) -> None:
     if context.cache is not None:
         context.cache.close()
     store.close()
-    return summary

@@ -1,0 +1,140 @@
+"""Spending limits for a run: model calls, tokens and dollars.
+
+Only NEW model calls count: a reply read back from the response cache costs nothing, so a resumed
+run is not charged twice for the games it replays. Usage is charged per saved game (the store is
+the ledger), and a resumed run starts from what its saved games already used.
+
+The check is made before each game starts: a game is started only if the usage so far, plus what
+the games in flight and this one are expected to use (the mean of the games saved so far), stays
+within every limit. Games already in flight always finish, so a run may end slightly above a limit
+(by at most the games in flight; lower --concurrency for a tighter stop).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import UserError
+from .store import GameRecord
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What new model calls used: calls, tokens (input + output, reasoning included) and dollars."""
+
+    calls: int = 0
+    tokens: int = 0
+    cost: float = 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.calls + other.calls, self.tokens + other.tokens, self.cost + other.cost)
+
+
+def move_usage(calls: int, attempts: Iterable[Mapping[str, Any]] | None) -> Usage:
+    """Usage of one move from its attempts, leaving out replies served by the response cache."""
+    fresh = [a for a in attempts or () if not a.get("cached") and a.get("prompt") is not None]
+    tokens = sum(int(a.get("input_tokens") or 0) + int(a.get("output_tokens") or 0) for a in fresh)
+    cost = sum(float(a.get("cost") or 0.0) for a in fresh)
+    return Usage(calls, tokens, cost)
+
+
+def game_usage(rec: GameRecord) -> Usage:
+    total = Usage()
+    for m in rec.moves:
+        if m.calls:
+            total += move_usage(m.calls, m.attempts)
+    return total
+
+
+def stored_usage(conn: sqlite3.Connection, run_id: int) -> tuple[Usage, int]:
+    """(usage, games) already saved for a run: what a resumed run has spent before."""
+    total = Usage()
+    for row in conn.execute(
+        "SELECT m.calls, m.attempts FROM moves m JOIN games g ON g.id = m.game_id "
+        "WHERE g.run_id = ? AND m.calls > 0",
+        (run_id,),
+    ):
+        total += move_usage(int(row[0]), json.loads(row[1]) if row[1] else None)
+    games = int(conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()[0])
+    return total, games
+
+
+@dataclass
+class Budget:
+    """Limits on one run, consulted by the runner (`allows_new_game`, `charge`, `reason`)."""
+
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    spent: Usage = Usage()
+    games: int = 0  # games charged (saved), prior ones included
+    in_flight: int = 0  # games started and not yet charged
+    tripped: str | None = None  # the flag of the limit that stopped new games
+
+    def __post_init__(self) -> None:
+        for flag, value in (("--max-calls", self.max_calls), ("--max-tokens", self.max_tokens),
+                            ("--max-cost", self.max_cost)):
+            if value is not None and value < 0:
+                raise UserError(f"{flag} must be zero or more (got {value})")
+
+    @property
+    def limited(self) -> bool:
+        return any(v is not None for v in (self.max_calls, self.max_tokens, self.max_cost))
+
+    def resume(self, conn: sqlite3.Connection, run_id: int) -> Budget:
+        """Count what the run's saved games already used (a resumed run continues from there)."""
+        self.spent, self.games = stored_usage(conn, run_id)
+        self.in_flight = 0
+        self.tripped = None
+        return self
+
+    def _over(self, games_ahead: int) -> str | None:
+        """The flag of the first limit broken by the usage so far plus `games_ahead` more games at
+        the mean usage of the saved ones (None if all fit). A zero limit means no model calls at
+        all: it refuses even the first game of a run."""
+        scale = 1.0 + games_ahead / self.games if self.games else 1.0
+        for flag, limit, value in (
+            ("--max-calls", self.max_calls, self.spent.calls * scale),
+            ("--max-tokens", self.max_tokens, self.spent.tokens * scale),
+            ("--max-cost", self.max_cost, self.spent.cost * scale),
+        ):
+            if limit is not None and (value > limit or (limit == 0 and self.games == 0)):
+                return flag
+        return None
+
+    @property
+    def reason(self) -> str | None:
+        """Why no new game may start, with the usage so far (None while games may start)."""
+        if self.tripped is None:
+            return None
+        if self.tripped == "--max-cost":
+            return f"budget --max-cost ${self.max_cost:g}: ${self.spent.cost:.4f} used"
+        if self.tripped == "--max-tokens":
+            return f"budget --max-tokens {self.max_tokens}: {self.spent.tokens} tokens used"
+        return f"budget --max-calls {self.max_calls}: {self.spent.calls} calls used"
+
+    def allows_new_game(self) -> bool:
+        """True (and the game counts as in flight) if one more game should fit in every limit.
+
+        Once False, it stays False for this invocation: a stopped run stays stopped until re-run.
+        """
+        if self.tripped is not None:
+            return False
+        if not self.limited:
+            self.in_flight += 1
+            return True
+        self.tripped = self._over(self.in_flight + 1)
+        if self.tripped is not None:
+            return False
+        self.in_flight += 1
+        return True
+
+    def charge(self, rec: GameRecord) -> None:
+        """Add a saved game's new calls (cache hits are free)."""
+        self.spent += game_usage(rec)
+        self.games += 1
+        self.in_flight = max(0, self.in_flight - 1)

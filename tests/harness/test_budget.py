@@ -1,0 +1,116 @@
+"""Budgets: --max-calls/--max-tokens/--max-cost stop new games, let games in flight finish, mark the
+run stopped, and a larger budget resumes it; replies from the response cache are free."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.fake_openai_server import FakeOpenAIServer  # noqa: E402
+from plylab.errors import UserError  # noqa: E402
+from plylab.harness.budget import Budget, game_usage, move_usage  # noqa: E402
+from plylab.harness.store import GameRecord, MoveRecord  # noqa: E402
+
+
+def game(*moves: tuple[int, list[dict]]) -> GameRecord:
+    """A record whose moves made (calls, attempts)."""
+    recs = [MoveRecord(ply=i, seat=i % 2, player="p", state="", observation=None, legal=[0], action=0,
+                       action_label=None, elapsed=0.0, calls=c, attempts=a) for i, (c, a) in enumerate(moves)]
+    return GameRecord("k", 0, "tic_tac_toe", "standard", "p", "o", 0, 1, [1.0, -1.0], "win", None, None, recs, 0.0, 0.0)
+
+
+NEW = {"prompt": "p", "input_tokens": 100, "output_tokens": 20, "cost": 0.01}
+CACHED = {**NEW, "cached": True}
+
+
+def test_cache_hits_are_free() -> None:
+    assert move_usage(1, [NEW, CACHED]).tokens == 120
+    assert move_usage(0, [CACHED]) == move_usage(0, [])
+    u = game_usage(game((2, [NEW, NEW]), (0, [CACHED]), (1, [CACHED, NEW])))
+    assert (u.calls, u.tokens, round(u.cost, 6)) == (3, 360, 0.03)
+
+
+def test_no_game_starts_that_would_pass_a_limit() -> None:
+    b = Budget(max_calls=10)
+    assert b.allows_new_game() and b.allows_new_game()  # nothing known yet: games may start
+    b.charge(game((3, [NEW] * 3)))  # one game saved: 3 calls; one still in flight
+    assert b.allows_new_game()  # 3 used + 3 in flight + 3 for this one = 9
+    assert not b.allows_new_game()  # ... + 3 more = 12 > 10
+    assert b.reason == "budget --max-calls 10: 3 calls used"
+    b.charge(game())  # a cheap game ends: once stopped, a run stays stopped until re-run
+    assert not b.allows_new_game()
+
+
+@pytest.mark.parametrize(("kwargs", "reason"), [
+    ({"max_tokens": 200}, "budget --max-tokens 200: 120 tokens used"),
+    ({"max_cost": 0.015}, "budget --max-cost $0.015: $0.0100 used"),
+])
+def test_tokens_and_dollars(kwargs: dict, reason: str) -> None:
+    b = Budget(**kwargs)
+    assert b.allows_new_game()
+    b.charge(game((1, [NEW])))
+    assert not b.allows_new_game() and b.reason == reason
+
+
+def test_zero_means_no_calls_and_negative_is_refused() -> None:
+    assert not Budget(max_calls=0).allows_new_game()
+    with pytest.raises(UserError, match="--max-cost must be zero or more"):
+        Budget(max_cost=-1)
+    assert Budget().allows_new_game() and Budget().reason is None
+
+
+# -- end to end, with a loopback OpenAI-compatible server -----------------------------------------
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+    with FakeOpenAIServer(delay=0.01) as server:
+        yield f"llm:model=openai-api/fake/fake,base_url={server.url}"
+
+
+def run(cli, store: Path, model: str, *extra: str, name: str | None = None):  # noqa: ANN001, ANN201
+    args = ["run", "--game", "tic_tac_toe", "--player", model, "--opponent", "random", "--games", "8",
+            "--store", str(store), "--concurrency", "2", "--quiet", *extra]
+    return cli(*args, *(["--run", name] if name else []))
+
+
+def test_budget_stops_then_a_larger_one_resumes(cli, tmp_path: Path, model: str) -> None:
+    store = tmp_path / "s.sqlite"
+    first = run(cli, store, model, "--max-calls", "6")
+    assert first.code == 0, first.err
+    assert " stopped (budget --max-calls 6: " in first.out and "re-run the same command to resume" in first.out
+    with sqlite3.connect(store) as conn:
+        status, reason = conn.execute("SELECT status, stop_reason FROM runs").fetchone()
+        saved, calls = conn.execute("SELECT COUNT(DISTINCT g.id), SUM(m.calls) FROM games g JOIN moves m "
+                                    "ON m.game_id = g.id").fetchone()
+    assert status == "stopped" and reason.startswith("budget --max-calls 6")
+    assert 0 < saved < 8
+    assert calls <= 6 + 2 * 5  # at most the games in flight (--concurrency 2) ran past the limit
+
+    again = run(cli, store, model, "--max-calls", "6")  # the same budget: prior usage counts
+    assert " stopped (budget --max-calls 6: " in again.out, again.out
+
+    more = run(cli, store, model, "--max-calls", "200")
+    assert f"finished: 8/8 games saved in {store} ({8 - saved} played now, {saved} already there)" in more.out
+
+
+def test_replies_from_the_cache_do_not_count(cli, tmp_path: Path, model: str) -> None:
+    store = tmp_path / "s.sqlite"
+    assert run(cli, store, model).code == 0
+    # The same games under another run name: every reply is already in the store's cache.
+    replay = run(cli, store, model, "--max-calls", "1", name="replay")
+    assert "finished: 8/8" in replay.out, replay.out
+    with sqlite3.connect(store) as conn:
+        calls, hits = conn.execute(
+            "SELECT SUM(m.calls), SUM(m.cache_hits) FROM moves m JOIN games g ON g.id = m.game_id "
+            "JOIN runs r ON r.id = g.run_id WHERE r.name = 'replay'").fetchone()
+    assert calls == 0 and hits > 0

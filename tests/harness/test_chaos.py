@@ -1,0 +1,97 @@
+"""Nothing is lost: SIGKILL at random moments, then resume; Ctrl-C ends with one summary line.
+
+The kill-and-resume loop and the store audit live in bench/chaos.py (its long version runs
+there); this is the short one, on the local backend (the ray one is in test_ray.py, which owns
+the loopback cluster).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # bench/ holds the chaos loop and the audit
+    sys.path.insert(0, str(ROOT))
+
+from bench import chaos  # noqa: E402
+
+
+def interrupt_run(
+    store: Path, backend: str = "local", address: str | None = None, extra: tuple[str, ...] = (),
+    games: int = 2000, timeout: float = 180,
+) -> tuple[int, str, str]:
+    """Start `plylab run`, wait until a game is saved, Ctrl-C it (SIGINT to its process group, as a
+    terminal does) and return (exit code, stdout, stderr)."""
+    cmd = chaos.run_command(store, games, 1, backend, address, None) + list(extra)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + timeout
+    while chaos.saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"the run ended before it could be interrupted: {proc.communicate()}"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, out, err
+
+
+def assert_clean_interrupt(store: Path, code: int, out: str, err: str, games: int = 2000) -> None:
+    assert code == 130, (code, out, err)
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and " interrupted: " in lines[0] and "re-run the same command" in lines[0], out
+    assert "Traceback" not in err and "Error" not in err, err
+    saved = int(lines[0].split(" interrupted: ")[1].split("/")[0])
+    assert saved == chaos.saved_games(store) > 0
+    problems = chaos.audit(store, games=games, seed=1, complete=False)
+    assert problems == []
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+
+
+def test_audit_finds_damage(tmp_path: Path) -> None:
+    """The audit is only worth something if it fails on a damaged store."""
+    from plylab.harness.executor import ExecOptions
+    from plylab.harness.plan import single_plan
+    from plylab.harness.runner import run_plan
+
+    store = tmp_path / "s.sqlite"
+    run_plan(single_plan(chaos.GAME, "standard", chaos.PLAYER, chaos.OPPONENT, 6, 3, None), store,
+             options=ExecOptions(), progress=False)
+    assert chaos.audit(store, games=6, seed=3) == []
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE moves SET action = (SELECT MIN(action) FROM moves) WHERE ply = 2")
+        conn.execute("DELETE FROM moves WHERE ply = 1 AND game_id = (SELECT MIN(id) FROM games)")
+        conn.execute("DELETE FROM games WHERE id = (SELECT MAX(id) FROM games)")
+    problems = chaos.audit(store, games=6, seed=3)
+    assert any("missing" in p for p in problems)
+    assert any("num_moves" in p for p in problems)
+    assert any("orphan" in p for p in problems)
+    assert any("ply 2" in p or "ply 3" in p or "returns" in p for p in problems), problems
+
+
+@pytest.mark.timeout(300)
+def test_sigkill_and_resume_local(tmp_path: Path) -> None:
+    """Five SIGKILLs of a 2-process local run, resumed each time: every game once, all consistent."""
+    r = chaos.chaos(tmp_path / "chaos.sqlite", backend="local", workers=2, kills=5, games=300,
+                    delay=(0.2, 1.5), rng_seed=1)
+    assert r.final_code == 0, r.final_out
+    assert r.problems == []
+    assert r.kills == 5 and r.mid_run_kills >= 3, r
+    assert r.strays == 0, "worker processes outlived their killed run"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("extra", [("--concurrency", "4"), ("--workers", "2")], ids=["asyncio", "process-pool"])
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    store = tmp_path / "s.sqlite"
+    code, out, err = interrupt_run(store, extra=extra)
+    assert_clean_interrupt(store, code, out, err)
