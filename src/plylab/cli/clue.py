@@ -22,10 +22,16 @@ def register(app: typer.Typer) -> None:
     app.add_typer(clue_app, name="clue")
 
 
-def _run(plan: object, store: Path, quiet: bool) -> None:
+BACKEND_HELP = "executor backend: local (default) or ray"
+ADDRESS_HELP = "Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
+
+
+def _run(plan: object, store: Path, quiet: bool, backend: str = "local", address: str | None = None) -> None:
     from ..games.clue.study import run_plan
 
-    outcome = asyncio.run(run_plan(plan, store, progress=not quiet))  # type: ignore[arg-type]
+    outcome = asyncio.run(
+        run_plan(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
+    )
     wins = ", ".join(f"{spec} {n}" for spec, n in sorted(outcome.wins.items())) or "none"
     typer.echo(
         f"clue run {outcome.key}: played {outcome.played} game(s), {outcome.skipped} already stored, "
@@ -41,12 +47,14 @@ def run(
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
     turn_limit: int = typer.Option(150, "--turn-limit", help="the game ends without a winner after this many turns"),
     parallel: int = typer.Option(1, "--parallel", help="games played at once (useful with hosted models)"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play N games with the given seats (seating shuffled per game); resumable."""
     from ..games.clue.study import RunPlan
 
-    _run(RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel), store, quiet)
+    _run(RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel), store, quiet, backend, address)
 
 
 @clue_app.command("study")
@@ -60,13 +68,15 @@ def study(
     temperature: float | None = typer.Option(None, "--temperature"),
     max_tokens: int | None = typer.Option(None, "--max-tokens"),
     parallel: int = typer.Option(1, "--parallel"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
 ) -> None:
     """The paper's study: per model three LLM seats, all baseline, all matrix, or mixed (1 matrix + 2 baseline)."""
     from ..games.clue.study import RunPlan, study_specs
 
     specs = study_specs(condition, list(model or []), temperature=temperature, max_tokens=max_tokens)
-    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel), store, quiet)
+    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel), store, quiet, backend, address)
 
 
 @clue_app.command("report")

@@ -10,11 +10,12 @@ Importing this package is cheap: inspect_ai and llama.cpp load on the first `get
 from .cache import ResponseCache, make_key, request_record
 from .config import Effort, GenerateConfig
 from .errors import ErrorKind, ModelError
-from .model import LOCAL, Model, close_models, get_model
+from .model import LOCAL, CallGate, Model, close_models, get_model, set_call_gate
 from .reply import Reply, Usage
 
 __all__ = [
     "LOCAL",
+    "CallGate",
     "Effort",
     "ErrorKind",
     "GenerateConfig",
@@ -27,4 +28,5 @@ __all__ = [
     "get_model",
     "make_key",
     "request_record",
+    "set_call_gate",
 ]

@@ -14,7 +14,8 @@ import contextvars
 import math
 import re
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 from ..errors import UserError
@@ -36,6 +37,23 @@ _SDK_RETRY_ARG = {"openai", "openai-api", "anthropic"}
 KNOWN_PROVIDERS = ("openai", "anthropic", "google", "vllm", "ollama", "openai-api/<service>")
 
 _models: dict[str, Model] = {}
+
+CallGate = Callable[["Model"], AbstractAsyncContextManager[Any]]
+"""Given a model, an async context manager that `Model.generate` holds around each real call."""
+
+_call_gate: CallGate | None = None
+
+
+def set_call_gate(gate: CallGate | None) -> CallGate | None:
+    """Route every real provider call of this process through `gate(model)`; returns the previous gate.
+
+    `gate(model)` is an async context manager entered just before the provider is asked and left
+    when it answers or fails; a reply from the response cache never enters it. The Ray backend uses
+    this to hold each model's concurrency cap across a whole cluster. `None` removes the gate.
+    """
+    global _call_gate
+    previous, _call_gate = _call_gate, gate
+    return previous
 
 
 class Model:
@@ -79,13 +97,15 @@ class Model:
             hit = cache.get(key)
             if hit is not None:
                 return _checked(hit)
-        start = time.perf_counter()
-        try:
-            output = await _isolated(
-                self._inspect.generate(_chat_messages(messages), config=self._inspect_config(cfg, schema))
-            )
-        except Exception as exc:
-            raise classify(exc) from exc
+        start = time.perf_counter()  # waiting for a permit counts, as it does for inspect's own cap
+        gate = _call_gate
+        async with gate(self) if gate is not None else nullcontext():
+            try:
+                output = await _isolated(
+                    self._inspect.generate(_chat_messages(messages), config=self._inspect_config(cfg, schema))
+                )
+            except Exception as exc:
+                raise classify(exc) from exc
         if output.error:
             raise ModelError("provider_error", _one_line(output.error))
         reply = _reply(output, time.perf_counter() - start)

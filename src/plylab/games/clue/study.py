@@ -3,11 +3,13 @@
 A run is identified by (condition, seed, turn limit, specs): running the same command again
 plays only the games not yet stored, and asking for more games extends the run. Game `i` has
 seed derive_seed(seed, i), so which games were played before never changes the others.
+
+Each game is a `ClueJob` handed to a harness executor (`local` by default, or `ray`), so Clue
+games run wherever tic-tac-toe games do; results come back here, to the one store writer.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -17,10 +19,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ...errors import UserError
+from ...players import RunContext
 from ...specs import parse_spec
 from .engine import DEFAULT_TURN_LIMIT
 from .players import ClueContext, clue_player_class
-from .session import derive_seed, play_game
+from .session import GameLog, derive_seed, play_game
 from .store import ClueStore
 
 CONDITIONS = ("baseline", "matrix", "mixed")
@@ -93,37 +96,77 @@ class RunOutcome:
     wins: dict[str, int] = field(default_factory=dict)
 
 
-async def run_plan(plan: RunPlan, store_path: str | Path, *, progress: bool = True) -> RunOutcome:
+@dataclass(frozen=True)
+class ClueResult:
+    """One finished game, as it comes back from an executor."""
+
+    index: int
+    log: GameLog
+
+
+@dataclass(frozen=True)
+class ClueJob:
+    """Game `index` of a run, as an executor job (picklable: plain values only)."""
+
+    key: str  # "<run key>/<index>": the game's response-cache key prefix
+    index: int
+    specs: tuple[str, ...]
+    seed: int
+    turn_limit: int
+    uses_model: bool
+
+    async def play(self, context: RunContext) -> ClueResult:
+        clue_context = ClueContext(job_key=self.key, cache=context.cache)
+        log = await play_game(list(self.specs), self.seed, turn_limit=self.turn_limit, context=clue_context)
+        return ClueResult(self.index, log)
+
+
+async def run_plan(
+    plan: RunPlan,
+    store_path: str | Path,
+    *,
+    progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+) -> RunOutcome:
+    """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
+    a local instance) and save each one as it ends."""
+    from ...harness.executor import ExecOptions, make_executor
+
     specs = plan.validate()
+    if address is not None and backend != "ray":
+        raise UserError("--address is for the ray backend (add --backend ray)")
+    options = ExecOptions(concurrency=plan.concurrency, address=address, run_dir=str(Path(store_path).parent), workers=0)
+    executor = make_executor(backend, options)  # unknown backend, missing Ray: one line, nothing written
     store = ClueStore(store_path)
     cache = None
     try:
         key = plan.key(specs)
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
         todo = [i for i in range(plan.games) if i not in store.finished(run_id)]
-        if any(clue_player_class(s)[1].uses_model for s in specs):
+        model = any(clue_player_class(s)[1].uses_model for s in specs)
+        if model:
             from ...models import ResponseCache
 
             cache = ResponseCache.open(store_path)
+        jobs = [
+            ClueJob(f"{key}/{i}", i, tuple(specs), derive_seed(plan.seed, i), plan.turn_limit, model) for i in todo
+        ]
         outcome = RunOutcome(run_id, key, 0, plan.games - len(todo))
-        gate = asyncio.Semaphore(plan.concurrency)
         columns = (TextColumn("clue {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=Console(stderr=True), disable=not progress, transient=False) as bar:
             task = bar.add_task(key, total=len(todo))
 
-            async def one(idx: int) -> None:
-                async with gate:
-                    seed = derive_seed(plan.seed, idx)
-                    context = ClueContext(job_key=f"{key}/{idx}", cache=cache)
-                    log = await play_game(specs, seed, turn_limit=plan.turn_limit, context=context)
-                    store.save_game(run_id, idx, log)
-                    outcome.played += 1
-                    if log.winner is not None:
-                        winner = log.seats[log.winner]
-                        outcome.wins[winner] = outcome.wins.get(winner, 0) + 1
-                    bar.advance(task)
+            def saved(result: ClueResult) -> None:
+                log = result.log
+                store.save_game(run_id, result.index, log)
+                outcome.played += 1
+                if log.winner is not None:
+                    winner = log.seats[log.winner]
+                    outcome.wins[winner] = outcome.wins.get(winner, 0) + 1
+                bar.advance(task)
 
-            await asyncio.gather(*(one(i) for i in todo))
+            await executor.run(jobs, RunContext(store_path=Path(store_path), cache=cache), saved, lambda: True)  # type: ignore[arg-type]
         return outcome
     finally:
         if cache is not None:

@@ -13,7 +13,8 @@ single `ModelGates` actor owned by the driver, so it dies with the run and no pe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,31 +120,30 @@ def _cache(store_path: Path | None, services: Services) -> Any:
 
 
 def _install_gates(gates: Any) -> None:
-    """Route every hosted-model call of this worker through the cluster-wide gates.
-
-    The local model is left alone: each worker has its own in-process copy, capped per process.
-    """
+    """Route every hosted-model call of this worker through the cluster-wide gates (the models'
+    call-gate hook: cache hits never take a permit)."""
     global _GATES
     _GATES = gates
-    from ...models import Model
+    from ...models import set_call_gate
 
-    if getattr(Model.generate, "plylab_gated", False):
-        return
-    ungated = Model.generate
+    set_call_gate(_model_gate)
 
-    async def generate(self: Model, *args: Any, **kwargs: Any) -> Any:
-        gates = _GATES
-        if gates is None or self.is_local:
-            return await ungated(self, *args, **kwargs)
-        await gates.acquire.remote(self.identity, self.max_connections)
-        try:
-            return await ungated(self, *args, **kwargs)
-        finally:
-            gates.release.remote(self.identity)
 
-    generate.plylab_gated = True  # type: ignore[attr-defined]
-    generate.__doc__ = ungated.__doc__
-    Model.generate = generate  # type: ignore[method-assign]
+def _model_gate(model: Any) -> AbstractAsyncContextManager[Any]:
+    """The local model is left alone: each worker has its own in-process copy, capped per process."""
+    gates = _GATES
+    if gates is None or model.is_local:
+        return nullcontext()
+    return _cluster_permit(gates, model.identity, model.max_connections)
+
+
+@asynccontextmanager
+async def _cluster_permit(gates: Any, model: str, limit: int) -> AsyncIterator[None]:
+    await gates.acquire.remote(model, limit)
+    try:
+        yield
+    finally:
+        gates.release.remote(model)
 
 
 def play_batch(
