@@ -64,6 +64,22 @@ def full_run(n: int) -> float:
         return n / (time.perf_counter() - t0)
 
 
+def durable_commits_per_second(n: int) -> float:
+    """The floor of a durable store: one WAL transaction with one small row per game."""
+    from plylab.harness.store import connect, transaction
+
+    with tempfile.TemporaryDirectory() as tmp:
+        conn = connect(Path(tmp) / "s.sqlite")
+        conn.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        t0 = time.perf_counter()
+        for i in range(n):
+            with transaction(conn):
+                conn.execute("INSERT INTO t VALUES (?, ?)", (i, "x" * 200))
+        rate = n / (time.perf_counter() - t0)
+        conn.close()
+        return rate
+
+
 def mcts_seconds_per_move(game_name: str, sims: int, moves: int) -> tuple[float, float]:
     """(plylab C++ MCTS, OpenSpiel Python MCTS) seconds per move from the same positions."""
     gdef = get_game(game_name)
@@ -105,6 +121,8 @@ def main() -> None:
     print(f"    plylab session loop, no scoring         {sess_noscore:10.0f} games/s  ({bare / sess_noscore:.2f}x bare)")
     print(f"    plylab session loop, oracle-scored      {sess:10.0f} games/s  ({bare / sess:.2f}x bare)")
     print(f"    plylab run (scored + SQLite, durable)   {full:10.0f} games/s  ({bare / full:.2f}x bare)")
+    floor = durable_commits_per_second(N_GAMES)
+    print(f"    limit: one durable SQLite commit/game   {floor:10.0f} commits/s (run reaches {full / floor:.0%} of it)")
     for game, sims, moves in (("tic_tac_toe", 1000, 10), ("connect_four", 5000, 4)):
         ours, theirs = mcts_seconds_per_move(game, sims, moves)
         print(f"[2] mcts sims={sims} on {game}: plylab (C++ MCTSBot) {ours * 1000:8.1f} ms/move, "
