@@ -51,6 +51,16 @@ class Attempt:
     cached: bool = False
     latency: float = 0.0
 
+    def record(self, reply: Any) -> None:
+        """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
+        self.reply, self.reasoning = reply.text, reply.reasoning
+        self.input_tokens = reply.usage.input_tokens
+        self.output_tokens = reply.usage.output_tokens
+        self.reasoning_tokens = reply.usage.reasoning_tokens
+        self.cost = reply.usage.cost
+        self.cached = reply.cached
+        self.latency = reply.latency
+
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
 

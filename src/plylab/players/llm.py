@@ -222,11 +222,11 @@ class LLMPlayer(Player):
             )
         except ModelError as err:
             if err.reply is not None:
-                _record(attempt, err.reply)
+                attempt.record(err.reply)
             attempt.failure = _FAILURE_OF[err.kind]
             attempt.error = err.message
             return attempt, None
-        _record(attempt, reply)
+        attempt.record(reply)
         try:
             answer, why = extract_answer(reply.text, o.output)
             if why and not attempt.reasoning:
@@ -238,13 +238,3 @@ class LLMPlayer(Player):
             attempt.error = f"{err}{cut}"
             return attempt, None
 
-
-def _record(attempt: Attempt, reply: Reply) -> None:
-    attempt.reply = reply.text
-    attempt.reasoning = reply.reasoning
-    attempt.input_tokens = reply.usage.input_tokens
-    attempt.output_tokens = reply.usage.output_tokens
-    attempt.reasoning_tokens = reply.usage.reasoning_tokens
-    attempt.cost = reply.usage.cost
-    attempt.cached = reply.cached
-    attempt.latency = reply.latency
