@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ..errors import ParseError
-from ..models import GenerateConfig, Model, ModelError, Reply, ResponseCache, get_model
+from ..models import GenerateConfig, Model, ModelError, ResponseCache, get_model
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
 
