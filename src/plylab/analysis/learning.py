@@ -1,0 +1,303 @@
+"""Learning curves from `plylab learn` experiments: checkpoints, intervals, tests, plots.
+
+Each evaluation phase of each run gives one value per metric (draw rate, win rate, per-move
+optimality, output tokens per move, failure rate); a checkpoint's estimate is the mean over runs
+with a Student-t 95% interval, as in the paper's Figures 4 and 5. Configurations are compared on
+their final checkpoint by a one-sided Welch t-test, in the direction of the observed difference.
+The single-call reference is the experiment's `--reference` phases, or else any `plylab run` of
+an `llm` player in the same setting.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import UserError
+from ..harness.store import Store
+from .metrics import matchup_rows
+from .stats import student_t, welch_one_sided
+
+METRICS = ("draw_rate", "win_rate", "optimality", "tokens_per_move", "failure_rate")
+TESTED = ("draw_rate", "win_rate", "optimality")
+SETTING = ("game", "formulation", "opponent")
+
+
+def _values(row: dict[str, Any]) -> dict[str, float | None]:
+    """One phase's metric values (from its matchup row)."""
+    return {
+        "draw_rate": row["draw_rate"]["rate"],
+        "win_rate": row["win_rate"]["rate"],
+        "optimality": row["optimality"]["rate"],
+        "tokens_per_move": row["tokens_per_move"]["mean"],
+        "failure_rate": row["failures"] / row["games"] if row["games"] else None,
+    }
+
+
+def _estimates(per_run: list[dict[str, float | None]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"runs": len(per_run)}
+    for m in METRICS:
+        e = student_t([v[m] for v in per_run if v[m] is not None])
+        out[m] = {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+    return out
+
+
+def _phase_rows(store: Store) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(plan, metric values) of every learning phase that has games."""
+    out = []
+    for r in store.runs():
+        if r["kind"] != "learn":
+            continue
+        plan = json.loads(r["plan"])
+        rows = matchup_rows(store, r["name"])
+        if rows:
+            out.append((plan, _values(rows[0])))
+    return out
+
+
+def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
+    runs = [r["name"] for r in store.runs() if r["kind"] != "learn"]
+    out = []
+    for name in runs:
+        for row in matchup_rows(store, name):
+            if tuple(row[k] for k in SETTING) == setting and re.match(r"llm(:|$)", row["player"]):
+                out.append((name, _values(row)))
+    return out
+
+
+def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
+    """Experiments (per agent, per checkpoint estimates, reference) and final-checkpoint comparisons."""
+    phases = _phase_rows(store)
+    by_exp: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+    for plan, values in phases:
+        by_exp[plan["learn"]["name"]].append((plan, values))
+    if run is not None:
+        if run not in by_exp:
+            raise UserError(
+                f"no learning experiment '{run}' in {store.path}; experiments here: "
+                f"{', '.join(by_exp) or 'none (run `plylab learn` first)'}"
+            )
+        by_exp = {run: by_exp[run]}
+    experiments = []
+    for items in by_exp.values():
+        ident = items[0][0]["learn"]
+        evals: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        refs: list[dict[str, Any]] = []
+        for plan, values in items:
+            if plan["phase"] == "eval":
+                evals[plan["index"]].append(values)
+            elif plan["phase"] == "reference":
+                refs.append(values)
+        reference = None
+        if refs:
+            player = next(p["player"] for p, _ in items if p["phase"] == "reference")
+            reference = {"player": player, "source": "reference phases", **_estimates(refs)}
+        else:
+            found = _play_references(store, tuple(ident[k] for k in SETTING))
+            if found:
+                reference = {
+                    "player": "llm",
+                    "source": ", ".join(n for n, _ in found),
+                    **_estimates([v for _, v in found]),
+                }
+        experiments.append(
+            {
+                **ident,
+                "checkpoints": [
+                    {"checkpoint": c, "learning_games": c * ident["learn_games"], **_estimates(evals[c])}
+                    for c in sorted(evals)
+                ],
+                "reference": reference,
+                "_final": evals[max(evals)] if evals else [],
+            }
+        )
+    comparisons = _comparisons(experiments)
+    for e in experiments:
+        del e["_final"]
+    return {"experiments": experiments, "comparisons": comparisons}
+
+
+def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for a, b in itertools.combinations(experiments, 2):
+        if any(a[k] != b[k] for k in SETTING) or not a["_final"] or not b["_final"]:
+            continue
+        for metric in TESTED:
+            xa = [v[metric] for v in a["_final"] if v[metric] is not None]
+            xb = [v[metric] for v in b["_final"] if v[metric] is not None]
+            if not xa or not xb:
+                continue
+            hi, lo, xhi, xlo = (a, b, xa, xb) if sum(xa) / len(xa) >= sum(xb) / len(xb) else (b, a, xb, xa)
+            out.append(
+                {
+                    "metric": metric,
+                    "better": hi["name"],
+                    "worse": lo["name"],
+                    "mean_better": sum(xhi) / len(xhi),
+                    "mean_worse": sum(xlo) / len(xlo),
+                    "runs": [len(xhi), len(xlo)],
+                    "p_value": welch_one_sided(xhi, xlo) if len(set(xhi)) + len(set(xlo)) > 2 else None,
+                }
+            )
+    return out
+
+
+# -- rendering -------------------------------------------------------------------------------
+
+
+def _cell(est: dict[str, Any] | None, digits: int = 3) -> str:
+    if not est or est.get("mean") is None:
+        return "–"
+    return f"{est['mean']:.{digits}f} [{est['low']:.{digits}f}, {est['high']:.{digits}f}]"
+
+
+def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    header = [
+        "agent",
+        "checkpoint",
+        "runs",
+        "draw rate",
+        "win rate",
+        "optimality",
+        "tokens/move",
+        "failure rate",
+    ]
+    body = []
+    for e in data["experiments"]:
+        points = [(str(c["checkpoint"]), c) for c in e["checkpoints"]]
+        if e["reference"]:
+            points.append((f"reference ({e['reference']['player']})", e["reference"]))
+        for label, c in points:
+            body.append(
+                [
+                    e["agent"],
+                    label,
+                    str(c["runs"]),
+                    _cell(c["draw_rate"]),
+                    _cell(c["win_rate"]),
+                    _cell(c["optimality"]),
+                    _cell(c["tokens_per_move"], 1),
+                    _cell(c["failure_rate"]),
+                ]
+            )
+    return header, body
+
+
+def _tests(data: dict[str, Any]) -> list[str]:
+    return [
+        f"{t['metric']}: {t['better']} ({t['mean_better']:.3f}) > {t['worse']} ({t['mean_worse']:.3f}), "
+        f"one-sided Welch p = {'–' if t['p_value'] is None else format(t['p_value'], '.3g')}"
+        for t in data["comparisons"]
+    ]
+
+
+def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
+    """The learning report as json, markdown, csv or a terminal table."""
+    store = Store(store_path, create=False)
+    try:
+        data = learning_data(store, run)
+    finally:
+        store.close()
+    if fmt == "json":
+        return json.dumps(data, indent=2)
+    header, body = _grid(data)
+    tests = _tests(data)
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+        return "\n".join(lines + ([""] + [f"- {t}" for t in tests] if tests else []))
+    if fmt == "csv":
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([header, *body])
+        return out.getvalue().rstrip("\n")
+    if fmt != "table":
+        raise UserError(f"--learning reports come as table, markdown, csv or json, not '{fmt}'")
+    table = Table(*header, title="learning checkpoints: mean over runs [95% Student-t]")
+    for row in body:
+        table.add_row(*row)
+    console = Console(record=True, width=200)
+    with console.capture() as cap:
+        console.print(table)
+        for t in tests:
+            console.print(t)
+    return cap.get()
+
+
+# -- plots -----------------------------------------------------------------------------------
+
+PLOTTED = {"draw_rate": "draw rate", "tokens_per_move": "output tokens per move"}
+
+
+def plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
+    """Figures 4/5-style curves (PNG and SVG) per setting and metric: mean ± t-interval per
+    checkpoint for each agent, the single-call reference as a dashed line."""
+    store = Store(store_path, create=False)
+    try:
+        data = learning_data(store, run)
+    finally:
+        store.close()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    for e in data["experiments"]:
+        groups[tuple(e[k] for k in SETTING)].append(e)
+    written = []
+    for setting, exps in groups.items():
+        for metric, title in PLOTTED.items():
+            fig = _curves(exps, metric, f"{title}: {' / '.join(setting)}", title)
+            stem = re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join((*setting, metric)))
+            for ext in ("png", "svg"):
+                path = out_dir / f"learning-{stem}.{ext}"
+                fig.savefig(path, dpi=150)
+                written.append(path)
+    return written
+
+
+def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) -> Any:
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    ax = fig.subplots()
+    agents = [e["agent"] for e in exps]
+    refs: dict[tuple[str, float], str | None] = {}  # one dashed line per distinct reference
+    for i, e in enumerate(exps):
+        pts = [c for c in e["checkpoints"] if c[metric]["mean"] is not None]
+        if not pts:
+            continue
+        dodge = (i - (len(exps) - 1) / 2) * 0.04  # keeps overlapping error bars apart
+        ys = [c[metric]["mean"] for c in pts]
+        err = [
+            [y - c[metric]["low"] for y, c in zip(ys, pts)],
+            [c[metric]["high"] - y for y, c in zip(ys, pts)],
+        ]
+        label = e["agent"] if agents.count(e["agent"]) == 1 else e["name"]
+        line = ax.errorbar(
+            [c["checkpoint"] + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
+        )
+        ref = e["reference"]
+        if ref and ref[metric]["mean"] is not None:
+            refs.setdefault((ref["player"], ref[metric]["mean"]), line[0].get_color())
+    for (player, mean), color in refs.items():
+        ax.axhline(
+            mean,
+            linestyle="--",
+            color=color if len(refs) > 1 else "grey",
+            label=f"single-call reference ({player})",
+        )
+    ax.set_xlabel("checkpoint (learning phases completed)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if metric == "draw_rate":
+        ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize="small")
+    return fig

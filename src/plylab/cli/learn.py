@@ -1,0 +1,53 @@
+"""`plylab learn`: the REAPER learning protocol — evaluate, learn, evaluate — resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..harness.store import DEFAULT_STORE
+
+
+def learn(
+    game: str = typer.Option(..., "--game", help="game name (see `plylab games`)"),
+    agent: str = typer.Option(
+        ..., "--agent", help="learning agent: reaper:model=M, cbr:model=M or memento:model=M"
+    ),
+    opponent: str = typer.Option(..., "--opponent", help="opponent spec, e.g. optimal"),
+    runs: int = typer.Option(10, "--runs", help="independent runs (each from empty memory)"),
+    epochs: int = typer.Option(
+        5, "--epochs", help="learning phases per run (each followed by an evaluation)"
+    ),
+    learn_games: int = typer.Option(20, "--learn-games", help="games per learning phase"),
+    eval_games: int = typer.Option(50, "--eval-games", help="games per evaluation (memory frozen)"),
+    seed: int = typer.Option(0, "--seed", help="experiment seed"),
+    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store (memories go beside it)"),
+    formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
+    name: Optional[str] = typer.Option(
+        None, "--name", help="experiment name (default: derived from the command)"
+    ),
+    reference: Optional[str] = typer.Option(
+        None, "--reference", help="memory-free reference player, e.g. llm:model=local"
+    ),
+    concurrency: int = typer.Option(1, "--concurrency", min=1, help="evaluation games in flight at once"),
+    backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
+    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+) -> None:
+    """Run the learning protocol; re-running the same command resumes to exactly the same memory."""
+    from ..learning import Experiment, Learner
+
+    exp = Experiment(
+        game, formulation, agent, opponent, runs, epochs, learn_games, eval_games, seed, name, reference
+    )
+    learner = Learner(exp, store, concurrency=concurrency, progress=not quiet, backend=backend, address=address)
+    summary = learner.run()
+    print(summary.line())
+    if summary.status == "interrupted":
+        raise typer.Exit(130)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("learn")(learn)

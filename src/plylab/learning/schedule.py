@@ -1,0 +1,118 @@
+"""What a learning experiment plays: runs of phases, each phase a list of deterministic game jobs.
+
+A run is: evaluation on empty memory (checkpoint 0), then for each epoch e a learning phase
+(`learn_games` games that update memory) and an evaluation at checkpoint e (`eval_games` games
+on the frozen memory). A phase's seed derives from (experiment seed, run, phase), never from the
+experiment's name, so an identical experiment under another name replays the same games (and
+finds their model replies in the response cache).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import UserError
+from ..harness.plan import GameJob, Matchup, derive_seed, single_plan
+from ..players import player_class
+from ..players.reaper import ReaperPlayer
+
+PhaseKind = Literal["eval", "learn", "reference"]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """The command line of `plylab learn`, validated."""
+
+    game: str
+    formulation: str
+    agent: str
+    opponent: str
+    runs: int = 10
+    epochs: int = 5
+    learn_games: int = 20
+    eval_games: int = 50
+    seed: int = 0
+    name: str | None = None
+    reference: str | None = None  # a memory-free player evaluated alongside (e.g. llm:model=local)
+
+    @property
+    def label(self) -> str:
+        return (
+            self.name or f"learn.{self.game}.{self.formulation}.{self.agent}-vs-{self.opponent}.s{self.seed}"
+        )
+
+    @property
+    def slug(self) -> str:
+        """The label as a folder name (memories live under it); the hash keeps long labels apart."""
+        digest = hashlib.sha256(self.label.encode()).hexdigest()[:8]
+        return f"{re.sub(r'[^A-Za-z0-9._-]+', '_', self.label)[:100]}-{digest}"
+
+    def identity(self) -> dict[str, Any]:
+        """What every phase of this experiment shares (a resumed phase must match it)."""
+        return {
+            "name": self.label,
+            "game": self.game,
+            "formulation": self.formulation,
+            "agent": self.agent,
+            "opponent": self.opponent,
+            "seed": self.seed,
+            "learn_games": self.learn_games,
+            "eval_games": self.eval_games,
+        }
+
+    def validate(self) -> Experiment:
+        for flag, value, least in (
+            ("--runs", self.runs, 1),
+            ("--epochs", self.epochs, 0),
+            ("--learn-games", self.learn_games, 1),
+            ("--eval-games", self.eval_games, 1),
+        ):
+            if value < least:
+                raise UserError(f"{flag} must be at least {least} (got {value})")
+        for player in filter(None, (self.agent, self.reference)):  # game, formulation and specs
+            single_plan(self.game, self.formulation, player, self.opponent, 1, self.seed, None)
+        spec, cls, options = player_class(self.agent)
+        if not issubclass(cls, ReaperPlayer):
+            raise UserError(
+                f"--agent must be a learning agent (reaper:, cbr: or memento:), not '{spec.name}'"
+            )
+        if getattr(options, "memory", None) is not None:
+            raise UserError(
+                "--agent must not set memory=: each run learns into its own memory under the store's folder"
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class Phase:
+    run: int
+    kind: PhaseKind
+    index: int  # checkpoint (eval), epoch (learn); 0 for the reference
+    games: int
+
+    def store_run(self, exp: Experiment) -> str:
+        return f"{exp.label}/run{self.run}/{self.kind}{self.index if self.kind != 'reference' else ''}"
+
+    def seed(self, exp: Experiment) -> int:
+        return derive_seed(exp.seed, "learn", self.run, self.kind, self.index)
+
+    def player(self, exp: Experiment) -> str:
+        return exp.reference if self.kind == "reference" and exp.reference else exp.agent
+
+    def jobs(self, exp: Experiment) -> list[GameJob]:
+        m = Matchup(exp.game, exp.formulation, self.player(exp), exp.opponent)
+        seed = self.seed(exp)
+        return [GameJob(m, i, self.games, seed) for i in range(self.games)]
+
+
+def run_phases(exp: Experiment, run: int) -> list[Phase]:
+    """One run's phases, in the order they are played."""
+    out = [Phase(run, "eval", 0, exp.eval_games)]
+    if exp.reference:
+        out.append(Phase(run, "reference", 0, exp.eval_games))
+    for e in range(1, exp.epochs + 1):
+        out += [Phase(run, "learn", e, exp.learn_games), Phase(run, "eval", e, exp.eval_games)]
+    return out
