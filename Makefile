@@ -35,7 +35,7 @@ test: $(STAMP)
 	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
 
 bench: $(STAMP)
-	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done; $(PY) bench/merge_results.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info results
