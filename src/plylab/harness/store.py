@@ -175,15 +175,12 @@ class GameRecord:
     extra: dict[str, Any] | None = None
 
 
-def _j(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        value = {str(k): v for k, v in value.items()}
-    return json.dumps(value, separators=(",", ":"))
+def json_text(value: Any) -> str | None:
+    """Compact JSON for a column (dict keys become strings, as JSON requires), None stays NULL."""
+    return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
-def _b(value: bool | None) -> int | None:
+def flag(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
@@ -244,8 +241,8 @@ class Store:
                    finished, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     run_id, rec.job_key, rec.idx, rec.game, rec.formulation, rec.player, rec.opponent,
-                    rec.player_seat, rec.seed, _j(rec.returns), rec.outcome, rec.forfeit_by,
-                    rec.failure_kind, len(rec.moves), rec.started, rec.finished, _j(rec.extra),
+                    rec.player_seat, rec.seed, json_text(rec.returns), rec.outcome, rec.forfeit_by,
+                    rec.failure_kind, len(rec.moves), rec.started, rec.finished, json_text(rec.extra),
                 ),
             )
             if cur.rowcount == 0:
@@ -259,11 +256,11 @@ class Store:
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 [
                     (
-                        game_id, m.ply, m.seat, m.player, m.state, m.observation, _j(m.legal), m.action,
-                        m.action_label, m.elapsed, _j(m.values), _j(m.scores), _b(m.optimal),
-                        _b(m.informative), _b(m.optimal_score), _b(m.informative_score), m.prompt,
+                        game_id, m.ply, m.seat, m.player, m.state, m.observation, json_text(m.legal), m.action,
+                        m.action_label, m.elapsed, json_text(m.values), json_text(m.scores), flag(m.optimal),
+                        flag(m.informative), flag(m.optimal_score), flag(m.informative_score), m.prompt,
                         m.reply, m.reasoning, m.input_tokens, m.output_tokens, m.reasoning_tokens,
-                        m.cost, m.calls, m.cache_hits, m.failure_kind, _j(m.attempts), _j(m.note),
+                        m.cost, m.calls, m.cache_hits, m.failure_kind, json_text(m.attempts), json_text(m.note),
                     )
                     for m in rec.moves
                 ],

@@ -6,14 +6,12 @@ leaves half a game and a re-run skips exactly the games already stored.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
 
 from ...errors import UserError
-from ...harness.store import connect, transaction
+from ...harness.store import connect, flag, json_text, transaction
 from .session import GameLog
 
 SCHEMA = """
@@ -83,14 +81,6 @@ CREATE INDEX IF NOT EXISTS clue_games_run ON clue_games(run_id);
 """
 
 
-def _j(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"))
-
-
-def _b(value: bool | None) -> int | None:
-    return None if value is None else int(value)
-
-
 class ClueStore:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
@@ -111,7 +101,7 @@ class ClueStore:
             return int(row["id"])
         cur = self.conn.execute(
             "INSERT INTO clue_runs(key, condition, seed, turn_limit, specs, created, updated) VALUES (?,?,?,?,?,?,?)",
-            (key, condition, seed, turn_limit, _j(specs), now, now),
+            (key, condition, seed, turn_limit, json_text(specs), now, now),
         )
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
@@ -126,7 +116,7 @@ class ClueStore:
                    end_reason, turns, rounds, solution_suggested_turn, started, finished)
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
-                    run_id, idx, log.seed, _j(log.seats), _j(list(log.envelope)), _j(log.hands), log.winner,
+                    run_id, idx, log.seed, json_text(log.seats), json_text(list(log.envelope)), json_text(log.hands), log.winner,
                     log.end_reason, len(log.turns), log.rounds, log.solution_suggested_turn, log.started, log.finished,
                 ),
             )
@@ -138,13 +128,13 @@ class ClueStore:
                 d, call = t.decision, t.decision.call
                 belief = None if d.deductions is None else [d.deductions.envelope.get(i) for i in range(3)]
                 rows.append((
-                    game_id, t.turn, t.round, t.seat, d.kind, _j(list(d.cards) if d.cards else None), t.disprover,
-                    t.shown, _b(t.correct), _j(belief), _j([list(c) for c in t.claims]), _b(d.ready),
+                    game_id, t.turn, t.round, t.seat, d.kind, json_text(list(d.cards) if d.cards else None), t.disprover,
+                    t.shown, flag(t.correct), json_text(belief), json_text([list(c) for c in t.claims]), flag(d.ready),
                     call.failure if call else None, call.error if call else None,
                     call.prompt if call else None, call.reply if call else None, call.reasoning if call else None,
                     call.input_tokens if call else 0, call.output_tokens if call else 0,
                     call.reasoning_tokens if call else 0, call.cost if call else None,
-                    call.latency if call else None, _b(call.cached) if call else None,
+                    call.latency if call else None, flag(call.cached) if call else None,
                 ))
             c.executemany(
                 """INSERT INTO clue_turns(game_id, turn, round, seat, action, cards, disprover, shown, correct,
