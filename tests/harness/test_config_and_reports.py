@@ -59,7 +59,7 @@ def test_listing_commands(cli):
     assert {g["name"] for g in games} >= {"tic_tac_toe", "nim", "connect_four"}
     assert all("standard" in g["formulations"] for g in games)
     players = {p["name"] for p in json.loads(cli("players", "--format", "json").out)["players"]}
-    assert {"random", "mcts", "optimal", "human"} <= players
+    assert {"random", "mcts", "optimal", "human", "llm", "reaper", "cbr", "memento", "clue-oracle", "clue-llm"} <= players
 
 
 def test_pivot_tables_by_formulation(cli, tmp_path):

@@ -34,10 +34,13 @@ def games(fmt: str = typer.Option("table", "--format", help="table or json")) ->
 
 def players(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
     """Registered players and their spec options."""
+    from ..games.clue.players import CLUE_PLAYERS
+
     rows = [
         {"name": c.name, "summary": c.summary, "options": ", ".join(c.Options.model_fields),
-         "uses_model": c.uses_model, "games": list(c.games) if c.games else None}
-        for c in (PLAYERS.get(n) for n in PLAYERS.names())
+         "uses_model": getattr(c, "uses_model", c.name == "clue-llm"),
+         "games": list(c.games) if getattr(c, "games", None) else (["clue"] if c.name.startswith("clue-") else None)}
+        for c in [PLAYERS.get(n) for n in PLAYERS.names()] + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
     ]
     _emit(rows, fmt, "players")
 
