@@ -26,3 +26,17 @@ def test_optimal_stays_optimal_under_every_formulation(cli, tmp_path, game, form
     [row] = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]
     assert row["formulation"] == formulation and row["failures"] == 0
     assert row["optimality"]["rate"] == 1.0 and row["optimality"]["scored"] > 0
+
+
+def test_the_local_model_plays_every_formulation_without_failures(cli, tmp_path):
+    """The real Gemma, constrained to the legal labels of each surface, finishes a game under each one."""
+    store = tmp_path / "llm.sqlite"
+    for game, formulation in FORMULATIONS:
+        res = cli("run", "--game", game, "--formulation", formulation, "--player", "llm:model=local,output=json",
+                  "--opponent", "optimal", "--games", "1", "--store", str(store), "--quiet")
+        assert res.code == 0, (game, formulation, res.err)
+    rows = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]
+    assert {(r["game"], r["formulation"]) for r in rows} == set(FORMULATIONS)
+    for r in rows:
+        assert r["games"] == 1 and r["failures"] == 0, (r["game"], r["formulation"], r["failure_kinds"])
+        assert r["usage"]["calls"] > 0 and r["tokens_per_move"]["mean"] > 0
