@@ -80,9 +80,10 @@ class LLMPlayer(CluePlayer):
             )
         except door.ModelError as exc:
             call.failure, call.error = str(exc.kind), str(exc)
-            _record(call, exc.reply)
+            if exc.reply is not None:
+                call.record(exc.reply)
             return ClueDecision("pass", None, None, call, ready)
-        _record(call, reply)
+        call.record(reply)
         try:
             parsed = parse_reply(reply.text, view.deck, view.num_players)
         except ReplyError as exc:
@@ -91,15 +92,3 @@ class LLMPlayer(CluePlayer):
             return ClueDecision("pass", None, None, call, ready)
         return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, call, ready)
 
-
-def _record(call: ModelCall, reply: Any) -> None:
-    """Copy text, reasoning and usage of a reply (if any came back) onto the turn's record."""
-    if reply is None:
-        return
-    call.reply, call.reasoning = reply.text, reply.reasoning
-    call.input_tokens = reply.usage.input_tokens
-    call.output_tokens = reply.usage.output_tokens
-    call.reasoning_tokens = reply.usage.reasoning_tokens
-    call.cost = reply.usage.cost
-    call.latency = reply.latency
-    call.cached = reply.cached

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from ...players.base import Attempt
 from ...registry import Registry
 from ...specs import Params, Spec, bind, parse_spec
 from .cards import Triple
@@ -25,21 +26,8 @@ from .prompts import Deductions
 from .view import ClueView
 
 
-@dataclass
-class ModelCall:
-    """One model call of a turn, kept whether or not its reply was usable."""
-
-    prompt: str
-    reply: str | None = None
-    reasoning: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float | None = None
-    latency: float = 0.0
-    cached: bool = False
-    failure: str | None = None  # empty | unparseable | illegal | <ModelError kind>
-    error: str | None = None
+# One model call of a turn, kept whether or not its reply was usable: the same record as a move's attempt.
+ModelCall = Attempt
 
 
 @dataclass
