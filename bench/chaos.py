@@ -27,7 +27,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GAME, PLAYER, OPPONENT = "tic_tac_toe", "mcts:sims=1000", "random"
+# A strong MCTS makes a game last ~20 ms, so a kill a moment after a save lands mid-run even on a fast
+# machine (with a weak player a whole run fits between two kills).
+GAME, PLAYER, OPPONENT = "tic_tac_toe", "mcts:sims=10000", "random"
 
 
 @dataclass

@@ -171,7 +171,7 @@ def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) ->
 @needs_ray
 @pytest.mark.timeout(400)
 def test_sigkill_and_resume_on_cluster(cluster: str, tmp_path: Path) -> None:
-    r = chaos.chaos(tmp_path / "chaos.sqlite", backend="ray", address=cluster, kills=4, games=100,
+    r = chaos.chaos(tmp_path / "chaos.sqlite", backend="ray", address=cluster, kills=4, games=150,
                     delay=(2.0, 8.0), rng_seed=2)
     assert r.final_code == 0, r.final_out
     assert r.problems == []

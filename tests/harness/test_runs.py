@@ -74,20 +74,23 @@ def test_every_stored_game_replays_to_its_recorded_outcome(tmp_path):
 
 
 def test_kill_9_mid_run_resumes_with_no_game_lost_or_doubled(tmp_path):
+    # Strong MCTS makes each game take ~0.1 s, so a kill 20 ms after the first save lands mid-run even on
+    # a fast machine (weak players finish all 30 games between two polls).
     store = tmp_path / "s.sqlite"
-    args = [sys.executable, "-m", "plylab", "run", "--game", "tic_tac_toe", "--player", "mcts:sims=300",
-            "--opponent", "mcts:sims=300", "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
+    args = [sys.executable, "-m", "plylab", "run", "--game", "tic_tac_toe", "--player", "mcts:sims=20000",
+            "--opponent", "mcts:sims=20000", "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while time.time() < deadline:  # wait until some, but not all, games are saved
-        time.sleep(0.2)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:  # wait until some, but not all, games are saved
+        time.sleep(0.02)
         if store.exists():
             try:
                 n = sqlite3.connect(store).execute("SELECT COUNT(*) FROM games").fetchone()[0]
             except sqlite3.OperationalError:
                 continue
-            if n >= 3:
+            if n >= 1:
                 break
+    assert proc.poll() is None, "the run ended before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     saved_before = sqlite3.connect(store).execute("SELECT COUNT(*) FROM games").fetchone()[0]

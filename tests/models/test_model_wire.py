@@ -98,13 +98,13 @@ def test_client_errors_are_not_retried(server, remote):
 
 
 def test_a_slow_attempt_times_out_and_is_retried(server, remote):
-    server.queue(Behaviour(delay=3.0), Behaviour(delay=3.0))
+    server.queue(Behaviour(delay=5.0), Behaviour(delay=5.0))
     start = time.monotonic()
     with pytest.raises(ModelError) as err:
         run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=1)))
     assert err.value.kind == "timeout"
     assert len(server.requests) == 2
-    assert time.monotonic() - start < 4.0  # two 1 s attempts, not two 3 s waits
+    assert time.monotonic() - start < 4.5  # two 1 s attempts (and a back-off), not two 5 s waits
 
 
 def test_a_slow_attempt_then_a_quick_one_succeeds(server, remote):
