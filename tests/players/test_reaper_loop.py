@@ -200,7 +200,12 @@ def test_learning_game_writes_reflected_cases_and_rules_every_period(tmp_path, s
     assert cases[-1].reflection["turning_point"] and cases[0].reflection["lesson"] == "lesson 1"
     assert all(c.reward == -1.0 and c.source == rec.job_key for c in cases)
     reflect_prompt = next(m for k, m, _ in model.calls if k.endswith("/reflect"))[-1]["content"]
-    assert "Opponent replied: " in reflect_prompt and "Intent: first legal cell" in reflect_prompt
+    assert "Intent: first legal cell" in reflect_prompt
+    # The opponent won with the game's last move: the reflector is told every reply, that one included.
+    theirs = [m for m in rec.moves if m.seat == 1]
+    assert rec.moves[-1].seat == 1 and reflect_prompt.count("Opponent replied: ") == len(mine)
+    assert f"Opponent replied: {theirs[-1].action_label}" in reflect_prompt
+    assert "The game ended with this move" not in reflect_prompt
     assert mem.rules() == [] and mem.games_learned == 1  # rule_period=2: not yet
     play(spec, 1, context)
     mem = CaseMemory.open(memory, frozen=True)

@@ -106,7 +106,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             returns = [1.0, 1.0]
             returns[forfeit_by] = -1.0
         for seat, p in enumerate(players):
-            await p.game_over(GameResult(tuple(returns), seat, forfeit_by))
+            await p.game_over(GameResult(tuple(returns), seat, forfeit_by, tuple(state.history())))
     finally:
         for p in players:
             p.close()

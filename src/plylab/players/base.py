@@ -100,6 +100,7 @@ class GameResult:
     returns: tuple[float, ...]
     seat: int
     forfeit_by: int | None
+    history: tuple[int, ...] = ()  # every action played, so a learner sees the game-ending move too
 
 
 class Player(ABC):

@@ -17,6 +17,7 @@ the player plays a trained memory read-only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -153,7 +154,7 @@ class ReaperPlayer(Player):
     # playing ----------------------------------------------------------------------------
     async def act(self, turn: Turn) -> Decision:
         f = self._formulation = turn.formulation
-        self._note_reply(turn)
+        self._note_reply(turn.state.history())
         s = prompts.Situation(
             f.rules(), f.seat_name(turn.seat), f.render_state(turn.state), list(f.legal_labels(turn.state))
         )
@@ -209,21 +210,22 @@ class ReaperPlayer(Player):
                 failure, s.feedback = exc.kind, exc.message
         return None, "", failure
 
-    def _note_reply(self, turn: Turn) -> None:
+    def _note_reply(self, history: Sequence[int]) -> None:
         """Label the opponent's moves since our last one (the reflector sees them)."""
-        history = turn.state.history()
-        if not self.buffer or len(history) <= self._seen:
+        f = self._formulation
+        if not self.buffer or f is None or len(history) <= self._seen:
             return
-        state, labels = turn.game.new_state(), []
+        state, labels = self.game.new_state(), []
         for i, a in enumerate(history):
             if i >= self._seen:
-                labels.append(turn.formulation.action_label(state, a))
+                labels.append(f.action_label(state, a))
             state.apply_action(a)
         self.buffer[-1].reply = ", ".join(labels)
 
     # learning ---------------------------------------------------------------------------
     async def game_over(self, result: GameResult) -> None:
         """Reflect on the buffered game and write its cases (learning runs only)."""
+        self._note_reply(result.history)  # the opponent's game-ending move, if it had the last word
         buffer, self.buffer = self.buffer, []
         memory, f = self.memory() if self.learning else None, self._formulation
         if memory is None or f is None:

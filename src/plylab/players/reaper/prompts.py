@@ -174,7 +174,7 @@ def reflector_messages(rules_text: str, seat: str, steps: Sequence[Step], result
         after = (
             f"Opponent replied: {st.reply}"
             if st.reply
-            else "The game ended after this move (or the opponent's reply)."
+            else "The game ended with this move."
         )
         moves.append(
             f"Move {i}.\nPosition:\n{_indent(st.observation)}\n"
