@@ -125,8 +125,11 @@ def test_report_formats_and_unknown_experiment(store_path):
     assert learning_report(store_path, None, "csv").startswith("agent,checkpoint,runs")
     with pytest.raises(UserError, match="no learning experiment 'nope'"):
         learning_report(store_path, "nope", "json")
-    with pytest.raises(UserError, match="--learning reports come as"):
-        learning_report(store_path, None, "latex")
+    tex = learning_report(store_path, None, "latex")
+    assert tex.startswith(r"\begin{tabular}") and r"reaper:model=m & 1 & 3 &" in tex
+    assert r"\end{tabular}" in tex and "% " in tex and "Welch" in tex  # the comparisons as comments
+    with pytest.raises(UserError, match="unknown format 'yaml'"):
+        learning_report(store_path, None, "yaml")
 
 
 def test_plots_are_written_as_png_and_svg(store_path, tmp_path):

@@ -10,8 +10,6 @@ an `llm` player in the same setting.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import json
 import re
@@ -19,13 +17,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from ..errors import UserError
 from ..harness.store import Store
 from .metrics import matchup_rows
 from .stats import student_t, welch_one_sided
+from .tables import FORMATS, format_grid
 
 METRICS = ("draw_rate", "win_rate", "optimality", "tokens_per_move", "failure_rate")
 TESTED = ("draw_rate", "win_rate", "optimality")
@@ -209,27 +205,11 @@ def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
         store.close()
     if fmt == "json":
         return json.dumps(data, indent=2)
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     header, body = _grid(data)
-    tests = _tests(data)
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(row) + " |" for row in body]
-        return "\n".join(lines + ([""] + [f"- {t}" for t in tests] if tests else []))
-    if fmt == "csv":
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([header, *body])
-        return out.getvalue().rstrip("\n")
-    if fmt != "table":
-        raise UserError(f"--learning reports come as table, markdown, csv or json, not '{fmt}'")
-    table = Table(*header, title="learning checkpoints: mean over runs [95% Student-t]")
-    for row in body:
-        table.add_row(*row)
-    console = Console(record=True, width=200)
-    with console.capture() as cap:
-        console.print(table)
-        for t in tests:
-            console.print(t)
-    return cap.get()
+    title = "learning checkpoints: mean over runs [95% Student-t]"
+    return format_grid(header, body, fmt, title=title, notes=_tests(data))
 
 
 # -- plots -----------------------------------------------------------------------------------

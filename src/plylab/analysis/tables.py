@@ -105,27 +105,41 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
         body_json = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
         return json.dumps(body_json, indent=2)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
+    return format_grid(header, body, fmt)
+
+
+def latex_escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
+                 ("$", r"\$"), ("{", r"\{"), ("}", r"\}"), ("±", r"$\pm$")):
+        text = text.replace(a, b)
+    return text
+
+
+def format_grid(
+    header: list[str], body: list[list[str]], fmt: str, *, title: str | None = None, notes: list[str] = ()
+) -> str:
+    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it)."""
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(body)
+        csv.writer(out, lineterminator="\n").writerows([header, *body])
         return out.getvalue().rstrip("\n")
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in body]
-        return "\n".join(lines)
+        return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
     if fmt == "latex":
-        esc = lambda s: s.replace("_", r"\_").replace("%", r"\%").replace("&", r"\&").replace("±", r"$\pm$")  # noqa: E731
         lines = [r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}", r"\toprule",
-                 " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
-        lines += [" & ".join(esc(c) for c in row) + r" \\" for row in body]
+                 " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
         lines += [r"\bottomrule", r"\end{tabular}"]
+        lines += [f"% {n}" for n in notes]
         return "\n".join(lines)
-    t = Table(*header, show_lines=False)
+    t = Table(*header, title=title, show_lines=False)
     for row in body:
         t.add_row(*row)
     console = Console(record=True, width=200)
     with console.capture() as cap:
         console.print(t)
+        for n in notes:
+            console.print(n)
     return cap.get()

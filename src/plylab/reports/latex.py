@@ -9,24 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..analysis.metrics import matchup_rows
-from ..analysis.tables import render
+from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
 from .data import rating_results
 from .paper import paper_tables
 from .ratings import rate
 
 
-def _escape(text: str) -> str:
-    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                 ("$", r"\$"), ("{", r"\{"), ("}", r"\}"), ("±", r"$\pm$")):
-        text = text.replace(a, b)
-    return text
-
-
 def _float(tabular: str, caption: str, label: str) -> str:
     return "\n".join([
         r"\begin{table}[t]", r"\centering", r"\small", tabular,
-        rf"\caption{{{_escape(caption)}}}", rf"\label{{tab:{label}}}", r"\end{table}", "",
+        rf"\caption{{{latex_escape(caption)}}}", rf"\label{{tab:{label}}}", r"\end{table}", "",
     ])
 
 
@@ -38,7 +31,7 @@ def _ratings_tabular(store: Store, run: str | None) -> str | None:
     lines = [r"\begin{tabular}{lrrrrr}", r"\toprule",
              r"player & rating & 95\% interval & W & D & L \\", r"\midrule"]
     lines += [
-        rf"{_escape(r.player)} & {r.elo:.0f} & [{r.low:.0f}, {r.high:.0f}] & {r.wins} & {r.draws} & {r.losses} \\"
+        rf"{latex_escape(r.player)} & {r.elo:.0f} & [{r.low:.0f}, {r.high:.0f}] & {r.wins} & {r.draws} & {r.losses} \\"
         for r in ratings
     ]
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -67,6 +60,6 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
         path.write_text(_float(ratings, caption, "ratings"), "utf-8")
         written.append(path)
     index = out_dir / "tables.tex"
-    head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + _escape(Path(store_path).name)
+    head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + latex_escape(Path(store_path).name)
     index.write_text("\n".join([head, *(rf"\input{{{p.stem}}}" for p in written), ""]), "utf-8")
     return index
