@@ -41,7 +41,9 @@ from .weights import gguf_path
 
 PROVIDER = "plylab-local"
 MODEL_NAME = "gemma-3-270m"
-CONTEXT_TOKENS = 4096
+# Gemma 3 270M was trained on 32k tokens; 8k holds a long Clue history (a six-player game passes 4k
+# around turn 100) and costs ~150 MB of KV cache. Prompt time grows only with the prompt actually sent.
+CONTEXT_TOKENS = 8192
 
 
 class _Cancelled(Exception):
