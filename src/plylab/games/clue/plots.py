@@ -35,13 +35,8 @@ def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
         ax.plot(rounds, [p["oracle"] for p in pts], color=color, ls="--", label=f"{label} (oracle)")
     ax.axhline(groups[0]["knowledge_curve"]["ceiling"], color="grey", ls=":", label="ceiling")
     ax.set_xlabel("round")
-    ax.set_ylabel("cards whose holder is known")
-    ax.set_title("Knowledge accumulation per round")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    paths.append(out / "clue_knowledge.png")
-    fig.savefig(paths[-1], dpi=120)
-    plt.close(fig)
+    paths.append(_finish(fig, ax, "cards whose holder is known", "Knowledge accumulation per round",
+                         out / "clue_knowledge.png"))
 
     fig, ax = plt.subplots(figsize=(8, 5))
     labels, kinds = [], [("from_entailment", "oracle entails solution -> accusation"),
@@ -59,11 +54,18 @@ def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
         ax.bar(0, 0, 0, color=f"C{j}", label=text)
     ax.plot([], [], "k^", label="matrix ready -> accusation")
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.set_ylabel("turns (mean)")
-    ax.set_title("Accusation delay")
+    paths.append(_finish(fig, ax, "turns (mean)", "Accusation delay", out / "clue_delays.png"))
+    return paths
+
+
+def _finish(fig: Any, ax: Any, ylabel: str, title: str, path: Path) -> Path:
+    """Label, lay out, save and close one figure."""
+    import matplotlib.pyplot as plt
+
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    paths.append(out / "clue_delays.png")
-    fig.savefig(paths[-1], dpi=120)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
-    return paths
+    return path
