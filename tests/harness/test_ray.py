@@ -153,7 +153,10 @@ def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) ->
     from plylab.harness.session import play_game
     from plylab.players import RunContext
 
-    jobs = single_plan("tic_tac_toe", "standard", "mcts:sims=100", "optimal", 24, 5, None).jobs()
+    # ~0.1 s a game, ~5 s of play in all: longer than a node takes to start its first worker, so the
+    # games spread. (With tiny games the head's warm worker drains the queue first; Ray then cancels
+    # the lease it asked of the other node, and every game runs on one node, as it should.)
+    jobs = single_plan("tic_tac_toe", "standard", "mcts:sims=30000", "optimal", 48, 5, None).jobs()
     executor = RayExecutor(ExecOptions(address=cluster))
     got: dict[str, Any] = {}
     asyncio.run(executor.run(jobs, RunContext(store_path=tmp_path / "s.sqlite"), lambda r: got.setdefault(r.job_key, r),
