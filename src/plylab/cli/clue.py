@@ -27,7 +27,7 @@ ADDRESS_HELP = "Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start 
 
 
 def _run(plan: object, store: Path, quiet: bool, backend: str = "local", address: str | None = None) -> None:
-    from ..games.clue.study import run_plan
+    from ..clue.study import run_plan
 
     outcome = asyncio.run(
         run_plan(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
@@ -52,7 +52,7 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play N games with the given seats (seating shuffled per game); resumable."""
-    from ..games.clue.study import RunPlan
+    from ..clue.study import RunPlan
 
     _run(RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel), store, quiet, backend, address)
 
@@ -73,7 +73,7 @@ def study(
     quiet: bool = typer.Option(False, "--quiet", "-q"),
 ) -> None:
     """The paper's study: per model three LLM seats, all baseline, all matrix, or mixed (1 matrix + 2 baseline)."""
-    from ..games.clue.study import RunPlan, study_specs
+    from ..clue.study import RunPlan, study_specs
 
     specs = study_specs(condition, list(model or []), temperature=temperature, max_tokens=max_tokens)
     _run(RunPlan(specs, games, seed, turn_limit, condition, parallel), store, quiet, backend, address)
@@ -86,10 +86,10 @@ def report(
     plot: Path | None = typer.Option(None, "--plot", help="directory for the knowledge-curve and delay figures"),
 ) -> None:
     """Accuracy, identification, deductions, knowledge curves and delays per condition and player."""
-    from ..games.clue.metrics import report as build
-    from ..games.clue.metrics import to_markdown
-    from ..games.clue.plots import write_plots
-    from ..games.clue.store import ClueStore
+    from ..clue.metrics import report as build
+    from ..clue.metrics import to_markdown
+    from ..clue.plots import write_plots
+    from ..clue.store import ClueStore
 
     if fmt not in ("json", "markdown"):
         raise UserError(f"unknown format '{fmt}'; accepted: json, markdown")

@@ -34,7 +34,7 @@ def games(fmt: str = typer.Option("table", "--format", help="table or json")) ->
 
 def players(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
     """Registered players and their spec options."""
-    from ..games.clue.players import CLUE_PLAYERS
+    from ..clue.players import CLUE_PLAYERS
 
     rows = [
         {"name": c.name, "summary": c.summary, "options": ", ".join(c.Options.model_fields),

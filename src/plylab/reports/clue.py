@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..games.clue.cards import CATEGORIES
-from ..games.clue.engine import ClueState, load
-from ..games.clue.matrix import Mark, PossibilityMatrix
-from ..games.clue.metrics import report
-from ..games.clue.oracle import ClueOracle
-from ..games.clue.plots import write_plots
-from ..games.clue.store import ClueStore
+from ..clue.cards import CATEGORIES
+from ..clue.engine import ClueState, load
+from ..clue.matrix import Mark, PossibilityMatrix
+from ..clue.metrics import report
+from ..clue.oracle import ClueOracle
+from ..clue.plots import write_plots
+from ..clue.store import ClueStore
 
 MARKS = {Mark.YES: "Y", Mark.NO: "N", Mark.MAYBE: "?"}
 

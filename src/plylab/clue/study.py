@@ -18,9 +18,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ...errors import UserError
-from ...players import RunContext
-from ...specs import parse_spec
+from ..errors import UserError
+from ..players import RunContext
+from ..specs import parse_spec
 from .engine import DEFAULT_TURN_LIMIT
 from .players import ClueContext, clue_player_class
 from .session import GameLog, derive_seed, play_game
@@ -131,7 +131,7 @@ async def run_plan(
 ) -> RunOutcome:
     """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
     a local instance) and save each one as it ends."""
-    from ...harness.executor import ExecOptions, make_executor
+    from ..harness.executor import ExecOptions, make_executor
 
     specs = plan.validate()
     if address is not None and backend != "ray":
@@ -146,7 +146,7 @@ async def run_plan(
         todo = [i for i in range(plan.games) if i not in store.finished(run_id)]
         model = any(clue_player_class(s)[1].uses_model for s in specs)
         if model:
-            from ...models import ResponseCache
+            from ..models import ResponseCache
 
             cache = ResponseCache.open(store_path)
         jobs = [

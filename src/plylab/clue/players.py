@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ...players.base import Attempt
-from ...registry import Registry
-from ...specs import Params, Spec, bind, parse_spec
+from ..players.base import Attempt
+from ..registry import Registry
+from ..specs import Params, Spec, bind, parse_spec
 from .cards import Triple
 from .events import Suggestion
 from .matrix import PossibilityMatrix

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from clue_helpers import play_recorded
 
-from plylab.games.clue.events import Suggestion
-from plylab.games.clue.matrix import PossibilityMatrix
-from plylab.games.clue.oracle import ClueOracle
-from plylab.games.clue.prompts import messages
+from plylab.clue.events import Suggestion
+from plylab.clue.matrix import PossibilityMatrix
+from plylab.clue.oracle import ClueOracle
+from plylab.clue.prompts import messages
 
 SPECS = ["clue-oracle", "clue-matrix", "clue-random", "clue-random", "clue-random", "clue-matrix"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from plylab.games.clue.engine import ClueGame, ClueState, load
-from plylab.games.clue.players import make_clue_player
+from plylab.clue.engine import ClueGame, ClueState, load
+from plylab.clue.players import make_clue_player
 
 
 def play_recorded(

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import Any
 
-from ...errors import UserError
+from ..errors import UserError
 from .cards import CLASSIC
 from .players import sees_matrix
 from .store import ClueStore

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ...specs import Params
+from ..specs import Params
 from .matrix import PossibilityMatrix
 from .players import ClueDecision, CluePlayer, ModelCall, register_clue_player
 from .prompts import ReplyError, messages, parse_reply, reply_schema
@@ -29,7 +29,7 @@ class LLMOptions(Params):
 
 
 def _models() -> Any:
-    from ... import models  # the model door; imported on first use so bots never load it
+    from .. import models  # the model door; imported on first use so bots never load it
 
     return models
 

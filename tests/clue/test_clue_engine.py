@@ -7,8 +7,8 @@ import random
 import pyspiel
 import pytest
 
-from plylab.games.clue.engine import GAME_NAME, load
-from plylab.games.clue.events import Accusation, Pass, Suggestion
+from plylab.clue.engine import GAME_NAME, load
+from plylab.clue.events import Accusation, Pass, Suggestion
 
 
 def dealt(players: int = 6, seed: int = 0, **kw):

@@ -10,8 +10,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ...errors import UserError
-from ...harness.store import connect, flag, json_text, transaction
+from ..errors import UserError
+from ..harness.store import connect, flag, json_text, transaction
 from .session import GameLog
 
 SCHEMA = """

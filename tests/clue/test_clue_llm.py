@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from plylab.games.clue.engine import load
-from plylab.games.clue.players import make_clue_player
-from plylab.games.clue.prompts import ReplyError, parse_reply, reply_schema
+from plylab.clue.engine import load
+from plylab.clue.players import make_clue_player
+from plylab.clue.prompts import ReplyError, parse_reply, reply_schema
 from plylab.models import ModelError, Reply, Usage
 
 

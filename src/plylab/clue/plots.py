@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...errors import UserError
+from ..errors import UserError
 
 
 def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:

@@ -111,7 +111,7 @@ def test_study_rejects_before_playing(cli, tmp_path):
 
 
 def test_study_specs():
-    from plylab.games.clue.study import study_specs
+    from plylab.clue.study import study_specs
 
     mixed = study_specs("mixed", ["openai/gpt-4o-mini", "google/gemini-2.5-flash"])
     assert len(mixed) == 6 and sum("matrix=on" in s for s in mixed) == 2
@@ -165,8 +165,8 @@ def test_bad_store_is_one_line_exit_2(cli, tmp_path):
 def test_a_game_is_stored_once(tmp_path):
     import asyncio
 
-    from plylab.games.clue.session import play_game
-    from plylab.games.clue.store import ClueStore
+    from plylab.clue.session import play_game
+    from plylab.clue.store import ClueStore
 
     store = ClueStore(tmp_path / "one.sqlite")
     run = store.open_run("k", "custom", 0, 30, ["clue-random"] * 3)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from clue_helpers import play_recorded
 
-from plylab.games.clue.cards import CLASSIC
-from plylab.games.clue.events import Accusation, Suggestion
-from plylab.games.clue.matrix import Mark, PossibilityMatrix
-from plylab.games.clue.oracle import ClueOracle
-from plylab.games.clue.view import ClueView
+from plylab.clue.cards import CLASSIC
+from plylab.clue.events import Accusation, Suggestion
+from plylab.clue.matrix import Mark, PossibilityMatrix
+from plylab.clue.oracle import ClueOracle
+from plylab.clue.view import ClueView
 
 D = CLASSIC
 I = D.index

@@ -9,9 +9,9 @@ from itertools import combinations, product
 import pytest
 from clue_helpers import play_recorded
 
-from plylab.games.clue.engine import load
-from plylab.games.clue.events import Accusation, Suggestion
-from plylab.games.clue.oracle import ClueOracle
+from plylab.clue.engine import load
+from plylab.clue.events import Accusation, Suggestion
+from plylab.clue.oracle import ClueOracle
 
 
 def all_deals(deck, sizes):
