@@ -13,11 +13,11 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
 
@@ -122,57 +122,6 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
     else:
         conn.execute("COMMIT")
-
-
-@dataclass
-class MoveRecord:
-    ply: int
-    seat: int
-    player: str
-    state: str
-    observation: str | None
-    legal: list[int]
-    action: int | None
-    action_label: str | None
-    elapsed: float
-    values: dict[int, int] | None = None
-    scores: dict[int, int] | None = None
-    optimal: bool | None = None
-    informative: bool | None = None
-    optimal_score: bool | None = None
-    informative_score: bool | None = None
-    prompt: str | None = None
-    reply: str | None = None
-    reasoning: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float | None = None
-    calls: int = 0
-    cache_hits: int = 0
-    failure_kind: str | None = None
-    attempts: list[dict[str, Any]] | None = None
-    note: dict[str, Any] | None = None
-
-
-@dataclass
-class GameRecord:
-    job_key: str
-    idx: int
-    game: str
-    formulation: str
-    player: str
-    opponent: str
-    player_seat: int
-    seed: int
-    returns: list[float]
-    outcome: str
-    forfeit_by: int | None
-    failure_kind: str | None
-    moves: list[MoveRecord]
-    started: float
-    finished: float
-    extra: dict[str, Any] | None = None
 
 
 def json_text(value: Any) -> str | None:

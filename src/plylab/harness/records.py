@@ -1,0 +1,60 @@
+"""What a played game is: the game and every move, as plain data the store persists and reports read.
+
+Kept apart from `store.py` so players, sessions and backends can build records without importing SQLite code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class MoveRecord:
+    ply: int
+    seat: int
+    player: str
+    state: str
+    observation: str | None
+    legal: list[int]
+    action: int | None
+    action_label: str | None
+    elapsed: float
+    values: dict[int, int] | None = None
+    scores: dict[int, int] | None = None
+    optimal: bool | None = None
+    informative: bool | None = None
+    optimal_score: bool | None = None
+    informative_score: bool | None = None
+    prompt: str | None = None
+    reply: str | None = None
+    reasoning: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = None
+    calls: int = 0
+    cache_hits: int = 0
+    failure_kind: str | None = None
+    attempts: list[dict[str, Any]] | None = None
+    note: dict[str, Any] | None = None
+
+
+@dataclass
+class GameRecord:
+    job_key: str
+    idx: int
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    player_seat: int
+    seed: int
+    returns: list[float]
+    outcome: str
+    forfeit_by: int | None
+    failure_kind: str | None
+    moves: list[MoveRecord]
+    started: float
+    finished: float
+    extra: dict[str, Any] | None = None
