@@ -38,10 +38,3 @@ def cli(capsys: pytest.CaptureFixture[str]):
 
     return run
 
-
-def plylab_subprocess(*args: str, input: str | None = None, timeout: float = 120, env: dict | None = None):
-    """Run the real console script in a child process (for stdin, signals and exit codes)."""
-    return subprocess.run(
-        [sys.executable, "-m", "plylab", *args], input=input, capture_output=True, text=True, timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )

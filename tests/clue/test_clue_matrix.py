@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clue_helpers import play_recorded
+from tests.support.clue import play_recorded
 
 from plylab.clue.cards import CLASSIC
 from plylab.clue.events import Accusation, Suggestion

@@ -7,7 +7,7 @@ import random
 from itertools import combinations, product
 
 import pytest
-from clue_helpers import play_recorded
+from tests.support.clue import play_recorded
 
 from plylab.clue.engine import load
 from plylab.clue.events import Accusation, Suggestion

@@ -9,7 +9,7 @@ OpenSpiel information state, the two replays would differ.
 
 from __future__ import annotations
 
-from clue_helpers import play_recorded
+from tests.support.clue import play_recorded
 
 from plylab.clue.events import Suggestion
 from plylab.clue.matrix import PossibilityMatrix

@@ -4,20 +4,15 @@ run stopped, and a larger budget resumes it; replies from the response cache are
 from __future__ import annotations
 
 import sqlite3
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.fake_openai_server import FakeOpenAIServer  # noqa: E402
-from plylab.errors import UserError  # noqa: E402
-from plylab.harness.budget import Budget, game_usage, move_usage  # noqa: E402
-from plylab.harness.store import GameRecord, MoveRecord  # noqa: E402
+from tests.support.fake_openai_server import FakeOpenAIServer
+from plylab.errors import UserError
+from plylab.harness.budget import Budget, game_usage, move_usage
+from plylab.harness.store import GameRecord, MoveRecord
 
 
 def game(*moves: tuple[int, list[dict]]) -> GameRecord:

@@ -1,60 +1,19 @@
 """Nothing is lost: SIGKILL at random moments, then resume; Ctrl-C ends with one summary line.
 
-The kill-and-resume loop and the store audit live in bench/chaos.py (its long version runs
-there); this is the short one, on the local backend (the ray one is in test_ray.py, which owns
+The kill-and-resume loop and the store audit live in tests/support/chaos.py (its long version runs
+as bench/chaos.py); this is the short one, on the local backend (the ray one is in test_ray.py, which owns
 the loopback cluster).
 """
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # bench/ holds the chaos loop and the audit
-    sys.path.insert(0, str(ROOT))
-
-from bench import chaos  # noqa: E402
-
-
-def interrupt_run(
-    store: Path, backend: str = "local", address: str | None = None, extra: tuple[str, ...] = (),
-    games: int = 2000, timeout: float = 180,
-) -> tuple[int, str, str]:
-    """Start `plylab run`, wait until a game is saved, Ctrl-C it (SIGINT to its process group, as a
-    terminal does) and return (exit code, stdout, stderr)."""
-    cmd = chaos.run_command(store, games, 1, backend, address, None) + list(extra)
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    deadline = time.monotonic() + timeout
-    while chaos.saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert proc.poll() is None, f"the run ended before it could be interrupted: {proc.communicate()}"
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    return proc.returncode, out, err
-
-
-def assert_clean_interrupt(store: Path, code: int, out: str, err: str, games: int = 2000) -> None:
-    assert code == 130, (code, out, err)
-    lines = out.strip().splitlines()
-    assert len(lines) == 1 and " interrupted: " in lines[0] and "re-run the same command" in lines[0], out
-    assert "Traceback" not in err and "Error" not in err, err
-    saved = int(lines[0].split(" interrupted: ")[1].split("/")[0])
-    assert saved == chaos.saved_games(store) > 0
-    problems = chaos.audit(store, games=games, seed=1, complete=False)
-    assert problems == []
-    with sqlite3.connect(store) as conn:
-        assert conn.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+from tests.support import chaos
+from tests.support.chaos import assert_clean_interrupt, interrupt_run
 
 
 def test_audit_finds_damage(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import plylab_subprocess
+from tests.support.cli import plylab_subprocess
 
 
 def test_human_is_reasked_until_the_move_is_legal(tmp_path):

@@ -18,11 +18,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from test_chaos import assert_clean_interrupt, chaos, interrupt_run  # noqa: E402
+from tests.support import chaos
+from tests.support.chaos import assert_clean_interrupt, interrupt_run
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="the ray extra is not installed")
 TIMINGS = {"started", "finished", "elapsed", "latency", "seconds", "duration"}
@@ -197,7 +194,7 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
 ) -> None:
     """LLM games on both nodes: the model's cap (2) holds cluster-wide, replies reach the store's cache
     from either node (a re-run asks the server nothing), and a budget stops and then resumes the run."""
-    from bench.fake_openai_server import FakeOpenAIServer
+    from tests.support.fake_openai_server import FakeOpenAIServer
     from plylab.harness.backends.ray import RayExecutor
     from plylab.harness.budget import Budget
     from plylab.harness.executor import ExecOptions, backend_session

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # bench/ holds the fake server the benchmarks use too
-    sys.path.insert(0, str(ROOT))
-
-from bench.fake_openai_server import FakeOpenAIServer
+from tests.support.fake_openai_server import FakeOpenAIServer
 
 API_KEY = "sk-test-9f8e7d6c5b4a-never-store-me"
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 
 import pytest
-from bench.fake_openai_server import Behaviour
+from tests.support.fake_openai_server import Behaviour
 
 from plylab.errors import UserError
 from plylab.models import GenerateConfig, ModelError, get_model
@@ -129,7 +129,7 @@ def test_an_empty_reply_is_an_error_that_keeps_its_usage(server, remote):
 
 
 def test_the_concurrency_cap_holds(server, api_key):
-    from bench.fake_openai_server import FakeOpenAIServer
+    from tests.support.fake_openai_server import FakeOpenAIServer
 
     with FakeOpenAIServer(api_key=api_key, delay=0.2) as own:  # no stragglers from other tests
         model = get_model("openai-api/fake/capped", base_url=own.url, max_connections=3)
@@ -143,7 +143,7 @@ def test_the_concurrency_cap_holds(server, api_key):
 
 
 def test_a_server_that_went_away_mid_run_is_unreachable(server, api_key):
-    from bench.fake_openai_server import FakeOpenAIServer
+    from tests.support.fake_openai_server import FakeOpenAIServer
 
     with FakeOpenAIServer(api_key=api_key) as gone:
         model = get_model("openai-api/fake/vanishing", base_url=gone.url, backoff=0.01)

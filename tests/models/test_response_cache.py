@@ -6,7 +6,7 @@ import asyncio
 import sqlite3
 
 import pytest
-from bench.fake_openai_server import Behaviour
+from tests.support.fake_openai_server import Behaviour
 
 from plylab.harness.store import connect
 from plylab.models import GenerateConfig, ModelError, Reply, ResponseCache, Usage, make_key, request_record

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from plylab.errors import ParseError, UserError
 from plylab.games import get_game
@@ -334,7 +328,7 @@ def test_json_reasoning_field_is_kept_as_the_trace():
 
 @pytest.fixture
 def server(monkeypatch):
-    from bench.fake_openai_server import FakeOpenAIServer
+    from tests.support.fake_openai_server import FakeOpenAIServer
 
     monkeypatch.setenv("PLAY_API_KEY", "sk-play")
     with FakeOpenAIServer(api_key="sk-play") as srv:
@@ -351,7 +345,7 @@ def test_a_hosted_model_plays_over_http(server):
 
 
 def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
-    from bench.fake_openai_server import Behaviour
+    from tests.support.fake_openai_server import Behaviour
 
     from plylab.models import GenerateConfig, get_model
 
