@@ -1,4 +1,11 @@
-"""OpenSpiel's C++ MCTS bot with a random-rollout evaluator (uct_c=2, one rollout by default)."""
+"""OpenSpiel's C++ MCTS bot with a random-rollout evaluator: the paper's MCTS opponent.
+
+Defaults are the paper's (seed 003, l.49): simulation budget n=1000 for tic-tac-toe and Nim and
+n=5000 for Connect Four, "other hyperparameters ... the OpenSpiel defaults" -- uct_c=2, one random
+rollout, and MCTS-Solver (`solve=true`, OpenSpiel's MCTSBot default and the paper's public code),
+which backs proven wins and losses up the tree. `solve=false` (plain UCT, a weaker opponent) and
+`sims=N` are opt-in keys.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +15,37 @@ from pydantic import Field
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
 
+# The paper's budgets per game (l.49); any other game gets DEFAULT_SIMS.
+PAPER_SIMS = {"tic_tac_toe": 1000, "nim": 1000, "connect_four": 5000}
+DEFAULT_SIMS = 1000
+
+
+def paper_sims(game: str) -> int:
+    """The simulation budget the paper uses for `game` (l.49)."""
+    return PAPER_SIMS.get(game, DEFAULT_SIMS)
+
 
 class MctsOptions(Params):
-    sims: int = Field(1000, ge=1)
+    sims: int | None = Field(None, ge=1)  # None: the paper's budget for the game (paper_sims)
     uct_c: float = Field(2.0, gt=0)
     rollouts: int = Field(1, ge=1)
-    solve: bool = False
+    solve: bool = True  # MCTS-Solver, as OpenSpiel's default and the paper
 
 
 @register_player
 class MctsPlayer(Player):
     name = "mcts"
     Options = MctsOptions
-    summary = "OpenSpiel C++ MCTSBot, random rollouts; sims=N (default 1000)"
+    summary = (
+        "OpenSpiel C++ MCTSBot (MCTS-Solver), random rollouts; sims=N (default: the paper's 1000 for "
+        "tic-tac-toe and Nim, 5000 for Connect Four), solve=false for plain UCT, uct_c, rollouts"
+    )
     cpu_bound = True
+
+    @property
+    def sims(self) -> int:
+        o: MctsOptions = self.options  # type: ignore[assignment]
+        return o.sims if o.sims is not None else paper_sims(self.game.name)
 
     def _bot(self) -> pyspiel.MCTSBot:
         bot = getattr(self, "_cached_bot", None)
@@ -29,7 +53,7 @@ class MctsPlayer(Player):
             o: MctsOptions = self.options  # type: ignore[assignment]
             seed = self.rng.randrange(2**31)
             self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
-            bot = pyspiel.MCTSBot(self.game.engine, self._evaluator, o.uct_c, o.sims, 1000, o.solve, seed + 1, False)
+            bot = pyspiel.MCTSBot(self.game.engine, self._evaluator, o.uct_c, self.sims, 1000, o.solve, seed + 1, False)
             self._cached_bot = bot
         return bot
 
