@@ -6,6 +6,7 @@ The first `:` ends the name; values may themselves contain `:` and `/` (model na
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -28,11 +29,15 @@ def parse_spec(text: str, *, kind: str = "spec") -> Spec:
     raw = text.strip()
     if not raw:
         raise UserError(f"empty {kind}; expected 'name' or 'name:key=value,...'")
-    name, _, rest = raw.partition(":")
+    name, sep, rest = raw.partition(":")
     name = name.strip()
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         raise UserError(f"malformed {kind} '{text}': the name must be letters, digits, '-' or '_'")
     options: dict[str, str] = {}
+    if sep and not rest.strip():
+        raise UserError(
+            f"malformed {kind} '{text}': nothing after ':'; write '{name}' alone or '{name}:key=value,...'"
+        )
     if rest.strip():
         for part in rest.split(","):
             key, eq, value = part.partition("=")
@@ -53,11 +58,24 @@ class Params(BaseModel):
 
 P = TypeVar("P", bound=BaseModel)
 
+INT64 = (-(2**63), 2**63 - 1)  # what SQLite, NumPy and OpenSpiel's C++ can hold
+
+
+def _out_of_range(value: Any) -> bool:
+    """True for an int beyond 64 bits or a float that is not finite (1e999 parses as inf)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not INT64[0] <= value <= INT64[1]
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return False
+
 
 def bind(spec: Spec, model: type[P], *, kind: str = "spec") -> P:
     """Validate a spec's options against a pydantic model, with a one-line message on failure."""
     try:
-        return model(**spec.options)
+        params = model(**spec.options)
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
@@ -71,6 +89,15 @@ def bind(spec: Spec, model: type[P], *, kind: str = "spec") -> P:
         raise UserError(
             f"bad {kind} '{spec}': {'; '.join(problems)}; accepted options: {accepted}"
         ) from None
+    # Checked after validation so that every component's options get it, whatever their bounds.
+    for key in spec.options:
+        value = getattr(params, key, None)
+        if _out_of_range(value):
+            raise UserError(
+                f"bad {kind} '{spec}': option '{key}' is out of range (got '{spec.options[key]}'); "
+                f"integers must fit in 64 bits ({INT64[0]}..{INT64[1]}) and numbers must be finite"
+            )
+    return params
 
 
 def dump_options(params: BaseModel) -> dict[str, Any]:

@@ -85,6 +85,12 @@ class ClueStore:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
         self.conn = connect(self.path, create=create)
+        if not create:  # read-only: a plylab store without Clue tables has no Clue games to read
+            have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not {"clue_runs", "clue_games", "clue_turns", "clue_knowledge"} <= have:
+                self.conn.close()
+                raise UserError(f"no Clue games in store '{path}'; play some with `plylab clue run --store {path}`")
+            return
         try:
             self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:

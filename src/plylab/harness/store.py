@@ -9,12 +9,14 @@ Other subsystems (response cache, Clue, learning runs) add their own tables thro
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..errors import UserError
 from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
@@ -90,12 +92,15 @@ CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
 
 
 def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
-    """Open (and create) a store with WAL, foreign keys and a busy timeout."""
+    """Open (and create) a store with WAL, foreign keys and a busy timeout.
+
+    `create=False` is for reading commands: the file is opened read-only (see `open_read_only`).
+    """
     path = Path(path)
+    if not create:
+        return open_read_only(path)
     if path.exists() and path.is_dir():
         raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
-    if not create and not path.exists():
-        raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
@@ -110,6 +115,102 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
     except OSError as exc:
         raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
     return conn
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+REQUIRED = {"runs": {"id", "name", "kind", "seed", "plan", "status"},
+            "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
+            "moves": {"game_id", "ply", "seat", "action"}}
+
+
+def _uri(path: Path, **params: str) -> str:
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    return f"file:{quote(str(path.resolve()))}?{query}"
+
+
+def _ro(path: Path, **params: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(_uri(path, **params), uri=True, timeout=30.0, isolation_level=None,
+                           check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only=ON")
+    return conn
+
+
+def _missing(conn: sqlite3.Connection) -> list[str]:
+    """What a plylab store must have and this file lacks (tables or columns); empty when it is one."""
+    missing = []
+    for table, columns in REQUIRED.items():
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            missing.append(f"no '{table}' table")
+        elif columns - have:
+            missing.append(f"'{table}' lacks {', '.join(sorted(columns - have))}")
+    return missing
+
+
+def open_read_only(path: str | Path) -> sqlite3.Connection:
+    """Open a store for reading without ever changing it, or refuse with one line.
+
+    Never creates tables, switches journal modes or creates sidecar files next to a file that is not
+    a plylab store: the file is first inspected with `immutable=1` (no locks, no -wal/-shm). A WAL
+    store is then read with `mode=ro`, which sees a live writer's latest commits; on read-only
+    media (directory not writable, no -shm to share) it stays `immutable=1`.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
+    if not path.exists():
+        raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(100)
+    except OSError as exc:
+        raise UserError(f"cannot read store '{path}': {exc.strerror or exc}") from None
+    if not header:
+        raise UserError(f"'{path}' is an empty file, not a plylab store; it was left unchanged")
+    if not header.startswith(SQLITE_MAGIC) or len(header) < 100:
+        raise UserError(f"'{path}' is not an SQLite file, so not a plylab store; it was left unchanged")
+    wal = header[18] == 2
+    sidecar = Path(f"{path}-wal").exists()
+    writable_dir = os.access(path.parent, os.W_OK)
+    conn = None
+    try:
+        conn = _ro(path, mode="ro", immutable="1")
+        missing = _missing(conn)
+        if missing and not sidecar:
+            raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
+        if wal and (sidecar or writable_dir or Path(f"{path}-shm").exists()):
+            conn.close()
+            conn = None
+            try:
+                conn = _ro(path, mode="ro")
+                missing = _missing(conn)
+            except sqlite3.OperationalError:  # read-only media without a -shm: read the file as it is
+                conn = _ro(path, mode="ro", immutable="1")
+                missing = _missing(conn)
+        if missing:
+            raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
+    except sqlite3.DatabaseError as exc:
+        if conn is not None:
+            conn.close()
+        raise UserError(f"store '{path}' is damaged or not a plylab store ({exc}); it was left unchanged") from None
+    except BaseException:
+        if conn is not None:
+            conn.close()
+        raise
+    return conn
+
+
+@contextmanager
+def reading(path: str | Path) -> Iterator[None]:
+    """Turn SQLite errors met while reading a store (corrupted pages) into one line."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise UserError(
+            f"store '{path}' is damaged ({exc}); nothing was written to it. "
+            "Restore it from a copy, or salvage what is left with `sqlite3 STORE .recover`"
+        ) from None
 
 
 @contextmanager
