@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Effort = Literal["low", "medium", "high"]
+Summary = Literal["none", "concise", "detailed", "auto"]
 
 # Fields that change what a model answers (and so key the response cache).
 SAMPLING_FIELDS = ("temperature", "max_tokens", "effort", "seed")
@@ -27,6 +28,8 @@ class GenerateConfig(BaseModel):
     effort: Effort | None = None  # reasoning effort, where the provider exposes it
     timeout: float | None = Field(None, gt=0.0)  # seconds for one attempt (a hung call is retried)
     seed: int | None = None
+    # reasoning summaries (inspect's `reasoning_summary`); None: the provider's own detection
+    reasoning_summary: Summary | None = None
     max_retries: int | None = Field(None, ge=0)  # retries after the first attempt (5xx, 429, time-out)
 
     def merged(self, other: GenerateConfig | None) -> GenerateConfig:
@@ -37,4 +40,7 @@ class GenerateConfig(BaseModel):
 
     def sampling(self) -> dict[str, Any]:
         """The fields that decide the reply (the cache-key part of the config)."""
-        return {k: getattr(self, k) for k in SAMPLING_FIELDS}
+        out = {k: getattr(self, k) for k in SAMPLING_FIELDS}
+        if self.reasoning_summary is not None:  # only when asked: earlier cache keys stay valid
+            out["reasoning_summary"] = self.reasoning_summary
+        return out

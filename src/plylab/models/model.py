@@ -123,6 +123,7 @@ class Model:
             max_tokens=cfg.max_tokens,
             seed=cfg.seed,
             reasoning_effort=None if self.is_local else cfg.effort,
+            reasoning_summary=None if self.is_local else cfg.reasoning_summary,
             max_retries=cfg.max_retries,
             attempt_timeout=math.ceil(cfg.timeout) if cfg.timeout else None,
             max_connections=self.max_connections,
