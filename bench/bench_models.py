@@ -4,7 +4,7 @@
     python bench/bench_models.py --skip-local --out -  # the wire part only, printed
     python bench/bench_models.py --delays 0.5 --levels 64   # one level, one delay
 
-1. Local model: Gemma 3 270M in-process (llama.cpp), `output=json` moves of the `llm` player on
+1. Local model: Gemma 3 270M in-process (llama.cpp), `output=enum` moves of the `llm` player on
    positions from real games of tic-tac-toe, Nim and Connect Four; wall and CPU seconds per move.
 2. Door overhead: `Model.generate` (inspect provider, retries, caps, response-cache write) against a
    loopback OpenAI-compatible server (`bench/fake_openai_server.py`, its own process) that answers
@@ -45,7 +45,7 @@ def bench_local(moves_per_game: int, seed: int) -> list[dict]:
     for name in ("tic_tac_toe", "nim", "connect_four"):
         game = get_game(name)
         f = game.formulation("standard")
-        llm = make_player("llm:model=local,output=json", game, seed)
+        llm = make_player("llm:model=local,output=enum", game, seed)
         rival = make_player("random", game, seed + 1)
         state, walls, cpus, tokens_in, tokens_out, failures = game.new_state(), [], [], 0, 0, 0
         ply = 0
@@ -171,7 +171,7 @@ def report(command: str, local: list[dict] | None, wire: dict[float, list[dict]]
         lines += [
             "## Local model: seconds per move",
             "",
-            (f"Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=json` (constrained to the legal "
+            (f"Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=enum` (constrained to the legal "
             f"moves), temperature 0, every call from an empty KV cache; a random opponent supplies positions. "
             f"Model load: {local[0]['load']:.1f} s."),
             "",

@@ -32,7 +32,7 @@ def test_the_local_model_plays_every_formulation_without_failures(cli, tmp_path)
     """The real Gemma, constrained to the legal labels of each surface, finishes a game under each one."""
     store = tmp_path / "llm.sqlite"
     for game, formulation in FORMULATIONS:
-        res = cli("run", "--game", game, "--formulation", formulation, "--player", "llm:model=local,output=json",
+        res = cli("run", "--game", game, "--formulation", formulation, "--player", "llm:model=local,output=enum",
                   "--opponent", "optimal", "--games", "1", "--store", str(store), "--quiet")
         assert res.code == 0, (game, formulation, res.err)
     rows = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]

@@ -1,12 +1,19 @@
 """The single-call LLM player: the paper's LLM adapter over one model door.
 
 Each move is one prompt -- the formulation's rules, the position and the legal moves -- and one
-reply, parsed back to an engine action by the formulation. `output=json` asks for
-{"reasoning", "action"} with the action an enum of the legal moves (constrained decoding on the
-local model, structured outputs where a provider has them); `output=text` asks for a last line
-`ANSWER: <move>`. A reply that yields no legal move is a failed attempt, kept with its kind;
-`on_failure` decides what follows: forfeit (the paper's rule), retry:N (re-ask, showing the
-error), or random (play a uniformly random legal move and record the failure).
+reply, parsed back to an engine action by the formulation. The default is the paper's: the model
+writes its action freely (`output=text`, a last line `ANSWER: <move>`), and an illegal or
+unparseable action is a failure (seed 003, Table 2's dagger, the F columns of Tables 6/7).
+Deviations are opt-in keys: `output=json` asks for {"reasoning", "action"} with the action a free
+string (structured output, still able to name an illegal move); `output=enum` constrains the
+action to an enum of the legal moves (constrained decoding on the local model, strict structured
+outputs where a provider has them), which removes the failure channel the paper measures.
+Reasoning effort defaults to the paper's "high" (l.51) where the provider exposes it
+(`effort=unset` sends none); reasoning summaries are asked for where offered (`summary=auto`),
+since recognition is measured on reasoning traces (l.114).
+A reply that yields no legal move is a failed attempt, kept with its kind; `on_failure` decides
+what follows: forfeit (the paper's rule), retry:N (re-ask, showing the error), or random (play a
+uniformly random legal move and record the failure).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -24,7 +32,8 @@ from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
 
 ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
-TRANSPORT_FAILURES = {"timeout", "provider_error"}
+TRANSPORT_FAILURES = {"timeout", "provider_error", "connection", "bad_reply"}
+JSON_OUTPUTS = ("json", "enum")
 # ModelError kinds -> the failure kinds a move records
 _FAILURE_OF = {
     "timeout": "timeout",
@@ -32,13 +41,20 @@ _FAILURE_OF = {
     "provider_error": "provider_error",
     "unreachable": "provider_error",
     "empty": "empty",
+    "connection": "connection",  # the link broke mid-call (a reset): not a time-out
+    "bad_reply": "bad_reply",  # an answer (or a cached one) that cannot be used at all
 }
 
 
 class LLMOptions(Params):
     model: str = "local"
-    effort: Literal["low", "medium", "high"] | None = None
-    output: Literal["text", "json"] = "json"
+    # The paper's "high" (seed 003 l.51), sent where the provider exposes effort; unset: send none.
+    effort: Literal["low", "medium", "high", "unset"] = "high"
+    # text: the paper's free answer; json: structured, action a free string; enum: legal moves only.
+    output: Literal["text", "json", "enum"] = "text"
+    # Reasoning summaries (the traces recognition is counted on): auto asks where the provider
+    # offers them (inspect's per-provider detection); concise|detailed ask explicitly; none: never.
+    summary: Literal["auto", "concise", "detailed", "none"] = "auto"
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     on_failure: str = "forfeit"
@@ -70,19 +86,22 @@ def policy_of(text: str) -> tuple[str, int]:
 # -- the adapter: prompt and parsing ----------------------------------------------------------
 
 
-def move_schema(labels: list[str], reasoning_chars: int) -> dict[str, Any]:
-    """JSON schema of a reply: an optional short reasoning first, then the move (an enum)."""
+def move_schema(labels: list[str] | None, reasoning_chars: int) -> dict[str, Any]:
+    """JSON schema of a reply: an optional short reasoning first, then the move.
+
+    With `labels` the move is an enum of them (`output=enum`); without, a free string (`output=json`).
+    """
     props: dict[str, Any] = {}
     if reasoning_chars:
         props["reasoning"] = {"type": "string", "maxLength": reasoning_chars}
-    props["action"] = {"type": "string", "enum": labels}
+    props["action"] = {"type": "string"} if labels is None else {"type": "string", "enum": labels}
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
 def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: int) -> str:
     f = turn.formulation
     moves = "\n".join(f"- {label}" for label in labels)
-    if output == "json":
+    if output in JSON_OUTPUTS:
         fields = '"reasoning": "<at most a few sentences>", ' if reasoning_chars else ""
         answer = (
             f'Reply with one JSON object: {{{fields}"action": "<your move>"}}, where the action is one '
@@ -102,7 +121,7 @@ def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: in
 
 
 def retry_prompt(error: str, labels: list[str], output: str) -> str:
-    form = 'a JSON object with the field "action"' if output == "json" else "a last line 'ANSWER: <move>'"
+    form = 'a JSON object with the field "action"' if output in JSON_OUTPUTS else "a last line 'ANSWER: <move>'"
     return (
         f"Your answer was not accepted: {error}\n"
         f"The legal moves are: {' | '.join(labels)}.\n"
@@ -112,7 +131,7 @@ def retry_prompt(error: str, labels: list[str], output: str) -> str:
 
 def extract_answer(text: str, output: str) -> tuple[str, str | None]:
     """(the move text, the reply's own reasoning if it gave one); ParseError when there is none."""
-    if output == "json":
+    if output in JSON_OUTPUTS:
         body = text.strip()
         fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
         if fenced:
@@ -149,10 +168,12 @@ class LLMPlayer(Player):
     name = "llm"
     Options = LLMOptions
     summary = (
-        "a language model, one call per move; model=local|<provider>/<model>, output=json|text, "
-        "on_failure=forfeit|retry:N|random, effort, temperature, max_tokens, timeout"
+        "a language model, one call per move; model=local|<provider>/<model>, "
+        "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
+        "on_failure=forfeit|retry:N|random, effort (default high), summary, temperature, max_tokens, timeout"
     )
     uses_model = True
+    _deadline: float | None = None  # monotonic time by which the current move must be decided
 
     @classmethod
     def preflight(cls, options: Any) -> None:
@@ -165,6 +186,9 @@ class LLMPlayer(Player):
         self.policy, self.retries = policy_of(o.on_failure)
         self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
         self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
+        # The local model has neither effort nor traces: leave both out (and out of its cache keys).
+        self.effort = None if self.model.is_local or o.effort == "unset" else o.effort
+        self.summary = None if self.model.is_local or o.summary == "auto" else o.summary
         self._own_cache: ResponseCache | None = None
 
     @property
@@ -184,10 +208,14 @@ class LLMPlayer(Player):
         o: LLMOptions = self.options  # type: ignore[assignment]
         legal = turn.formulation.legal_labels(turn.state)
         labels = list(legal)
-        schema = move_schema(labels, self.reasoning_chars) if o.output == "json" else None
+        schema = None
+        if o.output in JSON_OUTPUTS:
+            schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)
         prompt = build_prompt(turn, labels, o.output, self.reasoning_chars)
         messages = [{"role": "user", "content": prompt}]
         attempts: list[Attempt] = []
+        # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
+        self._deadline = time.monotonic() + o.timeout if o.timeout else None
         for n in range(self.retries + 1):
             attempt, action = await self._attempt(turn, messages, schema, n)
             attempts.append(attempt)
@@ -211,8 +239,9 @@ class LLMPlayer(Player):
         config = GenerateConfig(
             temperature=o.temperature,
             max_tokens=o.max_tokens,
-            effort=o.effort,
-            timeout=o.timeout,
+            effort=self.effort,
+            reasoning_summary=self.summary,
+            timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
             seed=move_seed(self.seed, turn.ply, n),
         )
         attempt = Attempt(prompt=messages[-1]["content"])
@@ -228,9 +257,7 @@ class LLMPlayer(Player):
             return attempt, None
         attempt.record(reply)
         try:
-            answer, why = extract_answer(reply.text, o.output)
-            if why and not attempt.reasoning:
-                attempt.reasoning = why
+            answer, _ = extract_answer(reply.text, o.output)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
             attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
