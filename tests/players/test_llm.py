@@ -173,7 +173,7 @@ def test_the_default_is_the_papers_free_answer():
 
 
 def test_json_output_is_structured_but_the_action_a_free_string():
-    player, turn, f = scripted("llm:model=local,output=json", '{"action": "B2"}')
+    player, turn, _ = scripted("llm:model=local,output=json", '{"action": "B2"}')
     d = act(player, turn)
     schema = player.model.calls[0]["schema"]
     assert schema["properties"]["action"] == {"type": "string"}

@@ -25,18 +25,24 @@ Script = Callable[[str, list[dict[str, str]], dict | None], str]
 
 
 class Scripted:
-    """A stand-in model: replies come from a function of (cache key, messages, schema)."""
+    """A stand-in model: replies come from a function of (cache key, messages, schema).
+
+    A reply starting with CUT is returned as cut off at max_tokens (the rest is its text).
+    """
 
     def __init__(self, script: Script) -> None:
         self.script = script
         self.calls: list[tuple[str, list[dict[str, str]], dict | None]] = []
+        self.configs: list[GenerateConfig | None] = []
 
     async def generate(self, messages, *, schema=None, config=None, cache_key=None, cache=None) -> Reply:
         self.calls.append((cache_key, messages, schema))
+        self.configs.append(config)
         text = self.script(cache_key, messages, schema)
         if text == "":
             raise ModelError("empty", "no text", reply=Reply(text="", usage=Usage(input_tokens=7)))
-        return Reply(text=text, usage=Usage(input_tokens=10, output_tokens=3))
+        stop = "max_tokens" if text.startswith("CUT") else "stop"
+        return Reply(text=text.removeprefix("CUT"), usage=Usage(input_tokens=10, output_tokens=3), stop_reason=stop)
 
 
 def legal(messages: list[dict[str, str]]) -> list[str]:
@@ -89,14 +95,43 @@ def test_plan_then_executor_then_final_answer():
     assert len(attempts) == 4 and sum(a.output_tokens for a in attempts) == 12
 
 
-def test_the_last_round_admits_only_a_final_answer():
+def test_no_final_answer_within_three_iterations_is_a_failure():
+    """Seed 003 l.381: the last round is not forced; a plan there fails the move (no executor runs)."""
+
+    def script(key, messages, schema):
+        if "executor" in key:
+            return json.dumps({"result": "r"})
+        return json.dumps({"kind": "plan", "subtask_1": "x"})
+
+    model = Scripted(script)
+    error, attempts = run(model, LoopShape(True, False))
+    assert isinstance(error, CallFailed) and error.kind == "no_final_answer"
+    planner = [(k, s) for k, _, s in model.calls if "planner" in k]
+    assert len(planner) == 3 and all("anyOf" in s for _, s in planner)  # a plan stays admissible
+    assert not any("executor/2" in k for k, _, _ in model.calls)
+    assert attempts[-1].failure == "no_final_answer"
+
+
+def test_the_player_default_loop_is_free_and_unforced(scripted):
+    """A reaper player built from its defaults: free-string answers, three unforced rounds."""
+    model = scripted(lambda k, m, s: json.dumps({"kind": "plan", "subtask_1": "x"}) if "planner" in k
+                     else json.dumps({"result": "r"}))
+    rec = play("reaper:model=local", 0, RunContext())
+    assert rec.outcome == "failure" and rec.failure_kind == "no_final_answer"
+    schemas_seen = [s for k, _, s in model.calls if "planner" in k]
+    assert len(schemas_seen) == 3 and all("anyOf" in s for s in schemas_seen)
+    assert schemas_seen[0]["anyOf"][0]["properties"]["answer"]["type"] == "string"
+    assert "enum" not in schemas_seen[0]["anyOf"][0]["properties"]["answer"]
+
+
+def test_the_last_round_admits_only_a_final_answer_when_forced():
     def script(key, messages, schema):
         if "executor" in key:
             return json.dumps({"result": "r"})
         return json.dumps({"kind": "plan", "subtask_1": "x"}) if "anyOf" in schema else final("A1")
 
     model = Scripted(script)
-    outcome, _ = run(model, LoopShape(True, False, iterations=2, subtasks=1))
+    outcome, _ = run(model, LoopShape(True, False, iterations=2, subtasks=1, force_final=True))
     assert outcome.answer == "A1"
     assert "anyOf" in model.calls[0][2] and model.calls[-1][2]["properties"]["kind"]["enum"] == ["final"]
     assert model.calls[-1][2]["properties"]["answer"] == {"type": "string", "description": "the move to play"}
@@ -215,6 +250,33 @@ def test_learning_game_writes_reflected_cases_and_rules_every_period(tmp_path, s
         "reflect",
         "rules",
     ]
+    # the extractor saw every case of both games (l.154), not a recent window
+    extract_prompt = next(m for k, m, _ in model.calls if k.endswith("rules"))[-1]["content"]
+    assert extract_prompt.count("in a game the agent") == len(mem.cases())
+    assert all(c.effort == "medium" for c in model.configs)  # the REAPER study's effort (l.162)
+
+
+def test_truncated_or_partial_reflections_are_logged_as_failures(tmp_path, scripted):
+    def script(key, messages, schema):
+        if key.endswith("/reflect"):
+            judged = json.loads(reflection(messages))
+            judged["move_2"] = None  # one move unjudged
+            return json.dumps(judged)
+        return game_script(key, messages, schema)
+
+    scripted(script)
+    spec = "reaper:model=local,rules=off"
+    memory = tmp_path / "m.sqlite"
+    context = RunContext()
+    lend_memory(context.extra, spec, memory, learn=True)
+    play(spec, 0, context)
+    scripted(lambda k, m, s: "CUT" + reflection(m) if k.endswith("/reflect") else game_script(k, m, s))
+    play(spec, 1, context)
+    mem = CaseMemory.open(memory, frozen=True)
+    assert [u["failure"] for u in mem.conn.execute("SELECT failure FROM updates ORDER BY id")] == [
+        "partial",
+        "truncated",
+    ]
 
 
 def test_evaluation_reads_memory_without_learning(tmp_path, scripted):
@@ -231,6 +293,7 @@ def test_evaluation_reads_memory_without_learning(tmp_path, scripted):
     assert memory.read_bytes() == before and not any(k.endswith("/reflect") for k, _, _ in model.calls)
     first = next(m for m in rec.moves if m.seat == 0)
     assert first.note["retrieved"][0]["similarity"] == pytest.approx(1.0, abs=1e-5)
+    assert first.note["recall"] is True  # D.4.1: the stored state was retrieved for itself
     assert "Mistakes to avoid" in first.attempts[0]["prompt"]  # a lost game's moves, without reflection
 
 

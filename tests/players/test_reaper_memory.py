@@ -257,3 +257,32 @@ def test_specs_share_one_option_set_with_variant_defaults():
     for bad in ("reaper:k=-1", "reaper:reflection=maybe", "reaper:on_failure=sometimes", "reaper:colour=red"):
         with pytest.raises(UserError):
             player_class(bad)
+
+
+def test_strata_are_the_recorded_reward_while_the_label_decides_how_a_case_is_shown(tmp_path, encoder):
+    """Seed 003 l.399 (split by reward) and l.389 (the reflection decides emulate/avoid)."""
+    query = board("X...O....")
+    keys = [board("X...O...."), board("X...O..X."), board("X...OX..."), board("XX..O....")]
+    # won games whose moves the reflection judged unsound (label negative, reward positive),
+    # and lost games whose moves it judged sound (label positive, reward negative)
+    won_bad = [case(k, f"W{i}", 1.0, "negative") for i, k in enumerate(keys[:2])]
+    lost_good = [case(k, f"L{i}", -1.0, "positive") for i, k in enumerate(keys[2:])]
+    mem = writable(tmp_path / "m.sqlite")
+    mem.add_game(won_bad + lost_good, dedup=True, encode=encode)
+    index, q = mem.index(), encode([query])[0]
+    by_reward = nearest(index, q, 2, stratified=True)
+    assert sorted(r.case.reward for r in by_reward) == [-1.0, 1.0]  # one of each recorded reward
+    by_label = nearest(index, q, 2, stratified=True, by="label")
+    assert sorted(r.case.label for r in by_label) == ["negative", "positive"]
+    assert index.holds(keys[0]) and not index.holds(query + " ")
+
+
+def test_paper_defaults_of_the_reaper_options():
+    _, _, o = player_class("reaper:model=local")
+    assert o.answer == "free" and not o.force_final and o.iterations == 3
+    assert o.strata == "reward" and o.rule_cases == 0 and o.effort == "medium"
+    for spec in ("cbr:model=local", "memento:model=local"):
+        _, _, o = player_class(spec)
+        assert o.answer == "free" and not o.force_final and o.effort == "medium"
+    _, _, o = player_class("reaper:model=local,answer=legal,force_final=on,strata=label,rule_cases=30,effort=unset")
+    assert (o.answer, o.force_final, o.strata, o.rule_cases, o.effort) == ("legal", True, "label", 30, "unset")

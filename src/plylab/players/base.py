@@ -11,11 +11,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 import pyspiel
+from typing_extensions import TypeVar
 
-from ..errors import UserError
+from ..errors import FailureKind, UserError
 from ..registry import Registry
 from ..specs import Params, Spec, bind, parse_spec
 
@@ -42,7 +43,7 @@ class Attempt:
     prompt: str | None = None
     reply: str | None = None
     reasoning: str | None = None
-    failure: str | None = None  # unparseable | illegal | empty | timeout | provider_error
+    failure: FailureKind | None = None
     error: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
@@ -50,6 +51,9 @@ class Attempt:
     cost: float | None = None
     cached: bool = False
     latency: float = 0.0
+    truncated: bool = False  # the reply was cut off at max_tokens
+    # what the model door replaced in an unsafe reply (lone surrogates, out-of-range usage, a quoted key)
+    repaired: str | None = None
 
     def record(self, reply: Any) -> None:
         """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
@@ -60,6 +64,8 @@ class Attempt:
         self.cost = reply.usage.cost
         self.cached = reply.cached
         self.latency = reply.latency
+        self.truncated = getattr(reply, "stop_reason", None) == "max_tokens"
+        self.repaired = "; ".join(getattr(reply, "flags", ())) or None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
@@ -103,8 +109,12 @@ class GameResult:
     history: tuple[int, ...] = ()  # every action played, so a learner sees the game-ending move too
 
 
-class Player(ABC):
-    """Subclasses set `name`, optionally `Options` (a pydantic model of spec keys)."""
+OptionsT = TypeVar("OptionsT", bound=Params, default=Params)
+
+
+class Player(ABC, Generic[OptionsT]):
+    """Subclasses set `name`, and `Options` (a pydantic model of spec keys) as their type argument:
+    `class MyPlayer(Player[MyOptions])`, so `self.options` is a `MyOptions`."""
 
     name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
@@ -119,11 +129,11 @@ class Player(ABC):
     games: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(
-        self, spec: Spec, options: Params, game: "GameDef", seed: int, context: RunContext | None = None
+        self, spec: Spec, options: OptionsT, game: "GameDef", seed: int, context: RunContext | None = None
     ) -> None:
         self.context = context or RunContext()
         self.spec = spec
-        self.options = options
+        self.options: OptionsT = options
         self.game = game
         self.seed = seed
 
@@ -146,22 +156,22 @@ class Player(ABC):
         """Release per-game resources."""
 
 
-PLAYERS: Registry[type[Player]] = Registry("player")
+PLAYERS: Registry[type[Player[Any]]] = Registry("player")
 
 
-def register_player(cls: type[Player]) -> type[Player]:
+def register_player(cls: type[Player[Any]]) -> type[Player[Any]]:
     return PLAYERS.add(cls.name, cls)
 
 
 @lru_cache(maxsize=1024)
-def player_class(spec_text: str) -> tuple[Spec, type[Player], Params]:
+def player_class(spec_text: str) -> tuple[Spec, type[Player[Any]], Params]:
     """Validate a spec without building a player (cheap; used to reject bad input up front)."""
     spec = parse_spec(spec_text, kind="player spec")
     cls = PLAYERS.get(spec.name)
     return spec, cls, bind(spec, cls.Options, kind="player spec")
 
 
-def make_player(spec_text: str, game: "GameDef", seed: int, context: RunContext | None = None) -> Player:
+def make_player(spec_text: str, game: "GameDef", seed: int, context: RunContext | None = None) -> Player[Any]:
     spec, cls, options = player_class(spec_text)
     if cls.games is not None and game.name not in cls.games:
         raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")

@@ -164,7 +164,7 @@ def move_seed(seed: int, ply: int, attempt: int) -> int:
 
 
 @register_player
-class LLMPlayer(Player):
+class LLMPlayer(Player[LLMOptions]):
     name = "llm"
     Options = LLMOptions
     summary = (
@@ -182,7 +182,7 @@ class LLMPlayer(Player):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        o: LLMOptions = self.options  # type: ignore[assignment]
+        o = self.options
         self.policy, self.retries = policy_of(o.on_failure)
         self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
         self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
@@ -205,7 +205,7 @@ class LLMPlayer(Player):
             self._own_cache = None
 
     async def act(self, turn: Turn) -> Decision:
-        o: LLMOptions = self.options  # type: ignore[assignment]
+        o = self.options
         legal = turn.formulation.legal_labels(turn.state)
         labels = list(legal)
         schema = None
@@ -235,7 +235,7 @@ class LLMPlayer(Player):
     async def _attempt(
         self, turn: Turn, messages: list[dict[str, str]], schema: dict[str, Any] | None, n: int
     ) -> tuple[Attempt, int | None]:
-        o: LLMOptions = self.options  # type: ignore[assignment]
+        o = self.options
         config = GenerateConfig(
             temperature=o.temperature,
             max_tokens=o.max_tokens,

@@ -33,7 +33,7 @@ class MctsOptions(Params):
 
 
 @register_player
-class MctsPlayer(Player):
+class MctsPlayer(Player[MctsOptions]):
     name = "mcts"
     Options = MctsOptions
     summary = (
@@ -44,13 +44,13 @@ class MctsPlayer(Player):
 
     @property
     def sims(self) -> int:
-        o: MctsOptions = self.options  # type: ignore[assignment]
+        o = self.options
         return o.sims if o.sims is not None else paper_sims(self.game.name)
 
     def _bot(self) -> pyspiel.MCTSBot:
         bot = getattr(self, "_cached_bot", None)
         if bot is None:
-            o: MctsOptions = self.options  # type: ignore[assignment]
+            o = self.options
             seed = self.rng.randrange(2**31)
             self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
             bot = pyspiel.MCTSBot(self.game.engine, self._evaluator, o.uct_c, self.sims, 1000, o.solve, seed + 1, False)

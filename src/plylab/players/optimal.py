@@ -17,8 +17,9 @@ class OptimalOptions(Params):
 
 
 @register_player
-class OptimalPlayer(Player):
+class OptimalPlayer(Player[OptimalOptions]):
     name = "optimal"
+    needs_oracle = True  # plans refuse it on a game with no exact oracle
     Options = OptimalOptions
     summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"
 
@@ -27,7 +28,7 @@ class OptimalPlayer(Player):
         self.oracle = self.game.oracle()  # fails here, clearly, for a game with no oracle
 
     async def act(self, turn: Turn) -> Decision:
-        o: OptimalOptions = self.options  # type: ignore[assignment]
+        o = self.options
         legal = turn.state.legal_actions()
         if o.epsilon and self.rng.random() < o.epsilon:
             return Decision(self.rng.choice(legal), note={"epsilon": True})

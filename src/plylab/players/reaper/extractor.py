@@ -23,9 +23,14 @@ async def extract(
     *,
     max_rules: int,
     max_tokens: int | None,
+    last: int | None = None,
 ) -> list[str]:
-    """The new rule set (CallFailed when the extractor gave none)."""
-    messages = prompts.extractor_messages(rules_text, current, cases, max_rules)
+    """The new rule set (CallFailed when the extractor gave none).
+
+    Every case since the last extraction is shown (seed 003 l.154); `last` keeps only the last N.
+    """
+    shown = list(cases) if last is None else list(cases)[-last:]
+    messages = prompts.extractor_messages(rules_text, current, shown, max_rules)
     text = await caller.ask(
         "extractor", messages, schemas.rules_schema(max_rules), key, max_tokens=max_tokens
     )

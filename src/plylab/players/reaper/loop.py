@@ -2,9 +2,11 @@
 
 The planner emits a plan (subtasks) or a final answer with an action intent; the executor
 solves a plan's subtasks one at a time, each seeing the results before it; then the planner
-goes again, for at most `iterations` rounds (3 in the paper). Structured variants exchange JSON
-(on the last round the planner's schema admits only a final answer); the Original exchanges
-prose, parsed by pattern. An unparseable message or no final answer is a failure (CallFailed).
+goes again, for at most `iterations` rounds (3 in the paper, seed 003 l.381). Structured variants
+exchange JSON; the Original exchanges prose, parsed by pattern. An unparseable message, or no
+final answer within the budget, is a failure (CallFailed), as in the paper: a plan on the last
+round fails the move at once (no round is left to use its results). `force_final` (opt-in, not
+the paper's) makes the last round's schema admit only a final answer.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import prompts, schemas
-from .calls import Caller, CallFailed
+from .calls import Caller
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class LoopShape:
     legal_only: bool  # the final answer is an enum of the legal moves
     iterations: int = 3
     subtasks: int = 3
+    force_final: bool = False  # the last round may only answer (not the paper's protocol)
 
 
 @dataclass
@@ -36,7 +39,8 @@ async def decide(caller: Caller, s: prompts.Situation, key: str, shape: LoopShap
     steps: list[tuple[str, str]] = []
     trace: list[dict[str, Any]] = []
     for it in range(shape.iterations):
-        final_only = shape.structured and it == shape.iterations - 1
+        last = it == shape.iterations - 1
+        final_only = shape.structured and shape.force_final and last
         messages = prompts.planner_messages(
             s, steps, structured=shape.structured, final_only=final_only, subtasks=shape.subtasks
         )
@@ -51,6 +55,9 @@ async def decide(caller: Caller, s: prompts.Situation, key: str, shape: LoopShap
         if isinstance(reply, schemas.Final):
             return Outcome(reply.answer, reply.intent, trace)
         plan = reply[: shape.subtasks]
+        if last:
+            trace.append({"plan": plan, "results": []})
+            break
         done: list[tuple[str, str]] = []
         for j, sub in enumerate(plan):
             messages = prompts.executor_messages(s, plan, done, sub, structured=shape.structured)
@@ -63,7 +70,7 @@ async def decide(caller: Caller, s: prompts.Situation, key: str, shape: LoopShap
             done.append((sub, _read_executor(caller, text, shape.structured)))
         steps += done
         trace.append({"plan": plan, "results": [r for _, r in done]})
-    raise CallFailed("no_final_answer", f"no final answer within {shape.iterations} planner iterations")
+    raise caller.fail("no_final_answer", f"no final answer within {shape.iterations} planner iterations")
 
 
 def _read_planner(caller: Caller, text: str, shape: LoopShape) -> schemas.Final | list[str]:

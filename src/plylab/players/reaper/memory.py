@@ -123,7 +123,13 @@ class Index:
 
     def __post_init__(self) -> None:
         self.ids = np.array([c.id or 0 for c in self.cases], dtype=np.int64)
-        self.positive = np.array([c.positive for c in self.cases], dtype=bool)
+        self.positive = np.array([c.positive for c in self.cases], dtype=bool)  # by label (how shown)
+        self.rewarded = np.array([c.reward > 0 for c in self.cases], dtype=bool)  # by recorded reward
+        self._observations = {c.observation for c in self.cases}
+
+    def holds(self, observation: str) -> bool:
+        """Whether some case was played in this exact state (D.4.1's retrieval-success denominator)."""
+        return observation in self._observations
 
 
 class CaseMemory:

@@ -12,7 +12,15 @@ from ..llm import policy_of
 
 
 class ReaperOptions(Params):
-    """Switches (reflection, rules, descriptor) toggle components; *_model overrides `model` per component."""
+    """Switches (reflection, rules, descriptor) toggle components; *_model overrides `model` per component.
+
+    Defaults are the paper's (seed 003): a free-form final answer validated against the legal moves
+    afterwards (l.144; `answer=legal` constrains it), at most 3 planner iterations with no final
+    answer a failure (l.381; `force_final=on` makes the last round's schema admit only an answer),
+    retrieval stratified by recorded reward (l.399; `strata=label` stratifies by the reflection's
+    label instead), every case since the last extraction given to the rule extractor (l.154;
+    `rule_cases=N` keeps only the last N), and medium reasoning effort (l.162).
+    """
 
     model: str = "local"
     memory: Path | None = None  # a trained memory to play with (read-only)
@@ -22,8 +30,11 @@ class ReaperOptions(Params):
     k: int = Field(8, ge=0, le=64)
     rule_period: int = Field(20, ge=1)
     max_rules: int = Field(20, ge=1, le=100)
-    answer: Literal["legal", "free"] = "legal"  # legal: the final answer is an enum of legal moves
-    iterations: int = Field(3, ge=1, le=5)  # planner iterations per move (the last must answer)
+    answer: Literal["free", "legal"] = "free"  # legal: the final answer is an enum of legal moves
+    iterations: int = Field(3, ge=1, le=5)  # planner iterations per move (l.381)
+    force_final: bool = False  # on: the last iteration's schema admits only a final answer
+    strata: Literal["reward", "label"] = "reward"  # what splits the stratified retrieval (l.399)
+    rule_cases: int = Field(0, ge=0)  # 0: every case since the last extraction (l.154); N: the last N
     subtasks: int = Field(3, ge=1, le=5)  # subtasks per plan
     planner_model: str | None = None
     executor_model: str | None = None
@@ -31,7 +42,7 @@ class ReaperOptions(Params):
     reflector_model: str | None = None
     extractor_model: str | None = None
     on_failure: str = "forfeit"
-    effort: Literal["low", "medium", "high"] | None = None
+    effort: Literal["low", "medium", "high", "unset"] = "medium"  # the REAPER study's (l.162)
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)  # per decision call (planner, executor, descriptor)
     update_max_tokens: int = Field(1024, ge=16)  # per reflection or rule extraction
@@ -60,4 +71,4 @@ class BaselineOptions(ReaperOptions):
 
 
 class OriginalOptions(BaselineOptions):
-    answer: Literal["legal", "free"] = "free"  # prose replies: the answer is never constrained
+    pass  # prose replies: the answer is never constrained, whatever `answer` says

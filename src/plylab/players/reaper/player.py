@@ -86,7 +86,7 @@ def encode(texts: list[str]) -> np.ndarray:
 
 
 @register_player
-class ReaperPlayer(Player):
+class ReaperPlayer(Player[ReaperOptions]):
     name = "reaper"
     Options = ReaperOptions
     summary = (
@@ -117,12 +117,17 @@ class ReaperPlayer(Player):
         self.caller = Caller(
             {c: get_model(o.model_for(c)) for c in used},
             GenerateConfig(
-                temperature=o.temperature, max_tokens=o.max_tokens, effort=o.effort, timeout=o.timeout
+                temperature=o.temperature,
+                max_tokens=o.max_tokens,
+                effort=None if o.effort == "unset" else o.effort,
+                timeout=o.timeout,
             ),
             cache,
             self.seed,
         )
-        self.shape = LoopShape(self.structured, o.answer == "legal", o.iterations, o.subtasks)
+        self.shape = LoopShape(
+            self.structured, self.structured and o.answer == "legal", o.iterations, o.subtasks, o.force_final
+        )
         self._memory: CaseMemory | None = None
         self._formulation: Formulation | None = None
         self.buffer: list[_Move] = []
@@ -130,7 +135,7 @@ class ReaperPlayer(Player):
 
     @property
     def o(self) -> ReaperOptions:
-        return self.options  # type: ignore[return-value]
+        return self.options
 
     def memory(self) -> CaseMemory | None:
         if self._memory is None and self.memory_path is not None:
@@ -186,8 +191,12 @@ class ReaperPlayer(Player):
         memory = self.memory()
         if memory is not None:
             if o.k and len(memory):
-                s.cases = Retriever(memory, get_encoder())(key, o.k, stratified=self.stratified)
+                s.cases = Retriever(memory, get_encoder())(
+                    key, o.k, stratified=self.stratified, by=o.strata
+                )
                 note["retrieved"] = [r.trace() for r in s.cases]
+                if memory.index().holds(s.observation):  # D.4.1's retrieval success, per move
+                    note["recall"] = any(r.case.observation == s.observation for r in s.cases)
             if o.rules:
                 s.learned_rules = memory.rules()
         return key
@@ -249,6 +258,8 @@ class ReaperPlayer(Player):
                 )
             except CallFailed as exc:
                 failure = exc.kind
+            if failure is None and None in reflections:
+                failure = "partial"  # some moves went unjudged: they keep the terminal-reward label
             updates.append(_update("reflect", self.caller, failure))
         cases = [
             Case(
@@ -293,6 +304,7 @@ class ReaperPlayer(Player):
                 key,
                 max_rules=self.o.max_rules,
                 max_tokens=self.o.update_max_tokens,
+                last=self.o.rule_cases or None,
             )
         except CallFailed as exc:
             failure = exc.kind
@@ -310,7 +322,10 @@ def outcome_text(result: GameResult) -> str:
 
 
 def _update(kind: str, caller: Caller, failure: str | None) -> Update:
+    """The update's log entry; a reply cut off at max_tokens is recorded as `truncated`."""
     attempts = caller.take()
+    if any(a.truncated for a in attempts):
+        failure = "truncated"
     return Update(
         kind, sum(a.input_tokens for a in attempts), sum(a.output_tokens for a in attempts), failure
     )

@@ -19,7 +19,6 @@ from .schemas import Final
 
 Messages = list[dict[str, str]]
 OUTCOME = {1.0: "won", 0.0: "drew", -1.0: "lost"}
-MAX_EXTRACTION_CASES = 30  # keeps an extraction prompt inside a small model's context
 
 
 def _indent(text: str, by: str = "    ") -> str:
@@ -197,9 +196,8 @@ def reflector_messages(rules_text: str, seat: str, steps: Sequence[Step], result
 def extractor_messages(
     rules_text: str, current: Sequence[str], cases: Sequence[Case], max_rules: int
 ) -> Messages:
-    shown = list(cases)[-MAX_EXTRACTION_CASES:]
     lines = []
-    for c in shown:
+    for c in cases:
         judged = f"; judged a {review(c.reflection)}" if c.reflection else ""
         lines.append(
             f"- {c.action} in a game the agent {outcome_word(c.reward)} ({c.label}){judged}\n"

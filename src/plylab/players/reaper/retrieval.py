@@ -1,7 +1,8 @@
-"""Case retrieval: the k nearest cases by cosine similarity, optionally stratified by label.
+"""Case retrieval: the k nearest cases by cosine similarity, optionally stratified.
 
-Stratified (Baseline, REAPER): about half of the k slots go to the most similar positive cases
-and half to the most similar non-positive ones, so a neighbourhood dominated by one outcome
+Stratified (Baseline, REAPER): the cases split into a positive and a non-positive stratum by
+their recorded reward (seed 003 l.399; `by="label"`, the spec key `strata=label`, splits by the
+reflection's label instead), and about half of the k slots go to the most similar of each, so a neighbourhood dominated by one outcome
 still shows both what to emulate and what to avoid; a short stratum is backfilled by the next
 most similar cases of either kind. Plain top-k (Original) when not stratified. Ties break by
 case id, so retrieval (and with it every prompt) is deterministic.
@@ -36,7 +37,9 @@ def _top(sims: np.ndarray, ids: np.ndarray, pool: np.ndarray, n: int) -> np.ndar
     return pool[np.lexsort((ids[pool], -sims[pool]))][:n]
 
 
-def nearest(index: Index, query: np.ndarray, k: int, *, stratified: bool) -> list[Retrieved]:
+def nearest(
+    index: Index, query: np.ndarray, k: int, *, stratified: bool, by: str = "reward"
+) -> list[Retrieved]:
     """The retrieved set, most similar first."""
     if k <= 0 or not index.cases:
         return []
@@ -46,10 +49,11 @@ def nearest(index: Index, query: np.ndarray, k: int, *, stratified: bool) -> lis
     every = np.arange(len(index.cases))
     if stratified:
         half = k - k // 2
+        positive = index.rewarded if by == "reward" else index.positive
         chosen = np.concatenate(
             [
-                _top(sims, index.ids, every[index.positive], half),
-                _top(sims, index.ids, every[~index.positive], k - half),
+                _top(sims, index.ids, every[positive], half),
+                _top(sims, index.ids, every[~positive], k - half),
             ]
         )
         rest = np.setdiff1d(every, chosen, assume_unique=True)
@@ -73,8 +77,8 @@ class Retriever:
         stored = self.memory.vector(key)
         return stored if stored is not None else self.encoder.encode([key])[0]
 
-    def __call__(self, key: str, k: int, *, stratified: bool) -> list[Retrieved]:
+    def __call__(self, key: str, k: int, *, stratified: bool, by: str = "reward") -> list[Retrieved]:
         index = self.memory.index()
         if not index.cases or k <= 0:
             return []
-        return nearest(index, self.query_vector(key), k, stratified=stratified)
+        return nearest(index, self.query_vector(key), k, stratified=stratified, by=by)
