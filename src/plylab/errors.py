@@ -1,6 +1,20 @@
-"""User-facing errors: the CLI turns these into one line and exit code 2, never a traceback."""
+"""User-facing errors, and the one vocabulary of failed moves.
+
+The CLI turns a `UserError` into one line and exit code 2, never a traceback (`PLYLAB_DEBUG=1`
+keeps the chain). A `ParseError` is a reply that names no legal action; its `kind` is the failure
+kind a move or a Clue turn records.
+"""
 
 from __future__ import annotations
+
+from typing import Literal, get_args
+
+# Why a move (or a Clue turn) failed: the reply named no move, named an impossible one, or said
+# nothing; or the call came too late, the provider failed, the link broke mid-call, or what came
+# back cannot be used at all. Stored with every failed attempt.
+FailureKind = Literal["unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply"]
+ParseKind = Literal["unparseable", "illegal", "empty"]
+FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 
 
 class UserError(Exception):
@@ -8,9 +22,23 @@ class UserError(Exception):
 
 
 class ParseError(ValueError):
-    """A reply (from a model or a human) that does not name a legal action."""
+    """A reply (from a model or a human) that does not name a legal action, and why not."""
+
+    def __init__(self, message: str, kind: ParseKind = "unparseable") -> None:
+        super().__init__(message)
+        self.kind: ParseKind = kind
 
 
-def one_of(kind: str, value: str, accepted: "list[str] | tuple[str, ...]") -> UserError:
+def model_failure(error_kind: str) -> FailureKind:
+    """The failure a move records for a model-door error kind (`plylab.models.ModelError.kind`):
+    a kind that is also a failure kind keeps its name; rate limits, unreachable servers and other
+    provider errors are one kind."""
+    for kind in FAILURE_KINDS:
+        if kind == error_kind:
+            return kind
+    return "provider_error"
+
+
+def one_of(kind: str, value: str, accepted: list[str] | tuple[str, ...]) -> UserError:
     """The standard 'unknown X' message, listing what is accepted."""
     return UserError(f"unknown {kind} '{value}'; accepted: {', '.join(sorted(accepted))}")

@@ -12,7 +12,8 @@ import pytest
 
 from plylab.clue.engine import load
 from plylab.clue.players import make_clue_player
-from plylab.clue.prompts import ReplyError, parse_reply, reply_schema
+from plylab.clue.prompts import parse_reply, reply_schema
+from plylab.errors import ParseError
 from plylab.models import ModelError, Reply, Usage
 
 
@@ -46,7 +47,7 @@ def a_view(players=4, turns=6, seed=0):
 def decide(spec, *replies, view=None):
     _, v = view or a_view()
     player = make_clue_player(spec, v.me, 1)
-    player._model = Scripted(*replies)
+    player.model = Scripted(*replies)
     return player, asyncio.run(player.act(v))
 
 
@@ -83,7 +84,7 @@ def test_good_reply_becomes_action_and_deductions():
     assert d.ready is False
     prompt = json.loads(d.call.prompt)
     assert "Possibility matrix" in prompt[1]["content"]
-    assert player._model.calls[0]["schema"] == reply_schema(deck, 4)
+    assert player.model.calls[0]["schema"] == reply_schema(deck, 4)
 
 
 def test_baseline_prompt_has_history_but_no_matrix():
@@ -116,7 +117,7 @@ def test_model_error_is_a_recorded_pass():
 def test_parse_reply_accepts_code_fences_and_pass():
     deck = load().deck
     assert parse_reply('```json\n{"action": "pass"}\n```', deck, 6).kind == "pass"
-    with pytest.raises(ReplyError) as err:
+    with pytest.raises(ParseError) as err:
         parse_reply(
             '{"action": "accuse", "suspect": "Colonel Mustard", "weapon": "Knife", "room": "Garage"}', deck, 6
         )

@@ -4,13 +4,17 @@ SAT-backbone oracle, and the paper's metrics (see README.md in this folder).
 Importing this package registers `python_clue` with pyspiel and the Clue players.
 """
 
+from .base import CLUE_PLAYERS, ClueDecision, CluePlayer, make_clue_player
 from .cards import CLASSIC, Deck
 from .engine import GAME_NAME, ClueGame, ClueState, load
 from .events import Accusation, Event, Pass, Suggestion
 from .matrix import Mark, PossibilityMatrix
 from .oracle import ClueOracle
-from .players import CLUE_PLAYERS, ClueDecision, CluePlayer, make_clue_player
 from .view import ClueView
+
+# Register the players: the bots, then `clue-llm`. A broken module fails here, loudly.
+from . import players  # noqa: E402
+from . import llm  # noqa: E402
 
 __all__ = [
     "CLASSIC", "CLUE_PLAYERS", "GAME_NAME", "Accusation", "ClueDecision", "ClueGame", "ClueOracle", "CluePlayer",

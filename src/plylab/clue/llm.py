@@ -14,10 +14,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ..errors import ParseError, model_failure
+from ..models import GenerateConfig, Model, ModelError, get_model
+from ..players.base import Attempt
 from ..specs import Params
+from .base import ClueDecision, CluePlayer, register_clue_player
 from .matrix import PossibilityMatrix
-from .players import ClueDecision, CluePlayer, ModelCall, register_clue_player
-from .prompts import ReplyError, messages, parse_reply, reply_schema
+from .prompts import messages, parse_reply, reply_schema
 from .view import ClueView
 
 
@@ -28,14 +31,8 @@ class LLMOptions(Params):
     max_tokens: int = Field(400, ge=16, le=32768)
 
 
-def _models() -> Any:
-    from .. import models  # the model door; imported on first use so bots never load it
-
-    return models
-
-
 @register_clue_player
-class LLMPlayer(CluePlayer):
+class LLMPlayer(CluePlayer[LLMOptions]):
     name = "clue-llm"
     Options = LLMOptions
     summary = "language model; matrix=on adds the possibility matrix to its prompt"
@@ -43,9 +40,8 @@ class LLMPlayer(CluePlayer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.opts: LLMOptions = self.options  # type: ignore[assignment]
         self.matrix: PossibilityMatrix | None = None
-        self._model: Any = None
+        self.model: Model | None = None  # the model door's handle, opened on the first turn
         self._schema: dict[str, Any] | None = None
 
     @classmethod
@@ -54,39 +50,42 @@ class LLMPlayer(CluePlayer):
 
     @classmethod
     def prepare(cls, options: Params) -> None:
-        _models().get_model(options.model)
+        assert isinstance(options, LLMOptions)
+        get_model(options.model)
 
     async def act(self, view: ClueView) -> ClueDecision:
         ready = None
-        if self.opts.matrix == "on":
+        opts = self.options
+        if opts.matrix == "on":
             if self.matrix is None:
                 self.matrix = PossibilityMatrix(view.deck, view.num_players, view.hand_sizes, view.me, view.hand)
             self.matrix.update(view)
             ready = self.matrix.ready
         chat = messages(view, self.matrix)
         prompt = json.dumps(chat, ensure_ascii=False)
-        call = ModelCall(prompt=prompt)
+        call = Attempt(prompt=prompt)
         if self._schema is None:
             self._schema = reply_schema(view.deck, view.num_players)
-        door = _models()
-        if self._model is None:
-            self._model = door.get_model(self.opts.model)
+        if self.model is None:
+            self.model = get_model(opts.model)
         digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
         key = f"clue:{self.context.job_key}:turn{view.turn}:seat{view.me}:{digest}"
-        config = door.GenerateConfig(temperature=self.opts.temperature, max_tokens=self.opts.max_tokens, seed=self.seed % 2**31)
+        config = GenerateConfig(temperature=opts.temperature, max_tokens=opts.max_tokens, seed=self.seed % 2**31)
         try:
-            reply = await self._model.generate(
+            reply = await self.model.generate(
                 chat, schema=self._schema, config=config, cache_key=key, cache=self.context.cache
             )
-        except door.ModelError as exc:
-            call.failure, call.error = str(exc.kind), str(exc)
+        except ModelError as exc:
+            call.failure, call.error = model_failure(exc.kind), str(exc)
             if exc.reply is not None:
                 call.record(exc.reply)
             return ClueDecision("pass", None, None, call, ready)
         call.record(reply)
+        if call.repaired:  # the turn table has no flag column: the error column says what was replaced
+            call.error = f"reply repaired at the model door: {call.repaired}"
         try:
             parsed = parse_reply(reply.text, view.deck, view.num_players)
-        except ReplyError as exc:
+        except ParseError as exc:
             stop = f" (stop reason: {reply.stop_reason})" if reply.stop_reason not in (None, "stop") else ""
             call.failure, call.error = exc.kind, f"{exc}{stop}"
             return ClueDecision("pass", None, None, call, ready)

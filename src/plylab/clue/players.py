@@ -1,120 +1,24 @@
-"""Clue players: a small protocol (decide from a `ClueView`), a registry, and the bots.
-
-Specs: `clue-random[:accuse=P]`, `clue-matrix`, `clue-oracle`, and `clue-llm:model=M,...`
-(in `llm.py`, registered here). Every player is built per game and seat, so no state leaks
-between games. Showing a card is a rule, not a model call, for every player: show a card this
-suggester has already seen from you if you can (it leaks nothing new), else a random one.
+"""Clue's bots: `clue-random[:accuse=P]`, `clue-matrix`, `clue-oracle`; `clue-llm:model=M,...` is
+in `llm.py`. Importing the package registers all four (the base class and registry are in `base.py`).
+Every player is built per game and seat, so no state leaks between games.
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
-from ..players.base import Attempt
-from ..registry import Registry
-from ..specs import Params, Spec, bind, parse_spec
+from ..specs import Params
+from .base import (
+    CLUE_PLAYERS, ClueDecision, CluePlayer, clue_player_class, make_clue_player, register_clue_player, sees_matrix,
+)
 from .cards import Triple
-from .events import Suggestion
 from .matrix import PossibilityMatrix
 from .oracle import ClueOracle
 from .prompts import Deductions
 from .view import ClueView
-
-
-# One model call of a turn, kept whether or not its reply was usable: the same record as a move's attempt.
-ModelCall = Attempt
-
-
-@dataclass
-class ClueDecision:
-    kind: str  # suggest | accuse | pass
-    cards: Triple | None = None
-    deductions: Deductions | None = None
-    call: ModelCall | None = None
-    ready: bool | None = None  # the player's own matrix flag, for players that see one
-    note: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def failure(self) -> str | None:
-        return self.call.failure if self.call else None
-
-
-@dataclass
-class ClueContext:
-    """What the runner lends a player: a key unique per game, and the response cache
-    (a `plylab.models.ResponseCache`, untyped so bots never import the model stack)."""
-
-    job_key: str = ""
-    cache: Any = None
-
-
-class CluePlayer(ABC):
-    name: ClassVar[str]
-    Options: ClassVar[type[Params]] = Params
-    summary: ClassVar[str] = ""
-    uses_model: ClassVar[bool] = False
-
-    def __init__(self, spec: Spec, options: Params, seat: int, seed: int, context: ClueContext | None = None) -> None:
-        self.spec = spec
-        self.options = options
-        self.seat = seat
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.context = context or ClueContext()
-
-    @classmethod
-    def sees_matrix(cls, options: Params) -> bool:
-        """True for players whose decisions are driven by (or prompted with) a possibility matrix."""
-        return False
-
-    @classmethod
-    def prepare(cls, options: Params) -> None:
-        """Check, before any game starts, that the player can be built (e.g. its model exists)."""
-
-    @abstractmethod
-    async def act(self, view: ClueView) -> ClueDecision: ...
-
-    def show(self, view: ClueView) -> int:
-        assert view.show is not None
-        request = view.show
-        seen = {
-            e.shown for e in view.events
-            if isinstance(e, Suggestion) and e.disprover == view.me and e.player == request.suggester
-        }
-        again = [c for c in request.cards if c in seen]
-        return again[0] if again else self.rng.choice(request.cards)
-
-    def close(self) -> None:
-        """Release per-game resources."""
-
-
-CLUE_PLAYERS: Registry[type[CluePlayer]] = Registry("Clue player")
-
-
-def register_clue_player(cls: type[CluePlayer]) -> type[CluePlayer]:
-    return CLUE_PLAYERS.add(cls.name, cls)
-
-
-def clue_player_class(spec_text: str) -> tuple[Spec, type[CluePlayer], Params]:
-    """Validate a spec without building a player (cheap; rejects bad input up front)."""
-    spec = parse_spec(spec_text, kind="Clue player spec")
-    cls = CLUE_PLAYERS.get(spec.name)
-    return spec, cls, bind(spec, cls.Options, kind="Clue player spec")
-
-
-def make_clue_player(spec_text: str, seat: int, seed: int, context: ClueContext | None = None) -> CluePlayer:
-    spec, cls, options = clue_player_class(spec_text)
-    return cls(spec, options, seat, seed, context)
-
-
-def sees_matrix(spec_text: str) -> bool:
-    _, cls, options = clue_player_class(spec_text)
-    return cls.sees_matrix(options)
 
 
 def _pick(rng: random.Random, candidates: tuple[tuple[int, ...], ...]) -> Triple:
@@ -131,7 +35,7 @@ class RandomOptions(Params):
 
 
 @register_clue_player
-class RandomPlayer(CluePlayer):
+class RandomPlayer(CluePlayer[RandomOptions]):
     """Suggests uniformly at random; states nothing; accuses at random only if asked to."""
 
     name = "clue-random"
@@ -140,13 +44,13 @@ class RandomPlayer(CluePlayer):
 
     async def act(self, view: ClueView) -> ClueDecision:
         triple = self.rng.choice(view.deck.triples)
-        if self.rng.random() < self.options.accuse:  # type: ignore[attr-defined]
+        if self.rng.random() < self.options.accuse:
             return ClueDecision("accuse", triple, Deductions(envelope=dict(enumerate(triple))))
         return ClueDecision("suggest", triple, Deductions())
 
 
 @register_clue_player
-class MatrixPlayer(CluePlayer):
+class MatrixPlayer(CluePlayer[Params]):
     """The rule-based matrix alone: suggests envelope candidates, accuses as soon as it is ready."""
 
     name = "clue-matrix"
@@ -174,7 +78,7 @@ class MatrixPlayer(CluePlayer):
 
 
 @register_clue_player
-class OraclePlayer(CluePlayer):
+class OraclePlayer(CluePlayer[Params]):
     """Complete deduction: states only entailed facts, accuses the moment the solution is entailed."""
 
     name = "clue-oracle"
@@ -202,17 +106,7 @@ class OraclePlayer(CluePlayer):
             self.oracle = None
 
 
-def _register_optional() -> None:
-    try:
-        from . import llm  # noqa: F401  (registers clue-llm; imports the model door lazily)
-    except ModuleNotFoundError as exc:  # pragma: no cover - a missing optional dependency
-        if not (exc.name or "").startswith("plylab"):
-            raise
-
-
-_register_optional()
-
 __all__ = [
-    "CLUE_PLAYERS", "ClueContext", "ClueDecision", "CluePlayer", "ModelCall",
+    "CLUE_PLAYERS", "ClueDecision", "CluePlayer", "MatrixPlayer", "OraclePlayer", "RandomPlayer",
     "clue_player_class", "make_clue_player", "register_clue_player", "sees_matrix",
 ]

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ParseError
 from .cards import CATEGORIES, Deck, Triple
 from .events import Accusation, Event, Pass, Suggestion
 from .matrix import Mark, PossibilityMatrix
@@ -185,35 +186,29 @@ class ParsedReply:
     deductions: Deductions
 
 
-class ReplyError(ValueError):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind  # empty | unparseable | illegal
-
-
 def parse_reply(text: str, deck: Deck, num_players: int) -> ParsedReply:
-    """Read a model's JSON reply; ReplyError(kind) when it is empty, not JSON, or names no legal action."""
+    """Read a model's JSON reply; ParseError(kind=...) when it is empty, not JSON, or names no legal action."""
     if not text or not text.strip():
-        raise ReplyError("empty", "empty reply")
+        raise ParseError("empty reply", kind="empty")
     raw = text.strip()
     if raw.startswith("```"):
         raw = raw.strip("`").removeprefix("json").strip()
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ReplyError("unparseable", f"not JSON: {exc}") from None
+        raise ParseError(f"not JSON: {exc}", kind="unparseable") from None
     if not isinstance(data, dict):
-        raise ReplyError("unparseable", "reply is not a JSON object")
+        raise ParseError("reply is not a JSON object", kind="unparseable")
     kind = str(data.get("action", "")).strip().lower()
     if kind not in ("suggest", "accuse", "pass"):
-        raise ReplyError("illegal", f"unknown action {data.get('action')!r}")
+        raise ParseError(f"unknown action {data.get('action')!r}", kind="illegal")
     cards: Triple | None = None
     if kind != "pass":
         picked = []
         for cat, members in zip(CATEGORIES, deck.categories):
             card = _card(deck, data.get(cat))
             if card is None or card not in members:
-                raise ReplyError("illegal", f"{cat} {data.get(cat)!r} is not a {cat} card")
+                raise ParseError(f"{cat} {data.get(cat)!r} is not a {cat} card", kind="illegal")
             picked.append(card)
         cards = (picked[0], picked[1], picked[2])
     return ParsedReply(kind, cards, _deductions(data, deck, num_players))
