@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAMES
 from ..harness.store import Store
 from .recognition import recognizer
-from .stats import cluster_bootstrap, student_t, wilson
+from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
 
@@ -20,9 +23,45 @@ def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, 
     return {"rate": w.rate, "low": w.low, "high": w.high, "scored": n, "cluster_low": c.low, "cluster_high": c.high}
 
 
-def _mean(values: list[float]) -> dict[str, Any]:
-    e = student_t(values)
+def _mean(m: Moments) -> dict[str, Any]:
+    e = student_t_moments(m)
     return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+
+
+USAGE = ("calls", "cache_hits", "input_tokens", "output_tokens", "reasoning_tokens")
+
+# One row per game with its player's moves summed by SQLite, so a report holds one small row per
+# game at a time instead of every stored move (prompts, replies, states).
+GAME_TOTALS = f"""
+SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
+       g.outcome, g.failure_kind, g.num_moves,
+       COUNT(m.action) AS player_moves,
+       TOTAL(m.action IS NOT NULL AND m.informative = 1) AS scored,
+       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
+       TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
+       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
+       {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
+       SUM(m.cost) AS cost,
+       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
+       TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq
+FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
+WHERE g.run_id IN (SELECT value FROM json_each(?))
+GROUP BY g.id
+ORDER BY g.run_id, g.id
+"""
+
+MODEL_TEXTS = """
+SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoning
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
+"""
+
+
+def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
+    """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
+    return store.conn.execute(GAME_TOTALS, (json.dumps(list(run_ids)),))
 
 
 @dataclass
@@ -30,57 +69,64 @@ class _Acc:
     games: int = 0
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
     failure_kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    opt: list[tuple[int, int]] = field(default_factory=list)
-    opt_score: list[tuple[int, int]] = field(default_factory=list)
-    tokens: list[float] = field(default_factory=list)
-    player_moves: list[float] = field(default_factory=list)
+    opt: list[tuple[tuple[str, int], int, int]] = field(default_factory=list)  # (job order, k, n) per game
+    opt_score: list[tuple[tuple[str, int], int, int]] = field(default_factory=list)
+    tokens: Moments = field(default_factory=Moments)
+    player_moves: Moments = field(default_factory=Moments)
     recognized: int = 0
     traces: int = 0
-    usage: dict[str, float] = field(
-        default_factory=lambda: dict.fromkeys(
-            ("calls", "cache_hits", "input_tokens", "output_tokens", "reasoning_tokens"), 0
-        )
-    )
+    usage: dict[str, float] = field(default_factory=lambda: dict.fromkeys(USAGE, 0))
     cost: float | None = None
+    first: tuple[int, str, int] | None = None  # the matchup's first game in job order: rows keep that order
+
+
+def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[int, int]]:
+    # Job order, not finishing order: parallel backends store games in any order, and the
+    # bootstrap must see the same clusters in the same order for identical runs.
+    return [(k, n) for _, k, n in sorted(per_game)]
 
 
 def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
-    """One row per (run, game, formulation, player, opponent), from the player's side."""
+    """One row per (run, game, formulation, player, opponent), from the player's side.
+
+    Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
+    each, for the game-clustered interval), not with what their moves store.
+    """
     runs = {r["id"]: r["name"] for r in store.runs(run)}
-    # Job order, not finishing order: parallel backends store games in any order, and the
-    # bootstrap must see the same clusters in the same order for identical runs.
-    games = sorted(store.games(runs.keys()), key=lambda g: (g["run_id"], g["job_key"].rsplit("|", 3)[0], g["idx"]))
-    moves = store.moves_for_games(g["id"] for g in games)
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
-    for g in games:
+    for g in game_totals(store, runs):
         key = (runs[g["run_id"]], g["game"], g["formulation"], g["player"], g["opponent"])
         a = acc.setdefault(key, _Acc())
         a.games += 1
         a.outcomes[g["outcome"]] += 1
         if g["outcome"] == "failure" and g["failure_kind"]:
             a.failure_kinds[g["failure_kind"]] += 1
-        recognize = recognizer(tuple(GAMES.get(g["game"]).recognition)) if g["game"] in GAMES else None
-        mine = [m for m in moves[g["id"]] if m["seat"] == g["player_seat"]]
-        a.player_moves.append(sum(1 for m in mine if m["action"] is not None))
-        scored = [m for m in mine if m["action"] is not None and m["informative"] == 1]
-        a.opt.append((sum(m["optimal"] for m in scored), len(scored)))
-        scored_s = [m for m in mine if m["action"] is not None and m["informative_score"] == 1]
-        a.opt_score.append((sum(m["optimal_score"] for m in scored_s), len(scored_s)))
-        for m in mine:
-            for k in a.usage:
-                a.usage[k] += m[k]
-            if m["cost"] is not None:
-                a.cost = (a.cost or 0.0) + m["cost"]
-            if m["calls"] + m["cache_hits"] > 0:
-                a.tokens.append(m["output_tokens"])
-                text = " ".join(t for t in (m["reasoning"], m["reply"]) if t)
-                if recognize is not None and text:
-                    a.traces += 1
-                    a.recognized += bool(recognize.search(text))
+        order = (g["job_key"].rsplit("|", 3)[0], g["idx"])
+        if a.first is None or (g["run_id"], *order) < a.first:
+            a.first = (g["run_id"], *order)
+        a.player_moves.add(g["player_moves"])
+        a.opt.append((order, int(g["optimal"]), int(g["scored"])))
+        a.opt_score.append((order, int(g["optimal_s"]), int(g["scored_s"])))
+        for k in USAGE:
+            a.usage[k] += g[k]
+        if g["cost"] is not None:
+            a.cost = (a.cost or 0.0) + g["cost"]
+        a.tokens.add_sums(int(g["model_moves"]), g["model_tokens"], g["model_tokens_sq"])
+    recognizers = {}
+    for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
+        if r["game"] not in recognizers:
+            recognizers[r["game"]] = recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
+        recognize = recognizers[r["game"]]
+        text = " ".join(t for t in (r["reasoning"], r["reply"]) if t)
+        if recognize is not None and text:
+            a = acc[(runs[r["run_id"]], r["game"], r["formulation"], r["player"], r["opponent"])]
+            a.traces += 1
+            a.recognized += bool(recognize.search(text))
     rows = []
-    for (run_name, game, form, player, opponent), a in acc.items():
-        opt_k = sum(k for k, _ in a.opt)
-        opt_n = sum(n for _, n in a.opt)
+    for (run_name, game, form, player, opponent), a in sorted(acc.items(), key=lambda kv: kv[1].first or (0, "", 0)):
+        opt = _clusters(a.opt)
+        opt_k = sum(k for k, _ in opt)
+        opt_n = sum(n for _, n in opt)
         row: dict[str, Any] = {
             "run": run_name, "game": game, "formulation": form, "player": player, "opponent": opponent,
             "games": a.games, "wins": a.outcomes["win"], "draws": a.outcomes["draw"],
@@ -88,14 +134,15 @@ def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
             "failure_kinds": dict(a.failure_kinds),
             "win_rate": wilson(a.outcomes["win"], a.games).as_dict(),
             "draw_rate": wilson(a.outcomes["draw"], a.games).as_dict(),
-            "optimality": _rate(opt_k, opt_n, a.opt),
+            "optimality": _rate(opt_k, opt_n, opt),
             "moves_per_game": _mean(a.player_moves),
             "usage": {**{k: int(v) for k, v in a.usage.items()}, "cost": a.cost},
             "tokens_per_move": _mean(a.tokens),
             "recognition": wilson(a.recognized, a.traces).as_dict(),
         }
-        n_s = sum(n for _, n in a.opt_score)
+        opt_s = _clusters(a.opt_score)
+        n_s = sum(n for _, n in opt_s)
         if n_s:
-            row["optimality_score"] = _rate(sum(k for k, _ in a.opt_score), n_s, a.opt_score)
+            row["optimality_score"] = _rate(sum(k for k, _ in opt_s), n_s, opt_s)
         rows.append(row)
     return rows

@@ -44,6 +44,40 @@ def student_t(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     return Estimate(mean, float(low), float(high), n)
 
 
+@dataclass
+class Moments:
+    """Count, sum and sum of squares: a mean and its Student-t interval without keeping the values."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float, count: int = 1) -> None:
+        self.n += count
+        self.total += value * count
+        self.squares += value * value * count
+
+    def add_sums(self, n: int, total: float, squares: float) -> None:
+        self.n += n
+        self.total += total
+        self.squares += squares
+
+
+def student_t_moments(m: Moments, confidence: float = 0.95) -> Estimate:
+    """`student_t` from streamed moments (same estimate, memory independent of the number of values)."""
+    if m.n == 0:
+        return Estimate(None, None, None, 0)
+    mean = m.total / m.n
+    var = (m.squares - m.total * m.total / m.n) / (m.n - 1) if m.n > 1 else 0.0
+    if m.n == 1 or var <= 1e-12 * max(1.0, mean * mean):
+        return Estimate(mean, mean, mean, m.n)
+    low, high = stats.t.interval(confidence, m.n - 1, loc=mean, scale=(var / m.n) ** 0.5)
+    return Estimate(mean, float(low), float(high), m.n)
+
+
+BLOCK = 2_000_000  # resampled values in memory at once in `cluster_bootstrap`
+
+
 def cluster_bootstrap(
     clusters: Sequence[tuple[int, int]], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
 ) -> Estimate:
@@ -58,8 +92,13 @@ def cluster_bootstrap(
     if len(pairs) == 1:
         return Estimate(rate, rate, rate, int(total))
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(pairs), size=(resamples, len(pairs)))
-    ratios = k[idx].sum(axis=1) / n[idx].sum(axis=1)
+    # Resamples are drawn a block at a time (an even number of rows, so the generator's stream is
+    # the same as one big draw): memory stays near BLOCK values however many games there are.
+    rows = max(2, (BLOCK // len(pairs)) & ~1)
+    ratios = np.empty(resamples)
+    for start in range(0, resamples, rows):
+        idx = rng.integers(0, len(pairs), size=(min(rows, resamples - start), len(pairs)))
+        ratios[start : start + len(idx)] = k[idx].sum(axis=1) / n[idx].sum(axis=1)
     alpha = (1 - confidence) / 2
     return Estimate(rate, float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1 - alpha)), int(total))
 

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store
+from ..harness.store import DEFAULT_STORE, Store, reading
 
 TABLES = ("runs", "games", "moves")
 FORMATS = ("csv", "parquet")
@@ -35,25 +35,31 @@ def export(
         raise UserError(f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)")
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
+    if not out.parent.is_dir():
+        raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     s = Store(store, create=False)
     try:
-        if run is not None:
-            s.runs(run)  # one clear line for an unknown run
-        cur = s.conn.execute(QUERIES[table], {"run": run})
-        names = [d[0] for d in cur.description]
-        rows = cur.fetchall()
+        with reading(store):
+            if run is not None:
+                s.runs(run)  # one clear line for an unknown run
+            cur = s.conn.execute(QUERIES[table], {"run": run})
+            names = [d[0] for d in cur.description]
+            rows = cur.fetchall()
     finally:
         s.close()
     data = pa.table({n: [r[i] for r in rows] for i, n in enumerate(names)})
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "csv":
-        pacsv.write_csv(data, out)
-    else:
-        pq.write_table(data, out)
+    try:
+        if fmt == "csv":
+            pacsv.write_csv(data, out)
+        else:
+            pq.write_table(data, out)
+    except OSError as exc:
+        raise UserError(f"cannot write '{out}': {exc.strerror or exc}; the store was only read, nothing in it "
+                        "changed") from None
     print(f"wrote {len(rows)} {table} to {out}")
 
 

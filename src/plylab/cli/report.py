@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -9,7 +12,9 @@ import typer
 
 from ..analysis.tables import BY, FORMATS, TABLES, render
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store
+from ..harness.store import DEFAULT_STORE, Store, reading
+
+REPLAYS = 50  # replay pages per matchup and seat in --html (keeps the site's size bounded)
 
 
 def report(
@@ -21,20 +26,32 @@ def report(
     learning: bool = typer.Option(False, "--learning", help="learning-run checkpoints (plylab learn)"),
     html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML site here"),
     latex: Optional[Path] = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
+    replays: int = typer.Option(
+        REPLAYS, "--replays", min=0,
+        help="with --html: replay pages per matchup and seat (the first N games by index; 0 = every game)",
+    ),
 ) -> None:
     """Per-matchup outcomes, optimality with Wilson and game-clustered intervals, usage and tokens."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
-    Store(store, create=False).close()  # one clear line if the store is missing or unreadable
+    Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
+    with reading(store):
+        _report(store, run, fmt, table, by, learning, html, latex, replays)
+
+
+def _report(store: Path, run: str | None, fmt: str, table: str, by: str, learning: bool, html: Path | None,
+            latex: Path | None, replays: int) -> None:
     if html is not None or latex is not None:
         if html is not None:
             from ..reports.site import write_site
 
-            print(f"wrote {write_site(store, run, html)}")
+            with writing(html, "site"):
+                print(f"wrote {write_site(store, run, html, replays=replays)}")
         if latex is not None:
             from ..reports.latex import write_latex
 
-            print(f"wrote {write_latex(store, run, latex)}")
+            with writing(latex, "LaTeX tables"):
+                print(f"wrote {write_latex(store, run, latex)}")
         return
     if learning:
         from ..analysis.learning import learning_report
@@ -49,6 +66,21 @@ def report(
     finally:
         s.close()
     print(render(rows, fmt, table, by))
+
+
+@contextmanager
+def writing(out: Path, what: str) -> Iterator[None]:
+    """A full disk (or any write error) while writing output: one line that says what survives."""
+    try:
+        yield
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            reason += " (disk full or file size limit reached)"
+        raise UserError(
+            f"could not finish writing the {what} to '{out}': {reason}; the store was only read and nothing in it "
+            "is lost; the pages already written may be incomplete, so free space and run the same command again"
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from typing import Any
 
+from ..analysis.metrics import GAME_TOTALS
 from ..errors import UserError
 from ..games import Formulation, get_game
+from ..harness.store import Store
 from .ratings import SCORES, Result
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -34,38 +36,76 @@ def formulation(game: str, spec: str) -> Formulation | None:
         return None
 
 
-def run_summaries(runs: list[sqlite3.Row], games: list[sqlite3.Row]) -> list[dict[str, Any]]:
+def _ids(run_ids: Iterable[int]) -> tuple[str]:
+    return (json.dumps(list(run_ids)),)
+
+
+def matchup_counts(store: Store, run_ids: Iterable[int]) -> list[sqlite3.Row]:
+    """Games and moves per (run, game, formulation, player, opponent): what the index counts."""
+    return store.conn.execute(
+        """SELECT run_id, game, formulation, player, opponent, COUNT(*) AS games, SUM(num_moves) AS moves
+           FROM games WHERE run_id IN (SELECT value FROM json_each(?))
+           GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)""",
+        _ids(run_ids),
+    ).fetchall()
+
+
+def run_summaries(runs: list[sqlite3.Row], matchups: list[sqlite3.Row]) -> list[dict[str, Any]]:
     """One line per run: what it played and how it ended, for the index page."""
     by_run: dict[int, list[sqlite3.Row]] = {r["id"]: [] for r in runs}
-    for g in games:
-        by_run[g["run_id"]].append(g)
+    for m in matchups:
+        by_run[m["run_id"]].append(m)
     out = []
     for r in runs:
         mine = by_run[r["id"]]
         out.append({
             "id": r["id"], "name": r["name"], "kind": r["kind"], "status": r["status"], "seed": r["seed"],
             "created": datetime.fromtimestamp(r["created"]).strftime("%Y-%m-%d %H:%M"),
-            "games": len(mine),
-            "titles": sorted({g["game"] for g in mine}),
-            "matchups": len({(g["game"], g["formulation"], g["player"], g["opponent"]) for g in mine}),
+            "games": sum(m["games"] for m in mine),
+            "titles": sorted({m["game"] for m in mine}),
+            "matchups": len(mine),
         })
     return out
 
 
-def rating_results(games: Iterable[sqlite3.Row]) -> list[Result]:
-    return [Result(g["player"], g["opponent"], SCORES[g["outcome"]]) for g in games]
+def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Result]]:
+    """(game title, result with its count) per pairing and outcome, counted by SQLite."""
+    rows = store.conn.execute(
+        """SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
+           WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome""",
+        _ids(run_ids),
+    )
+    return [(g, Result(p, o, SCORES[outcome], n)) for g, p, o, outcome, n in rows]
 
 
-def game_summary(g: sqlite3.Row, moves: list[sqlite3.Row]) -> dict[str, Any]:
+# Each game's totals (metrics.GAME_TOTALS) for one run, numbered within its matchup and seat by
+# index, so the site can write replay pages for the first N of each and list the rest.
+LISTED = f"""
+SELECT t.*, ROW_NUMBER() OVER (
+    PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
+FROM ({GAME_TOTALS}) AS t ORDER BY t.id
+"""
+
+
+def listed_games(store: Store, run_id: int) -> Iterator[sqlite3.Row]:
+    """One run's games in store order, each with its player's move totals and its number `nth`."""
+    return store.conn.execute(LISTED, _ids([run_id]))
+
+
+def games_by_id(store: Store, ids: list[int]) -> list[sqlite3.Row]:
+    return store.conn.execute(
+        "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(ids),)
+    ).fetchall()
+
+
+def game_summary(g: sqlite3.Row, replay: bool) -> dict[str, Any]:
     """A row of a run's game list: who played, how it ended, how well the player moved."""
-    mine = [m for m in moves if m["seat"] == g["player_seat"] and m["action"] is not None]
-    scored = [m for m in mine if m["informative"] == 1]
     return {
         "id": g["id"], "idx": g["idx"], "game": g["game"], "formulation": g["formulation"],
         "player": g["player"], "opponent": g["opponent"], "seat": g["player_seat"] + 1,
         "outcome": g["outcome"], "failure_kind": g["failure_kind"], "moves": g["num_moves"],
-        "optimal": sum(m["optimal"] for m in scored), "scored": len(scored),
-        "tokens": sum(m["output_tokens"] for m in mine),
+        "optimal": int(g["optimal"]), "scored": int(g["scored"]), "tokens": int(g["played_tokens"]),
+        "replay": replay,
     }
 
 

@@ -1,45 +1,37 @@
 """Index sections that exist only when the store has their data: learning runs and Clue games.
 
-Each builder returns None when its data (or the module that owns it) is absent, so the site
-builds from any store, with or without those subsystems installed.
+Each builder returns None when the store has no such data. The modules that own the data are part
+of plylab and imported plainly: a broken one fails the report instead of silently dropping its
+section. Builders get the site writer as a `PageWriter` (page.py), so this module never imports
+site.py, which calls it.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .page import Cell, Grid, Section, plot_ref
-
-if TYPE_CHECKING:
-    from .site import SiteWriter
-
-
-def _optional(module: str, name: str) -> Any | None:
-    """`module.name` when that subsystem is installed, else None."""
-    try:
-        return getattr(import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
+from ..harness.store import open_read_only
+from .page import Cell, Grid, PageWriter, Section, plot_ref
 
 
 def _query(store_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(f"file:{store_path}?mode=ro", uri=True)
+    conn = open_read_only(store_path)
     try:
-        return conn.execute(sql, args).fetchall()
+        return [tuple(r) for r in conn.execute(sql, args).fetchall()]
     finally:
         conn.close()
 
 
 def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None:
     """Draw rate and tokens per move over checkpoints (the paper's Figures 4 and 5)."""
-    plot_learning = _optional("plylab.analysis.learning", "plot_learning")
     kinds = {k for (k,) in _query(store_path, "SELECT kind FROM runs WHERE ? IS NULL OR name = ?", run, run)}
-    if plot_learning is None or kinds <= {"play"}:
+    if kinds <= {"play"}:
         return None
-    pngs = [Path(p) for p in plot_learning(store_path, run, out_dir / "plots") if Path(p).suffix == ".png"]
+    from ..analysis import learning as learning_analysis  # part of plylab: a broken module fails loudly
+
+    pngs = [Path(p) for p in learning_analysis.plot_learning(store_path, run, out_dir / "plots")
+            if Path(p).suffix == ".png"]
     if not pngs:
         return None
     return Section("learning", "Learning", "Learning runs: outcomes and tokens per move at each checkpoint.",
@@ -63,7 +55,7 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
-def clue(writer: SiteWriter, store_path: Path, run: str | None) -> Section | None:
+def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | None:
     """The Clue study's tables and figures, a game list, and a replay page per Clue game.
 
     Clue runs live in their own tables, outside `--run` names, so they appear with the whole store only.
@@ -71,10 +63,7 @@ def clue(writer: SiteWriter, store_path: Path, run: str | None) -> Section | Non
     tables = {t for (t,) in _query(store_path, "SELECT name FROM sqlite_master WHERE type='table'")}
     if run is not None or "clue_games" not in tables or not _query(store_path, "SELECT 1 FROM clue_games LIMIT 1"):
         return None
-    try:
-        from . import clue as clue_data
-    except ImportError:
-        return None
+    from . import clue as clue_data  # part of plylab: a broken module fails loudly, never hides the section
     data, pngs = clue_data.metrics(store_path, writer.out / "plots")
     conditions = Grid("clue-conditions", "Games by condition",
                       ["condition", "games", "mean turns", "solved", "turn limit", "all out", "solution suggested",

@@ -25,7 +25,7 @@ def _float(tabular: str, caption: str, label: str) -> str:
 
 def _ratings_tabular(store: Store, run: str | None) -> str | None:
     runs = [r["id"] for r in store.runs(run)]
-    ratings = rate(rating_results(store.games(runs)))
+    ratings = rate(r for _, r in rating_results(store, runs))
     if not ratings:
         return None
     lines = [r"\begin{tabular}{lrrrrr}", r"\toprule",

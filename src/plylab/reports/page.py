@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 
 @dataclass
@@ -47,3 +48,15 @@ def plot_ref(png: Path, out_dir: Path, caption: str) -> Plot:
     svg = png.with_suffix(".svg")
     return Plot(png.relative_to(out_dir).as_posix(), (svg if svg.exists() else png).relative_to(out_dir).as_posix(),
                 caption)
+
+
+class PageWriter(Protocol):
+    """What a section builder needs from the site writer: where pages go and how one is written.
+
+    Section builders (reports/extras.py) depend on this, not on site.py, so no module of the
+    report imports back the module that calls it.
+    """
+
+    out: Path
+
+    def page(self, template: str, path: str, root: str, **values: Any) -> Path: ...

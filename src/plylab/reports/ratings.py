@@ -33,6 +33,7 @@ class Result:
     player: str
     opponent: str
     score: float
+    count: int = 1  # this many games with the same pairing and result (reports aggregate in SQL)
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,10 @@ def _pairs(results: Iterable[Result], index: dict[str, int]) -> tuple[np.ndarray
         i, j, s = index[r.player], index[r.opponent], r.score
         if i > j:
             i, j, s = j, i, 1.0 - s
-        counts[(i, j)][0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
-    ij = np.array(list(counts), dtype=int).reshape(-1, 2)
-    wdl = np.array(list(counts.values()), dtype=float).reshape(-1, 3)
+        counts[(i, j)][0 if s == 1.0 else 1 if s == 0.5 else 2] += r.count
+    pairs = sorted(counts)  # the bootstrap's draws follow this order: independent of how games were read
+    ij = np.array(pairs, dtype=int).reshape(-1, 2)
+    wdl = np.array([counts[p] for p in pairs], dtype=float).reshape(-1, 3)
     return ij, wdl.sum(axis=1), wdl
 
 
@@ -91,7 +93,7 @@ def _fit(pairs: np.ndarray, n: np.ndarray, s: np.ndarray, players: int) -> np.nd
     return theta
 
 
-def rate(results: list[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95) -> list[Rating]:
+def rate(results: Iterable[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95) -> list[Rating]:
     """Ratings for every player in `results` (self-play games carry no information and are dropped)."""
     results = [r for r in results if r.player != r.opponent]
     players = sorted({r.player for r in results} | {r.opponent for r in results})
@@ -117,7 +119,7 @@ def rate(results: list[Result], *, resamples: int = 300, seed: int = 0, confiden
     record: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in results:
         for who, s in ((r.player, r.score), (r.opponent, 1.0 - r.score)):
-            record[who][0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+            record[who][0 if s == 1.0 else 1 if s == 0.5 else 2] += r.count
     out = [
         Rating(p, float(point[k]), float(low[k]), float(high[k]), sum(record[p]), *record[p])
         for p, k in index.items()

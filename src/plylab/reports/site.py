@@ -3,12 +3,14 @@
 Layout: index.html (runs, ratings, matchup tables, plots, paper tables, learning and Clue when the
 store has them), runs/run-ID.html (a run's tables and its game list), games/ID.html (one replay
 page per game, its data inlined as JSON), plots/*.png|svg, static/ (CSS and JS, copied).
-Replay pages are written a chunk of games at a time, so memory stays flat for big stores.
+Everything is streamed or aggregated in SQL, so memory stays flat for big stores; a run's game
+list is paged (runs/run-ID-2.html, ...) and `replays=N` writes replay pages only for the first N
+games of each matchup and seat (`plylab report --replays`, default 50), so the site's size follows
+what it shows, not what is stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -125,20 +127,24 @@ def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
     ]
 
 
-def ratings_by_scope(games: list[Any]) -> dict[str, list[Rating]]:
-    """All games on one scale, then each game on its own when the store has several."""
-    titles = sorted({g["game"] for g in games})
-    table = {"all games": rate(data.rating_results(games))}
+def ratings_by_scope(results: list[tuple[str, Any]]) -> dict[str, list[Rating]]:
+    """All games on one scale, then each game on its own when the store has several.
+
+    `results` are (game title, Result with a count) as `data.rating_results` counts them in SQL.
+    """
+    titles = sorted({t for t, _ in results})
+    table = {"all games": rate(r for _, r in results)}
     if len(titles) > 1:
-        table.update({t: rate(data.rating_results(g for g in games if g["game"] == t)) for t in titles})
+        table.update({t: rate(r for g, r in results if g == t) for t in titles})
     return table
 
 
-def games_grid(listed: list[dict[str, Any]]) -> Grid:
+def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
     header = ["replay", "#", "game", "formulation", "player", "seat", "opponent", "outcome", "moves",
               "player's optimal moves", "output tokens"]
     body = [
-        [Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html"), _int(s["idx"]), Cell(s["game"]),
+        [Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html" if s["replay"] else None),
+         _int(s["idx"]), Cell(s["game"]),
          Cell(s["formulation"]), Cell(s["player"], cls="key"), _int(s["seat"]), Cell(s["opponent"], cls="key"),
          Cell(s["outcome"] + (f" ({s['failure_kind']})" if s["failure_kind"] else ""), cls=f"outcome {s['outcome']}"),
          _int(s["moves"]), Cell(f"{s['optimal']}/{s['scored']}" if s["scored"] else "–",
@@ -146,7 +152,8 @@ def games_grid(listed: list[dict[str, Any]]) -> Grid:
          _int(s["tokens"])]
         for s in listed
     ]
-    return Grid("games", "Games (open one to replay it)", header, body, empty="No games stored for this run.")
+    return Grid("games", "Games (open one to replay it)", header, body, note=note,
+                empty="No games stored for this run.")
 
 
 def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
@@ -159,9 +166,11 @@ def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
     return Grid("runs-table", "", header, body, empty="The store has no two-player runs.")
 
 
-def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+GAMES_PER_PAGE = 500  # rows of a run's game list per page
+
+
+def run_page_path(run_id: int, page: int) -> str:
+    return f"runs/run-{run_id}.html" if page == 1 else f"runs/run-{run_id}-{page}.html"
 
 
 class SiteWriter:
@@ -185,22 +194,54 @@ class SiteWriter:
             if item.name.endswith((".css", ".js")):
                 (self.out / "static" / item.name).write_bytes(item.read_bytes())
 
-    def run_pages(self, store: Store, runs: list[Any], games: list[Any], rows: list[dict[str, Any]]) -> None:
-        """Each run's page with its game list, and a replay page for every game of it."""
-        summaries = {s["id"]: s for s in data.run_summaries(runs, games)}
+    def replays(self, store: Store, ids: list[int], run: Any) -> None:
+        """Replay pages for these games (one chunk: their moves are in memory together)."""
+        moves = store.moves_for_games(ids)
+        for g in data.games_by_id(store, ids):
+            payload = data.replay_payload(g, moves[g["id"]], run["name"])
+            self.page("replay.html", f"games/{g['id']}.html", "../", game=payload,
+                      run_href=run_page_path(run["id"], 1))
+
+    def run_pages(self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]],
+                  replays: int = 0) -> None:
+        """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
+
+        Streamed from the store: at most one page of listed games and CHUNK games' moves are in
+        memory. With `replays` > 0 only the first `replays` games (by index) of each matchup and
+        seat get a replay page, so the site's size is bounded by what it shows.
+        """
+        summaries = {s["id"]: s for s in data.run_summaries(runs, matchups)}
         for run in runs:
-            mine = [g for g in games if g["run_id"] == run["id"]]
-            run_href = f"runs/run-{run['id']}.html"
-            listed = []
-            for chunk in _chunks(mine, CHUNK):
-                moves = store.moves_for_games(g["id"] for g in chunk)
-                for g in chunk:
-                    listed.append(data.game_summary(g, moves[g["id"]]))
-                    payload = data.replay_payload(g, moves[g["id"]], run["name"])
-                    self.page("replay.html", f"games/{g['id']}.html", "../", game=payload, run_href=run_href)
+            summary = summaries[run["id"]]
+            pages = max(1, -(-summary["games"] // GAMES_PER_PAGE))
             run_rows = [r for r in rows if r["run"] == run["name"]]
-            self.page("run.html", run_href, "../", run=summaries[run["id"]], matchups=matchup_grid(run_rows),
-                      games=games_grid(listed), pivots=pivot_grids(run_rows))
+            tables = {"matchups": matchup_grid(run_rows), "pivots": pivot_grids(run_rows)}
+            capped = replays > 0 and any(m["games"] > replays for m in matchups if m["run_id"] == run["id"])
+            note = (f"Replay pages for the first {replays} games (by index) of each matchup and seat "
+                    "(`plylab report --html DIR --replays N`; 0 writes one for every game).") if capped else ""
+            listed: list[dict[str, Any]] = []
+            pending: list[int] = []
+            page = 1
+            for g in data.listed_games(store, run["id"]):
+                replay = replays == 0 or g["nth"] <= replays
+                listed.append(data.game_summary(g, replay))
+                if replay:
+                    pending.append(g["id"])
+                if len(pending) >= CHUNK:
+                    self.replays(store, pending, run)
+                    pending = []
+                if len(listed) == GAMES_PER_PAGE and page < pages:
+                    self._run_page(run, summary, tables, listed, note, page, pages)
+                    listed, page = [], page + 1
+            if pending:
+                self.replays(store, pending, run)
+            self._run_page(run, summary, tables, listed, note, page, pages)
+
+    def _run_page(self, run: Any, summary: dict[str, Any], tables: dict[str, Any], listed: list[dict[str, Any]],
+                  note: str, page: int, pages: int) -> None:
+        pager = [(str(p), f"../{run_page_path(run['id'], p)}", p == page) for p in range(1, pages + 1)]
+        self.page("run.html", run_page_path(run["id"], page), "../", run=summary, games=games_grid(listed, note),
+                  pager=pager if pages > 1 else [], page=page, pages=pages, **tables)
 
     def figures(self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]) -> tuple[list[Plot], Plot | None]:
         """The index's figures: (optimality and outcomes, ratings); absent ones are skipped."""
@@ -219,8 +260,11 @@ OPTIMALITY_CAPTION = ("Optimality by player, opponent and formulation: thick bar
 RATINGS_CAPTION = "Ratings with 95% bootstrap intervals; dashed: random = 1000."
 
 
-def write_site(store_path: Path, run: str | None, out_dir: Path) -> Path:
-    """Write the site for every run in the store (or just `run`); return the index page."""
+def write_site(store_path: Path, run: str | None, out_dir: Path, *, replays: int = 0) -> Path:
+    """Write the site for every run in the store (or just `run`); return the index page.
+
+    `replays` > 0 caps the replay pages at the first N games of each matchup and seat (0: all).
+    """
     store_path, out_dir = Path(store_path), Path(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -230,22 +274,25 @@ def write_site(store_path: Path, run: str | None, out_dir: Path) -> Path:
     store = Store(store_path, create=False)
     try:
         runs = store.runs(run)
-        games = store.games(r["id"] for r in runs)
+        run_ids = [r["id"] for r in runs]
+        matchups = data.matchup_counts(store, run_ids)
+        results = data.rating_results(store, run_ids)
         rows = matchup_rows(store, run)
         writer.copy_static()
-        writer.run_pages(store, runs, games, rows)
+        writer.run_pages(store, runs, matchups, rows, replays)
     finally:
         store.close()
-    ratings = ratings_by_scope(games)
+    ratings = ratings_by_scope(results)
     figures, ratings_plot = writer.figures(rows, ratings)
     sections = [s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s]
     main_toc = [("ratings", "Ratings"), ("results", "Matchups"), ("plots", "Plots"), ("paper", "Paper tables")]
+    games = sum(m["games"] for m in matchups)
     return writer.page(
         "index.html", "index.html", "",
-        only_run=run, runs=runs_grid(data.run_summaries(runs, games)),
+        only_run=run, runs=runs_grid(data.run_summaries(runs, matchups)),
         sections=[("runs", "Runs"), *(main_toc if games else []), *((s.id, s.title) for s in sections)],
-        totals={"games": len(games), "runs": len(runs), "moves": sum(g["num_moves"] for g in games),
-                "players": len({g["player"] for g in games} | {g["opponent"] for g in games})},
+        totals={"games": games, "runs": len(runs), "moves": sum(m["moves"] for m in matchups),
+                "players": len({m["player"] for m in matchups} | {m["opponent"] for m in matchups})},
         ratings=rating_grids(ratings), ratings_plot=ratings_plot, plots=figures,
         matchups=matchup_grid(rows), usage=usage_grid(rows), pivots=pivot_grids(rows), extras=sections,
     )
