@@ -1,20 +1,23 @@
 """The `plylab` command. Each subcommand lives in its own module here with `register(app)`.
 
 User mistakes (UserError, click usage errors) become one line on stderr and exit code 2.
+`PLYLAB_DEBUG=1` prints the whole exception chain above that line (even a `raise ... from None`).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
+import traceback
 
 import typer
 
 try:  # typer >= 0.17 vendors click; its exceptions live there
     from typer._click import exceptions as click_exc
 except ImportError:  # pragma: no cover - older typer on real click
-    from click import exceptions as click_exc
+    from click import exceptions as click_exc  # type: ignore[no-redef]
 
 from ..errors import UserError
 
@@ -47,21 +50,37 @@ def _load_commands() -> None:
 _load_commands()
 
 
+def debugging() -> bool:
+    return os.environ.get("PLYLAB_DEBUG", "").strip() not in ("", "0")
+
+
+def _user_error(exc: BaseException, message: str) -> int:
+    """One line and exit code 2; under PLYLAB_DEBUG=1 the full chain first, suppressed links included."""
+    if debugging():
+        seen: set[int] = set()
+        link: BaseException | None = exc
+        while link is not None and id(link) not in seen:
+            seen.add(id(link))
+            link.__suppress_context__ = False
+            link = link.__cause__ or link.__context__
+        traceback.print_exception(exc, file=sys.stderr)
+    print(f"plylab: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         result = app(args=argv, standalone_mode=False)
         return int(result or 0)
     except UserError as exc:
-        print(f"plylab: error: {exc}", file=sys.stderr)
-        return 2
+        return _user_error(exc, str(exc))
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
         print("plylab: interrupted", file=sys.stderr)
         return 130
     except click_exc.ClickException as exc:
-        print(f"plylab: error: {exc.format_message()}", file=sys.stderr)
-        return 2
+        return _user_error(exc, exc.format_message())
     except KeyboardInterrupt:
         print("plylab: interrupted", file=sys.stderr)
         return 130
