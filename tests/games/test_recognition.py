@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from plylab.analysis.recognition import names_game, recognizer
@@ -92,3 +94,53 @@ def test_empty_text_and_pattern_override() -> None:
     assert not names_game(game, "Nim", patterns=())
     assert names_game(game, "a subtraction game", patterns=[r"subtraction\s+game"])
     assert recognizer(()) is None
+
+
+# -- recognition in a report: on traces by default, the reply as a named alternative -----------------
+
+
+@pytest.fixture
+def server(monkeypatch):
+    from tests.support.fake_openai_server import FakeOpenAIServer
+
+    monkeypatch.setenv("TRACE_API_KEY", "sk-trace")
+    with FakeOpenAIServer(api_key="sk-trace") as srv:
+        yield srv
+
+
+def _recognition(cli, store, run, on=None):
+    args = ["report", "--store", str(store), "--run", run, "--table", "recognition", "--by", "formulation"]
+    res = cli(*args, "--format", "json", *(["--on", on] if on else []))
+    assert res.code == 0, res.err
+    [row] = json.loads(res.out)["rows"]
+    return row["cells"]["standard"], cli(*args, "--format", "csv", *(["--on", on] if on else [])).out
+
+
+def test_recognition_is_counted_on_traces_and_a_traceless_cell_is_missing(cli, tmp_path, server):
+    from tests.support.fake_openai_server import Behaviour
+
+    store, spec = tmp_path / "s.sqlite", f"llm:model=openai-api/trace/m,base_url={server.url}"
+    server.queue(*[Behaviour(reasoning="Plainly this is tic-tac-toe; take a corner.") for _ in range(9)])
+    run = ["run", "--game", "tic_tac_toe", "--player", spec, "--opponent", "optimal", "--games", "1",
+           "--store", str(store), "--quiet"]
+    assert cli(*run, "--run", "traced").code == 0
+    on_trace, csv = _recognition(cli, store, "traced")
+    moves = on_trace["moves"]
+    assert moves > 0 and on_trace["traced"] == moves and on_trace["rate"] == 1.0 and on_trace["on"] == "trace"
+    assert f"({moves}/{moves} traced)" in csv
+    on_reply, _ = _recognition(cli, store, "traced", "reply")  # "ANSWER: <cell>" never names the game
+    assert on_reply["rate"] == 0.0 and on_reply["n"] == moves and on_reply["on"] == "reply"
+
+    server.reset()  # the rest of the scripted traces go unused
+    assert cli(*run, "--run", "bare", "--seed", "1").code == 0  # no reasoning at all: no trace rate, not zero
+    bare, csv = _recognition(cli, store, "bare")
+    assert bare["rate"] is None and bare["traced"] == 0 and bare["moves"] > 0
+    assert f"– (0/{bare['moves']} traced)" in csv
+
+
+def test_an_unknown_recognition_source_is_one_clear_error(cli, tmp_path, server):
+    store = tmp_path / "s.sqlite"
+    assert cli("run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "1",
+               "--store", str(store), "--quiet").code == 0
+    res = cli("report", "--store", str(store), "--table", "recognition", "--on", "vibes")
+    assert res.code == 2 and "trace, reply" in res.err

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..games import GAMES
 from ..harness.store import Store
-from .recognition import recognizer
+from .recognition import Tally, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
@@ -73,8 +73,7 @@ class _Acc:
     opt_score: list[tuple[tuple[str, int], int, int]] = field(default_factory=list)
     tokens: Moments = field(default_factory=Moments)
     player_moves: Moments = field(default_factory=Moments)
-    recognized: int = 0
-    traces: int = 0
+    recognition: Tally = field(default_factory=Tally)
     usage: dict[str, float] = field(default_factory=lambda: dict.fromkeys(USAGE, 0))
     cost: float | None = None
     first: tuple[int, str, int] | None = None  # the matchup's first game in job order: rows keep that order
@@ -86,7 +85,7 @@ def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[in
     return [(k, n) for _, k, n in sorted(per_game)]
 
 
-def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
+def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "trace") -> list[dict[str, Any]]:
     """One row per (run, game, formulation, player, opponent), from the player's side.
 
     Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
@@ -116,12 +115,8 @@ def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
     for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
         if r["game"] not in recognizers:
             recognizers[r["game"]] = recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
-        recognize = recognizers[r["game"]]
-        text = " ".join(t for t in (r["reasoning"], r["reply"]) if t)
-        if recognize is not None and text:
-            a = acc[(runs[r["run_id"]], r["game"], r["formulation"], r["player"], r["opponent"])]
-            a.traces += 1
-            a.recognized += bool(recognize.search(text))
+        a = acc[(runs[r["run_id"]], r["game"], r["formulation"], r["player"], r["opponent"])]
+        a.recognition.add(recognizers[r["game"]], r["reasoning"], r["reply"])  # trace and reply apart
     rows = []
     for (run_name, game, form, player, opponent), a in sorted(acc.items(), key=lambda kv: kv[1].first or (0, "", 0)):
         opt = _clusters(a.opt)
@@ -138,7 +133,7 @@ def matchup_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
             "moves_per_game": _mean(a.player_moves),
             "usage": {**{k: int(v) for k, v in a.usage.items()}, "cost": a.cost},
             "tokens_per_move": _mean(a.tokens),
-            "recognition": wilson(a.recognized, a.traces).as_dict(),
+            "recognition": a.recognition.as_dict(recognition_on),  # on traces by default (l.114)
         }
         opt_s = _clusters(a.opt_score)
         n_s = sum(n for _, n in opt_s)

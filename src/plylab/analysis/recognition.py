@@ -1,4 +1,8 @@
-"""Does a reply or reasoning trace name the underlying game? (the paper's recognition rate).
+"""Does a reasoning trace (or a reply) name the underlying game? (the paper's recognition rate).
+
+The paper counts recognition on reasoning-trace summaries (seed 003 l.114, Tables 5, 9, 11), so the
+trace is the default source and the reply text a named alternative (`plylab report --table
+recognition --on reply`). Every estimate says how many model moves had a trace at all.
 
 A game's `recognition` patterns are matched case-insensitively (a pattern may opt out locally
 with `(?-i:...)`). Naming is what counts: describing a rule ("three in a row") is not recognition.
@@ -9,9 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+from ..errors import UserError
 from ..games import GameDef
+from .stats import wilson
 
 
 @lru_cache(maxsize=64)
@@ -26,3 +34,41 @@ def names_game(game: GameDef, text: str | None, patterns: Iterable[str] | None =
     """True when `text` names `game`; `patterns` overrides the game's own (configurable per run)."""
     pattern = recognizer(tuple(game.recognition if patterns is None else patterns))
     return bool(text and pattern and pattern.search(text))
+
+
+# What recognition is counted on: the reasoning trace (the paper's, seed 003 l.114: "reasoning-trace
+# summaries") or, as a named alternative, the reply text.
+SOURCES = ("trace", "reply")
+
+
+@dataclass
+class Tally:
+    """Recognition counts for one matchup: model moves, moves with a trace, and hits on each source.
+
+    A move with no trace cannot show recognition on traces: it is left out of the trace rate's
+    denominator, and a cell with no traces at all has no rate (missing, never zero).
+    """
+
+    moves: int = 0
+    traced: int = 0
+    on_trace: int = 0
+    replied: int = 0
+    on_reply: int = 0
+
+    def add(self, pattern: re.Pattern[str] | None, reasoning: str | None, reply: str | None) -> None:
+        if pattern is None:
+            return
+        self.moves += 1
+        if reasoning and reasoning.strip():
+            self.traced += 1
+            self.on_trace += bool(pattern.search(reasoning))
+        if reply and reply.strip():
+            self.replied += 1
+            self.on_reply += bool(pattern.search(reply))
+
+    def as_dict(self, on: str = "trace") -> dict[str, Any]:
+        """The Wilson estimate on `on`, with what it rests on (`moves`, `traced`, `n` texts read)."""
+        if on not in SOURCES:
+            raise UserError(f"unknown recognition source '{on}'; accepted: {', '.join(SOURCES)}")
+        hits, n = (self.on_trace, self.traced) if on == "trace" else (self.on_reply, self.replied)
+        return {**wilson(hits, n).as_dict(), "on": on, "moves": self.moves, "traced": self.traced}

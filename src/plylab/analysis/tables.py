@@ -37,6 +37,13 @@ def mean_cell(est: dict[str, Any] | None) -> str:
     return f"{est['mean']:.1f} ±{half:.1f}"
 
 
+def recognition_cell(est: dict[str, Any]) -> str:
+    """The rate (missing, never zero, where no move had a trace) and how many moves had one."""
+    if est.get("on", "trace") != "trace" or "moves" not in est:
+        return rate_cell(est)
+    return f"{rate_cell(est)} ({est['traced']}/{est['moves']} traced)"
+
+
 def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     header = ["game", "formulation", "player", "opponent", "games", "W", "D", "L", "F", "optimality [95% Wilson]",
               "scored", "tokens/move"]
@@ -58,7 +65,7 @@ VALUES: dict[str, Callable[[dict[str, Any]], Any]] = {
 
 CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
     "optimality": lambda r: rate_cell(r["optimality"]),
-    "recognition": lambda r: rate_cell(r["recognition"]),
+    "recognition": lambda r: recognition_cell(r["recognition"]),
     "tokens": lambda r: mean_cell(r["tokens_per_move"]),
     "outcomes": lambda r: f"{r['wins']} {r['draws']} {r['losses']} {r['failures']}",
 }

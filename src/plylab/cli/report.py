@@ -23,6 +23,9 @@ def report(
     fmt: str = typer.Option("table", "--format", help=f"one of: {', '.join(FORMATS)}"),
     table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(TABLES)}"),
     by: str = typer.Option("opponent", "--by", help=f"pivot columns: {', '.join(BY)}"),
+    on: str = typer.Option(
+        "trace", "--on", help="recognition counted on: trace (the paper's reasoning traces) or reply"
+    ),
     learning: bool = typer.Option(False, "--learning", help="learning-run checkpoints (plylab learn)"),
     html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML site here"),
     latex: Optional[Path] = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
@@ -36,11 +39,11 @@ def report(
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
     with reading(store):
-        _report(store, run, fmt, table, by, learning, html, latex, replays)
+        _report(store, run, fmt, table, by, learning, html, latex, replays, on)
 
 
 def _report(store: Path, run: str | None, fmt: str, table: str, by: str, learning: bool, html: Path | None,
-            latex: Path | None, replays: int) -> None:
+            latex: Path | None, replays: int, on: str = "trace") -> None:
     if html is not None or latex is not None:
         if html is not None:
             from ..reports.site import write_site
@@ -62,7 +65,7 @@ def _report(store: Path, run: str | None, fmt: str, table: str, by: str, learnin
 
     s = Store(store, create=False)
     try:
-        rows = matchup_rows(s, run)
+        rows = matchup_rows(s, run, recognition_on=on)
     finally:
         s.close()
     print(render(rows, fmt, table, by))
