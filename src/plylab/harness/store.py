@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import UserError
+from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
 from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
@@ -157,11 +158,11 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
     media (directory not writable, no -shm to share) it stays `immutable=1`.
     """
     path = Path(path)
-    if path.is_dir():
-        raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
-    if not path.exists():
-        raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
     try:
+        if path.is_dir():
+            raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
+        if not path.exists():
+            raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
         with path.open("rb") as fh:
             header = fh.read(100)
     except OSError as exc:
@@ -290,7 +291,8 @@ class Store:
                    player_seat, seed, returns, outcome, forfeit_by, failure_kind, num_moves, started,
                    finished, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
-                    run_id, rec.job_key, rec.idx, rec.game, rec.formulation, rec.player, rec.opponent,
+                    run_id, rec.job_key, rec.idx, rec.game, rec.formulation, scrub_spec(rec.player),
+                    scrub_spec(rec.opponent),
                     rec.player_seat, rec.seed, json_text(rec.returns), rec.outcome, rec.forfeit_by,
                     rec.failure_kind, len(rec.moves), rec.started, rec.finished, json_text(rec.extra),
                 ),
@@ -306,7 +308,7 @@ class Store:
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 [
                     (
-                        game_id, m.ply, m.seat, m.player, m.state, m.observation, json_text(m.legal), m.action,
+                        game_id, m.ply, m.seat, scrub_spec(m.player), m.state, m.observation, json_text(m.legal), m.action,
                         m.action_label, m.elapsed, json_text(m.values), json_text(m.scores), flag(m.optimal),
                         flag(m.informative), flag(m.optimal_score), flag(m.informative_score), m.prompt,
                         m.reply, m.reasoning, m.input_tokens, m.output_tokens, m.reasoning_tokens,
