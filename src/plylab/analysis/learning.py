@@ -6,6 +6,13 @@ with a Student-t 95% interval, as in the paper's Figures 4 and 5. Configurations
 their final checkpoint by a one-sided Welch t-test, in the direction of the observed difference.
 The single-call reference is the experiment's `--reference` phases, or else any `plylab run` of
 an `llm` player in the same setting.
+
+Two learning diagnostics sit beside the curves. The retrieval success rate of appendix D.4.1
+(seed 003 l.413): of the agent's moves in a state some stored case was played in, the share whose
+retrieved set held that case (recorded per move by the player, as `recall` in its note). And the
+learning updates of every run, read from its memory's update log: reflections and rule
+extractions, with those that failed, were cut off at max_tokens (`truncated`) or judged only part
+of the game (`partial`) counted by kind, never silently replaced.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sqlite3
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -20,7 +28,7 @@ from typing import Any
 from ..errors import UserError
 from ..harness.store import Store
 from .metrics import matchup_rows
-from .stats import student_t, welch_one_sided
+from .stats import student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 
 METRICS = ("draw_rate", "win_rate", "optimality", "tokens_per_move", "failure_rate")
@@ -39,7 +47,14 @@ def _values(row: dict[str, Any]) -> dict[str, float | None]:
     }
 
 
-def _estimates(per_run: list[dict[str, float | None]]) -> dict[str, Any]:
+def _pooled_recall(per_run: list[dict[str, Any]]) -> dict[str, Any]:
+    """D.4.1's retrieval success over the checkpoint's runs [Wilson]; no rate where no state recurred."""
+    hits = sum(v.get("recall", (0, 0))[0] for v in per_run)
+    n = sum(v.get("recall", (0, 0))[1] for v in per_run)
+    return wilson(hits, n).as_dict()
+
+
+def _estimates(per_run: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"runs": len(per_run)}
     for m in METRICS:
         e = student_t([v[m] for v in per_run if v[m] is not None])
@@ -56,8 +71,66 @@ def _phase_rows(store: Store) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         plan = json.loads(r["plan"])
         rows = matchup_rows(store, r["name"])
         if rows:
-            out.append((plan, _values(rows[0])))
+            out.append((plan, {**_values(rows[0]), "recall": _recall(store, r["id"])}))
     return out
+
+
+RECALL = """
+SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id = ? AND m.seat = g.player_seat AND m.note LIKE '%"recall"%'
+"""
+
+
+def _recall(store: Store, run_id: int) -> tuple[int, int]:
+    """(retrieved, in memory): moves in a stored state, and those whose retrieval found it (D.4.1)."""
+    hits = n = 0
+    for (note,) in store.conn.execute(RECALL, (run_id,)):
+        flag = json.loads(note).get("recall")
+        if isinstance(flag, bool):
+            n += 1
+            hits += flag
+    return hits, n
+
+
+def _memory_file(folder: Path) -> Path | None:
+    """A run's memory: the latest, else its last checkpoint."""
+    if (folder / "memory.sqlite").is_file():
+        return folder / "memory.sqlite"
+    checkpoints = sorted(folder.glob("checkpoint-*.sqlite"), key=lambda p: int(p.stem.split("-")[1]))
+    return checkpoints[-1] if checkpoints else None
+
+
+def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Reflections and rule extractions per run, from each run memory's update log."""
+    folders: dict[int, Path] = {}
+    for plan, _ in items:
+        if plan.get("memory"):
+            folders.setdefault(plan["run"], (store.path.parent / plan["memory"]).parent)
+    totals: dict[str, Any] = {k: {"total": 0, "failed": defaultdict(int)} for k in ("reflect", "rules")}
+    runs = []
+    for run, folder in sorted(folders.items()):
+        path = _memory_file(folder)
+        entry: dict[str, Any] = {"run": run, "memory": str(path) if path else None}
+        for k in totals:
+            entry[k] = {"total": 0, "failed": {}}
+        if path is not None:
+            try:
+                with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
+                    rows = conn.execute(
+                        "SELECT kind, failure, COUNT(*) FROM updates GROUP BY kind, failure"
+                    ).fetchall()
+            except sqlite3.DatabaseError:
+                rows = []
+            for kind, failure, count in rows:
+                if kind not in totals:
+                    continue
+                entry[kind]["total"] += count
+                totals[kind]["total"] += count
+                if failure:
+                    entry[kind]["failed"][failure] = entry[kind]["failed"].get(failure, 0) + count
+                    totals[kind]["failed"][failure] += count
+        runs.append(entry)
+    return {**{k: {"total": v["total"], "failed": dict(v["failed"])} for k, v in totals.items()}, "runs": runs}
 
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
@@ -109,9 +182,15 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
             {
                 **ident,
                 "checkpoints": [
-                    {"checkpoint": c, "learning_games": c * ident["learn_games"], **_estimates(evals[c])}
+                    {
+                        "checkpoint": c,
+                        "learning_games": c * ident["learn_games"],
+                        **_estimates(evals[c]),
+                        "retrieval_success": _pooled_recall(evals[c]),
+                    }
                     for c in sorted(evals)
                 ],
+                "updates": _updates(store, items),
                 "reference": reference,
                 "_final": evals[max(evals)] if evals else [],
             }
@@ -166,6 +245,7 @@ def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         "optimality",
         "tokens/move",
         "failure rate",
+        "retrieval success",
     ]
     body = []
     for e in data["experiments"]:
@@ -183,9 +263,39 @@ def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                     _cell(c["optimality"]),
                     _cell(c["tokens_per_move"], 1),
                     _cell(c["failure_rate"]),
+                    _recall_cell(c.get("retrieval_success")),
                 ]
             )
     return header, body
+
+
+def _recall_cell(est: dict[str, Any] | None) -> str:
+    if not est or est.get("rate") is None:
+        return "–"
+    return f"{est['rate']:.3f} [{est['low']:.3f}, {est['high']:.3f}] (n={est['n']})"
+
+
+def _failed(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
+
+
+def _update_notes(data: dict[str, Any]) -> list[str]:
+    """Per experiment and run: learning updates made and how many failed, by kind."""
+    out = []
+    for e in data["experiments"]:
+        u = e.get("updates")
+        if not u or not u["runs"]:
+            continue
+        per_run = "; ".join(
+            f"run {r['run']}: {r['reflect']['total']} reflections ({_failed(r['reflect']['failed'])} failed), "
+            f"{r['rules']['total']} rule extractions ({_failed(r['rules']['failed'])} failed)"
+            for r in u["runs"]
+        )
+        out.append(
+            f"{e['name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
+            f"{u['rules']['total']} rule extractions, failed: {_failed(u['rules']['failed'])} — {per_run}"
+        )
+    return out
 
 
 def _tests(data: dict[str, Any]) -> list[str]:
@@ -209,7 +319,7 @@ def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     header, body = _grid(data)
     title = "learning checkpoints: mean over runs [95% Student-t]"
-    return format_grid(header, body, fmt, title=title, notes=_tests(data))
+    return format_grid(header, body, fmt, title=title, notes=_tests(data) + _update_notes(data))
 
 
 # -- plots -----------------------------------------------------------------------------------

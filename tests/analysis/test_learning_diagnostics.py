@@ -1,0 +1,61 @@
+"""The learning report's diagnostics: D.4.1's retrieval success rate from the agent's per-move
+notes, and every run's reflections and rule extractions with their failures counted by kind."""
+
+from __future__ import annotations
+
+import json
+
+from plylab.analysis.learning import learning_data, learning_report
+from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.store import Store
+from plylab.players.reaper.memory import CaseMemory, Update
+
+AGENT = "reaper:model=m"
+IDENT = {"name": "reaper", "game": "tic_tac_toe", "formulation": "standard", "opponent": "optimal",
+         "agent": AGENT, "seed": 0, "learn_games": 2, "eval_games": 1}
+
+
+def game(key: str, notes: list[dict]) -> GameRecord:
+    moves = [
+        MoveRecord(ply=2 * i, seat=0, player=AGENT, state="", observation=None, legal=[0, 1], action=0,
+                   action_label="A1", elapsed=0.1, optimal=True, informative=True, output_tokens=5, calls=1,
+                   note=note)
+        for i, note in enumerate(notes)
+    ]
+    return GameRecord(job_key=key, idx=0, game="tic_tac_toe", formulation="standard", player=AGENT,
+                      opponent="optimal", player_seat=0, seed=0, returns=[0.0, 0.0], outcome="draw",
+                      forfeit_by=None, failure_kind=None, moves=moves, started=0.0, finished=1.0)
+
+
+def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
+    path = tmp_path / "s.sqlite"
+    store = Store(path)
+    folder = tmp_path / "s.memory" / "reaper" / "run0"
+    memory = CaseMemory.open(folder / "memory.sqlite", frozen=False, game="tic_tac_toe")
+    with memory.transaction() as conn:
+        memory._log(conn, 1, [Update("reflect"), Update("reflect", failure="truncated"), Update("rules")])
+        memory._log(conn, 2, [Update("reflect", failure="partial"), Update("rules", failure="unparseable")])
+    memory.close()
+    for c, notes in enumerate([[{}, {}], [{"recall": True}, {"recall": False}, {"recall": True}, {}]]):
+        plan = {"learn": IDENT, "run": 0, "phase": "eval", "index": c, "games": 1, "player": AGENT,
+                "memory": f"s.memory/reaper/run0/checkpoint-{c}.sqlite"}
+        run_id = store.open_run(f"reaper/run0/eval{c}", 0, plan, kind="learn")
+        store.save_game(run_id, game(f"g{c}", notes))
+    store.close()
+
+    store = Store(path, create=False)
+    [exp] = learning_data(store)["experiments"]
+    store.close()
+    empty, learned = exp["checkpoints"]
+    assert empty["retrieval_success"]["rate"] is None  # nothing recurred: missing, not zero
+    assert learned["retrieval_success"]["n"] == 3 and learned["retrieval_success"]["rate"] == 2 / 3
+    u = exp["updates"]
+    assert u["reflect"] == {"total": 3, "failed": {"truncated": 1, "partial": 1}}
+    assert u["rules"] == {"total": 2, "failed": {"unparseable": 1}}
+    assert u["runs"][0]["run"] == 0 and u["runs"][0]["reflect"]["total"] == 3
+
+    text = learning_report(path, None, "markdown")
+    assert "retrieval success" in text and "0.667" in text
+    assert "3 reflections, failed: partial 1, truncated 1" in text
+    assert "2 rule extractions, failed: unparseable 1" in text
+    assert json.loads(learning_report(path, None, "json"))["experiments"][0]["updates"]["rules"]["total"] == 2
