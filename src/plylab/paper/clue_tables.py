@@ -1,0 +1,168 @@
+"""The Clue study's four results (000 §4.1-4.4) from `clue.metrics.report`, the seed's values beside.
+
+Rows are conditions (pooled over their LLM players) and condition / player; the seed prints
+point values and ranges only, so there is no interval test here: a paper value sits beside the
+reproduced one, and `missing` marks a value the paper has and the store lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..analysis.tables import format_grid
+from ..errors import UserError
+from .protocols import get_protocol
+from .published import published
+
+Getter = Callable[[dict[str, Any]], Any]
+
+COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
+    "clue-accuracy": [
+        ("identified", "identified (3 cards)", lambda g: g["identified"]["rate"]),
+        ("two_cards", "2 cards", lambda g: g["identified"]["cards_right"]["2"]),
+        ("one_card", "1 card", lambda g: g["identified"]["cards_right"]["1"]),
+        ("no_card", "0 cards", lambda g: g["identified"]["cards_right"]["0"]),
+        ("accusation_accuracy", "accusation accuracy", lambda g: g["accusation_accuracy"]),
+    ],
+    "clue-deduction": [
+        ("correct_per_game", "correct / game", lambda g: g["deductions"]["correct_per_game"]),
+        ("incorrect_per_game", "incorrect / game", lambda g: g["deductions"]["incorrect_per_game"]),
+        ("unsupported_per_game", "unsupported / game", lambda g: g["deductions"]["unsupported_per_game"]),
+    ],
+    "clue-knowledge": [
+        ("rounds", "rounds played (max)", lambda g: len(g["knowledge_curve"]["rounds"]) or None),
+        ("final_known", "cards known, last round", lambda g: (g["knowledge_curve"]["rounds"] or [{}])[-1].get("stated")),
+        ("ceiling", "ceiling", lambda g: g["knowledge_curve"]["ceiling"]),
+    ],
+    "clue-delay": [
+        ("ready", "accusation-ready players", lambda g: None if not g["accusation_delay"]["ready"] else
+         f"{g['accusation_delay']['ready']['became_ready']}/{g['accusation_delay']['ready']['players']}"),
+        ("ready_gap", "ready -> accusation (turns)", lambda g: None if not g["accusation_delay"]["ready"] else
+         g["accusation_delay"]["ready"]["gap"]["mean"]),
+        ("suggested_to_accusation", "solution suggested -> accusation (mean, range)", lambda g: _range(
+            g["accusation_delay"]["from_solution_suggested"])),
+    ],
+}
+
+
+def _range(d: dict[str, Any]) -> str | None:
+    if not d["n"]:
+        return None
+    return f"{d['mean']:.1f} ({d['min']}-{d['max']})"
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "missing"
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    return str(v)
+
+
+def _paper(c: dict[str, Any] | None) -> str:
+    if not c:
+        return "–"
+    if "of" in c:
+        return f"{c['value']}/{c['of']}"
+    if "low" in c and "value" not in c:
+        return f"{c['low']}-{c['high']}" + (f" ({c['text']})" if c.get("text") else "")
+    if "value" in c:
+        return _fmt(c["value"])
+    return c.get("text", "–")
+
+
+def _model_of(spec: str) -> str:
+    m = re.search(r"model=([^,]+)", spec)
+    return m.group(1) if m else spec
+
+
+def _same_model(paper_label: str, spec: str) -> bool:
+    key = paper_label.lower().replace(" ", "-")
+    return key in _model_of(spec).lower()
+
+
+def clue_data(store_path: Path, name: str) -> dict[str, Any]:
+    from ..clue.metrics import report as clue_report
+    from ..clue.store import ClueStore
+
+    p = get_protocol(name)
+    pub = published(name)
+    store = ClueStore(store_path, create=False)
+    try:
+        data = clue_report(store)
+    finally:
+        store.close()
+    groups = [g for g in data["groups"] if g["condition"] in p.conditions and g["spec"].startswith("clue-llm")]
+    cols = COLUMNS[name]
+    rows: list[dict[str, Any]] = []
+    paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
+    used: set[str] = set()
+    for cond in p.conditions:
+        mine = [g for g in groups if g["condition"] == cond]
+        if not mine:
+            continue
+        pooled = _pool(mine, cols)
+        if name == "clue-delay":
+            c = data["conditions"].get(cond, {})
+            pooled["first_suggester_won"] = f"{c.get('first_suggester_won', 0)}/{c.get('games', 0)}"
+        rows.append({"row": cond, "source": "this run", "cells": pooled, "paper": paper_rows.get(cond)})
+        used.add(cond)
+        for g in mine:
+            twin = next((lab for lab in paper_rows if lab.startswith(cond + " / ") and
+                         _same_model(lab.split(" / ", 1)[1], g["spec"])), None)
+            rows.append({"row": f"{cond} / {g['spec']}", "source": "this run",
+                         "cells": {k: get(g) for k, _, get in cols}, "paper": paper_rows.get(twin) if twin else None,
+                         "paper_row": twin})
+            if twin:
+                used.add(twin)
+    for label, cells in paper_rows.items():
+        if label not in used:
+            rows.append({"row": label, "source": "paper", "cells": {}, "paper": cells})
+    keys = [k for k, _, _ in cols] + (["first_suggester_won"] if name == "clue-delay" else [])
+    labels = [lab for _, lab, _ in cols] + (["first suggester won"] if name == "clue-delay" else [])
+    return {"table": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
+            "columns": [{"key": k, "label": lab} for k, lab in zip(keys, labels)], "rows": rows,
+            "note": "the Clue seed prints point values and ranges, no intervals: no overlap test",
+            "conditions": data["conditions"]}
+
+
+def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> dict[str, Any]:
+    """Condition rows: numeric cells averaged over players weighted by player-games."""
+    out: dict[str, Any] = {}
+    for key, _, get in cols:
+        vals = [(get(g), g["player_games"]) for g in groups]
+        nums = [(v, w) for v, w in vals if isinstance(v, (int, float))]
+        if key == "ready":
+            ready = [g["accusation_delay"]["ready"] for g in groups if g["accusation_delay"]["ready"]]
+            out[key] = f"{sum(r['became_ready'] for r in ready)}/{sum(r['players'] for r in ready)}" if ready else None
+        elif key in ("rounds", "ceiling"):
+            out[key] = max((v for v, _ in nums), default=None)
+        elif nums:
+            out[key] = round(sum(v * w for v, w in nums) / sum(w for _, w in nums), 3)
+        else:
+            out[key] = None
+    return out
+
+
+def render_clue(data: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(data, indent=2)
+    if not data["rows"]:
+        raise UserError(f"no Clue study games in the store; run `plylab paper run {data['table']} --model M` first")
+    header = ["row", "source"] + [c["label"] for c in data["columns"]]
+    body = []
+    for r in data["rows"]:
+        if r["source"] == "this run":
+            body.append([r["row"], "this run"] + [_fmt(r["cells"].get(c["key"])) for c in data["columns"]])
+        if r["paper"]:
+            label = r.get("paper_row") or r["row"]
+            body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
+    from .report import _comment
+
+    head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
+    return _comment(fmt, head) + "\n\n" + format_grid(header, body, fmt, notes=[
+        data["note"], "missing: the paper has the value and the run does not; – : the paper prints none"]) + "\n"

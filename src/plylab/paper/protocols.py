@@ -1,0 +1,267 @@
+"""Every reproducible table and figure of the two seed papers, as data: what it plays and how it reads.
+
+`PLYBENCH` is seed 003 (PlyBench / REAPER), `CLUE` is seed 000 (the Clue study); each protocol
+cites the seed lines it follows (`003 l.N`). A protocol is pure data: the planner (plan.py) turns
+it into harness plans, learning experiments or Clue study runs, and the report (report.py) reads
+its `columns` out of the store, so neither depends on how the run driver is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from ..errors import UserError
+
+PLYBENCH = "003_6109c99137ed90e9.txt"
+CLUE = "000_f050b36d5294af19.txt"
+
+# The paper's opponents (003 l.49): Random; MCTS at n=1000 (tic-tac-toe, Nim) / n=5000 (Connect Four),
+# other hyperparameters OpenSpiel's defaults (MCTS-Solver, solve=true); Optimal = minimax, ties uniform.
+MCTS_SIMS = {"tic_tac_toe": 1000, "nim": 1000, "connect_four": 5000}
+OPPONENT_ROLES = ("random", "mcts", "optimal")
+
+
+def opponent_spec(role: str, game: str) -> str:
+    """The paper's opponent `role` on `game` as a plylab player spec (explicit, so defaults cannot drift)."""
+    if role == "mcts":
+        return f"mcts:sims={MCTS_SIMS[game]},solve=true"
+    return role
+
+
+Metric = Literal["optimality", "win_rate", "draw_rate", "moves", "recognition", "tokens", "W", "D", "L", "F"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a paper table: a metric of the model player in one setting."""
+
+    key: str
+    label: str
+    metric: Metric
+    game: str
+    formulation: str = "standard"
+    opponent: str = "optimal"  # a role in OPPONENT_ROLES
+    effort: str | None = None  # None: the protocol's effort
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A learning configuration of a figure: `spec` is a template over {model} and {effort}."""
+
+    label: str
+    spec: str
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    study: Literal["plybench", "clue"]
+    kind: Literal["play", "learn", "clue"]
+    title: str
+    cite: tuple[str, ...]
+    games: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    formulations: tuple[str, ...] = ("standard",)
+    efforts: tuple[str, ...] = ("high",)
+    games_per_matchup: int = 100
+    switch_sides: bool = True
+    columns: tuple[Column, ...] = ()
+    plays: str | None = None  # the protocol whose runs hold this table's data (table5 reads table4's games)
+    # learning figures (003 l.168): runs x (eval, then epochs x (learn + eval))
+    runs: int | None = None
+    epochs: int | None = None
+    learn_games: int | None = None
+    eval_games: int | None = None
+    agents: tuple[Agent, ...] = ()
+    reference: str | None = None  # the single-call reference of the figure (dashed line)
+    # Clue (000 §3.4): conditions, games per condition, seats per model
+    conditions: tuple[str, ...] = ()
+    models: int | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def source(self) -> str:
+        return self.plays or self.name
+
+    def matchups(self) -> list[tuple[str, str, str, str]]:
+        """(game, formulation, opponent role, effort) the model plays, in column order, deduplicated."""
+        out: list[tuple[str, str, str, str]] = []
+        for c in self.columns:
+            m = (c.game, c.formulation, c.opponent, c.effort or self.efforts[0])
+            if m not in out:
+                out.append(m)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["columns"] = [c.key for c in self.columns]
+        d["agents"] = {a.label: a.spec for a in self.agents}
+        return {k: v for k, v in d.items() if v not in (None, (), [], {})}
+
+
+def _optimality(game: str, forms: tuple[tuple[str, str], ...], effort: str | None = None) -> tuple[Column, ...]:
+    return tuple(Column(f, label, "optimality", game, f, "optimal", effort) for f, label in forms)
+
+
+def _recognition(game: str, forms: tuple[tuple[str, str], ...]) -> tuple[Column, ...]:
+    return tuple(Column(f, label, "recognition", game, f, "optimal") for f, label in forms)
+
+
+def _tokens(game: str, forms: tuple[tuple[str, str], ...]) -> tuple[Column, ...]:
+    return tuple(Column(f, label, "tokens", game, f, "optimal") for f, label in forms)
+
+
+def _wdlf(game: str) -> tuple[Column, ...]:
+    return tuple(
+        Column(f"{opp}.{m}", f"{opp.capitalize() if opp != 'mcts' else 'MCTS'} {m}", m, game, "standard", opp)  # type: ignore[arg-type]
+        for opp in OPPONENT_ROLES
+        for m in ("W", "D", "L", "F")
+    )
+
+
+TTT_FORMS = (("standard", "TTT"), ("hidden", "Hid"), ("magic_square", "M.Sq"),
+             ("magic_square_plus5", "M.Sq +5"), ("story", "Story"))
+NIM_FORMS = (("standard", "Nim"), ("hidden", "Hid"), ("inverse", "Inv"), ("story", "Story"))
+TTT_OBF, NIM_OBF = TTT_FORMS[1:], NIM_FORMS[1:]
+EFFORTS = ("low", "medium", "high")
+
+_SECTION3 = "003 l.51 (reasoning effort high unless stated otherwise)"
+_SIDES = "003 l.60 (100 games per pair, sides switched after half; optimality excludes states where every move is optimal)"
+
+_PLAY: tuple[Protocol, ...] = (
+    Protocol(
+        "table2", "plybench", "play", "Per-move optimality vs Optimal, tic-tac-toe and Nim [Wilson]; † failures",
+        ("003 l.66-74 (Table 2)", _SIDES, _SECTION3), ("tic_tac_toe", "nim"), ("optimal",),
+        columns=(Column("tic_tac_toe", "tic-tac-toe", "optimality", "tic_tac_toe"),
+                 Column("nim", "Nim", "optimality", "nim")),
+    ),
+    Protocol(
+        "table3", "plybench", "play",
+        "Connect Four: win rate [Wilson] and LLM moves per game [Student-t] vs Random and MCTS",
+        ("003 l.80-86 (Table 3: 10 games per opponent, sides switched)", "003 l.49 (MCTS n=5000)", _SECTION3),
+        ("connect_four",), ("random", "mcts"), games_per_matchup=10,
+        columns=(Column("random.win_rate", "Random win rate", "win_rate", "connect_four", opponent="random"),
+                 Column("random.moves", "Random moves", "moves", "connect_four", opponent="random"),
+                 Column("mcts.win_rate", "MCTS win rate", "win_rate", "connect_four", opponent="mcts"),
+                 Column("mcts.moves", "MCTS moves", "moves", "connect_four", opponent="mcts")),
+    ),
+    Protocol(
+        "table4", "plybench", "play", "Optimality vs Optimal on tic-tac-toe and its obfuscations [Wilson]",
+        ("003 l.100-110 (Table 4: 100 games per formulation)", _SIDES, _SECTION3), ("tic_tac_toe",), ("optimal",),
+        tuple(f for f, _ in TTT_FORMS), columns=_optimality("tic_tac_toe", TTT_FORMS),
+    ),
+    Protocol(
+        "table5", "plybench", "play", "Recognition: traces naming tic-tac-toe under each obfuscation [Wilson]",
+        ("003 l.114-124 (Table 5: reasoning-trace summaries, same games as Table 4)",), ("tic_tac_toe",),
+        ("optimal",), tuple(f for f, _ in TTT_FORMS), columns=_recognition("tic_tac_toe", TTT_OBF), plays="table4",
+    ),
+    Protocol(
+        "table6", "plybench", "play", "W D L F out of 100 games on standard tic-tac-toe vs Random, MCTS, Optimal",
+        ("003 l.202-216 (Table 6)", "003 l.49 (MCTS n=1000)", _SECTION3), ("tic_tac_toe",), OPPONENT_ROLES,
+        columns=_wdlf("tic_tac_toe"),
+    ),
+    Protocol(
+        "table7", "plybench", "play", "W D L F out of 100 games on standard Nim vs Random, MCTS, Optimal",
+        ("003 l.220-232 (Table 7)", "003 l.49 (MCTS n=1000)", _SECTION3), ("nim",), OPPONENT_ROLES,
+        columns=_wdlf("nim"),
+    ),
+    Protocol(
+        "table8", "plybench", "play", "Optimality vs Optimal on tic-tac-toe obfuscations, all tiers [Wilson]",
+        ("003 l.250-261 (Table 8)", _SIDES, _SECTION3), ("tic_tac_toe",), ("optimal",),
+        tuple(f for f, _ in TTT_FORMS), columns=_optimality("tic_tac_toe", TTT_FORMS), plays="table4",
+    ),
+    Protocol(
+        "table9", "plybench", "play", "Recognition of tic-tac-toe under each obfuscation, all tiers [Wilson]",
+        ("003 l.265-276 (Table 9)",), ("tic_tac_toe",), ("optimal",), tuple(f for f, _ in TTT_FORMS),
+        columns=_recognition("tic_tac_toe", TTT_OBF), plays="table4",
+    ),
+    Protocol(
+        "table10", "plybench", "play", "Optimality vs Optimal on Nim and its obfuscations [Wilson]",
+        ("003 l.292-303 (Table 10)", "003 l.284-286 (Nim obfuscations)", _SIDES, _SECTION3), ("nim",),
+        ("optimal",), tuple(f for f, _ in NIM_FORMS), columns=_optimality("nim", NIM_FORMS),
+    ),
+    Protocol(
+        "table11", "plybench", "play", "Recognition of Nim under each obfuscation [Wilson]",
+        ("003 l.309-320 (Table 11)",), ("nim",), ("optimal",), tuple(f for f, _ in NIM_FORMS),
+        columns=_recognition("nim", NIM_OBF), plays="table10",
+    ),
+    Protocol(
+        "table12", "plybench", "play", "Output tokens per move, tic-tac-toe formulations [Student-t]",
+        ("003 l.330-341 (Table 12)",), ("tic_tac_toe",), ("optimal",), tuple(f for f, _ in TTT_FORMS),
+        columns=_tokens("tic_tac_toe", TTT_FORMS), plays="table4",
+    ),
+    Protocol(
+        "table13", "plybench", "play", "Output tokens per move, Nim formulations [Student-t]",
+        ("003 l.345-356 (Table 13)",), ("nim",), ("optimal",), tuple(f for f, _ in NIM_FORMS),
+        columns=_tokens("nim", NIM_FORMS), plays="table10",
+    ),
+    Protocol(
+        "table14", "plybench", "play", "Optimality [Wilson] and tokens per move [Student-t] by reasoning effort",
+        ("003 l.362-371 (Table 14: standard tic-tac-toe vs Optimal, low / medium / high)", _SIDES),
+        ("tic_tac_toe",), ("optimal",), efforts=EFFORTS,
+        columns=tuple(Column(f"optimality.{e}", f"Optimality {e}", "optimality", "tic_tac_toe", effort=e) for e in EFFORTS)
+        + tuple(Column(f"tokens.{e}", f"Tokens/move {e}", "tokens", "tic_tac_toe", effort=e) for e in EFFORTS),
+    ),
+)
+
+_LEARN = dict(
+    kind="learn", study="plybench", games=("tic_tac_toe",), opponents=("optimal",), efforts=("medium",),
+    runs=10, epochs=5, learn_games=20, eval_games=50, games_per_matchup=50,
+    reference="llm:model={model},effort={effort}",
+)
+_LEARN_CITE = ("003 l.162 (GPT-5 nano at medium effort, vs Optimal on tic-tac-toe)",
+               "003 l.168 (50 eval games, then 5 x (20 learning + 50 eval), 10 runs)",
+               "003 l.170 (draw rate primary; output tokens per move)")
+
+_FIGS: tuple[Protocol, ...] = (
+    Protocol(
+        "fig4", title="Ablation: REAPER reflection alone vs reflection + rules (draw rate, mean of runs [Student-t])",
+        cite=("003 l.164 (Figure 4)", "003 l.180-182 (0.826 vs 0.868, Welch p=0.039)", *_LEARN_CITE),
+        agents=(Agent("Refl.", "reaper:model={model},effort={effort},reflection=on,rules=off"),
+                Agent("Refl. + Rules", "reaper:model={model},effort={effort},reflection=on,rules=on")),
+        **_LEARN,  # type: ignore[arg-type]
+    ),
+    Protocol(
+        "fig5", title="Original vs Baseline vs REAPER: draw rate and output tokens per move [Student-t]",
+        cite=("003 l.172-176 (Figure 5)", "003 l.186-192 (Baseline 0.818, REAPER 0.868, Welch p=0.018)", *_LEARN_CITE),
+        agents=(Agent("Original", "memento:model={model},effort={effort}"),
+                Agent("Baseline", "cbr:model={model},effort={effort}"),
+                Agent("REAPER", "reaper:model={model},effort={effort},reflection=on,rules=on")),
+        **_LEARN,  # type: ignore[arg-type]
+    ),
+    Protocol(
+        "fig6", title="State descriptor: state-mode vs description-mode retrieval (draw rate [Student-t])",
+        cite=("003 l.405 (Figure 6)", "003 l.409-413 (D.4.1)", *_LEARN_CITE),
+        agents=(Agent("Refl.", "reaper:model={model},effort={effort},rules=off,descriptor=off"),
+                Agent("Refl. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=off"),
+                Agent("Refl. + Desc.", "reaper:model={model},effort={effort},rules=off,descriptor=on"),
+                Agent("Refl. + Desc. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=on")),
+        **_LEARN,  # type: ignore[arg-type]
+    ),
+)
+
+_CLUE = dict(study="clue", kind="clue", conditions=("baseline", "matrix", "mixed"), games_per_matchup=6, models=2,
+             efforts=())
+_CLUE_CITE = ("000 l.82 (six players, 21 cards, three dealt each)", "000 l.95 (six games each: baseline, matrix, "
+              "mixed; mixed = one tool user + two baseline per model family, order shuffled)",
+              "000 l.57 (GPT-4o-mini and Gemini-2.5-Flash, three seats each)")
+_CLUES: tuple[Protocol, ...] = (
+    Protocol("clue-accuracy", title="Accusation accuracy: share of players identifying the envelope (3/2/1/0 cards)",
+             cite=("000 l.103 (§4.1)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
+    Protocol("clue-deduction", title="Deduction quality: correct / incorrect deductions per game",
+             cite=("000 l.107 (§4.2)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
+    Protocol("clue-knowledge", title="Knowledge accumulation: cards known per round (ceiling 18)",
+             cite=("000 l.111 (§4.3)", "000 l.123 (Figure 5)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
+    Protocol("clue-delay", title="Solution suggested / accusation-ready to final accusation (turns)",
+             cite=("000 l.115 (§4.4)", "000 l.127 (Figure 6)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
+)
+
+PROTOCOLS: dict[str, Protocol] = {p.name: p for p in (*_PLAY, *_FIGS, *_CLUES)}
+
+
+def get_protocol(name: str) -> Protocol:
+    try:
+        return PROTOCOLS[name]
+    except KeyError:
+        raise UserError(f"unknown table or figure '{name}'; accepted: {', '.join(PROTOCOLS)}") from None

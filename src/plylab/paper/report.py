@@ -1,0 +1,320 @@
+"""`plylab paper report TABLE`: a table in the paper's layout, the published numbers beside it.
+
+The reproduced cells come from analysis (matchup_rows for tables, learning_data for figures,
+clue.metrics.report for Clue); nothing here recomputes a metric. Beside each reproduced model the
+paper's row for the same model (by name, or `--compare-to`), with `≠` on a reproduced cell whose
+95% interval does not overlap the paper's; the paper's other rows follow. A cell the paper has
+and the run lacks reads `missing`; a number is never filled in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..analysis.metrics import matchup_rows
+from ..analysis.stats import wilson
+from ..analysis.tables import format_grid, mean_cell, rate_cell
+from ..errors import UserError
+from ..harness.store import Store
+from ..specs import parse_spec
+from .plan import MODEL_PLAYERS, reference_run_name
+from .protocols import Column, Protocol, get_protocol, opponent_spec
+from .published import interval, paper_model, published
+
+FORMATS = ("markdown", "csv", "latex", "json", "table")
+MISSING = "missing"
+NEQ = "≠"
+
+
+# -- cells -------------------------------------------------------------------------------------
+
+
+def _cell(row: dict[str, Any], metric: str) -> dict[str, Any] | None:
+    """One metric of a matchup row as {value, low, high, n} (or {count, of} for W/D/L/F)."""
+    if metric in ("W", "D", "L", "F"):
+        key = {"W": "wins", "D": "draws", "L": "losses", "F": "failures"}[metric]
+        return {"count": row[key], "of": row["games"]}
+    src = {"optimality": row["optimality"], "win_rate": row["win_rate"], "draw_rate": row["draw_rate"],
+           "recognition": row["recognition"], "moves": row["moves_per_game"], "tokens": row["tokens_per_move"]}[metric]
+    value = src.get("rate", src.get("mean"))
+    if value is None:
+        return None
+    n = src.get("scored", src.get("n"))
+    return {"value": value, "low": src["low"], "high": src["high"], "n": n}
+
+
+def _ci(c: dict[str, Any] | None) -> tuple[float, float] | None:
+    if not c:
+        return None
+    if "count" in c:  # counts: a Wilson interval over the games (the paper prints raw counts, l.202)
+        e = wilson(int(c["count"]), int(c.get("of", 100)))
+        return (e.low, e.high) if e.low is not None else None
+    if c.get("low") is not None and c.get("high") is not None:
+        return float(c["low"]), float(c["high"])
+    return interval(c)
+
+
+def disjoint(mine: dict[str, Any] | None, paper: dict[str, Any] | None) -> bool | None:
+    """True where both 95% intervals exist and do not overlap."""
+    a, b = _ci(mine), _ci(paper)
+    if a is None or b is None:
+        return None
+    return a[1] < b[0] or b[1] < a[0]
+
+
+def _num(x: float, metric: str) -> str:
+    if metric == "moves":
+        return f"{x:.2f}"
+    return rate_cell({"rate": x, "low": x, "high": x}).split(" ")[0]
+
+
+def show(c: dict[str, Any] | None, metric: str) -> str:
+    if c is None:
+        return MISSING
+    if "count" in c:
+        return str(c["count"])
+    if metric == "tokens":
+        if "pm" in c:
+            return f"{c['value']:.1f} ±{c['pm']:.1f}"
+        return mean_cell({"mean": c["value"], "low": c["low"], "high": c["high"]})
+    if c.get("low") is None:
+        return _num(c["value"], metric)
+    if metric == "moves":
+        return f"{c['value']:.2f} [{c['low']:.2f}, {c['high']:.2f}]"
+    return rate_cell({"rate": c["value"], "low": c["low"], "high": c["high"]})
+
+
+# -- which runs and rows -------------------------------------------------------------------------
+
+
+def _runs(store: Store, p: Protocol, runs: list[str] | None) -> list[str]:
+    names = [r["name"] for r in store.runs()]
+    if runs:
+        unknown = [r for r in runs if r not in names]
+        if unknown:
+            raise UserError(f"no run {', '.join(unknown)} in {store.path}")
+        return runs
+    prefix = f"paper/{p.source}/"
+    return [n for n in names if n.startswith(prefix) and "/" not in n[len(prefix):] and n[len(prefix):] != "reference"]
+
+
+def _effort(spec_options: dict[str, str], p: Protocol) -> str:
+    return spec_options.get("effort") or p.efforts[0]
+
+
+def _label(player: str) -> tuple[str, str]:
+    """(row label: the spec without effort, model name)."""
+    spec = parse_spec(player, kind="player spec")
+    opts = {k: v for k, v in spec.options.items() if k != "effort"}
+    label = spec.name + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+    return label, spec.options.get("model", "")
+
+
+def _matches(row: dict[str, Any], c: Column, p: Protocol) -> bool:
+    if row["game"] != c.game or row["formulation"] != c.formulation:
+        return False
+    if parse_spec(row["opponent"], kind="opponent").name != c.opponent:
+        return False
+    return _effort(parse_spec(row["player"], kind="player").options, p) == (c.effort or p.efforts[0])
+
+
+def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[str, Any]]) -> list[str]:
+    out: set[str] = set()
+    for r in rows:
+        paper_opp = opponent_spec(parse_spec(r["opponent"], kind="opponent").name, r["game"])
+        if r["opponent"] != paper_opp:
+            out.add(f"opponent {r['opponent']} on {r['game']} (paper: {paper_opp})")
+        opts = parse_spec(r["player"], kind="player").options
+        extra = {k: v for k, v in opts.items() if k not in ("model", "effort")}
+        if extra:
+            out.add("player options " + ",".join(f"{k}={v}" for k, v in extra.items())
+                    + (" — constrained decoding to legal moves, which removes the paper's failure channel"
+                       if extra.get("output") == "enum" or extra.get("answer") == "legal" else " (not the paper's)"))
+    for name, plan in plans.items():
+        if plan.get("games") not in (None, p.games_per_matchup):
+            out.add(f"{plan['games']} games per matchup in run {name} (paper: {p.games_per_matchup})")
+    return sorted(out)
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+def table_data(store_path: Path, name: str, runs: list[str] | None = None, compare_to: str | None = None) -> dict[str, Any]:
+    """The table as data: protocol, deviations, model rows beside the paper's, reference rows."""
+    p = get_protocol(name)
+    if p.kind != "play":
+        raise UserError(f"'{name}' is a {'figure' if p.kind == 'learn' else 'Clue table'}; see figure_data / clue_data")
+    pub = published(name)
+    paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
+    if compare_to is not None and compare_to not in paper_rows:
+        raise UserError(f"--compare-to '{compare_to}' is not a row of {name}; rows: {', '.join(paper_rows)}")
+    store = Store(store_path, create=False)
+    try:
+        names = _runs(store, p, runs)
+        rows: list[dict[str, Any]] = []
+        plans = {}
+        for n in names:
+            rows += matchup_rows(store, n)
+            plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
+        all_names = {r["name"] for r in store.runs()}
+        ref_rows = matchup_rows(store, reference_run_name(p)) if not runs and reference_run_name(p) in all_names else []
+    finally:
+        store.close()
+    model_rows = [r for r in rows if parse_spec(r["player"], kind="player").name in MODEL_PLAYERS]
+    by_label: dict[str, list[dict[str, Any]]] = {}
+    for r in model_rows:
+        by_label.setdefault(_label(r["player"])[0], []).append(r)
+    out_rows: list[dict[str, Any]] = []
+    used: set[str] = set()
+    for label, items in by_label.items():
+        model = _label(items[0]["player"])[1]
+        twin = compare_to or paper_model(model)
+        cells = {}
+        for c in p.columns:
+            hit = next((r for r in items if _matches(r, c, p)), None)
+            mine = _cell(hit, c.metric) if hit else None
+            paper = paper_rows.get(twin, {}).get(c.key) if twin else None
+            cells[c.key] = {"reproduced": mine, "published": paper, "disjoint": disjoint(mine, paper),
+                            "failures": hit["failures"] if hit else None}
+        out_rows.append({"model": label, "source": "this run", "paper_model": twin if twin in paper_rows else None,
+                         "cells": cells})
+        if twin in paper_rows:
+            used.add(twin)
+    for model, cells in paper_rows.items():
+        out_rows.append({"model": model, "source": "paper", "paired": model in used,
+                         "cells": {c.key: {"published": cells.get(c.key)} for c in p.columns}})
+    return {
+        "table": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
+        "runs": names, "deviations": _deviations(model_rows, p, plans), "columns": [
+            {"key": c.key, "label": c.label, "metric": c.metric} for c in p.columns],
+        "rows": out_rows, "footnotes": pub.get("footnotes", {}),
+        "references": [_reference(r) for r in ref_rows],
+    }
+
+
+def _reference(r: dict[str, Any]) -> dict[str, Any]:
+    return {"player": r["player"], "opponent": r["opponent"], "game": r["game"], "games": r["games"],
+            "W": r["wins"], "D": r["draws"], "L": r["losses"], "F": r["failures"],
+            "win_rate": _cell(r, "win_rate"), "draw_rate": _cell(r, "draw_rate"),
+            "loss_rate": wilson(r["losses"], r["games"]).as_dict(), "optimality": _cell(r, "optimality")}
+
+
+def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[str]]:
+    cols = data["columns"]
+    header = ["Model", "source"] + [c["label"] for c in cols]
+    body, notes = [], []
+    daggers: list[str] = []
+    for row in data["rows"]:
+        line = [row["model"], row["source"] if row["source"] == "paper" else "this run"]
+        for c in cols:
+            cell = row["cells"][c["key"]]
+            if row["source"] == "paper":
+                pc = cell["published"]
+                text = "–" if pc is None else show(pc, c["metric"]) + ("†" if pc.get("dagger") else "")
+            else:
+                text = show(cell["reproduced"], c["metric"])
+                if data["table"] == "table2" and cell.get("failures"):
+                    text += "†"
+                    daggers.append(f"{row['model']} failed to return a legal action in {cell['failures']} game(s) "
+                                   f"on {c['label']}")
+                if cell["disjoint"]:
+                    text += f" {NEQ}"
+            line.append(text)
+        body.append(line)
+        if row["source"] == "this run" and row.get("paper_model"):
+            body.append([f"{row['paper_model']}", "paper"] + [
+                "–" if row["cells"][c["key"]]["published"] is None else show(row["cells"][c["key"]]["published"], c["metric"])
+                for c in cols])
+    body = _dedupe_paper_rows(body, data)
+    if any(cell.get("disjoint") for row in data["rows"] for cell in row["cells"].values()):
+        notes.append(f"{NEQ}: the reproduced 95% interval and the paper's do not overlap"
+                     + (" (W/D/L/F: Wilson intervals over the games)" if cols and cols[0]["metric"] in "WDLF" else ""))
+    if data["footnotes"].get("†"):
+        notes.append("† (paper) " + data["footnotes"]["†"])
+    notes += [f"† (this run) {d}" for d in daggers]
+    if not any(r["source"] == "this run" for r in data["rows"]):
+        notes.append(f"no reproduced rows yet: run `plylab paper run {data['table']} --model M`")
+    notes.append(f"{MISSING}: the paper has this cell and the run has no games for it; – : the paper prints none")
+    return header, body, notes
+
+
+def _dedupe_paper_rows(body: list[list[str]], data: dict[str, Any]) -> list[list[str]]:
+    """A paper row printed beside its reproduced twin is not printed again below."""
+    paired = {r["model"] for r in data["rows"] if r["source"] == "paper" and r.get("paired")}
+    seen: set[str] = set()
+    out = []
+    for line in body:
+        if line[1] == "paper" and line[0] in paired:
+            if line[0] in seen:
+                continue
+            seen.add(line[0])
+        out.append(line)
+    return out
+
+
+def _reference_grid(refs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    header = ["reference player", "opponent", "game", "games", "W", "D", "L", "F", "win rate [Wilson]",
+              "draw rate", "loss rate", "optimality [Wilson]"]
+    body = [[r["player"], r["opponent"], r["game"], str(r["games"]), str(r["W"]), str(r["D"]), str(r["L"]), str(r["F"]),
+             show(r["win_rate"], "win_rate"), show(r["draw_rate"], "draw_rate"),
+             rate_cell({"rate": r["loss_rate"]["rate"], "low": r["loss_rate"]["low"], "high": r["loss_rate"]["high"]}),
+             show(r["optimality"], "optimality") if r["optimality"] else "–"] for r in refs]
+    return header, body
+
+
+def _header_lines(data: dict[str, Any]) -> list[str]:
+    lines = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
+    if data.get("runs"):
+        lines.append("runs: " + ", ".join(data["runs"]))
+    lines.append("deviations from the paper's protocol: " + ("; ".join(data["deviations"]) or "none"))
+    return lines
+
+
+def render_table(data: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(data, indent=2)
+    header, body, notes = _table_grid(data)
+    grid = format_grid(header, body, fmt, notes=notes)
+    if fmt == "latex":
+        grid = grid.replace(NEQ, r"$\neq$").replace("†", r"$^\dagger$")
+    parts = [_comment(fmt, _header_lines(data)), grid]
+    if data["references"]:
+        rh, rb = _reference_grid(data["references"])
+        parts.append(_comment(fmt, ["reference rows: classic players at the paper's settings (no model)"]))
+        parts.append(format_grid(rh, rb, fmt))
+    elif data["table"] in ("table3", "table6", "table7"):
+        parts.append(_comment(fmt, [f"reference rows: none yet; `plylab paper run {data['table']} --references` adds them"]))
+    return "\n\n".join(parts) + "\n"
+
+
+def _comment(fmt: str, lines: list[str]) -> str:
+    if fmt == "latex":
+        return "\n".join(f"% {line}" for line in lines)
+    if fmt == "csv":
+        return "\n".join(f"# {line}" for line in lines)
+    if fmt == "markdown":
+        return "\n".join(f"**{line}**" if i == 0 else line + "  " for i, line in enumerate(lines))
+    return "\n".join(lines)
+
+
+def report(store_path: Path, name: str, fmt: str = "markdown", *, runs: list[str] | None = None,
+           compare_to: str | None = None, plot_dir: Path | None = None) -> tuple[str, list[Path]]:
+    """The rendered report and any figure files written."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    if not Path(store_path).exists():
+        raise UserError(f"store '{store_path}' does not exist; run `plylab paper run {name} ...` first")
+    p = get_protocol(name)
+    if p.kind == "learn":
+        from .figures import figure_data, plot_figure, render_figure
+
+        data = figure_data(store_path, name, runs)
+        files = plot_figure(data, plot_dir) if plot_dir is not None else []
+        return render_figure(data, fmt), files
+    if p.kind == "clue":
+        from .clue_tables import clue_data, render_clue
+
+        return render_clue(clue_data(store_path, name), fmt), []
+    return render_table(table_data(store_path, name, runs, compare_to), fmt), []
