@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.plylab-installed
 SETUP_INPUTS := pyproject.toml setup.py Makefile
 
-.PHONY: demo test setup browser bench clean
+.PHONY: demo test check lint setup browser bench clean
 
 setup: $(STAMP)
 
@@ -30,9 +30,22 @@ browser:
 demo: $(STAMP)
 	$(VENV)/bin/plylab demo
 
+# Every test (the local model, Ray, the browser included), then the lint and type gates. Under CI
+# (CI=true) a missing Chromium, Ray or Playwright fails the run instead of skipping its tests.
 test: $(STAMP)
-	@$(VENV)/bin/python -m pytest -q; rc=$$?; \
-	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
+	@$(PY) -m pytest -q; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; \
+	  $(MAKE) --no-print-directory lint || exit 1; exit $$rc
+
+# The fast lane: no model, no Ray, no browser, nothing slow (about a minute on two cores).
+FAST := not model and not ray and not browser and not slow
+check: $(STAMP)
+	$(PY) -m pytest -q -m "$(FAST)"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done; $(PY) bench/merge_results.py

@@ -1,16 +1,23 @@
-"""Shared fixtures: an isolated oracle cache and a CLI runner that captures output in-process."""
+"""Shared fixtures (an isolated oracle cache, an in-process CLI runner) and the test lanes.
+
+Lanes are markers: `model` (the local language model or the sentence encoder), `ray`, `browser`,
+`slow`. `make check` runs what has none of them; `make test` runs everything. Under CI (CI=true) a
+test that would be skipped because Chromium, Ray or Playwright is missing fails instead, so a
+broken set-up cannot pass as a green run.
+"""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+import re
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+pytest_plugins = ["pytester"]  # tests/core/test_lanes.py runs these hooks in an inner session
 
 
 @dataclass
@@ -38,3 +45,46 @@ def cli(capsys: pytest.CaptureFixture[str]):
 
     return run
 
+
+# Fixtures that load the local model: a test using one belongs to the `model` lane.
+MODEL_FIXTURES = {"local_model"}
+# Skip reasons that mean a piece of the set-up is missing, not that a test does not apply.
+MISSING_SETUP = re.compile(r"\bray\b|chromium|playwright", re.IGNORECASE)
+
+
+def under_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
+
+def _fail_missing_setup(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if not (under_ci() and report.skipped):
+        return
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    if MISSING_SETUP.search(reason):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true: missing set-up is a failure, not a skip: {reason}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    _fail_missing_setup(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    report = yield
+    _fail_missing_setup(report)
+    return report

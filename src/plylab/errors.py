@@ -12,7 +12,9 @@ from typing import Literal, get_args
 # Why a move (or a Clue turn) failed: the reply named no move, named an impossible one, or said
 # nothing; or the call came too late, the provider failed, the link broke mid-call, or what came
 # back cannot be used at all. Stored with every failed attempt.
-FailureKind = Literal["unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply"]
+FailureKind = Literal[
+    "unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply"
+]
 ParseKind = Literal["unparseable", "illegal", "empty"]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 

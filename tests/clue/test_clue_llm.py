@@ -124,6 +124,7 @@ def test_parse_reply_accepts_code_fences_and_pass():
     assert err.value.kind == "illegal"
 
 
+@pytest.mark.model
 @pytest.mark.slow  # minutes on a shared 2-core machine (each call runs the real model)
 def test_local_model_game_is_recorded(tmp_path, cli):
     """A real game with the embedded model in two seats (one with the matrix), under the turn limit."""

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.ray
+
 SEATS = ["clue-oracle", "clue-matrix", *["clue-random"] * 4]
 PLAN = [arg for spec in SEATS for arg in ("--player", spec)] + ["--games", "3", "--seed", "1", "--quiet"]
 

@@ -53,20 +53,26 @@ def test_a_moved_transcript_hook_warns_once(monkeypatch: pytest.MonkeyPatch) -> 
             warnings.simplefilter("always")
             assert model._fresh_transcript() is None
             assert model._fresh_transcript() is None
-        moved = [w for w in caught if issubclass(w.category, RuntimeWarning) and "transcript" in str(w.message)]
+        moved = [
+            w for w in caught if issubclass(w.category, RuntimeWarning) and "transcript" in str(w.message)
+        ]
         assert len(moved) == 1
     finally:
         model._fresh_transcript.cache_clear()
 
 
-def test_a_user_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_user_error_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("PLYLAB_DEBUG", raising=False)
     assert main(["solve", "--game", "no_such_game", "--moves", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("plylab: error: unknown game 'no_such_game'")
 
 
-def test_plylab_debug_keeps_the_chain(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plylab_debug_keeps_the_chain(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The registry raises `UserError(...) from None` over a KeyError; under PLYLAB_DEBUG=1 that
     KeyError is shown, and the last line is still the one-line error."""
     monkeypatch.setenv("PLYLAB_DEBUG", "1")

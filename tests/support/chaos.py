@@ -46,9 +46,30 @@ class ChaosRun:
     seconds: float = 0.0
 
 
-def run_command(store: Path, games: int, seed: int, backend: str, address: str | None, workers: int | None) -> list[str]:
-    cmd = [sys.executable, "-m", "plylab", "run", "--game", GAME, "--player", PLAYER, "--opponent", OPPONENT,
-           "--games", str(games), "--seed", str(seed), "--store", str(store), "--backend", backend, "--quiet"]
+def run_command(
+    store: Path, games: int, seed: int, backend: str, address: str | None, workers: int | None
+) -> list[str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "plylab",
+        "run",
+        "--game",
+        GAME,
+        "--player",
+        PLAYER,
+        "--opponent",
+        OPPONENT,
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--store",
+        str(store),
+        "--backend",
+        backend,
+        "--quiet",
+    ]
     if address:
         cmd += ["--address", address]
     if workers:
@@ -90,9 +111,17 @@ def _kill_group(pgid: int) -> None:
 
 
 def chaos(
-    store: Path, *, backend: str = "local", address: str | None = None, workers: int | None = None,
-    kills: int = 5, games: int = 300, seed: int = 7, delay: tuple[float, float] = (0.5, 3.0),
-    rng_seed: int = 0, timeout: float = 600.0,
+    store: Path,
+    *,
+    backend: str = "local",
+    address: str | None = None,
+    workers: int | None = None,
+    kills: int = 5,
+    games: int = 300,
+    seed: int = 7,
+    delay: tuple[float, float] = (0.5, 3.0),
+    rng_seed: int = 0,
+    timeout: float = 600.0,
 ) -> ChaosRun:
     """Kill a run `kills` times, then let it finish and audit the store.
 
@@ -106,7 +135,9 @@ def chaos(
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     for i in range(kills):
         before = saved_games(store)
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env
+        )
         # Every third round kills at a random moment (start-up, opening the store, mid-run); the others
         # a moment after the round's first saved game. Either way no round plays more than a few games.
         deadline = time.monotonic() + (rng.uniform(*delay) if i % 3 == 2 else timeout)
@@ -137,8 +168,14 @@ def chaos(
 
 
 def audit(
-    store: Path, *, games: int, seed: int, complete: bool = True,
-    game: str = GAME, player: str = PLAYER, opponent: str = OPPONENT,
+    store: Path,
+    *,
+    games: int,
+    seed: int,
+    complete: bool = True,
+    game: str = GAME,
+    player: str = PLAYER,
+    opponent: str = OPPONENT,
 ) -> list[str]:
     """Everything wrong with the store of the plan (game, player, opponent, games, seed); [] if sound.
 
@@ -155,8 +192,12 @@ def audit(
             problems.append(f"integrity_check: {ok}")
         if bad := conn.execute("PRAGMA foreign_key_check").fetchall():
             problems.append(f"foreign_key_check: {len(bad)} rows")
-        orphans = conn.execute("SELECT COUNT(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)").fetchone()[0]
-        orphans += conn.execute("SELECT COUNT(*) FROM games WHERE run_id NOT IN (SELECT id FROM runs)").fetchone()[0]
+        orphans = conn.execute(
+            "SELECT COUNT(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)"
+        ).fetchone()[0]
+        orphans += conn.execute(
+            "SELECT COUNT(*) FROM games WHERE run_id NOT IN (SELECT id FROM runs)"
+        ).fetchone()[0]
         if orphans:
             problems.append(f"{orphans} orphan rows")
         plan = single_plan(game, "standard", player, opponent, games, seed, None)
@@ -217,14 +258,22 @@ def _replay(engine, g: sqlite3.Row, moves: list[sqlite3.Row], outcome_for) -> li
 
 
 def interrupt_run(
-    store: Path, backend: str = "local", address: str | None = None, extra: tuple[str, ...] = (),
-    games: int = 2000, timeout: float = 180,
+    store: Path,
+    backend: str = "local",
+    address: str | None = None,
+    extra: tuple[str, ...] = (),
+    games: int = 2000,
+    timeout: float = 180,
 ) -> tuple[int, str, str]:
     """Start `plylab run`, wait until a game is saved, Ctrl-C it (SIGINT to its process group, as a
     terminal does) and return (exit code, stdout, stderr)."""
     cmd = chaos.run_command(store, games, 1, backend, address, None) + list(extra)
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + timeout
@@ -253,7 +302,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="local", choices=["local", "ray"])
     parser.add_argument("--address", help="join this Ray cluster")
-    parser.add_argument("--cluster", action="store_true", help="start a 2-node loopback Ray cluster for the run")
+    parser.add_argument(
+        "--cluster", action="store_true", help="start a 2-node loopback Ray cluster for the run"
+    )
     parser.add_argument("--workers", type=int)
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--games", type=int, help="games in the plan (default: 60 per kill)")
@@ -270,9 +321,16 @@ def main() -> None:
             cluster = LoopbackCluster(Path(tmp) / "rc")
             address = cluster.start()
         try:
-            r = chaos(Path(tmp) / "chaos.sqlite", backend=args.backend, address=address, workers=args.workers,
-                      kills=args.kills, games=args.games or 60 * args.kills, delay=(args.min_delay, args.max_delay),
-                      rng_seed=args.seed)
+            r = chaos(
+                Path(tmp) / "chaos.sqlite",
+                backend=args.backend,
+                address=address,
+                workers=args.workers,
+                kills=args.kills,
+                games=args.games or 60 * args.kills,
+                delay=(args.min_delay, args.max_delay),
+                rng_seed=args.seed,
+            )
         finally:
             if cluster is not None:
                 cluster.stop()

@@ -43,7 +43,9 @@ def legal_move(body: dict[str, Any]) -> str:
     enum = ((schema.get("properties") or {}).get("action") or {}).get("enum")
     if enum:
         return json.dumps({"reasoning": "first legal move", "action": enum[0]})
-    prompt = next((m.get("content") for m in reversed(body.get("messages", [])) if m.get("role") == "user"), "")
+    prompt = next(
+        (m.get("content") for m in reversed(body.get("messages", [])) if m.get("role") == "user"), ""
+    )
     found = re.search(r"Legal moves:\n- (.+)", prompt if isinstance(prompt, str) else "")
     return f"ANSWER: {found.group(1) if found else '1'}"
 

@@ -31,7 +31,7 @@ app = typer.Typer(
 )
 
 
-def fail(message: str, code: int = 2) -> "typer.Exit":
+def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line and return an Exit to raise."""
     print(f"plylab: error: {message}", file=sys.stderr)
     return typer.Exit(code)

@@ -4,6 +4,8 @@ SAT-backbone oracle, and the paper's metrics (see README.md in this folder).
 Importing this package registers `python_clue` with pyspiel and the Clue players.
 """
 
+from importlib import import_module
+
 from .base import CLUE_PLAYERS, ClueDecision, CluePlayer, make_clue_player
 from .cards import CLASSIC, Deck
 from .engine import GAME_NAME, ClueGame, ClueState, load
@@ -13,11 +15,26 @@ from .oracle import ClueOracle
 from .view import ClueView
 
 # Register the players: the bots, then `clue-llm`. A broken module fails here, loudly.
-from . import players  # noqa: E402
-from . import llm  # noqa: E402
+for _module in ("players", "llm"):
+    import_module(f"{__name__}.{_module}")
 
 __all__ = [
-    "CLASSIC", "CLUE_PLAYERS", "GAME_NAME", "Accusation", "ClueDecision", "ClueGame", "ClueOracle", "CluePlayer",
-    "ClueState", "ClueView", "Deck", "Event", "Mark", "Pass", "PossibilityMatrix", "Suggestion", "load",
+    "CLASSIC",
+    "CLUE_PLAYERS",
+    "GAME_NAME",
+    "Accusation",
+    "ClueDecision",
+    "ClueGame",
+    "ClueOracle",
+    "CluePlayer",
+    "ClueState",
+    "ClueView",
+    "Deck",
+    "Event",
+    "Mark",
+    "Pass",
+    "PossibilityMatrix",
+    "Suggestion",
+    "load",
     "make_clue_player",
 ]

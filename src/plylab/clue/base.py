@@ -76,7 +76,8 @@ class CluePlayer(ABC, Generic[OptionsT]):
         assert view.show is not None
         request = view.show
         seen = {
-            e.shown for e in view.events
+            e.shown
+            for e in view.events
             if isinstance(e, Suggestion) and e.disprover == view.me and e.player == request.suggester
         }
         again = [c for c in request.cards if c in seen]
@@ -100,7 +101,9 @@ def clue_player_class(spec_text: str) -> tuple[Spec, type[CluePlayer[Any]], Para
     return spec, cls, bind(spec, cls.Options, kind="Clue player spec")
 
 
-def make_clue_player(spec_text: str, seat: int, seed: int, context: RunContext | None = None) -> CluePlayer[Any]:
+def make_clue_player(
+    spec_text: str, seat: int, seed: int, context: RunContext | None = None
+) -> CluePlayer[Any]:
     spec, cls, options = clue_player_class(spec_text)
     return cls(spec, options, seat, seed, context)
 

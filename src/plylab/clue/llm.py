@@ -58,7 +58,9 @@ class LLMPlayer(CluePlayer[LLMOptions]):
         opts = self.options
         if opts.matrix == "on":
             if self.matrix is None:
-                self.matrix = PossibilityMatrix(view.deck, view.num_players, view.hand_sizes, view.me, view.hand)
+                self.matrix = PossibilityMatrix(
+                    view.deck, view.num_players, view.hand_sizes, view.me, view.hand
+                )
             self.matrix.update(view)
             ready = self.matrix.ready
         chat = messages(view, self.matrix)
@@ -70,7 +72,9 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             self.model = get_model(opts.model)
         digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
         key = f"clue:{self.context.job_key}:turn{view.turn}:seat{view.me}:{digest}"
-        config = GenerateConfig(temperature=opts.temperature, max_tokens=opts.max_tokens, seed=self.seed % 2**31)
+        config = GenerateConfig(
+            temperature=opts.temperature, max_tokens=opts.max_tokens, seed=self.seed % 2**31
+        )
         try:
             reply = await self.model.generate(
                 chat, schema=self._schema, config=config, cache_key=key, cache=self.context.cache
@@ -90,4 +94,3 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             call.failure, call.error = exc.kind, f"{exc}{stop}"
             return ClueDecision("pass", None, None, call, ready)
         return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, call, ready)
-

@@ -105,7 +105,7 @@ class ClueOracle:
             if abs(lit) <= n_primary:
                 self.value[abs(lit)] = lit > 0
         new, self._new = self._new, []
-        self._models = [m for m in self._models if all(any(m[abs(l) - 1] == l for l in c) for c in new)]
+        self._models = [m for m in self._models if all(any(m[abs(lit) - 1] == lit for lit in c) for c in new)]
         open_vars = [v for v in range(1, n_primary + 1) if v not in self.value]
         if not open_vars:
             return

@@ -12,7 +12,13 @@ from pydantic import Field
 
 from ..specs import Params
 from .base import (
-    CLUE_PLAYERS, ClueDecision, CluePlayer, clue_player_class, make_clue_player, register_clue_player, sees_matrix,
+    CLUE_PLAYERS,
+    ClueDecision,
+    CluePlayer,
+    clue_player_class,
+    make_clue_player,
+    register_clue_player,
+    sees_matrix,
 )
 from .cards import Triple
 from .matrix import PossibilityMatrix
@@ -107,6 +113,14 @@ class OraclePlayer(CluePlayer[Params]):
 
 
 __all__ = [
-    "CLUE_PLAYERS", "ClueDecision", "CluePlayer", "MatrixPlayer", "OraclePlayer", "RandomPlayer",
-    "clue_player_class", "make_clue_player", "register_clue_player", "sees_matrix",
+    "CLUE_PLAYERS",
+    "ClueDecision",
+    "CluePlayer",
+    "MatrixPlayer",
+    "OraclePlayer",
+    "RandomPlayer",
+    "clue_player_class",
+    "make_clue_player",
+    "register_clue_player",
+    "sees_matrix",
 ]
