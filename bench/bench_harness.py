@@ -45,7 +45,7 @@ def bare_loop(n: int) -> float:
 
 def session_loop(n: int, score: bool) -> float:
     plan = single_plan("tic_tac_toe", "standard", "random", "random", n, 0, "bench")
-    jobs = plan.jobs()
+    jobs = list(plan.jobs())
 
     async def go() -> None:
         for job in jobs:

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from plylab.harness.executor import ExecOptions, backend_session
+from plylab.harness.backends import ExecOptions, backend_session
 from plylab.harness.plan import single_plan
 from plylab.harness.runner import run_plan
 

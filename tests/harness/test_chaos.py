@@ -18,7 +18,7 @@ from tests.support.chaos import assert_clean_interrupt, interrupt_run
 
 def test_audit_finds_damage(tmp_path: Path) -> None:
     """The audit is only worth something if it fails on a damaged store."""
-    from plylab.harness.executor import ExecOptions
+    from plylab.harness.backends import ExecOptions
     from plylab.harness.plan import single_plan
     from plylab.harness.runner import run_plan
 

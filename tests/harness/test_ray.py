@@ -21,6 +21,7 @@ import pytest
 from tests.support import chaos
 from tests.support.chaos import assert_clean_interrupt, interrupt_run
 
+pytestmark = pytest.mark.ray
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="the ray extra is not installed")
 TIMINGS = {"started", "finished", "elapsed", "latency", "seconds", "duration"}
 CHECKED = ["--game", "tic_tac_toe", "--player", "mcts:sims=200", "--opponent", "random", "--games", "40", "--seed", "3"]
@@ -145,7 +146,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) -> None:
     """Games spread over both nodes, streamed back one by one, identical to the same jobs played here."""
     from plylab.harness.backends.ray import RayExecutor
-    from plylab.harness.executor import ExecOptions
+    from plylab.harness.backends import ExecOptions
     from plylab.harness.plan import single_plan
     from plylab.harness.session import play_game
     from plylab.players import RunContext
@@ -153,7 +154,7 @@ def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) ->
     # ~0.1 s a game, ~5 s of play in all: longer than a node takes to start its first worker, so the
     # games spread. (With tiny games the head's warm worker drains the queue first; Ray then cancels
     # the lease it asked of the other node, and every game runs on one node, as it should.)
-    jobs = single_plan("tic_tac_toe", "standard", "mcts:sims=30000", "optimal", 48, 5, None).jobs()
+    jobs = list(single_plan("tic_tac_toe", "standard", "mcts:sims=30000", "optimal", 48, 5, None).jobs())
     executor = RayExecutor(ExecOptions(address=cluster))
     got: dict[str, Any] = {}
     asyncio.run(executor.run(jobs, RunContext(store_path=tmp_path / "s.sqlite"), lambda r: got.setdefault(r.job_key, r),
@@ -197,7 +198,7 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
     from tests.support.fake_openai_server import FakeOpenAIServer
     from plylab.harness.backends.ray import RayExecutor
     from plylab.harness.budget import Budget
-    from plylab.harness.executor import ExecOptions, backend_session
+    from plylab.harness.backends import ExecOptions, backend_session
     from plylab.harness.plan import single_plan
     from plylab.harness.runner import run_plan
     from plylab.players import RunContext

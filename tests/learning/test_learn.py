@@ -21,7 +21,7 @@ from plylab.cli import main
 from plylab.learning import Experiment, Learner, RunFiles, memory_root
 from plylab.players.reaper import CaseMemory
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.model]  # REAPER on the local model and the sentence encoder
 
 TINY = "model=local,max_tokens=48,iterations=1,k=4,max_rules=3,update_max_tokens=256"
 AGENT = f"reaper:{TINY}"
@@ -34,7 +34,7 @@ def learn_cli(store: Path, agent: str, *extra: str, budget: list[str] = BUDGET) 
             "learn",
             "--game",
             "tic_tac_toe",
-            "--agent",
+            "--player",
             agent,
             "--opponent",
             "optimal",
@@ -195,11 +195,11 @@ def test_the_original_and_the_baseline_complete(variant, tmp_path, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--agent", "llm:model=local"], "must be a learning agent"),
-        (["--agent", f"reaper:model=local,memory={__file__}"], "must not set memory="),
-        (["--agent", AGENT, "--runs", "0"], "--runs must be at least 1"),
-        (["--agent", "reaper:k=-3"], "bad player spec"),
-        (["--agent", AGENT, "--game", "chess"], "unknown game 'chess'"),
+        (["--player", "llm:model=local"], "must be a learning agent"),
+        (["--player", f"reaper:model=local,memory={__file__}"], "must not set memory="),
+        (["--player", AGENT, "--runs", "0"], "--runs must be at least 1"),
+        (["--player", "reaper:k=-3"], "bad player spec"),
+        (["--player", AGENT, "--game", "chess"], "unknown game 'chess'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, capsys):

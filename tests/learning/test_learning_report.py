@@ -10,7 +10,8 @@ from scipy import stats
 
 from plylab.analysis.learning import learning_data, learning_report, plot_learning
 from plylab.errors import UserError
-from plylab.harness.store import GameRecord, MoveRecord, Store
+from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.store import Store
 
 SETTING = {"game": "tic_tac_toe", "formulation": "standard", "opponent": "optimal"}
 # draws per run (of 4 games) at checkpoints 0 and 1, for two agents over 3 runs

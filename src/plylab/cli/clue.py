@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
+from typing import Literal
 
 import typer
 
@@ -29,14 +29,15 @@ ADDRESS_HELP = "Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start 
 def _run(plan: object, store: Path, quiet: bool, backend: str = "local", address: str | None = None) -> None:
     from ..clue.study import run_plan
 
-    outcome = asyncio.run(
-        run_plan(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
-    )
+    outcome = run_plan(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
     wins = ", ".join(f"{spec} {n}" for spec, n in sorted(outcome.wins.items())) or "none"
+    stopped = " (interrupted — re-run the same command to resume)" if outcome.status == "interrupted" else ""
     typer.echo(
         f"clue run {outcome.key}: played {outcome.played} game(s), {outcome.skipped} already stored, "
-        f"store {store}; wins this session: {wins}"
+        f"store {store}; wins this session: {wins}{stopped}"
     )
+    if outcome.status == "interrupted":
+        raise typer.Exit(130)
 
 
 @clue_app.command("run")
@@ -46,7 +47,8 @@ def run(
     seed: int = typer.Option(0, "--seed", help="run seed; game i gets a seed derived from (seed, i)"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
     turn_limit: int = typer.Option(150, "--turn-limit", help="the game ends without a winner after this many turns"),
-    parallel: int = typer.Option(1, "--parallel", help="games played at once (useful with hosted models)"),
+    concurrency: int = typer.Option(1, "--concurrency", help="games played at once (useful with hosted models)"),
+    parallel: int | None = typer.Option(None, "--parallel", hidden=True),  # old spelling of --concurrency
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
@@ -54,7 +56,8 @@ def run(
     """Play N games with the given seats (seating shuffled per game); resumable."""
     from ..clue.study import RunPlan
 
-    _run(RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel), store, quiet, backend, address)
+    plan = RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel or concurrency)
+    _run(plan, store, quiet, backend, address)
 
 
 @clue_app.command("study")
@@ -67,7 +70,8 @@ def study(
     turn_limit: int = typer.Option(150, "--turn-limit"),
     temperature: float | None = typer.Option(None, "--temperature"),
     max_tokens: int | None = typer.Option(None, "--max-tokens"),
-    parallel: int = typer.Option(1, "--parallel"),
+    concurrency: int = typer.Option(1, "--concurrency", help="games played at once"),
+    parallel: int | None = typer.Option(None, "--parallel", hidden=True),  # old spelling of --concurrency
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
@@ -76,13 +80,13 @@ def study(
     from ..clue.study import RunPlan, study_specs
 
     specs = study_specs(condition, list(model or []), temperature=temperature, max_tokens=max_tokens)
-    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel), store, quiet, backend, address)
+    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel or concurrency), store, quiet, backend, address)
 
 
 @clue_app.command("report")
 def report(
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
-    fmt: str = typer.Option("markdown", "--format", help="json | markdown"),
+    fmt: Literal["json", "markdown"] = typer.Option("markdown", "--format", help="json | markdown"),
     plot: Path | None = typer.Option(None, "--plot", help="directory for the knowledge-curve and delay figures"),
 ) -> None:
     """Accuracy, identification, deductions, knowledge curves and delays per condition and player."""
@@ -91,8 +95,6 @@ def report(
     from ..clue.plots import write_plots
     from ..clue.store import ClueStore
 
-    if fmt not in ("json", "markdown"):
-        raise UserError(f"unknown format '{fmt}'; accepted: json, markdown")
     if not store.exists():
         raise UserError(f"store '{store}' does not exist; run `plylab clue run ... --store {store}` first")
     clue_store = ClueStore(store, create=False)

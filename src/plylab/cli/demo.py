@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ..analysis.tables import render
-from ..harness.executor import ExecOptions
+from ..harness.backends import ExecOptions
 from ..harness.plan import Matchup, Plan
 from ..harness.runner import run_plan
 from ..harness.store import Store

@@ -7,14 +7,16 @@ from typing import Optional
 
 import typer
 
+from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 
 
 def learn(
     game: str = typer.Option(..., "--game", help="game name (see `plylab games`)"),
-    agent: str = typer.Option(
-        ..., "--agent", help="learning agent: reaper:model=M, cbr:model=M or memento:model=M"
+    player: Optional[str] = typer.Option(
+        None, "--player", help="learning agent: reaper:model=M, cbr:model=M or memento:model=M"
     ),
+    agent: Optional[str] = typer.Option(None, "--agent", hidden=True),  # old spelling of --player
     opponent: str = typer.Option(..., "--opponent", help="opponent spec, e.g. optimal"),
     runs: int = typer.Option(10, "--runs", help="independent runs (each from empty memory)"),
     epochs: int = typer.Option(
@@ -25,9 +27,10 @@ def learn(
     seed: int = typer.Option(0, "--seed", help="experiment seed"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store (memories go beside it)"),
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
-    name: Optional[str] = typer.Option(
-        None, "--name", help="experiment name (default: derived from the command)"
+    run_name: Optional[str] = typer.Option(
+        None, "--run", help="experiment name (default: derived from the command)"
     ),
+    name: Optional[str] = typer.Option(None, "--name", hidden=True),  # old spelling of --run
     reference: Optional[str] = typer.Option(
         None, "--reference", help="memory-free reference player, e.g. llm:model=local"
     ),
@@ -36,11 +39,15 @@ def learn(
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
-    """Run the learning protocol; re-running the same command resumes to exactly the same memory."""
+    """Run the learning protocol; re-running the same command resumes to exactly the same memory.
+    Ctrl-C or SIGTERM stops at once, keeping every saved game."""
     from ..learning import Experiment, Learner
 
+    learner_spec = player or agent
+    if learner_spec is None:
+        raise UserError("missing --player (the learning agent, e.g. reaper:model=local)")
     exp = Experiment(
-        game, formulation, agent, opponent, runs, epochs, learn_games, eval_games, seed, name, reference
+        game, formulation, learner_spec, opponent, runs, epochs, learn_games, eval_games, seed, run_name or name, reference
     )
     learner = Learner(exp, store, concurrency=concurrency, progress=not quiet, backend=backend, address=address)
     summary = learner.run()

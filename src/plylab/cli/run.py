@@ -9,7 +9,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.budget import Budget
-from ..harness.executor import EXECUTORS, ExecOptions
+from ..harness.backends import EXECUTORS, ExecOptions
 from ..harness.plan import load_plan, single_plan
 from ..harness.runner import run_plan
 from ..harness.store import DEFAULT_STORE
@@ -24,7 +24,9 @@ def run(
     seed: Optional[int] = typer.Option(None, "--seed", help="run seed (default 0)"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
     run_name: Optional[str] = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
+    old_name: Optional[str] = typer.Option(None, "--name", hidden=True),  # old spelling of --run, for one release
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
+    parallel: Optional[int] = typer.Option(None, "--parallel", min=1, hidden=True),  # old --concurrency
     workers: Optional[int] = typer.Option(
         None, "--workers", min=1,
         help="worker processes for CPU-bound games (local; default 1), or CPU slots (ray; default all)",
@@ -43,12 +45,17 @@ def run(
 
     With a budget (--max-calls/--max-tokens/--max-cost; cached replies are free), no new game starts
     once the next one would exceed it, games in flight finish, and the run is marked stopped; the
-    same command with a larger budget resumes it. Ctrl-C stops at once, keeping every saved game.
+    same command with a larger budget resumes it. Ctrl-C or SIGTERM stops at once, keeping every saved game.
     """
     if address is not None and backend != "ray":
         raise UserError("--address is for the ray backend (add --backend ray)")
+    run_name, concurrency = run_name or old_name, parallel or concurrency
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     if config is not None:
+        given = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is not None]
+        if given or formulation != "standard":
+            raise UserError(f"--config sets the games and players; drop {', '.join(given or ['--formulation'])} "
+                            "(or drop --config)")
         plan = load_plan(config, seed=seed, games=games, name=run_name)
     else:
         missing = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is None]

@@ -7,22 +7,18 @@ bots and replays from the response cache for models.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..harness.seeds import derive_seed
+from ..players.base import RunContext
+from .base import ClueDecision, make_clue_player
 from .cards import Triple
 from .engine import DEFAULT_TURN_LIMIT, ClueState, load
 from .events import Accusation, Suggestion
-from .players import ClueContext, ClueDecision, make_clue_player
 from .referee import Referee, Snapshot
-
-
-def derive_seed(*parts: object) -> int:
-    """A stable 63-bit seed from any parts (run seed, game index, seat)."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass
@@ -58,11 +54,13 @@ async def play_game(
     seed: int,
     *,
     turn_limit: int = DEFAULT_TURN_LIMIT,
-    context: ClueContext | None = None,
+    context: RunContext | None = None,
     judge: bool = True,
+    seat_seed: Callable[..., int] = derive_seed,
 ) -> GameLog:
     """Play one game; `specs` are shuffled onto seats by the seed. `judge=False` skips the
-    referee (no metrics; used to time bare play)."""
+    referee (no metrics; used to time bare play). `seat_seed` derives each player's stream
+    (runs stored before seeds were shared pass the old function, see study.py)."""
     started = time.time()
     rng = random.Random(seed)
     seats = list(specs)
@@ -70,8 +68,8 @@ async def play_game(
     game = load(players=len(seats), turn_limit=turn_limit)
     state: ClueState = game.new_initial_state()
     state.deal_randomly(rng)
-    context = context or ClueContext()
-    players = [make_clue_player(spec, seat, derive_seed(seed, seat), context) for seat, spec in enumerate(seats)]
+    context = context or RunContext()
+    players = [make_clue_player(spec, seat, seat_seed(seed, seat), context) for seat, spec in enumerate(seats)]
     referee = Referee(state) if judge else None
     turns: list[TurnRecord] = []
     snapshots: list[Snapshot] = []

@@ -4,26 +4,27 @@ A run is identified by (condition, seed, turn limit, specs): running the same co
 plays only the games not yet stored, and asking for more games extends the run. Game `i` has
 seed derive_seed(seed, i), so which games were played before never changes the others.
 
-Each game is a `ClueJob` handed to a harness executor (`local` by default, or `ray`), so Clue
-games run wherever tic-tac-toe games do; results come back here, to the one store writer.
+Each game is a `ClueJob` for the harness run driver (`local` executor by default, or `ray`), so
+Clue games run wherever tic-tac-toe games do; results come back here, to the one store writer.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from ..errors import UserError
+from ..harness.backends import ExecOptions
+from ..harness.driver import Driver
+from ..harness.seeds import clue_seed_v1, derive_seed
 from ..players import RunContext
 from ..specs import parse_spec
+from .base import clue_player_class
 from .engine import DEFAULT_TURN_LIMIT
-from .players import ClueContext, clue_player_class
-from .session import GameLog, derive_seed, play_game
+from .session import GameLog, play_game
 from .store import ClueStore
 
 CONDITIONS = ("baseline", "matrix", "mixed")
@@ -74,7 +75,7 @@ class RunPlan:
         if self.turn_limit < 1:
             raise UserError(f"--turn-limit must be at least 1, got {self.turn_limit}")
         if self.concurrency < 1:
-            raise UserError(f"--parallel must be at least 1, got {self.concurrency}")
+            raise UserError(f"--concurrency must be at least 1, got {self.concurrency}")
         specs = []
         for text in self.specs:
             _, cls, options = clue_player_class(text)
@@ -82,8 +83,10 @@ class RunPlan:
             specs.append(canonical(text))
         return specs
 
-    def key(self, specs: list[str]) -> str:
-        body = json.dumps([self.condition, self.seed, self.turn_limit, specs])
+    def key(self, specs: list[str], *, legacy: bool = False) -> str:
+        """The run's identity. Runs stored before seeds were shared (`legacy`) have no seed marker."""
+        parts: list[object] = [self.condition, self.seed, self.turn_limit, specs] + ([] if legacy else ["seeds=shared"])
+        body = json.dumps(parts)
         return f"{self.condition}/seed{self.seed}/{hashlib.sha256(body.encode()).hexdigest()[:12]}"
 
 
@@ -94,6 +97,7 @@ class RunOutcome:
     played: int
     skipped: int
     wins: dict[str, int] = field(default_factory=dict)
+    status: str = "finished"  # finished | interrupted
 
 
 @dataclass(frozen=True)
@@ -114,14 +118,17 @@ class ClueJob:
     seed: int
     turn_limit: int
     uses_model: bool
+    legacy_seeds: bool = False  # a run stored before seeds were shared: its seats keep the old seeds
 
     async def play(self, context: RunContext) -> ClueResult:
-        clue_context = ClueContext(job_key=self.key, cache=context.cache)
-        log = await play_game(list(self.specs), self.seed, turn_limit=self.turn_limit, context=clue_context)
+        game_context = RunContext(store_path=context.store_path, cache=context.cache, job_key=self.key)
+        seat_seed = clue_seed_v1 if self.legacy_seeds else derive_seed
+        log = await play_game(list(self.specs), self.seed, turn_limit=self.turn_limit, context=game_context,
+                              seat_seed=seat_seed)
         return ClueResult(self.index, log)
 
 
-async def run_plan(
+def run_plan(
     plan: RunPlan,
     store_path: str | Path,
     *,
@@ -131,44 +138,41 @@ async def run_plan(
 ) -> RunOutcome:
     """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
     a local instance) and save each one as it ends."""
-    from ..harness.executor import ExecOptions, make_executor
-
     specs = plan.validate()
     if address is not None and backend != "ray":
         raise UserError("--address is for the ray backend (add --backend ray)")
-    options = ExecOptions(concurrency=plan.concurrency, address=address, run_dir=str(Path(store_path).parent), workers=0)
-    executor = make_executor(backend, options)  # unknown backend, missing Ray: one line, nothing written
-    store = ClueStore(store_path)
-    cache = None
-    try:
-        key = plan.key(specs)
+    store_path = Path(store_path)
+    options = ExecOptions(concurrency=plan.concurrency, address=address, run_dir=str(store_path.parent), workers=0)
+    with Driver(store_path, backend=backend, options=options, progress=progress, stderr=True) as driver:
+        store = driver.open(ClueStore)
+        # Runs stored before seeds were shared resume with the seeds their games were played with.
+        legacy = store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (plan.key(specs, legacy=True),)).fetchone()
+        key = plan.key(specs, legacy=legacy is not None)
+        seed_of = clue_seed_v1 if legacy is not None else derive_seed
+        driver.claim(store.conn, f"clue:{key}")
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
-        todo = [i for i in range(plan.games) if i not in store.finished(run_id)]
+        done = store.finished(run_id)
         model = any(clue_player_class(s)[1].uses_model for s in specs)
-        if model:
-            from ..models import ResponseCache
+        outcome = RunOutcome(run_id, key, 0, len([i for i in done if i < plan.games]))
+        driver.bar.update(driver.task, description=f"clue {key}"[:48], total=plan.games - outcome.skipped)
 
-            cache = ResponseCache.open(store_path)
-        jobs = [
-            ClueJob(f"{key}/{i}", i, tuple(specs), derive_seed(plan.seed, i), plan.turn_limit, model) for i in todo
-        ]
-        outcome = RunOutcome(run_id, key, 0, plan.games - len(todo))
-        columns = (TextColumn("clue {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=Console(stderr=True), disable=not progress, transient=False) as bar:
-            task = bar.add_task(key, total=len(todo))
+        def jobs() -> Iterator[ClueJob]:
+            for i in range(plan.games):
+                if i not in done:
+                    yield ClueJob(f"{key}/{i}", i, tuple(specs), seed_of(plan.seed, i), plan.turn_limit, model,
+                                  legacy is not None)
 
-            def saved(result: ClueResult) -> None:
-                log = result.log
-                store.save_game(run_id, result.index, log)
-                outcome.played += 1
-                if log.winner is not None:
-                    winner = log.seats[log.winner]
-                    outcome.wins[winner] = outcome.wins.get(winner, 0) + 1
-                bar.advance(task)
+        def save(result: ClueResult) -> bool:
+            log = result.log
+            if not store.save_game(run_id, result.index, log):
+                return False
+            outcome.played += 1
+            if log.winner is not None:
+                winner = log.seats[log.winner]
+                outcome.wins[winner] = outcome.wins.get(winner, 0) + 1
+            return True
 
-            await executor.run(jobs, RunContext(store_path=Path(store_path), cache=cache), saved, lambda: True)  # type: ignore[arg-type]
-        return outcome
-    finally:
-        if cache is not None:
-            cache.close()
-        store.close()
+        driver.run(driver.play(jobs(), save, model=model))
+        if driver.interrupted:
+            outcome.status = "interrupted"
+    return outcome

@@ -16,10 +16,10 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import UserError
-from .store import GameRecord
+from .records import GameRecord
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,45 @@ def stored_usage(conn: sqlite3.Connection, run_id: int) -> tuple[Usage, int]:
     return total, games
 
 
+class RunBudget(Protocol):
+    """What the run driver asks of a limit: may a game start, what a saved game cost, why it stopped."""
+
+    def resume(self, conn: sqlite3.Connection, run_id: int) -> object:
+        """Count what the run's saved games already used."""
+
+    def allows_new_game(self) -> bool: ...
+
+    def charge(self, rec: Any) -> None:
+        """A newly saved game (never one that was already stored)."""
+
+    @property
+    def reason(self) -> str | None: ...
+
+
+@dataclass
+class GameLimit:
+    """At most `limit` NEW games in this invocation (games replayed or already stored are free)."""
+
+    limit: int
+    played: int = 0
+
+    def resume(self, conn: sqlite3.Connection, run_id: int) -> GameLimit:
+        return self
+
+    def allows_new_game(self) -> bool:
+        return self.played < self.limit
+
+    def charge(self, rec: Any) -> None:
+        self.played += 1
+
+    @property
+    def reason(self) -> str | None:
+        return None if self.played < self.limit else f"limit of {self.limit} new games"
+
+
 @dataclass
 class Budget:
-    """Limits on one run, consulted by the runner (`allows_new_game`, `charge`, `reason`)."""
+    """Limits on one run's model usage (a `RunBudget`)."""
 
     max_calls: int | None = None
     max_tokens: int | None = None

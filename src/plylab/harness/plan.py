@@ -2,28 +2,28 @@
 
 A job's seed, seats and cache key depend only on (run seed, matchup, index, games per matchup),
 so re-running a plan replays exactly the same games and finds finished ones already stored.
+Jobs are generated one at a time, never listed: a plan of a billion games costs no memory.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
+from collections.abc import Container, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import UserError
 from ..games import GAMES, get_game
 from ..players import player_class
+from .seeds import derive_seed
 
-
-def derive_seed(*parts: object) -> int:
-    """A 31-bit seed from any parts (stable across processes and machines, unlike hash())."""
-    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+INT64 = 2**63 - 1  # what SQLite stores; a larger seed or count is refused up front
+__all__ = ["GameJob", "Matchup", "Plan", "PlanFile", "derive_seed", "load_plan", "single_plan"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,15 @@ class GameJob:
         return (m.player, m.opponent) if self.player_seat == 0 else (m.opponent, m.player)
 
 
+def check_int(flag: str, value: int, least: int) -> int:
+    """A count or seed as SQLite can store it; one line otherwise."""
+    if value < least:
+        raise UserError(f"{flag} must be at least {least} (got {value})")
+    if value > INT64:
+        raise UserError(f"{flag} must be at most {INT64}, what the store holds (got {value})")
+    return value
+
+
 @dataclass
 class Plan:
     name: str
@@ -70,15 +79,28 @@ class Plan:
     games: int
     matchups: list[Matchup] = field(default_factory=list)
 
-    def jobs(self) -> list[GameJob]:
-        return [GameJob(m, i, self.games, self.seed) for m in self.matchups for i in range(self.games)]
+    @property
+    def planned(self) -> int:
+        return self.games * len(self.matchups)
+
+    def jobs(self, skip: Container[str] = ()) -> Iterator[GameJob]:
+        """Every job in order, made as it is drawn; those whose key is in `skip` are left out."""
+        for m in self.matchups:
+            for i in range(self.games):
+                job = GameJob(m, i, self.games, self.seed)
+                if job.key not in skip:
+                    yield job
+
+    @property
+    def uses_model(self) -> bool:
+        return any(player_class(spec)[1].uses_model for m in self.matchups for spec in (m.player, m.opponent))
 
     def to_dict(self) -> dict[str, Any]:
         return {"seed": self.seed, "games": self.games, "matchups": [asdict(m) for m in self.matchups]}
 
-    def validate(self, preflight: bool = True) -> "Plan":
-        if self.games < 1:
-            raise UserError(f"--games must be at least 1 (got {self.games})")
+    def validate(self, preflight: bool = True) -> Plan:
+        check_int("--games", self.games, 1)
+        check_int("--seed", self.seed, -INT64)
         if not self.matchups:
             raise UserError("the plan has no matchups")
         for m in self.matchups:
@@ -88,8 +110,8 @@ class Plan:
                 _, cls, options = player_class(spec)
                 if cls.games is not None and game.name not in cls.games:
                     raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")
-                if cls.name == "optimal" and not game.has_oracle:
-                    raise UserError(f"'optimal' needs an exact oracle, and {game.oracle_missing} ('{game.name}')")
+                if getattr(cls, "needs_oracle", False) and not game.has_oracle:
+                    raise UserError(f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')")
                 if preflight:
                     cls.preflight(options)
         return self
@@ -106,52 +128,90 @@ def single_plan(
     return Plan(name or default_run_name(m, seed, games), seed, games, [m]).validate()
 
 
-def _as_list(value: Any, key: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (str, int, float)):
-        return [str(value)]
-    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-        return [str(v) for v in value]
-    raise UserError(f"config key '{key}' must be a string or a list of strings")
+Names = list[str]
+RENAMED = {"run": "name", "games_per_matchup": "games", "formulation": "formulations",
+           "player": "players", "opponent": "opponents"}
 
 
-CONFIG_KEYS = {"name", "run", "seed", "games", "games_per_matchup", "game", "formulations", "formulation",
-               "players", "player", "opponents", "opponent"}
+class PlanFile(BaseModel):
+    """A grid plan file: games x formulations x players x opponents; one spelling per key.
+
+    `game` is one name or a list; `formulations` a list (applied to every game) or a mapping
+    game -> list; `games` the number of games per matchup.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+    name: str | None = None
+    seed: int = Field(0, ge=-INT64, le=INT64)
+    games: int = Field(10, ge=1, le=INT64)
+    game: Names
+    formulations: Names | dict[str, Names] = ["standard"]
+    players: Names
+    opponents: Names
+
+    @field_validator("game", "players", "opponents", "formulations", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return [str(value)]
+        if isinstance(value, list):
+            return [str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v for v in value]
+        if isinstance(value, dict):
+            return {k: cls._one_or_many(v) for k, v in value.items()}
+        return value
+
+    def matchups(self) -> list[Matchup]:
+        out = []
+        for g in self.game:
+            forms = self.formulations.get(g, ["standard"]) if isinstance(self.formulations, dict) else self.formulations
+            out += [Matchup(g, f, p, o) for f, p, o in itertools.product(forms, self.players, self.opponents)]
+        return out
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(Path(path).read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read config '{path}': {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"config '{path}' is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except RecursionError:
+        raise UserError(f"config '{path}' nests too deeply; a plan is a flat mapping of lists") from None
+    except yaml.YAMLError as exc:
+        raise UserError(f"config '{path}' is not valid YAML: {str(exc).splitlines()[0]}") from None
+
+
+def _plan_error(path: Path, exc: ValidationError) -> UserError:
+    err = exc.errors()[0]
+    key = str(err["loc"][0]) if err["loc"] else ""
+    accepted = ", ".join(PlanFile.model_fields)
+    if err["type"] == "extra_forbidden":
+        unknown = sorted({str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"})
+        renamed = [f"'{k}' is now '{RENAMED[k]}'" for k in unknown if k in RENAMED]
+        if renamed:
+            return UserError(f"config '{path}': {'; '.join(renamed)}")
+        return UserError(f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {accepted}")
+    if err["type"] == "missing":
+        hint = f" ({', '.join(GAMES.names())})" if key == "game" else ""
+        return UserError(f"config '{path}' needs '{key}'{hint}")
+    if key in ("seed", "games"):
+        least = 1 if key == "games" else -INT64
+        return UserError(f"config '{path}': '{key}' must be an integer from {least} to {INT64}")
+    return UserError(f"config '{path}': '{key}' must be a string or a list of strings")
 
 
 def load_plan(path: Path, *, seed: int | None = None, games: int | None = None, name: str | None = None) -> Plan:
-    """A grid plan from YAML: games x formulations x players x opponents.
-
-    `game`/`games_list` may be a list; `formulations` a list (applied to every game) or a mapping
-    game -> list. CLI flags override `seed`, `games` and the run name.
-    """
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except OSError as exc:
-        raise UserError(f"cannot read config '{path}': {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise UserError(f"config '{path}' is not valid YAML: {str(exc).splitlines()[0]}") from None
+    """A grid plan from YAML (see `PlanFile`); CLI flags override `seed`, `games` and the run name."""
+    data = _read_yaml(path)
     if not isinstance(data, dict):
-        raise UserError(f"config '{path}' must be a mapping with keys: {', '.join(sorted(CONFIG_KEYS))}")
-    unknown = set(data) - CONFIG_KEYS
-    if unknown:
-        raise UserError(f"config '{path}': unknown key(s) {', '.join(sorted(unknown))}; accepted: {', '.join(sorted(CONFIG_KEYS))}")
-    game_names = _as_list(data.get("game"), "game")
-    if not game_names:
-        raise UserError(f"config '{path}' needs 'game': one name or a list ({', '.join(GAMES.names())})")
-    forms = data.get("formulations", data.get("formulation", "standard"))
-    players = _as_list(data.get("players", data.get("player")), "players")
-    opponents = _as_list(data.get("opponents", data.get("opponent")), "opponents")
-    if not players or not opponents:
-        raise UserError(f"config '{path}' needs 'players' and 'opponents'")
-    matchups = []
-    for g in game_names:
-        fl = _as_list(forms.get(g, "standard") if isinstance(forms, dict) else forms, "formulations")
-        matchups += [Matchup(g, f, p, o) for f, p, o in itertools.product(fl, players, opponents)]
-    n = games if games is not None else data.get("games", data.get("games_per_matchup", 10))
-    s = seed if seed is not None else data.get("seed", 0)
-    if not isinstance(n, int) or not isinstance(s, int):
-        raise UserError(f"config '{path}': 'games' and 'seed' must be integers")
-    run = name or data.get("name") or data.get("run") or Path(path).stem
-    return Plan(str(run), s, n, matchups).validate()
+        raise UserError(f"config '{path}' must be a mapping with keys: {', '.join(PlanFile.model_fields)}")
+    try:
+        spec = PlanFile.model_validate(data)
+    except ValidationError as exc:
+        raise _plan_error(path, exc) from None
+    except RecursionError:
+        raise UserError(f"config '{path}' nests too deeply; a plan is a flat mapping of lists") from None
+    n = games if games is not None else spec.games
+    s = seed if seed is not None else spec.seed
+    return Plan(name or spec.name or Path(path).stem, s, n, spec.matchups()).validate()

@@ -11,8 +11,9 @@ import pyspiel
 from ..games import Formulation, GameDef, get_game
 from ..oracles import MoveValues
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
-from .plan import GameJob, derive_seed
-from .store import GameRecord, MoveRecord
+from .plan import GameJob
+from .records import GameRecord, MoveRecord
+from .seeds import derive_seed
 
 
 def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:

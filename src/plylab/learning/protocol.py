@@ -16,26 +16,16 @@ memory. Evaluation phases read their checkpoint read-only and resume game by gam
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
 from ..games import get_game
-from ..harness.executor import ExecOptions, backend_session, make_executor
-from ..harness.plan import derive_seed
-from ..harness.store import GameRecord, Store
-from ..models import ResponseCache
+from ..harness.backends import ExecOptions, make_executor
+from ..harness.budget import GameLimit
+from ..harness.driver import Driver
+from ..harness.seeds import derive_seed
+from ..harness.store import Store
 from ..players import RunContext, make_player
 from ..players.reaper import CaseMemory, lend_memory
 from .schedule import Experiment, Phase, run_phases
@@ -90,8 +80,7 @@ class Learner:
     """Plays an experiment into a store, phase by phase; `max_new_games` stops it early (a budget)."""
 
     store: Store  # open while `run` runs
-    cache: ResponseCache
-    advance: Callable[..., None]  # moves the progress bar
+    driver: Driver
 
     def __init__(
         self,
@@ -107,42 +96,26 @@ class Learner:
         self.exp = exp.validate()
         self.backend = backend
         self.exec_options = ExecOptions(address=address, run_dir=str(store_path.parent))
-        make_executor(backend, self.exec_options)  # an unknown backend or missing extra: one line, first
         self.store_path = store_path
         self.concurrency = concurrency
-        self.max_new_games = max_new_games
+        self.limit = GameLimit(max_new_games) if max_new_games is not None else None
         self.progress = progress
         self.root = memory_root(store_path, exp)
-        phases = [p for r in range(exp.runs) for p in run_phases(exp, r)]
-        self.summary = LearnSummary(exp.label, store_path, sum(p.games for p in phases))
+        planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
+        self.summary = LearnSummary(exp.label, store_path, planned)
+        make_executor(backend, self.exec_options)  # an unknown backend or missing extra: one line, first
 
     def run(self) -> LearnSummary:
-        self.store = Store(self.store_path)
-        self.cache = ResponseCache.open(self.store_path)
-        columns = (
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-        )
-        try:
-            with Progress(*columns, disable=not self.progress) as bar:
-                task = bar.add_task(self.exp.label[:48], total=self.summary.planned)
-                self.advance = lambda n=1: bar.advance(task, n)
-                try:
-                    with backend_session(self.backend, self.exec_options):  # Ray joined once, not per phase
-                        asyncio.run(self._all_runs())
-                except KeyboardInterrupt:
-                    self.summary.status = "interrupted"
-        finally:
-            self.cache.close()
-            self.store.close()
+        with Driver(self.store_path, backend=self.backend, options=self.exec_options, progress=self.progress,
+                    label=self.exp.label, total=self.summary.planned) as driver:
+            self.driver = driver
+            self.store = driver.open(Store)
+            driver.claim(self.store.conn, f"learn:{self.exp.label}")
+            with driver.executor.session():  # Ray joined once, not per phase
+                driver.run(self._all_runs())
+            if driver.interrupted:
+                self.summary.status = "interrupted"
         return self.summary
-
-    def _budget_left(self) -> bool:
-        """Only new games spend the budget; replays from the cache are free."""
-        return self.max_new_games is None or self.summary.played < self.max_new_games
 
     async def _all_runs(self) -> None:
         for r in range(self.exp.runs):
@@ -165,7 +138,7 @@ class Learner:
             if phase.kind == "learn":
                 done = files.checkpoint(phase.index)
                 if done.exists():
-                    self.advance(phase.games)
+                    self.driver.advance(phase.games)
                     continue
                 copy_atomic(
                     files.checkpoint(phase.index - 1), files.latest
@@ -201,38 +174,32 @@ class Learner:
         run_id = store.open_run(
             phase.store_run(self.exp), phase.seed(self.exp), self._plan(phase, memory), kind="learn"
         )
-        jobs = phase.jobs(self.exp)
         stored = store.finished_keys(run_id)
-        todo = jobs if learn else [j for j in jobs if j.key not in stored]
-        self.summary.skipped += len(jobs) - len(todo)
-        self.advance(len(jobs) - len(todo))
-        context = RunContext(store_path=self.store_path, cache=self.cache)
+        skipped = 0 if learn else len(stored)
+        self.summary.skipped += skipped
+        self.driver.advance(skipped)
+        extra: dict[str, object] = {}
         if memory is not None:
-            lend_memory(context.extra, self.exp.agent, memory, learn=learn)
-        finished: list[str] = []
-
-        def on_result(rec: GameRecord) -> None:
-            if store.save_game(run_id, rec):
-                self.summary.played += 1
-            else:
-                self.summary.replayed += 1
-            finished.append(rec.job_key)
-            self.advance()
-
-        options = replace(self.exec_options, concurrency=1 if learn else self.concurrency)
-        executor = make_executor(self.backend, options)
-        await executor.run(todo, context, on_result, self._budget_left)
-        complete = len(finished) == len(todo)  # a learning phase counts only games played into this memory
+            lend_memory(extra, self.exp.agent, memory, learn=learn)
+        todo = phase.jobs(self.exp, skip=() if learn else stored)
+        tally = await self.driver.play(
+            todo, lambda rec: store.save_game(run_id, rec), model=True, budget=self.limit, extra=extra,
+            concurrency=1 if learn else self.concurrency,
+        )
+        self.summary.played += tally.played
+        self.summary.replayed += tally.replayed
+        # a learning phase counts only games played into this memory
+        complete = tally.played + tally.replayed + skipped == phase.games
         store.finish_run(run_id, "finished" if complete else "stopped")
         return complete
 
     async def _consolidate(self, phase: Phase, memory: Path) -> None:
         """End of a learning phase: extract rules from the phase's new cases."""
-        context = RunContext(store_path=self.store_path, cache=self.cache)
+        context = RunContext(store_path=self.store_path, cache=self.driver.cache())
         lend_memory(context.extra, self.exp.agent, memory, learn=True)
         game = get_game(self.exp.game)
         player = make_player(self.exp.agent, game, derive_seed(phase.seed(self.exp), "rules"), context)
-        key = f"{phase.jobs(self.exp)[-1].key}/phase-rules"
+        key = f"{phase.job(self.exp, phase.games - 1).key}/phase-rules"
         try:
             await player.consolidate(game.formulation(self.exp.formulation), key)  # type: ignore[attr-defined]
         finally:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import UserError
-from ..harness.plan import GameJob, Matchup, derive_seed, single_plan
+from ..harness.plan import GameJob, Matchup, single_plan
+from ..harness.seeds import derive_seed
 from ..players import player_class
 from ..players.reaper import ReaperPlayer
 
@@ -77,11 +79,11 @@ class Experiment:
         spec, cls, options = player_class(self.agent)
         if not issubclass(cls, ReaperPlayer):
             raise UserError(
-                f"--agent must be a learning agent (reaper:, cbr: or memento:), not '{spec.name}'"
+                f"--player must be a learning agent (reaper:, cbr: or memento:), not '{spec.name}'"
             )
         if getattr(options, "memory", None) is not None:
             raise UserError(
-                "--agent must not set memory=: each run learns into its own memory under the store's folder"
+                "--player must not set memory=: each run learns into its own memory under the store's folder"
             )
         return self
 
@@ -102,10 +104,15 @@ class Phase:
     def player(self, exp: Experiment) -> str:
         return exp.reference if self.kind == "reference" and exp.reference else exp.agent
 
-    def jobs(self, exp: Experiment) -> list[GameJob]:
-        m = Matchup(exp.game, exp.formulation, self.player(exp), exp.opponent)
-        seed = self.seed(exp)
-        return [GameJob(m, i, self.games, seed) for i in range(self.games)]
+    def job(self, exp: Experiment, i: int) -> GameJob:
+        return GameJob(Matchup(exp.game, exp.formulation, self.player(exp), exp.opponent), i, self.games, self.seed(exp))
+
+    def jobs(self, exp: Experiment, skip: Container[str] = ()) -> Iterator[GameJob]:
+        """The phase's jobs in order, made as drawn; those whose key is in `skip` left out."""
+        for i in range(self.games):
+            job = self.job(exp, i)
+            if job.key not in skip:
+                yield job
 
 
 def run_phases(exp: Experiment, run: int) -> list[Phase]:

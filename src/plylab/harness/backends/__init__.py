@@ -1,11 +1,14 @@
-"""Optional executor backends. Each registers in `EXECUTORS` by name; its heavy imports wait
-until the backend is actually chosen, so a missing extra is one clear error, not an import crash.
+"""Executor backends: the contract (`base`), `local` (this machine) and the optional `ray`.
+
+Each registers in `EXECUTORS` by name here; the heavy imports of an optional backend wait until it
+is actually chosen, so a missing extra is one clear error, not an import crash.
 """
 
 from __future__ import annotations
 
 from ...errors import UserError
-from ..executor import EXECUTORS, ExecOptions, Executor
+from .base import EXECUTORS, ExecOptions, Executor, backend_session, make_executor, play, uses_model
+from .local import LocalExecutor
 
 RAY_MISSING = "the ray backend needs Ray, an optional extra: pip install 'plylab[ray]'"
 
@@ -20,5 +23,8 @@ def _ray(options: ExecOptions) -> Executor:
     return RayExecutor(options)
 
 
-if "ray" not in EXECUTORS:
+if "local" not in EXECUTORS:
+    EXECUTORS.add("local", LocalExecutor)
     EXECUTORS.add("ray", _ray)
+
+__all__ = ["EXECUTORS", "ExecOptions", "Executor", "LocalExecutor", "backend_session", "make_executor", "play", "uses_model"]

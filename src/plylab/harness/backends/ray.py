@@ -25,8 +25,8 @@ import shutil
 import socket
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +35,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ...errors import UserError
 from ...players import RunContext
-from ..executor import ExecOptions, OnResult, ShouldStart, uses_model
+from .base import ExecOptions, OnResult, ShouldStart, uses_model
 from ..plan import GameJob
 from .ray_worker import CacheServer, ModelGates, Services, play_batch
 
@@ -217,13 +217,15 @@ class RayExecutor:
         self.nodes: Counter[str] = Counter()
         self.batches = 0
 
-    async def run(
-        self, jobs: Sequence[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
-    ) -> None:
-        if not jobs:
+    def session(self) -> AbstractContextManager[None]:
+        return ray_session(self.options)
+
+    async def run(self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
+        batch = list(jobs)  # the planner splits CPU and model games up front (see BatchPlanner)
+        if not batch:
             return
         with ray_session(self.options):
-            await self._run(jobs, context, on_result, should_start)
+            await self._run(batch, context, on_result, should_start)
 
     def _services(self, context: RunContext) -> Services:
         node = ray.get_runtime_context().get_node_id()

@@ -22,9 +22,9 @@ from typing import Any
 import ray
 
 from ...players import RunContext
-from ..executor import play
 from ..plan import GameJob
-from ..store import GameRecord
+from ..records import GameRecord
+from .base import play
 
 
 @ray.remote(num_cpus=0)

@@ -1,0 +1,77 @@
+"""The executor contract: where game jobs run. Results always come back to the one store writer.
+
+A job is a GameJob, or any picklable object with `key`, `uses_model` and `async play(context)`
+(other kinds of games, e.g. Clue). Jobs arrive as an iterator, pulled only as games start, so a
+billion-game plan costs no memory up front. Backends are a registry (`EXECUTORS`, filled by this
+package's `__init__`), so another backend is one more module here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...players import RunContext, player_class
+from ...registry import Registry
+from ..session import play_game
+
+OnResult = Callable[[Any], None]
+ShouldStart = Callable[[], bool]
+
+
+@dataclass
+class ExecOptions:
+    """How to run jobs. `workers`: processes (local) or CPU slots (ray); 0 = the backend's default
+    (local: none, games play in this process; ray: every CPU of the cluster). `run_dir`: the run's
+    folder (the ray backend keeps a local instance's temporary files there)."""
+
+    concurrency: int = 1
+    workers: int = 1
+    address: str | None = None
+    run_dir: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Executor(Protocol):
+    async def run(self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
+        """Play jobs, calling on_result for each finished game (in the caller's loop/thread).
+
+        `should_start()` is asked before each new game starts; False stops starting new games
+        (a budget ran out) while games already in flight finish.
+        """
+
+    def session(self) -> AbstractContextManager[None]:
+        """Hold the backend open across several `run` calls (Ray joined once); a no-op locally."""
+
+
+EXECUTORS: Registry[Callable[[ExecOptions], Executor]] = Registry("backend")
+
+
+def uses_model(job: Any) -> bool:
+    """Does the job call a language model? A job may say so itself (`uses_model`); a GameJob's players do."""
+    own = getattr(job, "uses_model", None)
+    if own is not None:
+        return bool(own)
+    return any(player_class(spec)[1].uses_model for spec in job.seat_specs())
+
+
+def play(job: Any, context: RunContext) -> Awaitable[Any]:
+    """Play one job. A job with its own `play(context)` coroutine (another kind of game, e.g. Clue)
+    is played by it; a GameJob by the harness session. Backends call this, never play_game directly."""
+    own = getattr(job, "play", None)
+    return own(context) if own is not None else play_game(job, context)
+
+
+def make_executor(backend: str, options: ExecOptions) -> Executor:
+    """The executor called `backend`; UserError if unknown or if its optional extra is missing."""
+    return EXECUTORS.get(backend)(options)
+
+
+@contextmanager
+def backend_session(backend: str, options: ExecOptions) -> Iterator[None]:
+    """Hold a backend open across several runs (e.g. one per learning phase)."""
+    with make_executor(backend, options).session():  # a missing extra or a bad address: one clear error first
+        yield

@@ -1,0 +1,254 @@
+"""The run driver: the loop every study shares (`plylab run`, `clue run`/`study`, `learn`, paper presets).
+
+A study describes its jobs (drawn lazily, finished ones left out) and how a result is saved; the
+driver owns the rest: the executor, the store's lease on the run, the response cache (opened only
+when a job uses a model), the progress bar, save-on-result (durable before counted), the budget,
+and how a run ends: finished, stopped (a budget), interrupted (Ctrl-C or SIGTERM) or, on a full
+disk, one line saying that every saved game is kept and the same command resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import signal
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ..errors import UserError
+from ..players import RunContext
+from .backends import ExecOptions, make_executor
+from .budget import RunBudget
+
+T = TypeVar("T")
+Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
+
+LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
+    name TEXT PRIMARY KEY,          -- study:run name
+    pid INTEGER NOT NULL,           -- the process playing it; a dead pid leaves the lease free
+    host TEXT NOT NULL,
+    since REAL NOT NULL
+)"""
+
+
+@dataclass
+class RunSummary:
+    run: str
+    store: Path
+    planned: int
+    already: int
+    played: int
+    status: str  # finished | interrupted | stopped
+    reason: str | None = None  # why a stopped run stopped (e.g. a budget)
+
+    @property
+    def saved(self) -> int:
+        return self.already + self.played
+
+    def line(self) -> str:
+        left = self.planned - self.saved
+        tail = "" if left == 0 else f"; {left} left — re-run the same command to resume"
+        why = f" ({self.reason})" if self.reason else ""
+        return (
+            f"run '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in {self.store} "
+            f"({self.played} played now, {self.already} already there){tail}"
+        )
+
+
+@dataclass
+class Tally:
+    """What one `play` did: games newly saved, and games finished that the store already held."""
+
+    played: int = 0
+    replayed: int = 0
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a run the way Ctrl-C does (saved games kept, status `interrupted`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def storage_failure(exc: BaseException) -> str | None:
+    """Why writing the store failed for lack of room (None for any other error)."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return exc.strerror or str(exc)
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        text = str(exc)
+        if "full" in text or "disk I/O error" in text:
+            return text
+    return None
+
+
+class Driver:
+    """One invocation's run loop; use as a context manager, then `play` studies' jobs inside `run`."""
+
+    def __init__(
+        self,
+        store_path: str | Path,
+        *,
+        backend: str = "local",
+        options: ExecOptions | None = None,
+        progress: bool = True,
+        label: str = "",
+        total: int = 0,
+        stderr: bool = False,
+    ) -> None:
+        self.store_path = Path(store_path)
+        self.backend = backend
+        self.options = options or ExecOptions()
+        self.executor = make_executor(backend, self.options)  # unknown backend, missing extra: nothing written yet
+        self.interrupted = False
+        self._progress = progress
+        self._label, self._total, self._stderr = label, total, stderr
+        self._cache: Any = None
+        self._stack = ExitStack()
+
+    # lifetime -------------------------------------------------------------------------
+    def __enter__(self) -> Driver:
+        self._stack.enter_context(sigterm_as_interrupt())
+        console = Console(stderr=True) if self._stderr else None
+        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TimeRemainingColumn())
+        self.bar = self._stack.enter_context(
+            Progress(*columns, console=console, disable=not self._progress, transient=False)
+        )
+        self.task = self.bar.add_task(self._label[:48], total=self._total)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        try:
+            if self._cache is not None:
+                self._cache.close()
+            self._stack.close()
+        except Exception:  # noqa: BLE001 - closing must not hide the error that ended the run
+            if exc is None:
+                raise
+        why = storage_failure(exc) if exc is not None else None
+        if why is not None:
+            raise UserError(
+                f"cannot write to store '{self.store_path}' ({why}); every game saved before is kept: "
+                "free some space and re-run the same command to resume"
+            ) from None
+
+    def open(self, factory: Callable[[Path], T]) -> T:
+        """Open a store (or anything with `close`) for the driver's lifetime."""
+        opened = factory(self.store_path)
+        self._stack.callback(opened.close)  # type: ignore[attr-defined]
+        return opened
+
+    def claim(self, conn: sqlite3.Connection, name: str) -> None:
+        """Take the lease on run `name`, or refuse with one line while a live process holds it.
+
+        A second process on a run in progress would play the same games; a lease whose process is
+        dead (even `kill -9`ed) is free, so a killed run always resumes."""
+        conn.execute(LEASES)
+        me, host = os.getpid(), socket.gethostname()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT pid, host, since FROM run_leases WHERE name=?", (name,)).fetchone()
+            if row is not None and int(row[0]) != me and (row[1] != host or _alive(int(row[0]))):
+                since = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
+                raise UserError(
+                    f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (since {since}) "
+                    f"in {self.store_path}; wait for it to end or stop it, then re-run to resume"
+                )
+            conn.execute("INSERT OR REPLACE INTO run_leases(name, pid, host, since) VALUES (?,?,?,?)",
+                         (name, me, host, time.time()))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+        def release() -> None:
+            with suppress(sqlite3.Error):
+                conn.execute("DELETE FROM run_leases WHERE name=? AND pid=?", (name, me))
+
+        self._stack.callback(release)
+
+    def cache(self) -> Any:
+        """The response cache (in the store), opened on first need: classic runs never load the model stack."""
+        if self._cache is None:
+            from ..models import ResponseCache
+
+            self._cache = ResponseCache.open(self.store_path)
+        return self._cache
+
+    def advance(self, n: int = 1) -> None:
+        self.bar.advance(self.task, n)
+
+    # playing ----------------------------------------------------------------------------
+    def run(self, main: Coroutine[Any, Any, T]) -> T | None:
+        """Run the study's coroutine; Ctrl-C or SIGTERM sets `interrupted` (None returned)."""
+        try:
+            return asyncio.run(main)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            return None
+
+    async def play(
+        self,
+        jobs: Iterable[Any],
+        save: Save,
+        *,
+        model: bool,
+        budget: RunBudget | None = None,
+        extra: dict[str, Any] | None = None,
+        concurrency: int | None = None,
+        tally: Tally | None = None,
+    ) -> Tally:
+        """Play `jobs` (drawn as slots free up), saving each result as it ends: durable first, counted
+        second, into `tally` (which an interrupted run still reads)."""
+        context = RunContext(store_path=self.store_path, cache=self.cache() if model else None)
+        if extra:
+            context.extra.update(extra)
+        executor = self.executor
+        if concurrency is not None and concurrency != self.options.concurrency:
+            executor = make_executor(self.backend, replace(self.options, concurrency=concurrency))
+        tally = tally if tally is not None else Tally()
+
+        def on_result(result: Any) -> None:
+            if save(result):
+                tally.played += 1
+                if budget is not None:
+                    budget.charge(result)
+            else:
+                tally.replayed += 1
+            self.advance()
+
+        should_start = budget.allows_new_game if budget is not None else (lambda: True)
+        await executor.run(jobs, context, on_result, should_start)
+        return tally
