@@ -92,7 +92,8 @@ class ReaperPlayer(Player[ReaperOptions]):
     summary = (
         "REAPER: planner-executor LLM agent with case memory, post-game reflection and rule extraction; "
         "model, memory=PATH, reflection|rules|descriptor=on|off, k, rule_period, <component>_model, "
-        "on_failure"
+        "on_failure; paper defaults answer=free, iterations=3 unforced (force_final=on), strata=reward, "
+        "rule_cases=0 (all), effort=medium"
     )
     uses_model = True
     structured: ClassVar[bool] = True  # JSON between components (else prose)

@@ -4,7 +4,8 @@ Each move is judged on two independent axes, local quality (sound when played) a
 contribution (helped / hurt / neutral), plus whether its intent was achieved, the game's turning
 point and a short lesson. The judgement sets the case's label: a sound move that did not hurt is
 an example to emulate even in a lost game; any other move is a mistake to avoid. Without a
-reflection (Original, Baseline, or a failed call) the label is the terminal reward.
+reflection (Original, Baseline, or a failed call) the label is the terminal reward; a failed,
+truncated or partial reflection is logged in the memory's updates and counted in the learning report.
 """
 
 from __future__ import annotations
