@@ -103,7 +103,8 @@ def usage_grid(rows: list[dict[str, Any]]) -> Grid:
             _num(u["cost"], 4),
         ])
     return Grid("usage", "Language models: recognition and tokens", header, body,
-                note="Recognition: share of replies or reasoning traces that name the underlying game.",
+                note="Recognition: share of reasoning traces that name the underlying game (the paper's; moves "
+                "without a trace are left out, and no traces means no rate). traces: moves with one.",
                 empty="No language-model moves in this store.")
 
 
