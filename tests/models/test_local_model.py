@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from plylab.models import GenerateConfig, ResponseCache
 from plylab.models.weights import GGUF_NAME, cache_dir, is_prepared
+
+pytestmark = pytest.mark.model  # every test here runs the local model or assembles its weights
 
 NIM_MOVES = ["pile 1, take 1", "pile 2, take 3", "pile 4, take 7"]
 SCHEMA = {
@@ -39,7 +43,9 @@ def test_free_text_still_works(local_model):
 def test_same_prompt_same_reply_at_temperature_zero(local_model):
     config = GenerateConfig(max_tokens=12, temperature=0.0, seed=7)
     a = asyncio.run(local_model.generate(ASK, config=config))
-    asyncio.run(local_model.generate([{"role": "user", "content": "Something else entirely."}], config=config))
+    asyncio.run(
+        local_model.generate([{"role": "user", "content": "Something else entirely."}], config=config)
+    )
     b = asyncio.run(local_model.generate(ASK, config=config))
     assert a.text == b.text  # the KV cache of the call in between leaves no trace
 
@@ -58,7 +64,9 @@ def test_concurrent_calls_are_serialised_and_unchanged(local_model):
     config = GenerateConfig(max_tokens=16)
 
     async def three():
-        return await asyncio.gather(*(local_model.generate(ASK, schema=SCHEMA, config=config) for _ in range(2)))
+        return await asyncio.gather(
+            *(local_model.generate(ASK, schema=SCHEMA, config=config) for _ in range(2))
+        )
 
     replies = asyncio.run(three())
     assert len({r.text for r in replies}) == 1
@@ -67,8 +75,12 @@ def test_concurrent_calls_are_serialised_and_unchanged(local_model):
 def test_local_replies_are_cached(local_model, tmp_path):
     cache = ResponseCache.open(tmp_path / "s.sqlite")
     config = GenerateConfig(max_tokens=16)
-    first = asyncio.run(local_model.generate(ASK, schema=SCHEMA, config=config, cache=cache, cache_key="j/0/0"))
-    again = asyncio.run(local_model.generate(ASK, schema=SCHEMA, config=config, cache=cache, cache_key="j/0/0"))
+    first = asyncio.run(
+        local_model.generate(ASK, schema=SCHEMA, config=config, cache=cache, cache_key="j/0/0")
+    )
+    again = asyncio.run(
+        local_model.generate(ASK, schema=SCHEMA, config=config, cache=cache, cache_key="j/0/0")
+    )
     assert not first.cached and again.cached and again.text == first.text
     assert local_model.identity.startswith("local/gemma-3-270m@")
 

@@ -6,10 +6,10 @@ import asyncio
 import time
 
 import pytest
-from tests.support.fake_openai_server import Behaviour
 
 from plylab.errors import UserError
 from plylab.models import GenerateConfig, ModelError, get_model
+from tests.support.fake_openai_server import Behaviour
 
 HI = [{"role": "user", "content": "hi"}]
 SCHEMA = {
@@ -52,7 +52,11 @@ def test_reasoning_and_usage_come_back(server, remote):
     reply = run(remote.generate(HI))
     assert reply.text == "ANSWER: B2"
     assert reply.reasoning == "the centre is strongest"
-    assert (reply.usage.input_tokens, reply.usage.output_tokens, reply.usage.reasoning_tokens) == (120, 30, 21)
+    assert (reply.usage.input_tokens, reply.usage.output_tokens, reply.usage.reasoning_tokens) == (
+        120,
+        30,
+        21,
+    )
     assert reply.latency > 0 and reply.stop_reason == "stop"
 
 
@@ -97,27 +101,50 @@ def test_client_errors_are_not_retried(server, remote):
     assert len(server.requests) == 1
 
 
-def test_a_slow_attempt_times_out_and_is_retried(server, remote):
-    server.queue(Behaviour(delay=5.0), Behaviour(delay=5.0))
+def test_a_hung_server_is_a_timeout_after_timeout_seconds_in_all(server, remote):
+    server.queue(*[Behaviour(delay=5.0)] * 4)
     start = time.monotonic()
     with pytest.raises(ModelError) as err:
-        run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=1)))
+        run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=3)))
+    assert err.value.kind == "timeout" and "all attempts" in err.value.message
+    assert time.monotonic() - start < 2.0  # one budget for the call, not 1 s per attempt times 4
+
+
+def test_timeout_bounds_every_retry_together(server, remote):
+    server.queue(*[Behaviour(status=500, delay=0.4)] * 12)  # each attempt fails after 0.4 s
+    start = time.monotonic()
+    with pytest.raises(ModelError) as err:
+        run(remote.generate(HI, config=GenerateConfig(timeout=1.5, max_retries=10)))
+    took = time.monotonic() - start
     assert err.value.kind == "timeout"
-    assert len(server.requests) == 2
-    assert time.monotonic() - start < 4.5  # two 1 s attempts (and a back-off), not two 5 s waits
+    assert 2 <= len(server.requests) <= 4  # retried within the budget, then stopped by it
+    assert took < 2.5  # not 11 attempts x 0.4 s
 
 
-def test_a_slow_attempt_then_a_quick_one_succeeds(server, remote):
-    server.queue(Behaviour(delay=3.0), Behaviour(text="in time"))
-    reply = run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=1)))
+def test_a_failed_attempt_then_a_quick_one_succeeds_within_the_budget(server, remote):
+    server.queue(Behaviour(status=503, delay=0.2), Behaviour(text="in time"))
+    reply = run(remote.generate(HI, config=GenerateConfig(timeout=2, max_retries=1)))
     assert reply.text == "in time"
 
 
-def test_a_dropped_connection_is_a_provider_error(server, remote):
+def test_a_dropped_connection_is_a_connection_error(server, remote):
     server.queue(Behaviour(drop=True))
     with pytest.raises(ModelError) as err:
         run(remote.generate(HI, config=GenerateConfig(max_retries=0)))
-    assert err.value.kind == "provider_error"
+    assert err.value.kind == "connection"
+
+
+def test_a_connection_reset_is_a_connection_error_not_a_timeout(api_key, monkeypatch):
+    from tests.models.hostile_server import Hostile, HostileServer
+
+    monkeypatch.setenv("FAKE_API_KEY", api_key)
+    with HostileServer(api_key=api_key) as own:
+        model = get_model("openai-api/fake/resetting", base_url=own.url, backoff=0.01)
+        own.queue(*[Hostile(reset=True, delay=0.2)] * 3)
+        with pytest.raises(ModelError) as err:
+            run(model.generate(HI, config=GenerateConfig(timeout=30, max_retries=2)))
+    assert err.value.kind == "connection"
+    assert len(own.requests) == 3  # a reset is transient: retried, then named for what it is
 
 
 def test_an_empty_reply_is_an_error_that_keeps_its_usage(server, remote):
@@ -135,7 +162,9 @@ def test_the_concurrency_cap_holds(server, api_key):
         model = get_model("openai-api/fake/capped", base_url=own.url, max_connections=3)
 
         async def many():
-            return await asyncio.gather(*(model.generate([{"role": "user", "content": str(i)}]) for i in range(12)))
+            return await asyncio.gather(
+                *(model.generate([{"role": "user", "content": str(i)}]) for i in range(12))
+            )
 
         replies = run(many())
         assert len(replies) == 12

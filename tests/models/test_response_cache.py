@@ -6,10 +6,10 @@ import asyncio
 import sqlite3
 
 import pytest
-from tests.support.fake_openai_server import Behaviour
 
 from plylab.harness.store import connect
 from plylab.models import GenerateConfig, ModelError, Reply, ResponseCache, Usage, make_key, request_record
+from tests.support.fake_openai_server import Behaviour
 
 HI = [{"role": "user", "content": "hi"}]
 
@@ -39,7 +39,9 @@ def test_key_ignores_how_a_reply_is_fetched():
 def test_round_trip_and_durability(tmp_path):
     store = tmp_path / "s.sqlite"
     cache = ResponseCache.open(store)
-    reply = Reply(text="A1", reasoning="r", usage=Usage(input_tokens=3, output_tokens=2, cost=0.01), latency=1.5)
+    reply = Reply(
+        text="A1", reasoning="r", usage=Usage(input_tokens=3, output_tokens=2, cost=0.01), latency=1.5
+    )
     k = key()
     request = request_record("m", HI, None, GenerateConfig(), "job/0/0")
     assert cache.get(k) is None

@@ -5,6 +5,9 @@ passes cache_key = "<job_key>/<ply>/<attempt>", so re-running a plan (same seed,
 nothing new, while the same prompt met in two different games is sampled twice. A reply is
 written as soon as it arrives (autocommit), so a process that dies mid-game loses no call.
 Failed calls (time-outs, 5xx) are not cached: a resumed run asks again.
+
+Rows are untrusted on the way back: a stored reply is re-validated (and made safe: see
+`Reply`); one that cannot be read at all is a failed attempt of kind `bad_reply`, never a crash.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import GenerateConfig
+from .errors import ModelError
 from .reply import Reply
 
 SCHEMA = """
@@ -50,7 +54,18 @@ def request_record(
 
 def make_key(request: dict[str, Any]) -> str:
     text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # surrogatepass: the same bytes as utf-8 for any valid text, and no crash on a lone surrogate
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _json_column(value: Any) -> str:
+    """JSON for a TEXT column; escaped to ASCII when the text is not valid UTF-8 (lossless)."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value)
+    return text
 
 
 class ResponseCache:
@@ -79,14 +94,22 @@ class ResponseCache:
             self.misses += 1
             return None
         self.hits += 1
-        return Reply.model_validate_json(row[0]).model_copy(update={"cached": True})
+        try:
+            data = json.loads(row[0]) if isinstance(row[0], (str, bytes)) else None
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            data["cached"] = True
+            return Reply.model_validate(data)
+        except (ValueError, TypeError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
+            why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            raise ModelError("bad_reply", f"the cached reply cannot be used ({why})") from None
 
     def put(self, key: str, request: dict[str, Any], reply: Reply) -> None:
-        body = reply.model_dump_json(exclude={"cached"})
+        body = _json_column(reply.model_dump(mode="json", exclude={"cached"}))
         with self._lock:
             self.conn.execute(
                 "INSERT OR REPLACE INTO responses(key, model, request, reply, created) VALUES (?,?,?,?,?)",
-                (key, request["model"], json.dumps(request, ensure_ascii=False), body, time.time()),
+                (key, request["model"], _json_column(request), body, time.time()),
             )
 
     def __len__(self) -> int:

@@ -26,7 +26,7 @@ class GenerateConfig(BaseModel):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     effort: Effort | None = None  # reasoning effort, where the provider exposes it
-    timeout: float | None = Field(None, gt=0.0)  # seconds for one attempt (a hung call is retried)
+    timeout: float | None = Field(None, gt=0.0)  # seconds for the whole call, every retry included
     seed: int | None = None
     # reasoning summaries (inspect's `reasoning_summary`); None: the provider's own detection
     reasoning_summary: Summary | None = None

