@@ -221,7 +221,7 @@ class LLMPlayer(Player[LLMOptions]):
             attempts.append(attempt)
             if action is not None:
                 return Decision(action, attempts)
-            if n == self.retries:
+            if n == self.retries or (self._deadline is not None and time.monotonic() >= self._deadline):
                 break
             if attempt.failure not in TRANSPORT_FAILURES:  # the model answered: show it what was wrong
                 if attempt.reply:
