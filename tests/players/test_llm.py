@@ -411,4 +411,15 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
     )
     d = act(player, turn)
     assert d.action in turn.state.legal_actions() and d.failure == "timeout"
-    assert len(server.requests) == 2  # one retry by inspect, then the policy
+    assert len(server.requests) == 1  # timeout= bounds the whole move: no second 1 s attempt
+
+
+def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):
+    """Constrained decoding is not the paper's protocol: every table shows the key with the player."""
+    store = tmp_path / "s.sqlite"
+    spec = f"llm:model=openai-api/play/m,base_url={server.url},output=enum"
+    assert cli("run", "--game", "nim", "--player", spec, "--opponent", "optimal", "--games", "1",
+               "--store", str(store), "--quiet").code == 0
+    for table in ("matchups", "optimality", "outcomes"):
+        out = cli("report", "--store", str(store), "--table", table, "--format", "csv").out
+        assert "output=enum" in out, table
