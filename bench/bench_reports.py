@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_reports.py                    # figures, written to bench/RESULTS-reports.md
     .venv/bin/python bench/bench_reports.py --games 50 --out - # a smaller store, print only
+    .venv/bin/python bench/bench_reports.py --scale 20000 --baseline /tmp/old/src   # memory at scale (issue 15)
 
 The store is real: tic-tac-toe (random and MCTS against optimal, in two formulations), Nim (MCTS
 against random) and Clue (bots), played here first. Then, on that store:
@@ -16,8 +17,11 @@ CPU seconds are the stable figure on a shared machine.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,23 +64,28 @@ def build_store(path: Path, games: int, clue_games: int) -> None:
 def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
     store = Store(path, create=False)
     try:
-        games = store.games()
+        runs = store.runs()
+        ids = [r["id"] for r in runs]
+        matchups = data.matchup_counts(store, ids)
         rows = matchup_rows(store)
-        moves = store.moves_for_games([games[0]["id"]])[games[0]["id"]]
-        results = data.rating_results(games)
+        first = store.conn.execute("SELECT * FROM games ORDER BY id LIMIT 1").fetchone()
+        moves = store.moves(first["id"])
+        results = [r for _, r in data.rating_results(store, ids)]
     finally:
         store.close()
+    n_games = sum(m["games"] for m in matchups)
+
     def run_pages() -> None:
         store = Store(path, create=False)
         try:
-            SiteWriter(path, out / "pages").run_pages(store, store.runs(), games, rows)
+            SiteWriter(path, out / "pages").run_pages(store, runs, matchups, rows)
         finally:
             store.close()
 
     figures: dict[str, Callable[[], Any]] = {
-        f"all {len(games)} two-player replay pages and run pages": run_pages,
+        f"all {n_games} two-player replay pages and run pages": run_pages,
         "ratings (300 bootstrap fits)": lambda: rate(results),
-        "one replay payload (tic-tac-toe)": lambda: data.replay_payload(games[0], moves, "r"),
+        "one replay payload (tic-tac-toe)": lambda: data.replay_payload(first, moves, "r"),
         "one Clue replay payload": lambda: next(clue.replays(path)),
         "optimality plot (PNG+SVG)": lambda: plots.optimality(rows, out),
         "outcomes plot (PNG+SVG)": lambda: plots.outcomes(rows, out),
@@ -84,12 +93,77 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
     return {name: timed(fn)[1:] for name, fn in figures.items()}
 
 
+# Peak resident memory of one command, measured by a fresh interpreter around it (its own child).
+MEASURE = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+SCALE_HEADER = "## Memory and size at scale (issue 15 point 7)"
+
+
+def peak(args: list[str], src: str | None) -> tuple[float, float]:
+    """(peak RSS in MB, wall seconds) of `plylab ARGS`, with `src` first on the path when given."""
+    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
+    wall = time.perf_counter()
+    res = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "plylab", *args],
+                         capture_output=True, text=True, env=env, check=True)
+    code, kb = res.stdout.split()
+    assert code == "0", f"plylab {args} failed"
+    return int(kb) / 1024, time.perf_counter() - wall
+
+
+def site_size(site: Path) -> tuple[float, int, int]:
+    files = [p for p in site.rglob("*") if p.is_file()]
+    return (sum(p.stat().st_size for p in files) / 1e6, len(list((site / "games").glob("*.html"))),
+            len(list((site / "runs").glob("*.html"))))
+
+
+def scale(games: int, baseline: str | None) -> str:
+    """A store of `games` random-vs-random tic-tac-toe games; peak memory of report and --html."""
+    lines = [SCALE_HEADER, ""]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "big.sqlite"
+        _, build, _ = timed(lambda: plylab(["run", "--game", "tic_tac_toe", "--player", "random", "--opponent",
+                                            "random", "--games", str(games), "--store", str(store), "--quiet"]))
+        mb = store.stat().st_size / 1e6
+        lines += [f"Store: {games} tic-tac-toe games (random vs random, every move scored), {mb:.0f} MB, built in "
+                  f"{build:.0f} s. Peak resident memory of the command (RUSAGE_CHILDREN of a wrapper process).", "",
+                  "| code | `report` MB | `report` s | `report --html` MB | `--html` s | site MB | replay pages "
+                  "| run pages |", "|---|---|---|---|---|---|---|---|"]
+        for label, src in ([("before (" + baseline + ")", baseline)] if baseline else []) + [("this checkout", None)]:
+            rss, wall = peak(["report", "--store", str(store)], src)
+            site = Path(tmp) / f"site-{len(lines)}"
+            hrss, hwall = peak(["report", "--store", str(store), "--html", str(site)], src)
+            size, replays, pages = site_size(site)
+            shutil.rmtree(site)
+            lines.append(f"| {label} | {rss:.0f} | {wall:.1f} | {hrss:.0f} | {hwall:.1f} | {size:.1f} | {replays} | "
+                         f"{pages} |")
+    lines += ["", "The site lists every game (500 a page) and writes replay pages for the first 50 games of each "
+              "matchup and seat (`--replays N`; 0 = all). Test: tests/reports/test_report_scale.py (< 250 MB).", ""]
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per two-player matchup (3 matchups)")
     ap.add_argument("--clue-games", type=int, default=10)
     ap.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
+    ap.add_argument("--scale", type=int, metavar="GAMES",
+                    help="instead: peak memory and site size of report/--html on a store of GAMES games")
+    ap.add_argument("--baseline", metavar="SRC", help="with --scale: also measure the plylab package under SRC "
+                    "(e.g. an older checkout's src, from `git archive REV src | tar -x -C DIR`)")
     args = ap.parse_args()
+    if args.scale:
+        section = scale(args.scale, args.baseline)
+        command = "python bench/bench_reports.py " + shlex.join(sys.argv[1:])
+        section = section.replace("\n\n", f"\n\nCommand: `{command}`.\n\n", 1)
+        print(section)
+        if args.out != "-":
+            old = Path(args.out).read_text() if Path(args.out).exists() else ""
+            keep = old.split(SCALE_HEADER)[0].rstrip("\n")
+            Path(args.out).write_text((keep + "\n\n" if keep else "") + section)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "bench.sqlite"
         _, build_wall, _ = timed(lambda: build_store(store, args.games, args.clue_games))
@@ -132,7 +206,9 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.out != "-":
-        Path(args.out).write_text(text)
+        old = Path(args.out).read_text() if Path(args.out).exists() else ""
+        kept = SCALE_HEADER + old.split(SCALE_HEADER)[1] if SCALE_HEADER in old else ""
+        Path(args.out).write_text(text + ("\n" + kept if kept else ""))
 
 
 if __name__ == "__main__":
