@@ -8,10 +8,10 @@ against Optimal (minimax, uniform among best moves) on each game, sides switched
 compares, per cell, MCTS's win / draw / loss rates and its per-move optimality (informative states
 only, as the paper) by their 95% Wilson intervals.
 
-Cells are played in rounds of `--chunk` games, interleaved over (game, opponent, implementation),
-until every cell has `--games` games or `--time-budget` seconds have passed, so both
-implementations always have the same number of games per cell and a short run is an honest
-smaller sample, not a lopsided one.
+Games are played in order (tic-tac-toe, Nim, Connect Four); within a game, rounds of `--chunk`
+games alternate over opponents and both implementations until each cell has `--games` games or
+`--time-budget` seconds have passed, so both implementations always have the same number of
+games per cell and a short run is an honest smaller sample, not a lopsided one.
 
     python bench/bench_paper_mcts.py --games 1000                       # the full size
     python bench/bench_paper_mcts.py --games 1000 --time-budget 900 --out bench/paper_mcts.json
@@ -114,30 +114,31 @@ def main(argv: list[str] | None = None) -> int:
     cells: dict[tuple[str, str, str], Cell] = {(g, o, i): Cell() for g in games for o in opponents for i in ("cpp", "python")}
     start = time.monotonic()
     chunk = max(2, args.chunk - args.chunk % 2)
-    while True:
-        open_cells = [(g, o) for g in games for o in opponents if cells[(g, o, "cpp")].games < target[g]]
-        if not open_cells or (args.time_budget is not None and time.monotonic() - start > args.time_budget):
-            break
-        for g, o in open_cells:
-            if args.time_budget is not None and time.monotonic() - start > args.time_budget:
+    # Games in order (tic-tac-toe and Nim are cheap, Connect Four at n=5000 is not); within a game,
+    # rounds of `chunk` games alternate over opponents and implementations.
+    for g in games:
+        while True:
+            open_cells = [o for o in opponents if cells[(g, o, "cpp")].games < target[g]]
+            if not open_cells or (args.time_budget is not None and time.monotonic() - start > args.time_budget):
                 break
-            n = min(chunk, target[g] - cells[(g, o, "cpp")].games)
-            base = cells[(g, o, "cpp")].games
-            for impl in ("cpp", "python"):
-                c = cells[(g, o, impl)]
-                t0 = time.monotonic()
-                for j in range(n):
-                    # Sides switch within every chunk: half the chunk with MCTS first, half second.
-                    ret, k, m = play(g, impl, o, j, n, seed=derive_seed(args.seed, g, o, base + j))
-                    c.games += 1
-                    c.win += ret > 0
-                    c.draw += ret == 0
-                    c.loss += ret < 0
-                    c.optimal += k
-                    c.scored += m
-                c.seconds += time.monotonic() - t0
-            print(f"[{time.monotonic() - start:7.1f}s] {g} vs {o}: {cells[(g, o, 'cpp')].games} games per impl",
-                  file=sys.stderr, flush=True)
+            for o in open_cells:
+                n = min(chunk, target[g] - cells[(g, o, "cpp")].games)
+                base = cells[(g, o, "cpp")].games
+                for impl in ("cpp", "python"):
+                    c = cells[(g, o, impl)]
+                    t0 = time.monotonic()
+                    for j in range(n):
+                        # Sides switch within every chunk: half with MCTS first, half second.
+                        ret, k, m = play(g, impl, o, j, n, seed=derive_seed(args.seed, g, o, base + j))
+                        c.games += 1
+                        c.win += ret > 0
+                        c.draw += ret == 0
+                        c.loss += ret < 0
+                        c.optimal += k
+                        c.scored += m
+                    c.seconds += time.monotonic() - t0
+                print(f"[{time.monotonic() - start:7.1f}s] {g} vs {o}: {cells[(g, o, 'cpp')].games} games per impl",
+                      file=sys.stderr, flush=True)
     rows = []
     print(f"{'game':13} {'opponent':8} {'impl':6} {'games':>5}  {'win':>22} {'draw':>22} {'loss':>22} {'optimality':>22}  s/game")
     for g in games:

@@ -90,10 +90,10 @@ def run(
     models = list(model or [])
     if address is not None and backend != "ray":
         raise UserError("--address is for the ray backend (add --backend ray)")
-    if not models and not (references and p.kind == "play"):
-        raise UserError("give --model M (e.g. local), or --references for the classic reference rows of a table")
     if p.kind != "play" and references:
         raise UserError(f"--references is for tables; {table} has no classic reference rows")
+    if not models and not references:
+        raise UserError("give --model M (e.g. local), or --references for the classic reference rows of a table")
     if p.kind != "learn" and any(v is not None for v in (runs, epochs, learn_games, eval_games)):
         raise UserError(f"--runs/--epochs/--learn-games/--eval-games are for figures (fig4, fig5, fig6), not {table}")
     budgeted = any(v is not None for v in (max_calls, max_tokens, max_cost))
@@ -158,7 +158,7 @@ def _run_learn(p, opts, store, concurrency, backend, address, quiet, run_name) -
 
 
 def _run_clue(p, models, games, seed, store, concurrency, backend, address, quiet, player_options) -> None:  # type: ignore[no-untyped-def]
-    import asyncio
+    import inspect
 
     from ..clue.study import run_plan as clue_run
     from ..paper.plan import clue_plans
@@ -166,7 +166,11 @@ def _run_clue(p, models, games, seed, store, concurrency, backend, address, quie
     if player_options:
         raise UserError("--player-options is for PlyBench tables and figures; the Clue study seats take none")
     for plan in clue_plans(p, models, games, seed, concurrency):
-        outcome = asyncio.run(clue_run(plan, store, progress=not quiet, backend=backend, address=address))  # type: ignore[arg-type]
+        outcome = clue_run(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
+        if inspect.isawaitable(outcome):  # the driver was async before it became one for every game kind
+            import asyncio
+
+            outcome = asyncio.run(outcome)  # type: ignore[arg-type]
         typer.echo(f"clue {plan.condition}: played {outcome.played}, {outcome.skipped} already stored ({outcome.key})")  # type: ignore[attr-defined]
     typer.echo(f"report: plylab paper report {p.name} --store {store}")
 

@@ -55,11 +55,11 @@ def _range(d: dict[str, Any]) -> str | None:
     return f"{d['mean']:.1f} ({d['min']}-{d['max']})"
 
 
-def _fmt(v: Any) -> str:
+def _fmt(v: Any, paper_has: bool = False) -> str:
     if v is None:
-        return "missing"
+        return "missing" if paper_has else "–"
     if isinstance(v, float):
-        return f"{v:.2f}"
+        return f"{v:.3f}".rstrip("0").rstrip(".") or "0"
     return str(v)
 
 
@@ -96,7 +96,7 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
         data = clue_report(store)
     finally:
         store.close()
-    groups = [g for g in data["groups"] if g["condition"] in p.conditions and g["spec"].startswith("clue-llm")]
+    groups = [g for g in data["groups"] if g["condition"] in p.conditions]
     cols = COLUMNS[name]
     rows: list[dict[str, Any]] = []
     paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
@@ -136,7 +136,13 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
     for key, _, get in cols:
         vals = [(get(g), g["player_games"]) for g in groups]
         nums = [(v, w) for v, w in vals if isinstance(v, (int, float))]
-        if key == "ready":
+        if key == "suggested_to_accusation":
+            ds = [g["accusation_delay"]["from_solution_suggested"] for g in groups]
+            ds = [d for d in ds if d["n"]]
+            n = sum(d["n"] for d in ds)
+            out[key] = (f"{sum(d['mean'] * d['n'] for d in ds) / n:.1f} ({min(d['min'] for d in ds)}-"
+                        f"{max(d['max'] for d in ds)})") if n else None
+        elif key == "ready":
             ready = [g["accusation_delay"]["ready"] for g in groups if g["accusation_delay"]["ready"]]
             out[key] = f"{sum(r['became_ready'] for r in ready)}/{sum(r['players'] for r in ready)}" if ready else None
         elif key in ("rounds", "ceiling"):
@@ -157,7 +163,8 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
     body = []
     for r in data["rows"]:
         if r["source"] == "this run":
-            body.append([r["row"], "this run"] + [_fmt(r["cells"].get(c["key"])) for c in data["columns"]])
+            body.append([r["row"], "this run"] + [_fmt(r["cells"].get(c["key"]), bool(r["paper"] and c["key"] in r["paper"]))
+                                                  for c in data["columns"]])
         if r["paper"]:
             label = r.get("paper_row") or r["row"]
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
