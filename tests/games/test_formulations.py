@@ -9,6 +9,7 @@ as illegal, (4) render distinct positions as distinct text, (5) describe the eng
 from __future__ import annotations
 
 import itertools
+import random
 from functools import cache
 
 import pyspiel
@@ -17,18 +18,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plylab.analysis.recognition import names_game
-from plylab.errors import ParseError
+from plylab.errors import ParseError, UserError
 from plylab.games import GAMES, Formulation, get_game
+from plylab.games.chance import past_chance
 from plylab.games.tic_tac_toe import LINES, MAGIC, NumberClaim
 from plylab.oracles.minimax import position_key
 
-EXHAUSTIVE = ("tic_tac_toe", "nim")
+# Generated instances (issue 14) are walked exhaustively like the papers' games: Nim under other
+# pile sets and normal play, and the magic square under each of its 8 symmetries and other shifts.
+EXHAUSTIVE = ("tic_tac_toe", "nim", "nim:pile_sizes=2;4;6", "nim:pile_sizes=3;3,is_misere=false")
 RELABEL_SEEDS = (0, 7)
+MAGIC_INSTANCES = [f"magic_square:symmetry={s},shift={k}" for s, k in zip(range(8), (0, 5, -4, 11, 2, 100, -9, 1))]
 
 
 def specs(game_name: str) -> list[str]:
     names = get_game(game_name).formulations.names()
-    return [n for n in names if n != "relabel"] + [f"relabel:seed={s}" for s in RELABEL_SEEDS]
+    generated = MAGIC_INSTANCES if game_name == "tic_tac_toe" else []
+    return [n for n in names if n != "relabel"] + generated + [f"relabel:seed={s}" for s in RELABEL_SEEDS]
 
 
 @cache
@@ -143,6 +149,18 @@ def test_number_games_win_exactly_when_the_board_does(spec: str) -> None:
             assert state.returns()[0] == (wins[0] - wins[1])
 
 
+def test_magic_square_instances_are_the_eight_lo_shu_squares() -> None:
+    """Eight symmetries give eight different arrangements, each magic; a shift moves every number."""
+    tables = {get_game("tic_tac_toe").formulation(f"magic_square:symmetry={k}").table for k in range(8)}
+    assert len(tables) == 8
+    for table in tables:
+        assert {sum(table[a] for a in line) for line in LINES} == {15}
+    shifted = get_game("tic_tac_toe").formulation("magic_square:symmetry=0,shift=5")
+    assert shifted.table == get_game("tic_tac_toe").formulation("magic_square_plus5").table and shifted.target == 30
+    with pytest.raises(UserError, match="symmetry"):
+        get_game("tic_tac_toe").formulation("magic_square:symmetry=8")
+
+
 def test_magic_square_is_magic() -> None:
     assert sorted(MAGIC) == list(range(1, 10))
     assert {sum(MAGIC[a] for a in line) for line in LINES} == {15}
@@ -161,9 +179,11 @@ def test_every_game_has_relabel_and_it_is_seeded(game_name: str) -> None:
 def test_obfuscated_surfaces_never_name_the_game(game_name: str, spec: str) -> None:
     game = get_game(game_name)
     f = game.formulation(spec)
-    state = game.new_state()
+    rng = random.Random(0)
+    state = past_chance(game.new_state(), rng)  # dice games start with a roll
     surfaces = [f.rules(), f.render_state(state), *f.legal_labels(state)]
     state.apply_action(state.legal_actions()[0])
+    past_chance(state, rng)
     surfaces += [f.render_state(state), f.seat_name(0), f.seat_name(1)]
     for text in surfaces:
         assert not names_game(game, text), text
@@ -200,14 +220,14 @@ def test_lenient_replies(game_name: str, spec: str, history: list[int], reply: s
     ("game_name", "spec", "history", "reply", "kind"),
     [
         ("tic_tac_toe", "magic_square", [4], "5", "illegal"),  # taken
-        ("tic_tac_toe", "magic_square", [], "10", None),  # not a number of the game
-        ("tic_tac_toe", "story", [], "4 or 6", None),  # ambiguous
+        ("tic_tac_toe", "magic_square", [], "10", "unparseable"),  # not a number of the game
+        ("tic_tac_toe", "story", [], "4 or 6", "unparseable"),  # ambiguous
         ("nim", "standard", [], "pile 1, take 2", "illegal"),  # more than the pile holds
-        ("nim", "story", [], "move Zed 1", None),
-        ("nim", "inverse", [], "", None),
+        ("nim", "story", [], "move Zed 1", "unparseable"),
+        ("nim", "inverse", [], "", "empty"),
     ],
 )
-def test_bad_replies(game_name: str, spec: str, history: list[int], reply: str, kind: str | None) -> None:
+def test_bad_replies(game_name: str, spec: str, history: list[int], reply: str, kind: str) -> None:
     game = get_game(game_name)
     with pytest.raises(ParseError) as err:
         game.formulation(spec).parse_action(game.replay(history), reply)

@@ -63,7 +63,7 @@ def test_printed_moves_parse_back(game: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--game", "chess"], "unknown game 'chess'"),
+        (["--game", "tennis"], "unknown game 'tennis'"),
         (["--game", "connect_four", "--moves", "48"], "bad Connect Four move sequence '48'"),
         (["--game", "connect_four", "--moves", "4444444"], "move 7 of '4444444' is not legal there"),
         (["--game", "connect_four", "--moves", "1212121"], "the game is over after '1212121'"),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pyspiel
 import typer
 
 from ..errors import UserError
 from ..games import GAMES
+from ..games.params import format_value, game_type
 from ..players import PLAYERS
 
 
@@ -22,13 +24,32 @@ def _emit(rows: list[dict], fmt: str, key: str) -> None:
         raise UserError(f"unknown format '{fmt}'; accepted: table, json")
 
 
+def game_rows() -> list[dict]:
+    """Every playable game: parameters (with defaults), formulations, exact oracle or not."""
+    rows = []
+    for name in GAMES.names():
+        g = GAMES.get(name)
+        rows.append({
+            "name": g.name, "title": g.title, "summary": g.summary, "parameters": g.parameters,
+            "formulations": g.formulations.names(), "oracle": g.has_oracle,
+            "chance": game_type(g.openspiel_name).chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        })
+    return rows
+
+
 def games(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
-    """Registered games with their formulations."""
-    rows = [
-        {"name": g.name, "title": g.title, "summary": g.summary, "formulations": g.formulations.names(),
-         "oracle": g.has_oracle}
-        for g in (GAMES.get(n) for n in GAMES.names())
-    ]
+    """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
+    formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
+    if fmt not in ("table", "json"):
+        raise UserError(f"unknown format '{fmt}'; accepted: table, json")
+    rows = game_rows()
+    if fmt == "table":
+        for r in rows:
+            params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
+            oracle = "oracle" if r["oracle"] else "no oracle"
+            chance = " chance" if r["chance"] else ""
+            print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
+        return
     _emit(rows, fmt, "games")
 
 
@@ -39,7 +60,7 @@ def players(fmt: str = typer.Option("table", "--format", help="table or json")) 
     rows = [
         {"name": c.name, "summary": c.summary, "options": ", ".join(c.Options.model_fields),
          "uses_model": getattr(c, "uses_model", c.name == "clue-llm"),
-         "games": list(c.games) if getattr(c, "games", None) else (["clue"] if c.name.startswith("clue-") else None)}
+         "games": list(getattr(c, "games", None) or []) if getattr(c, "games", None) else (["clue"] if c.name.startswith("clue-") else None)}
         for c in [PLAYERS.get(n) for n in PLAYERS.names()] + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
     ]
     _emit(rows, fmt, "players")

@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pyspiel
 import typer
 
-from ..errors import UserError
+from ..errors import ParseError, UserError
 from ..games import GameDef, get_game
-from ..games.nim import decode
+from ..games.nim import decode, piles_of
 from ..games.tic_tac_toe import cell_name
 from ..oracles import MoveValues, best_actions
 
@@ -24,12 +24,39 @@ NOTATION: dict[str, Callable[[int], int | str]] = {
 }
 
 
+def notation(game: GameDef, state: pyspiel.State) -> Callable[[int], int | str]:
+    """How `solve` writes a move: the game's own notation, else the standard formulation's label."""
+    if game.name == "nim":
+        piles = len(piles_of(game))
+        return lambda action: f"{decode(action, piles)[0] + 1}:{decode(action, piles)[1]}"
+    if game.name in NOTATION and not game.params:
+        return NOTATION[game.name]
+    standard = game.formulation("standard")
+    return lambda action: standard.action_label(state, action)
+
+
+def _generic_moves(game: GameDef, moves: str) -> list[int]:
+    """Moves as the standard formulation's labels (e.g. mnk `x(1,1) o(0,0)`), space separated."""
+    standard, state, out = game.formulation("standard"), game.new_state(), []
+    for i, token in enumerate(moves.replace(";", " ").split(), start=1):
+        if state.is_terminal():
+            raise UserError(f"the game is over before move {i} of '{moves}'")
+        try:
+            action = standard.parse_action(state, token)
+        except ParseError as err:
+            raise UserError(f"move {i} of '{moves}': {err}; accepted: the moves the game lists") from None
+        out.append(action)
+        state.apply_action(action)
+    return out
+
+
 def position(game: GameDef, moves: str) -> pyspiel.State:
     """The non-terminal state reached by `moves` in the game's own notation."""
-    if game.parse_moves is None or game.name not in NOTATION:
-        raise UserError(f"game '{game.name}' has no move notation for `solve`")
+    if game.engine.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        raise UserError(f"game '{game.spec}' has chance moves; `solve` takes deterministic games")
+    parse = game.parse_moves or _generic_moves
     state = game.new_state()
-    for i, action in enumerate(game.parse_moves(game, moves), start=1):
+    for i, action in enumerate(parse(game, moves), start=1):
         if state.is_terminal():
             raise UserError(f"the game is over before move {i} of '{moves}'")
         if action not in state.legal_actions():
@@ -45,9 +72,9 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
 
     With exact scores (Connect Four), `best_moves` are those of the best score; otherwise those
     of the best value."""
-    name = NOTATION[game.name]
+    name = notation(game, state)
     return {
-        "game": game.name,
+        "game": game.spec,
         "moves": moves,
         "to_move": state.current_player() + 1,
         "value": VALUE_NAMES[mv.value],
@@ -78,7 +105,8 @@ def solve(
         "",
         "--moves",
         help="moves from the start in the game's notation: Connect Four columns 1-7 (4453), "
-        "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1); empty = the initial position",
+        "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1), other games their listed move labels "
+        "(mnk: x(1,1) o(0,0)); empty = the initial position",
     ),
     fmt: str = typer.Option("text", "--format", help="text or json"),
 ) -> None:

@@ -6,32 +6,41 @@ It must be a bijection over the engine's actions, so a surface change never chan
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import pyspiel
+from typing_extensions import TypeVar
 
 from ..errors import ParseError, UserError
 from ..registry import Registry
-from ..specs import Params, Spec, bind, parse_spec
+from ..specs import Params, bind, parse_spec
+from .params import bind_params, canonical, describe, parameter_types, split_game
 
 if TYPE_CHECKING:
     from ..oracles import Oracle
 
 
-class Formulation(ABC):
-    """Renders rules, state and actions as text and parses a reply back to an engine action."""
+OptionsT = TypeVar("OptionsT", bound=Params, default=Params)
+
+
+class Formulation(ABC, Generic[OptionsT]):
+    """Renders rules, state and actions as text and parses a reply back to an engine action.
+
+    A formulation with spec keys names its options model twice: `class Mine(Formulation[MyOptions])`
+    and `Options = MyOptions`, so `self.options` is typed."""
 
     name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
 
-    def __init__(self, game: "GameDef", options: Params | None = None) -> None:
+    def __init__(self, game: GameDef, options: OptionsT | None = None) -> None:
         self.game = game
-        self.options = options if options is not None else self.Options()
+        self.options: OptionsT = options if options is not None else cast(OptionsT, self.Options())
 
     @abstractmethod
     def rules(self) -> str:
@@ -63,15 +72,13 @@ class Formulation(ABC):
         """Map a reply's answer to a legal action; ParseError(kind=...) says why not."""
         wanted = self.normalize(text)
         if not wanted:
-            raise ParseError("empty answer", ) from None
+            raise ParseError("empty answer", kind="empty") from None
         legal = {self.normalize(k): v for k, v in self.legal_labels(state).items()}
         if wanted in legal:
             return legal[wanted]
         every = {self.normalize(k): v for k, v in self.all_labels(state).items()}
         if wanted in every:
-            err = ParseError(f"'{text.strip()}' is not a legal move now")
-            err.kind = "illegal"  # type: ignore[attr-defined]
-            raise err
+            raise ParseError(f"'{text.strip()}' is not a legal move now", kind="illegal")
         raise ParseError(f"'{text.strip()}' does not name a move")
 
     def describe_outcome(self, state: pyspiel.State) -> str:
@@ -82,9 +89,19 @@ class Formulation(ABC):
         return f"{self.seat_name(winner)} wins."
 
 
+def alias_pattern(alias: str) -> str:
+    """A recognition pattern for a name: words may be joined by spaces, '-' or '_' ('dots and boxes')."""
+    words = [re.escape(w) for w in re.split(r"[\s_-]+", alias.strip()) if w]
+    return r"\b" + r"[\s_-]*".join(words) + r"\b"
+
+
 @dataclass
 class GameDef:
-    """A registered game: its OpenSpiel engine, formulations, oracle and recognition patterns."""
+    """A registered game: its OpenSpiel engine, formulations, oracle and recognition patterns.
+
+    `params` are the OpenSpiel parameters a user set in the game name (`mnk:m=4,n=4,k=3`); they are
+    already merged into `openspiel_params`. `spec` is the canonical name of the game as played.
+    """
 
     name: str
     title: str
@@ -93,11 +110,69 @@ class GameDef:
     summary: str = ""
     # Patterns that mean a reply or trace names the underlying game (recognition rate).
     recognition: tuple[str, ...] = ()
-    oracle_factory: Callable[[], "Oracle"] | None = None
+    # Other names of the game; each also becomes a recognition pattern.
+    aliases: tuple[str, ...] = ()
+    # game -> oracle. None: no exact oracle.
+    oracle_factory: Callable[[GameDef], Oracle] | None = None
     oracle_missing: str = "no exact oracle is available for this game"
     # Move notation for `plylab solve`: text -> engine actions from the initial state.
-    parse_moves: Callable[["GameDef", str], list[int]] | None = None
-    formulations: Registry[type[Formulation]] = field(default_factory=lambda: Registry("formulation"))
+    parse_moves: Callable[[GameDef, str], list[int]] | None = None
+    formulations: Registry[type[Formulation[Any]]] = field(default_factory=lambda: Registry("formulation"))
+    params: dict[str, object] = field(default_factory=dict)
+    # OpenSpiel parameters fixed by plylab (e.g. colour codes off), not settable in the name.
+    fixed_params: frozenset[str] = frozenset()
+    # How a game with user parameters gets its oracle (the generic table where it fits); None = none.
+    derived_oracle: Callable[[GameDef], Callable[[GameDef], Oracle] | None] | None = None
+    # The title of a parametrised instance (e.g. Nim's pile set); default: title plus parameters.
+    title_for: Callable[[GameDef], str] | None = None
+
+    def __post_init__(self) -> None:
+        own = tuple(alias_pattern(a) for a in self.aliases)
+        self.recognition = tuple(self.recognition) + tuple(p for p in own if p not in self.recognition)
+
+    @property
+    def spec(self) -> str:
+        """The game as named in a plan: `nim` or `nim:pile_sizes=2;4;6`."""
+        return canonical(self.name, self.params)
+
+    @property
+    def parameters(self) -> dict[str, object]:
+        """Every settable parameter with its value in this game (OpenSpiel default unless set)."""
+        defaults = parameter_types(self.openspiel_name)
+        merged = {**defaults, **self.openspiel_params}
+        return {k: v for k, v in sorted(merged.items()) if k not in self.fixed_params}
+
+    def parameters_text(self) -> str:
+        return describe(self.parameters)
+
+    def with_params(self, raw: Mapping[str, str]) -> GameDef:
+        """This game under OpenSpiel parameters given as text; itself when they change nothing."""
+        params = bind_params(self.name, self.openspiel_name, raw, self.fixed_params)
+        base = {**parameter_types(self.openspiel_name), **self.openspiel_params}
+        changed = {k: v for k, v in params.items() if base.get(k) != v}
+        if not changed:
+            return self
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        derived = dataclasses.replace(
+            self,
+            title=f"{self.title} ({shown})",
+            openspiel_params={**self.openspiel_params, **changed},
+            params=changed,
+            oracle_factory=None,
+            recognition=(),
+        )
+        derived.recognition = self.recognition
+        if self.title_for is not None:
+            derived.title = self.title_for(derived)
+        derived.oracle_factory = self.derived_oracle(derived) if self.derived_oracle is not None else None
+        try:
+            derived.new_state()
+        except pyspiel.SpielError as exc:
+            raise UserError(
+                f"game '{derived.spec}' is not valid: {str(exc).split(':')[-1].strip()}; "
+                f"parameters: {self.parameters_text()}"
+            ) from None
+        return derived
 
     @cached_property
     def engine(self) -> pyspiel.Game:
@@ -106,7 +181,7 @@ class GameDef:
     def new_state(self) -> pyspiel.State:
         return self.engine.new_initial_state()
 
-    def formulation(self, text: str) -> Formulation:
+    def formulation(self, text: str) -> Formulation[Any]:
         spec = parse_spec(text, kind="formulation")
         try:
             cls = self.formulations.get(spec.name)
@@ -114,16 +189,16 @@ class GameDef:
             raise UserError(f"{exc} (for game '{self.name}')") from None
         return cls(self, bind(spec, cls.Options, kind="formulation"))
 
-    def add_formulation(self, cls: type[Formulation]) -> type[Formulation]:
+    def add_formulation(self, cls: type[Formulation[Any]]) -> type[Formulation[Any]]:
         return self.formulations.add(cls.name, cls)
 
     @cached_property
-    def _oracle(self) -> "Oracle":
+    def _oracle(self) -> Oracle:
         if self.oracle_factory is None:
-            raise UserError(f"{self.oracle_missing} ('{self.name}')")
-        return self.oracle_factory()
+            raise UserError(f"{self.oracle_missing} ('{self.spec}')")
+        return self.oracle_factory(self)
 
-    def oracle(self) -> "Oracle":
+    def oracle(self) -> Oracle:
         return self._oracle
 
     @property
@@ -139,7 +214,29 @@ class GameDef:
         return state
 
 
-GAMES: Registry[GameDef] = Registry("game")
+class GameRegistry(Registry[GameDef]):
+    """Games by name; a name may carry OpenSpiel parameters (`mnk:m=4,n=4,k=3`)."""
+
+    def __init__(self) -> None:
+        super().__init__("game")
+        self._derived: dict[str, GameDef] = {}
+
+    def get(self, name: str) -> GameDef:
+        if ":" not in name:
+            return super().get(name.strip())
+        found = self._derived.get(name)
+        if found is None:
+            base_name, raw = split_game(name)
+            found = self._derived[name] = super().get(base_name).with_params(raw)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        return super().__contains__(name.partition(":")[0].strip())
+
+
+GAMES: GameRegistry = GameRegistry()
 
 
 def register_game(game: GameDef) -> GameDef:

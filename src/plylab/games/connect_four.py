@@ -5,10 +5,12 @@ from __future__ import annotations
 import pyspiel
 
 from ..errors import UserError
+from ..oracles import Oracle
 from .base import Formulation, GameDef, register_game
+from .generic import derived_oracle
 
 
-def _oracle():
+def _oracle(game: GameDef) -> Oracle:
     try:
         from ..oracles.connect_four import ConnectFourOracle
     except ImportError as exc:  # the compiled solver is missing from this install
@@ -26,7 +28,14 @@ def _parse_moves(game: GameDef, text: str) -> list[int]:
 
 def board_rows(state: pyspiel.State) -> list[str]:
     """Rows top to bottom as strings of 'x', 'o', '.' (engine text)."""
-    return [row.strip() for row in str(state).split("\n") if row.strip()][:6]
+    rows = state.get_game().get_parameters().get("rows", 6)
+    return [row.strip() for row in str(state).split("\n") if row.strip()][: int(rows)]
+
+
+def board_size(game: GameDef) -> tuple[int, int, int]:
+    """(columns, rows, discs in a row to win) of this instance (`connect_four:rows=4,columns=5`)."""
+    p = game.engine.get_parameters()
+    return int(p.get("columns", 7)), int(p.get("rows", 6)), int(p.get("x_in_row", 4))
 
 
 GAME = register_game(
@@ -43,6 +52,7 @@ GAME = register_game(
         ),
         oracle_factory=_oracle,
         parse_moves=_parse_moves,
+        derived_oracle=derived_oracle,  # the solver is for 7x6; a small board gets the generic table
     )
 )
 
@@ -57,19 +67,21 @@ class Standard(Formulation):
 
     def rules(self) -> str:
         x, o = self.marks
+        cols, rows, k = board_size(self.game)
+        line = "four" if k == 4 else str(k)
         return (
-            "We are playing Connect Four on a vertical board of 7 columns (numbered 1 to 7, left to "
-            f"right) and 6 rows. Players {x} and {o} alternate; {x} moves first. On your turn you drop "
-            "one disc into a column that is not full; it falls to the lowest empty cell of that "
-            "column. The first player with four discs in a line (horizontal, vertical or diagonal) "
-            "wins. If the board fills up with no such line, the game is a draw. A move is the "
-            "column number."
+            f"We are playing Connect Four on a vertical board of {cols} columns (numbered 1 to {cols}, "
+            f"left to right) and {rows} rows. Players {x} and {o} alternate; {x} moves first. On your "
+            "turn you drop one disc into a column that is not full; it falls to the lowest empty cell "
+            f"of that column. The first player with {line} discs in a line (horizontal, vertical or "
+            "diagonal) wins. If the board fills up with no such line, the game is a draw. A move is "
+            "the column number."
         )
 
     def render_state(self, state: pyspiel.State) -> str:
         symbols = {"x": self.marks[0], "o": self.marks[1], ".": "."}
         lines = [" ".join(symbols[c] for c in row) for row in board_rows(state)]
-        lines.append(" ".join(str(c) for c in range(1, 8)))
+        lines.append(" ".join(str(c) for c in range(1, board_size(self.game)[0] + 1)))
         mover = state.current_player()
         if mover >= 0:
             lines.append(f"You are {self.marks[mover]}; it is your move.")

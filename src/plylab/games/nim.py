@@ -1,6 +1,8 @@
 """Misère Nim on piles {1,3,5,7} (OpenSpiel `nim`): whoever takes the last stone loses.
 
 A second-player win under optimal play. Engine action = (take - 1) * piles + pile index.
+Generated instances: any pile set (`nim:pile_sizes=2;4;6`) and normal play (`is_misere=false`);
+every formulation reads the piles from the game, and the oracle is the generic table.
 
 Formulations: `standard`, and the paper's obfuscations (appendix B.2) `hidden` (dimming light
 bulbs), `inverse` (filling piles up to targets) and `story` (characters running to safety). All
@@ -18,9 +20,34 @@ import pyspiel
 from ..errors import ParseError, UserError
 from ..oracles.minimax import MinimaxTable
 from .base import GameDef, register_game
+from .generic import derived_oracle
 from .surface import FixedLabels, turn_line
 
 PILES = (1, 3, 5, 7)
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def piles_of(game: GameDef) -> tuple[int, ...]:
+    """The game's starting pile sizes (its `pile_sizes` parameter)."""
+    text = str(game.openspiel_params.get("pile_sizes", ";".join(map(str, PILES))))
+    return tuple(int(x) for x in text.split(";") if x.strip())
+
+
+def misere(game: GameDef) -> bool:
+    return bool(game.openspiel_params.get("is_misere", True))
+
+
+def count_word(n: int) -> str:
+    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+
+
+def listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def title_for(game: GameDef) -> str:
+    kind = "Misère Nim" if misere(game) else "Nim"
+    return f"{kind} {{{','.join(map(str, piles_of(game)))}}}"
 
 
 def decode(action: int, piles: int = len(PILES)) -> tuple[int, int]:
@@ -38,13 +65,14 @@ def pile_sizes(state: pyspiel.State) -> list[int]:
 
 
 def _parse_moves(game: GameDef, text: str) -> list[int]:
-    """Moves as PILE:TAKE (piles 1-4), space or comma separated, e.g. '4:7 3:1'."""
+    """Moves as PILE:TAKE (piles from 1), space or comma separated, e.g. '4:7 3:1'."""
     out = []
+    n = len(piles_of(game))
     for tok in text.replace(",", " ").split():
         m = re.fullmatch(r"(\d+)[:/-](\d+)", tok.strip())
-        if not m or not 1 <= int(m.group(1)) <= len(PILES) or int(m.group(2)) < 1:
-            raise UserError(f"bad Nim move '{tok}'; accepted: PILE:TAKE with pile 1-{len(PILES)}, e.g. 4:7")
-        out.append(encode(int(m.group(1)) - 1, int(m.group(2))))
+        if not m or not 1 <= int(m.group(1)) <= n or int(m.group(2)) < 1:
+            raise UserError(f"bad Nim move '{tok}'; accepted: PILE:TAKE with pile 1-{n}, e.g. {n}:1")
+        out.append(encode(int(m.group(1)) - 1, int(m.group(2)), n))
     return out
 
 
@@ -61,8 +89,10 @@ GAME = register_game(
             r"\bmis[eè]re\b",
             r"\bmarienbad\b",
         ),
-        oracle_factory=lambda: MinimaxTable.load_or_build(GAME.engine, "nim"),
+        oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "nim"),
         parse_moves=_parse_moves,
+        derived_oracle=derived_oracle,
+        title_for=title_for,
     )
 )
 
@@ -72,15 +102,39 @@ def plural(n: int, word: str) -> str:
 
 
 class Piles(FixedLabels):
-    """Shared by the Nim formulations: a move names one of four things and a positive amount."""
+    """Shared by the Nim formulations: a move names one of the piles and a positive amount."""
 
     move_format: ClassVar[str]  # label with {thing} and {amount}
-    things: ClassVar[tuple[str, ...]] = ("1", "2", "3", "4")
+    names: ClassVar[tuple[str, ...] | None] = None  # names of the things; None = numbers from 1
     # Lenient reply form: groups 'thing' (a number or a name from `things`) and 'amount'.
     move_pattern: ClassVar[str]
 
+    @property
+    def piles(self) -> tuple[int, ...]:
+        return piles_of(self.game)
+
+    @property
+    def things(self) -> tuple[str, ...]:
+        n = len(self.piles)
+        if self.names is not None and n <= len(self.names):
+            return self.names[:n]
+        return tuple(str(i + 1) for i in range(n))
+
+    @property
+    def count(self) -> str:
+        """'four piles' etc.: how many things, as a word."""
+        return count_word(len(self.piles))
+
+    @property
+    def sizes_text(self) -> str:
+        return listing([str(p) for p in self.piles])
+
+    @property
+    def last_loses(self) -> bool:
+        return misere(self.game)
+
     def label(self, action: int) -> str:
-        pile, take = decode(action)
+        pile, take = decode(action, len(self.piles))
         return self.move_format.format(thing=self.things[pile], amount=take)
 
     def render_state(self, state: pyspiel.State) -> str:
@@ -103,8 +157,8 @@ class Piles(FixedLabels):
         try:
             return super().parse_action(state, text)
         except ParseError as err:
-            if getattr(err, "kind", None) is None and re.search(self.move_pattern, text, re.IGNORECASE):
-                err.kind = "illegal"  # type: ignore[attr-defined]  # move-shaped, yet impossible (take 9)
+            if err.kind == "unparseable" and re.search(self.move_pattern, text, re.IGNORECASE):
+                raise ParseError(str(err), kind="illegal") from None  # move-shaped, yet impossible (take 9)
             raise
 
 
@@ -115,11 +169,13 @@ class Standard(Piles):
     move_pattern = r"pile\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
+        n = len(self.piles)
         return (
-            "We are playing misère Nim. There are four piles of stones, numbered 1 to 4, starting "
-            "with 1, 3, 5 and 7 stones. Two players alternate turns; Player 1 goes first. On your "
-            "turn you must take one or more stones from a single pile (up to all of it). The player "
-            "who takes the last stone overall loses. A move is written 'pile P, take N'."
+            f"We are playing {'misère ' if self.last_loses else ''}Nim. There are {self.count} piles of "
+            f"stones, numbered 1 to {n}, starting with {self.sizes_text} stones. Two players alternate "
+            "turns; Player 1 goes first. On your turn you must take one or more stones from a single "
+            "pile (up to all of it). The player who takes the last stone overall "
+            f"{'loses' if self.last_loses else 'wins'}. A move is written 'pile P, take N'."
         )
 
     def picture(self, sizes: list[int]) -> list[str]:
@@ -135,14 +191,15 @@ class Hidden(Piles):
     move_pattern = r"bulb\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
+        n = len(self.piles)
         return (
-            "There are four light bulbs, numbered 1 to 4, with brightness levels 1, 3, 5 and 7 at "
-            "the start. A bulb whose brightness is 0 is off. Two players alternate turns; Player 1 "
-            "goes first. On your turn you must dim exactly one bulb that is still on, by one or more "
-            "levels, down to 0 at most (dimming it by its whole brightness switches it off). Bulbs "
-            "never get brighter. The player who switches off the last light that was still on, so "
-            "that every bulb is off, loses; the other player wins. A move is written 'bulb B, dim N', "
-            "meaning bulb B loses N levels of brightness."
+            f"There are {self.count} light bulbs, numbered 1 to {n}, with brightness levels "
+            f"{self.sizes_text} at the start. A bulb whose brightness is 0 is off. Two players alternate "
+            "turns; Player 1 goes first. On your turn you must dim exactly one bulb that is still on, "
+            "by one or more levels, down to 0 at most (dimming it by its whole brightness switches it "
+            "off). Bulbs never get brighter. The player who switches off the last light that was still "
+            f"on, so that every bulb is off, {'loses; the other player wins' if self.last_loses else 'wins'}. "
+            "A move is written 'bulb B, dim N', meaning bulb B loses N levels of brightness."
         )
 
     def picture(self, sizes: list[int]) -> list[str]:
@@ -158,20 +215,23 @@ class Inverse(Piles):
     move_pattern = r"pile\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
+        n = len(self.piles)
+        targets = [f"{plural(t, 'stone')} for pile {i + 1}" for i, t in enumerate(self.piles)]
+        targets[1:] = [t.replace(" stones", "").replace(" stone", "") for t in targets[1:]]
         return (
-            "There are four piles, numbered 1 to 4, which start empty. Each pile has a fixed target "
-            "size: 1 stone for pile 1, 3 for pile 2, 5 for pile 3 and 7 for pile 4. Two players "
-            "alternate turns; Player 1 goes first. On your turn you must add one or more stones to a "
-            "single pile that is below its target, without going over that target (you may fill it "
-            "exactly). Stones are never removed. The player whose move completes the whole target "
-            "configuration, so that every pile has reached its target, loses; the other player "
-            "wins. A move is written 'pile P, add N'."
+            f"There are {self.count} piles, numbered 1 to {n}, which start empty. Each pile has a fixed "
+            f"target size: {listing(targets)}. Two players alternate turns; Player 1 goes first. On your "
+            "turn you must add one or more stones to a single pile that is below its target, without "
+            "going over that target (you may fill it exactly). Stones are never removed. The player "
+            "whose move completes the whole target configuration, so that every pile has reached its "
+            f"target, {'loses; the other player wins' if self.last_loses else 'wins'}. A move is written "
+            "'pile P, add N'."
         )
 
     def picture(self, sizes: list[int]) -> list[str]:
         return [
             f"Pile {i + 1}: {t - n} of {plural(t, 'stone')}{' (full)' if n == 0 else ''}"
-            for i, (t, n) in enumerate(zip(PILES, sizes))
+            for i, (t, n) in enumerate(zip(self.piles, sizes))
         ]
 
 
@@ -180,17 +240,25 @@ class Story(Piles):
     """The paper's Story: four characters in four rows run right, away from a danger, to safety."""
 
     name = "story"
-    things = ("Ada", "Bram", "Cleo", "Dax")
+    names = ("Ada", "Bram", "Cleo", "Dax", "Eli", "Fern", "Gus", "Hana", "Ivo", "Juno", "Kai", "Lena")
     move_format = "move {thing} {amount}"
-    move_pattern = r"\b(?P<thing>ada|bram|cleo|dax)\b\D*?(?P<amount>\d+)"
-    width = max(PILES)  # columns 1..width; safety is just past the last one
+
+    @property
+    def move_pattern(self) -> str:  # type: ignore[override]
+        return rf"\b(?P<thing>{'|'.join(t.lower() for t in self.things)})\b\D*?(?P<amount>\d+)"
+
+    @property
+    def width(self) -> int:
+        """Columns 1..width; safety is just past the last one."""
+        return max(self.piles)
 
     def rules(self) -> str:
-        names = ", ".join(self.things[:-1]) + f" and {self.things[-1]}"
-        starts = ", ".join(str(self.width + 1 - n) for n in PILES[:-1]) + f" and {self.width + 1 - PILES[-1]}"
+        names = listing(list(self.things))
+        starts = listing([str(self.width + 1 - n) for n in self.piles])
         w = self.width
+        example = self.things[min(2, len(self.things) - 1)]
         return (
-            f"A danger is coming from the left. Four characters, {names}, flee from it, each in their "
+            f"A danger is coming from the left. {self.count.capitalize()} characters, {names}, flee from it, each in their "
             f"own row of a track with columns 1 to {w} (left to right). Just past column {w} lies "
             f"safety. They start in columns {starts} respectively. Two players take turns helping "
             "them; Player 1 goes first. On your turn you must move exactly one character who is not "
@@ -198,9 +266,10 @@ class Story(Piles):
             f"{w + 1} - c cells: moving exactly {w + 1} - c cells brings them into safety, where "
             "they stay for the rest of the game. Characters never move left, and the danger is only "
             "the story: it never moves and never catches anyone. The player who brings the last "
-            "character into safety, so that all four are safe, loses; the other player wins. A move "
-            f"is written 'move NAME N', for example 'move {self.things[2]} 2' moves "
-            f"{self.things[2]} two cells to the right."
+            f"character into safety, so that all {self.count} are safe, "
+            f"{'loses; the other player wins' if self.last_loses else 'wins'}. A move "
+            f"is written 'move NAME N', for example 'move {example} 2' moves "
+            f"{example} two cells to the right."
         )
 
     def picture(self, sizes: list[int]) -> list[str]:

@@ -15,7 +15,7 @@ import pyspiel
 
 from ..specs import Params
 from .base import GAMES, GameDef
-from .surface import FixedLabels
+from .surface import FixedLabels, turn_line
 
 CONSONANTS = "bdfgklmnprstvz"
 VOWELS = "aeiou"
@@ -41,18 +41,18 @@ class RelabelOptions(Params):
     seed: int = 0
 
 
-class Relabel(FixedLabels):
+class Relabel(FixedLabels[RelabelOptions]):
     """The standard surface under a seeded renaming of the game's name, marks and actions.
 
-    The legend is written once, from the standard's action names in the initial position, so it
-    assumes those names do not depend on the position (true of every standard formulation so far).
+    The legend is written once, from the standard's action names in the initial position, where those
+    names do not depend on the position; a standard with `position_labels` (the generic OpenSpiel
+    surface) gets a legend of the legal moves in every position instead.
     """
 
     name = "relabel"
     Options = RelabelOptions
-    options: RelabelOptions
 
-    def __init__(self, game: GameDef, options: Params | None = None) -> None:
+    def __init__(self, game: GameDef, options: RelabelOptions | None = None) -> None:
         super().__init__(game, options)
         rng = random.Random(f"relabel:{game.name}:{self.options.seed}")  # str seeds are stable
         self.inner = game.formulation("standard")
@@ -62,7 +62,10 @@ class Relabel(FixedLabels):
         self._names_game = _name_runs(tuple(game.recognition))
         start = game.new_state()
         n = game.engine.num_distinct_actions()
-        self._standard = [self.inner.action_label(start, a) for a in range(n)]
+        # Where the standard names depend on the position (generic games: chess SAN), each position
+        # carries its own legend of the legal moves instead of one legend in the rules.
+        self.per_position = bool(getattr(self.inner, "position_labels", False))
+        self._standard = [] if self.per_position else [self.inner.action_label(start, a) for a in range(n)]
         # Code words must be fresh: not a word of the standard text, not a name of the game.
         taken = set(re.findall(r"[a-z]+", " ".join([self.inner.rules(), *self._standard]).lower()))
         self.title = self._fresh(rng, 3, taken).capitalize()
@@ -83,6 +86,12 @@ class Relabel(FixedLabels):
         return self._names_game.sub(lambda _: self.title, text) if self._names_game else text
 
     def rules(self) -> str:
+        if self.per_position:
+            return (
+                f"{self.disguise(self.inner.rules())}\n\nIn this game every move has a code word instead "
+                "of its usual notation, and you answer with the code word. Each position lists the legal "
+                "moves as code words, each followed by the usual notation in brackets."
+            )
         legend = "\n".join(f"{w}: {s}" for w, s in zip(self.words, self._standard))
         return (
             f"{self.disguise(self.inner.rules())}\n\nIn this game every move has a code word instead of "
@@ -91,7 +100,14 @@ class Relabel(FixedLabels):
         )
 
     def render_state(self, state: pyspiel.State) -> str:
-        return self.disguise(self.inner.render_state(state))
+        if not self.per_position:
+            return self.disguise(self.inner.render_state(state))
+        lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
+        if not state.is_terminal():
+            legend = ", ".join(f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions())
+            lines.append(self.disguise(f"Legal moves: {legend}"))
+        lines.append(self.disguise(turn_line(self, state)))
+        return "\n".join(lines)
 
     def label(self, action: int) -> str:
         return self.words[action]

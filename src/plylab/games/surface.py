@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from functools import cached_property
+from typing import Any
 
 import pyspiel
 
 from ..errors import ParseError
-from .base import Formulation
+from .base import Formulation, OptionsT
 
 
-def turn_line(f: Formulation, state: pyspiel.State) -> str:
+def turn_line(f: Formulation[Any], state: pyspiel.State) -> str:
     """Who is to move (a picture alone may not say); at the end, the result."""
     mover = state.current_player()
     if mover >= 0:
@@ -24,7 +25,7 @@ def turn_line(f: Formulation, state: pyspiel.State) -> str:
     return f"Game over. {f.describe_outcome(state)}"
 
 
-class FixedLabels(Formulation):
+class FixedLabels(Formulation[OptionsT]):
     """A formulation whose action names do not depend on the position."""
 
     @abstractmethod
@@ -58,14 +59,12 @@ class FixedLabels(Formulation):
     def parse_action(self, state: pyspiel.State, text: str) -> int:
         wanted = self.normalize(text)
         if not wanted:
-            raise ParseError("empty answer")
+            raise ParseError("empty answer", kind="empty")
         action = self._actions.get(wanted)
         if action is None:
             action = self._actions.get(self.normalize(self.canonical(text)))
         if action is None:
             raise ParseError(f"'{text.strip()}' does not name a move")
         if action not in state.legal_actions():
-            err = ParseError(f"'{text.strip()}' is not a legal move now")
-            err.kind = "illegal"  # type: ignore[attr-defined]
-            raise err
+            raise ParseError(f"'{text.strip()}' is not a legal move now", kind="illegal")
         return action

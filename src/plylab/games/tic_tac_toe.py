@@ -9,12 +9,15 @@ triples of distinct numbers 1..9 summing to 15.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import ClassVar
 
 import pyspiel
+from pydantic import Field
 
 from ..errors import UserError
 from ..oracles.minimax import MinimaxTable
+from ..specs import Params
 from .base import GameDef, register_game
 from .surface import FixedLabels, turn_line
 
@@ -22,6 +25,24 @@ COLS = "ABC"
 # Cell (engine action, row-major) -> number. Every row, column and diagonal sums to 15.
 MAGIC = (2, 7, 6, 9, 5, 1, 4, 3, 8)
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+# The eight symmetries of the square (identity, rotations by 90/180/270, the four reflections) as
+# maps of a cell's (row, column); each maps lines to lines, so any of them keeps the bijection.
+SYMMETRIES = (
+    lambda r, c: (r, c),
+    lambda r, c: (c, 2 - r),
+    lambda r, c: (2 - r, 2 - c),
+    lambda r, c: (2 - c, r),
+    lambda r, c: (r, 2 - c),
+    lambda r, c: (2 - r, c),
+    lambda r, c: (c, r),
+    lambda r, c: (2 - c, 2 - r),
+)
+
+
+def magic_numbers(symmetry: int = 0, shift: int = 0) -> tuple[int, ...]:
+    """Cell (engine action) -> number under one of the eight Lo Shu arrangements, plus `shift`."""
+    moved = (SYMMETRIES[symmetry](a // 3, a % 3) for a in range(9))
+    return tuple(MAGIC[3 * r + c] + shift for r, c in moved)
 
 
 def cell_name(action: int) -> str:
@@ -63,7 +84,7 @@ GAME = register_game(
             r"\btres\s+en\s+(?:raya|l[ií]nea)\b",  # Spanish
             r"\bta[\s-]?te[\s-]?ti\b",  # Argentine Spanish
         ),
-        oracle_factory=lambda: MinimaxTable.load_or_build(GAME.engine, "tic_tac_toe"),
+        oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "tic_tac_toe"),
         parse_moves=_parse_moves,
     )
 )
@@ -163,18 +184,27 @@ class Hidden(Grid):
 class NumberClaim(FixedLabels):
     """The magic-square family: players claim numbers; three of yours summing to `target` wins.
 
-    Cell a is number MAGIC[a] + offset, so a line of the board is exactly a winning triple.
+    Cell a is number MAGIC[a] + offset (under the formulation's symmetry of the Lo Shu square),
+    so a line of the board is exactly a winning triple.
     """
 
     offset: ClassVar[int] = 0
     noun: ClassVar[str] = "numbers"  # what is claimed, as the state names it
 
     @property
+    def shift(self) -> int:
+        return int(getattr(self.options, "shift", self.offset))
+
+    @cached_property
+    def table(self) -> tuple[int, ...]:
+        return magic_numbers(int(getattr(self.options, "symmetry", 0)), self.shift)
+
+    @property
     def target(self) -> int:
-        return 15 + 3 * self.offset
+        return 15 + 3 * self.shift
 
     def number(self, action: int) -> int:
-        return MAGIC[action] + self.offset
+        return self.table[action]
 
     @property
     def numbers(self) -> list[int]:
@@ -209,15 +239,30 @@ class NumberClaim(FixedLabels):
         return ""
 
     def canonical(self, text: str) -> str:
-        m = _only_match(r"\b\d+\b", text)
+        m = _only_match(r"(?<![\w-])-?\d+\b", text)
         return m.group(0) if m else text
+
+
+class MagicOptions(Params):
+    """Generated instances (the papers' code): one of the 8 Lo Shu symmetries, any additive shift."""
+
+    symmetry: int = Field(0, ge=0, le=7)
+    shift: int = Field(0, ge=-10**6, le=10**6)
+
+
+class Plus5Options(MagicOptions):
+    shift: int = Field(5, ge=-10**6, le=10**6)
 
 
 @GAME.add_formulation
 class MagicSquare(NumberClaim):
-    """The paper's M.Sq: claim numbers 1..9; three of yours summing to 15 win."""
+    """The paper's M.Sq: claim numbers 1..9; three of yours summing to 15 win.
+
+    `magic_square:symmetry=S,shift=K` is the generated instance: numbers 1+K..9+K, triples summing
+    to 15+3K, placed by symmetry S (0-7) of the Lo Shu square."""
 
     name = "magic_square"
+    Options = MagicOptions
 
     def rules(self) -> str:
         lo, hi = self.numbers[0], self.numbers[-1]
@@ -237,6 +282,7 @@ class MagicSquarePlus5(MagicSquare):
     """The paper's M.Sq +5: numbers 6..14, triples summing to 30, hiding the familiar 15."""
 
     name = "magic_square_plus5"
+    Options = Plus5Options
     offset = 5
 
 

@@ -1,0 +1,89 @@
+"""Game parameters in the game name: `nim:pile_sizes=2;4;6`, `mnk:m=4,n=4,k=3`.
+
+A game name is a spec (see `plylab.specs`): the registered name, then OpenSpiel's own game
+parameters, each checked against the engine's declared parameter types so a typo is one clear
+line listing what the game accepts, never an engine abort mid-run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import pyspiel
+
+from ..errors import UserError
+from ..specs import parse_spec
+
+
+@cache
+def game_type(openspiel_name: str) -> pyspiel.GameType:
+    """OpenSpiel's registered description of a game, without loading it (some loads print)."""
+    for gt in pyspiel.registered_games():
+        if gt.short_name == openspiel_name:
+            return gt
+    raise UserError(f"OpenSpiel has no game '{openspiel_name}'")
+
+
+def parameter_types(openspiel_name: str) -> dict[str, object]:
+    """OpenSpiel's declared parameters of a game with their defaults (whose types we coerce to)."""
+    return dict(game_type(openspiel_name).parameter_specification)
+
+
+def describe(defaults: Mapping[str, object], hidden: frozenset[str] = frozenset()) -> str:
+    """`name=default` for each parameter a user may set, for error lines and `plylab games`."""
+    shown = [f"{k}={format_value(v)}" for k, v in sorted(defaults.items()) if k not in hidden]
+    return ", ".join(shown) or "none"
+
+
+def format_value(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def coerce(game: str, key: str, text: str, default: object, accepted: str) -> object:
+    """A parameter's text as the type of its OpenSpiel default (bool, int, float or str)."""
+    try:
+        if isinstance(default, bool):
+            lowered = text.strip().lower()
+            if lowered in ("true", "1", "yes", "on"):
+                return True
+            if lowered in ("false", "0", "no", "off"):
+                return False
+            raise ValueError
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+    except ValueError:
+        kind = {bool: "true or false", int: "an integer", float: "a number"}[type(default)]
+        raise UserError(
+            f"game '{game}': parameter '{key}' must be {kind} (got '{text}'); parameters: {accepted}"
+        ) from None
+    return text
+
+
+def split_game(text: str) -> tuple[str, dict[str, str]]:
+    """A game spec's registered name and its raw parameter texts."""
+    spec = parse_spec(text, kind="game")
+    return spec.name, dict(spec.options)
+
+
+def bind_params(
+    game: str, openspiel_name: str, raw: Mapping[str, str], hidden: frozenset[str] = frozenset()
+) -> dict[str, object]:
+    """Typed OpenSpiel parameters from a spec's options; UserError names every accepted one."""
+    defaults = parameter_types(openspiel_name)
+    accepted = describe(defaults, hidden)
+    out: dict[str, object] = {}
+    for key, text in raw.items():
+        if key not in defaults or key in hidden:
+            raise UserError(f"game '{game}' has no parameter '{key}'; parameters: {accepted}")
+        out[key] = coerce(game, key, text, defaults[key], accepted)
+    return out
+
+
+def canonical(name: str, params: Mapping[str, object]) -> str:
+    """One spelling per parametrised game (sorted keys): the key of caches and oracle tables."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in sorted(params.items()))

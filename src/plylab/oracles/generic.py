@@ -1,0 +1,203 @@
+"""An exact minimax table for any OpenSpiel game whose tree is small enough to enumerate.
+
+Positions are keyed by (player to move, the engine's state text), so transpositions share one
+entry; that is only sound where the state text is the whole position, so the table is offered
+for the games listed in `BOUNDS`, each with a cheap upper bound on its positions computed from
+its parameters. A game whose bound is over the limit (PLYLAB_ORACLE_LIMIT, default 2,000,000
+positions) has no oracle: it is played unscored, never half-solved. The table is built on first
+use (about 11 microseconds a position) and cached on disk like the dedicated tables.
+
+Values are exact returns for the player to move: `MoveValues.values` is their sign (win, draw,
+loss), and `scores` the returns themselves where the game's utility is finer than +-1 (e.g.
+dots_and_boxes:utility_margin=true).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from .base import MoveValues
+from .minimax import cache_dir
+
+DEFAULT_LIMIT = 2_000_000
+
+
+def limit() -> int:
+    """The state-count limit: games whose bound exceeds it have no oracle."""
+    text = os.environ.get("PLYLAB_ORACLE_LIMIT", "")
+    return int(text) if text.strip().isdigit() else DEFAULT_LIMIT
+
+
+def _p(game: pyspiel.Game) -> dict[str, Any]:
+    return game.get_parameters()
+
+
+def _cells(game: pyspiel.Game) -> int:
+    """Cells of a board game whose observation tensor is one plane per cell state."""
+    shape = game.observation_tensor_shape()
+    return math.prod(shape[1:]) if len(shape) == 3 else game.num_distinct_actions()
+
+
+def _nim(game: pyspiel.Game) -> int:
+    piles = [int(x) for x in str(_p(game).get("pile_sizes", "1;3;5;7")).split(";") if x.strip()]
+    return 2 * math.prod(p + 1 for p in piles)
+
+
+def _connect_four(game: pyspiel.Game) -> int:
+    rows, cols = game.observation_tensor_shape()[1:]
+    return (2 ** (rows + 1) - 1) ** cols  # each column: a stack of x/o, up to `rows` high
+
+
+def _dots_and_boxes(game: pyspiel.Game) -> int:
+    params = _p(game)
+    boxes = int(params.get("num_rows", 2)) * int(params.get("num_cols", 2))
+    return 2 ** (game.num_distinct_actions() + boxes + 1)  # lines drawn, box owners, mover
+
+
+# Games whose state text is the whole position, with an upper bound on their positions.
+BOUNDS: dict[str, Callable[[pyspiel.Game], int]] = {
+    "tic_tac_toe": lambda g: 3**9,
+    "nim": _nim,
+    "mnk": lambda g: 3 ** g.num_distinct_actions(),
+    "hex": lambda g: 3 ** g.num_distinct_actions(),
+    "gomoku": lambda g: 3 ** g.num_distinct_actions(),
+    "connect_four": _connect_four,
+    "breakthrough": lambda g: 3 ** _cells(g),
+    "clobber": lambda g: 3 ** _cells(g),
+    "dots_and_boxes": _dots_and_boxes,
+}
+
+
+def bound(game: pyspiel.Game) -> int | None:
+    """Upper bound on the positions of `game`, or None where no table is offered for it."""
+    estimate = BOUNDS.get(game.get_type().short_name)
+    if estimate is None or game.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        return None
+    return estimate(game)
+
+
+def fits(game: pyspiel.Game, max_positions: int | None = None) -> bool:
+    """True when the generic table is offered for `game` under the state-count limit."""
+    b = bound(game)
+    return b is not None and b <= (limit() if max_positions is None else max_positions)
+
+
+class TooLarge(RuntimeError):
+    """The reachable positions exceeded the limit while building."""
+
+
+def position_key(state: pyspiel.State) -> str:
+    return f"{state.current_player()}|{state}"
+
+
+def cache_path(key: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9_.=-]+", "_", key)[:80]
+    digest = hashlib.sha256(key.encode()).hexdigest()[:10]
+    return cache_dir() / f"generic-{slug}-{digest}.json"
+
+
+class GenericOracle:
+    """Exact value (and score) of every legal move, from a table of every reachable position."""
+
+    def __init__(self, game: pyspiel.Game, values: dict[str, float], build_seconds: float = 0.0) -> None:
+        self.game = game
+        self.values = values
+        self.build_seconds = build_seconds
+        self.has_scores = game.max_utility() > 1 or game.min_utility() < -1
+        self._moves: dict[str, MoveValues] = {}
+
+    @classmethod
+    def build(cls, game: pyspiel.Game, max_positions: int | None = None) -> GenericOracle:
+        """Minimax over the whole reachable tree (no pruning: every position gets its value)."""
+        cap = limit() if max_positions is None else max_positions
+        start = time.perf_counter()
+        values: dict[str, float] = {}
+        on_path: set[str] = set()
+
+        def solve(state: pyspiel.State, key: str) -> float:
+            on_path.add(key)
+            mover = state.current_player()
+            best = -math.inf
+            for action in state.legal_actions():
+                child = state.child(action)
+                if child.is_terminal():
+                    v = child.returns()[mover]
+                else:
+                    ck = position_key(child)
+                    found = values.get(ck)
+                    if found is None:
+                        if ck in on_path:
+                            raise TooLarge(f"the game has cycles ({ck!r} repeats)")
+                        found = solve(child, ck)
+                    v = found if child.current_player() == mover else -found
+                best = max(best, v)
+            on_path.discard(key)
+            values[key] = best
+            if len(values) > cap:
+                raise TooLarge(f"more than {cap:,} positions")
+            return best
+
+        root = game.new_initial_state()
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 4 * game.max_game_length() + 1000))
+        try:
+            solve(root, position_key(root))
+        finally:
+            sys.setrecursionlimit(old)
+        return cls(game, values, time.perf_counter() - start)
+
+    @classmethod
+    def load_or_build(cls, game: pyspiel.Game, key: str) -> GenericOracle:
+        """The cached table of the game named `key` (canonical spec), built on first use."""
+        path = cache_path(key)
+        if path.exists():
+            try:
+                data = json.loads(path.read_text())
+                if data.get("game") == key:
+                    return cls(game, data["values"], data.get("build_seconds", 0.0))
+            except (OSError, ValueError, KeyError, AttributeError):
+                pass  # a torn or foreign file: rebuild it
+        table = cls.build(game)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(
+            json.dumps({"game": key, "build_seconds": table.build_seconds, "values": table.values})
+        )
+        os.replace(tmp, path)
+        return table
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def move_values(self, state: pyspiel.State) -> MoveValues:
+        if state.is_terminal():
+            raise ValueError("a terminal position has no moves to value")
+        key = position_key(state)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = self._compute(state)
+        return found
+
+    def _compute(self, state: pyspiel.State) -> MoveValues:
+        mover = state.current_player()
+        returns: dict[int, float] = {}
+        for action in state.legal_actions():
+            child = state.child(action)
+            if child.is_terminal():
+                returns[action] = child.returns()[mover]
+            else:
+                v = self.values[position_key(child)]
+                returns[action] = v if child.current_player() == mover else -v
+        values = {a: (r > 0) - (r < 0) for a, r in returns.items()}
+        scores = {a: int(round(r)) for a, r in returns.items()} if self.has_scores else None
+        return MoveValues(values=values, scores=scores)
