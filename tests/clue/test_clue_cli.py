@@ -157,9 +157,15 @@ def test_bad_store_is_one_line_exit_2(cli, tmp_path):
     empty = tmp_path / "empty.sqlite"
     sqlite3.connect(empty).close()
     res = cli("clue", "report", "--store", str(empty))
+    assert res.code == 2 and "not a plylab store" in res.err
+    plain = tmp_path / "plain.sqlite"
+    from plylab.harness.store import Store
+
+    Store(plain).close()  # a plylab store with no Clue games in it
+    res = cli("clue", "report", "--store", str(plain))
     assert res.code == 2 and "no Clue games" in res.err
-    res = cli("clue", "report", "--store", str(empty), "--format", "yaml")
-    assert res.code == 2 and "unknown format" in res.err
+    res = cli("clue", "report", "--store", str(plain), "--format", "yaml")
+    assert res.code == 2 and "'yaml' is not one of 'json', 'markdown'" in res.err
 
 
 def test_a_game_is_stored_once(tmp_path):

@@ -160,8 +160,8 @@ class Driver:
         why = storage_failure(exc) if exc is not None else None
         if why is not None:
             raise UserError(
-                f"cannot write to store '{self.store_path}' ({why}); every game saved before is kept: "
-                "free some space and re-run the same command to resume"
+                f"cannot write to store '{self.store_path}' ({why}: is the disk full?); every game saved "
+                "before is kept: free some space and re-run the same command to resume"
             ) from None
 
     def open(self, factory: Callable[[Path], T]) -> T:

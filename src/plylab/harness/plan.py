@@ -183,15 +183,14 @@ def _read_yaml(path: Path) -> Any:
 
 
 def _plan_error(path: Path, exc: ValidationError) -> UserError:
+    unknown = sorted({str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"})
+    renamed = [f"'{k}' is now '{RENAMED[k]}'" for k in unknown if k in RENAMED]
+    if renamed:  # an old synonym: name the key that replaced it
+        return UserError(f"config '{path}': {'; '.join(renamed)}")
+    if unknown:
+        return UserError(f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {', '.join(PlanFile.model_fields)}")
     err = exc.errors()[0]
     key = str(err["loc"][0]) if err["loc"] else ""
-    accepted = ", ".join(PlanFile.model_fields)
-    if err["type"] == "extra_forbidden":
-        unknown = sorted({str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"})
-        renamed = [f"'{k}' is now '{RENAMED[k]}'" for k in unknown if k in RENAMED]
-        if renamed:
-            return UserError(f"config '{path}': {'; '.join(renamed)}")
-        return UserError(f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {accepted}")
     if err["type"] == "missing":
         hint = f" ({', '.join(GAMES.names())})" if key == "game" else ""
         return UserError(f"config '{path}' needs '{key}'{hint}")

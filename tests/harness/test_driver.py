@@ -1,0 +1,237 @@
+"""The run driver under pressure: a billion games, SIGTERM, two processes on one run, a full disk."""
+
+from __future__ import annotations
+
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from plylab.harness.plan import GameJob, Matchup, Plan
+from plylab.harness.seeds import derive_seed
+from plylab.learning.schedule import Phase
+
+BILLION = "1000000000"
+SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
+
+
+def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "plylab", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def count(store: Path, table: str = "games") -> int:
+    if not store.exists():
+        return 0
+    try:
+        return int(sqlite3.connect(store).execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def wait_for_games(proc: subprocess.Popen[str], store: Path, n: int, table: str = "games", timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while count(store, table) < n:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"fewer than {n} games saved after {timeout} s"
+        time.sleep(0.05)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def status(store: Path) -> str:
+    return sqlite3.connect(store).execute("SELECT status FROM runs").fetchone()[0]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(tmp_path: Path, sig: int) -> None:
+    store = tmp_path / "s.sqlite"
+    proc = plylab("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", BILLION,
+                  "--store", str(store), "--run", "big", "--quiet")
+    wait_for_games(proc, store, 50, timeout=60)  # listing a billion jobs first would take minutes and ~500 GB
+    early = rss_mb(proc.pid)
+    wait_for_games(proc, store, count(store) + 300)
+    late = rss_mb(proc.pid)
+    assert late < 600 and late - early < 50, f"resident memory {early:.0f} MB, then {late:.0f} MB"
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and "run 'big' interrupted" in lines[0] and f"/{BILLION} games saved" in lines[0]
+    assert status(store) == "interrupted"
+
+
+def test_a_billion_clue_games_start_at_once_and_sigterm_stops_them(tmp_path: Path) -> None:
+    store = tmp_path / "c.sqlite"
+    proc = plylab("clue", "run", *["--player", "clue-random"] * 3, "--games", BILLION, "--store", str(store), "-q")
+    wait_for_games(proc, store, 5, table="clue_games", timeout=60)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and len(out.strip().splitlines()) == 1 and "interrupted" in out
+
+
+def test_plans_and_learning_phases_make_jobs_as_they_are_drawn() -> None:
+    plan = Plan("big", 0, 10**18, [Matchup("nim", "standard", "random", "random")] * 2)
+    jobs = plan.jobs()
+    first = next(jobs)
+    assert (first.idx, plan.planned) == (0, 2 * 10**18)
+    assert next(plan.jobs(skip={first.key})).idx == 1
+    phase = Phase(0, "eval", 0, 10**18)
+    from plylab.learning.schedule import Experiment
+
+    exp = Experiment("tic_tac_toe", "standard", "reaper:model=local", "random")
+    assert next(phase.jobs(exp)).idx == 0
+
+
+def test_a_second_process_on_a_run_in_progress_refuses_and_the_first_ends_right(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "80", "--store", str(store), "--run", "r", "--quiet"]
+    first = plylab(*args)
+    wait_for_games(first, store, 1)
+    second = plylab(*args)
+    out, err = second.communicate(timeout=120)
+    assert first.poll() is None, "the first run ended before the second started; make its games slower"
+    assert second.returncode == 2, (out, err)
+    assert len(err.strip().splitlines()) == 1 and f"is being played by process {first.pid}" in err
+    out, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    assert "run 'r' finished: 80/80 games saved" in out and "(80 played now, 0 already there)" in out
+    assert status(store) == "finished" and count(store) == 80
+    again = plylab(*args)  # the lease ended with its process: the same command now just reports
+    out, _ = again.communicate(timeout=120)
+    assert again.returncode == 0 and "80/80 games saved" in out and "(0 played now, 80 already there)" in out
+
+
+def test_a_killed_process_leaves_the_run_free(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
+    first = plylab(*args)
+    wait_for_games(first, store, 1)
+    first.kill()
+    first.communicate()
+    lease = sqlite3.connect(store).execute("SELECT pid FROM run_leases").fetchone()
+    assert lease == (first.pid,)  # a kill -9 leaves its lease behind ...
+    done = plylab(*args, "--concurrency", "4")
+    out, err = done.communicate(timeout=300)
+    assert done.returncode == 0, err  # ... and the next process takes it over
+    assert "30/30 games saved" in out
+
+
+def _small_files(limit: int):
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails instead of killing the process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+@pytest.mark.parametrize("kind", ["run", "clue"])
+def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) -> None:
+    store = tmp_path / "s.sqlite"
+    if kind == "run":
+        args = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "3000",
+                "--store", str(store), "--run", "d", "--quiet"]
+        table, total = "games", 3000
+    else:
+        args = ["clue", "run", *["--player", "clue-random"] * 3, "--games", "60", "--store", str(store), "-q"]
+        table, total = "clue_games", 60
+    full = subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=300,
+                          preexec_fn=_small_files(400_000))
+    assert full.returncode == 2, (full.stdout, full.stderr)
+    assert len(full.stderr.strip().splitlines()) == 1 and "Traceback" not in full.stderr
+    assert "cannot write to store" in full.stderr and "re-run the same command to resume" in full.stderr
+    saved = count(store, table)
+    assert 0 < saved < total
+    again = subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert count(store, table) == total
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\nseed: 99999999999999999999\n", "'seed' must be an integer"),
+        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames: 99999999999999999999\n", "'games' must be an integer"),
+        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\nname: caf\xe9\n", "is not UTF-8"),
+        (b"game: " + b"[" * 5000 + b"]" * 5000 + b"\n", "nests too deeply"),
+        (b"game: tic_tac_toe\nplayer: random\nopponents: [random]\n", "'player' is now 'players'"),
+        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames_per_matchup: 3\n", "'games_per_matchup' is now 'games'"),
+        (b"game: tic_tac_toe\nplayers: [random]\n", "needs 'opponents'"),
+        (b"game: tic_tac_toe\nplayers: {a: 1}\nopponents: [random]\n", "'players' must be a string or a list"),
+    ],
+)
+def test_bad_plan_files_are_one_line(cli, tmp_path: Path, text: bytes, needle: str) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_bytes(text)
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--config", str(plan), "--store", str(store), "--quiet")
+    assert res.code == 2 and needle in res.err, res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert not store.exists()
+
+
+def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    base = ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--store", str(store), "--quiet"]
+    res = cli(*base, "--seed", str(2**64))
+    assert res.code == 2 and "--seed must be at most" in res.err
+    res = cli(*base, "--games", str(2**64))
+    assert res.code == 2 and "--games must be at most" in res.err
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames: 2\n")
+    res = cli("run", "--config", str(plan), "--game", "nim", "--store", str(store), "--quiet")
+    assert res.code == 2 and "--config sets the games and players; drop --game" in res.err
+    assert not store.exists()
+    res = cli("run", "--config", str(plan), "--store", str(store), "--quiet")
+    assert res.code == 0 and "2/2 games saved" in res.out
+
+
+def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "2", "--store",
+              str(store), "--name", "old", "--parallel", "2", "--quiet")
+    assert res.code == 0 and "run 'old' finished" in res.out
+    res = cli("clue", "run", *["-p", "clue-random"] * 3, "--games", "2", "--parallel", "2", "--store", str(store), "-q")
+    assert res.code == 0 and "played 2 game(s)" in res.out
+
+
+def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_path: Path) -> None:
+    from plylab.clue.store import ClueStore
+    from plylab.clue.study import RunPlan, canonical, run_plan
+    from plylab.harness.seeds import clue_seed_v1
+
+    store = tmp_path / "c.sqlite"
+    plan = RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40)
+    specs = [canonical(s) for s in plan.specs]
+    old = ClueStore(store)  # a run as the old code stored it: its key has no seed marker
+    old.open_run(plan.key(specs, legacy=True), plan.condition, plan.seed, plan.turn_limit, specs)
+    old.close()
+    outcome = run_plan(plan, store, progress=False)
+    assert outcome.key == plan.key(specs, legacy=True) and outcome.played == 3
+    fresh = run_plan(RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40), tmp_path / "new.sqlite", progress=False)
+    assert fresh.key == plan.key(specs) != outcome.key
+    seeds = {
+        path: [r[0] for r in sqlite3.connect(path).execute("SELECT seed FROM clue_games ORDER BY idx")]
+        for path in (store, tmp_path / "new.sqlite")
+    }
+    assert seeds[store] == [clue_seed_v1(7, i) for i in range(3)]
+    assert seeds[tmp_path / "new.sqlite"] == [derive_seed(7, i) for i in range(3)]
+
+
+def test_a_job_key_and_seed_are_what_runs_stored_before() -> None:
+    # stored runs resume only if a job's key and seed never change: pinned to what d90f3af's plan.py gave
+    job = GameJob(Matchup("nim", "standard", "random", "optimal"), 3, 10, 5)
+    assert job.key == "nim|standard|random|optimal|seed=5|3|seat=0"
+    assert job.seed == 463357481
