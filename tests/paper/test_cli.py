@@ -60,6 +60,8 @@ def test_reference_rows_and_every_format(cli, tmp_path):
     assert len(data["references"]) == 5 and data["rows"][0]["source"] == "paper"
     tex = cli("paper", "report", "table7", "--store", store, "--format", "latex").out
     assert r"\begin{tabular}" in tex and "% table7:" in tex
+    page = cli("paper", "report", "table7", "--store", store, "--format", "html").out
+    assert page.startswith("<!doctype html>") and "<td>GPT-5 nano</td><td>paper</td><td>96</td>" in page
     rows = list(csv.reader(io.StringIO(cli("paper", "report", "table7", "--store", store, "--format", "csv").out)))
     assert ["Model", "source"] == rows[next(i for i, r in enumerate(rows) if r and r[0] == "Model")][:2]
     # the run resumes: nothing new to play

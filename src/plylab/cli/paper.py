@@ -179,7 +179,7 @@ def _run_clue(p, models, games, seed, store, concurrency, backend, address, quie
 def report(
     table: str = typer.Argument(..., help="a name from `plylab paper list`"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
-    fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | table"),
+    fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | html | table"),
     run_name: Optional[list[str]] = typer.Option(None, "--run", help="read these runs (default: paper/<table>/*)"),
     compare_to: Optional[str] = typer.Option(None, "--compare-to", help="the paper's row to set beside yours, e.g. 'GPT-5 nano' (default: same model name)"),
     plot: Optional[Path] = typer.Option(None, "--plot", help="figures: write the plot (PNG + SVG) into this folder"),

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..analysis.tables import format_grid
 from ..errors import UserError
 from .protocols import get_protocol
 from .published import published
@@ -168,8 +167,9 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
         if r["paper"]:
             label = r.get("paper_row") or r["row"]
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
-    from .report import _comment
+    from .report import _comment, grid, html_page
 
     head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
-    return _comment(fmt, head) + "\n\n" + format_grid(header, body, fmt, notes=[
+    text = _comment(fmt, head) + "\n\n" + grid(header, body, fmt, notes=[
         data["note"], "missing: the paper has the value and the run does not; – : the paper prints none"]) + "\n"
+    return html_page(data["table"], text) if fmt == "html" else text

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.learning import learning_data
-from ..analysis.tables import format_grid
 from ..errors import UserError
 from ..harness.store import Store
 from .protocols import get_protocol
@@ -46,7 +45,7 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
         last = e["checkpoints"][-1] if e["checkpoints"] else None
         paper = pub.get("final", {}).get(label, {})
         for metric, _ in METRICS:
-            mine = last[metric] if last else None
+            mine = last[metric] if last and last[metric].get("mean") is not None else None
             if metric not in paper and mine is None:
                 continue
             pv = paper.get(metric)
@@ -62,7 +61,9 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
             for metric, pv in pub.get("final", {}).get(agent.label, {}).items():
                 finals.append({"experiment": None, "agent": agent.label, "metric": metric, "reproduced": None,
                                "checkpoint": None, "published": pv, "outside": None})
-    tests = [t for t in data["comparisons"] if t["better"] in names and t["worse"] in names]
+    tests = [{**t, "better": t["better"].rsplit("/", 1)[-1], "worse": t["worse"].rsplit("/", 1)[-1]}
+             for t in data["comparisons"]
+             if t["better"] in names and t["worse"] in names and t["mean_better"] != t["mean_worse"]]
     return {"figure": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
             "experiments": exps, "finals": finals, "welch": tests, "published_welch": pub.get("welch", []),
             "published_model": pub.get("model"), "published_text": pub.get("text")}
@@ -99,11 +100,10 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
         notes.append(f"paper: {data['published_text']}")
     notes.append("the paper prints final means without intervals: 'outside' = the paper's mean lies outside "
                  "the reproduced 95% Student-t interval; missing = the paper has it, the run does not")
-    sep = "\n\n"
-    from .report import _comment
+    from .report import _comment, grid, html_page
 
-    return sep.join([_comment(fmt, head), format_grid(header, body, fmt),
-                     format_grid(fh, fb, fmt, notes=notes)]) + "\n"
+    text = "\n\n".join([_comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]) + "\n"
+    return html_page(data["figure"], text) if fmt == "html" else text
 
 
 def plot_figure(data: dict[str, Any], out_dir: Path) -> list[Path]:
