@@ -100,3 +100,44 @@ def test_a_broken_report_module_fails_loudly(cli, tmp_path: Path, monkeypatch: p
     monkeypatch.setitem(sys.modules, "plylab.analysis.learning", None)  # importing it raises ImportError
     with pytest.raises(ImportError):
         cli("report", "--store", str(store_path), "--html", str(tmp_path / "site"))
+
+
+def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
+    """A 5 MB reply: the move's `reply` column holds it; its attempt refers to it instead of a
+    second copy; the replay page and the export put it back (issue 15 point 7)."""
+    import csv
+    import json
+    import sqlite3
+
+    from plylab.harness.records import GameRecord, MoveRecord
+    from plylab.harness.store import Store
+    from plylab.reports import data
+
+    reply = "I think the best move is the centre. " * 140_000  # ~5.2 MB
+    prompt = "Board:\n...\n...\n...\nYour move?"
+    store_path = tmp_path / "s.sqlite"
+    store = Store(store_path)
+    run_id = store.open_run("r", 0, {})
+    move = MoveRecord(ply=0, seat=0, player="llm:model=x", state="", observation=None, legal=[4], action=4,
+                      action_label="b2", elapsed=1.0, prompt=prompt, reply=reply, calls=1,
+                      attempts=[{"prompt": prompt, "reply": "garbage", "failure": "parse"},
+                                {"prompt": prompt, "reply": reply}])
+    store.save_game(run_id, GameRecord("k", 0, "tic_tac_toe", "standard", "llm:model=x", "random", 0, 1,
+                                       [0.0, 0.0], "draw", None, None, [move], 0.0, 1.0))
+    store.close()
+    with sqlite3.connect(store_path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        stored = conn.execute("SELECT length(reply), length(attempts) FROM moves").fetchone()
+    conn.close()
+    assert stored[0] == len(reply) and stored[1] < 1000, "the attempt refers to the reply, no second copy"
+    assert store_path.stat().st_size < 1.2 * len(reply)
+    reader = Store(store_path, create=False)
+    row = reader.moves(reader.games()[0]["id"])[0]
+    payload = data.replay_payload(reader.games()[0], [row], "r")
+    reader.close()
+    attempts = payload["steps"][0]["attempts"]
+    assert [a["reply"] for a in attempts] == ["garbage", reply] and [a["prompt"] for a in attempts] == [prompt] * 2
+    assert cli("export", str(tmp_path / "m.csv"), "--store", str(store_path), "--table", "moves").code == 0
+    csv.field_size_limit(1 << 30)
+    exported = next(csv.DictReader(open(tmp_path / "m.csv")))
+    assert json.loads(exported["attempts"])[1]["reply"] == reply

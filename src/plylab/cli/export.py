@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store, reading
+from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
 
 TABLES = ("runs", "games", "moves")
 FORMATS = ("csv", "parquet")
@@ -51,7 +52,12 @@ def export(
             rows = cur.fetchall()
     finally:
         s.close()
-    data = pa.table({n: [r[i] for r in rows] for i, n in enumerate(names)})
+    columns = {n: [r[i] for r in rows] for i, n in enumerate(names)}
+    if "attempts" in columns:  # texts stored once (in the move's column) go back into each attempt
+        columns["attempts"] = [
+            json_text(expand_attempts(json.loads(a), r)) if a else a for a, r in zip(columns["attempts"], rows)
+        ]
+    data = pa.table(columns)
     try:
         if fmt == "csv":
             pacsv.write_csv(data, out)

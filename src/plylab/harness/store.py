@@ -235,6 +235,38 @@ def flag(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
+SHARED_FIELDS = ("prompt", "reply", "reasoning")
+SHARED_MIN = 64  # characters: shorter texts cost less than the reference
+
+
+def stored_attempts(m: MoveRecord) -> list[dict[str, Any]] | None:
+    """A move's attempts as stored: text equal to the move's own column is kept once, in the column.
+
+    The final attempt's prompt, reply and trace are also the move's `prompt`, `reply` and
+    `reasoning`; storing them twice doubled the size of every long reply. Such a field is stored
+    as {"$move": "reply"} (etc.) and `expand_attempts` puts the text back when reading.
+    """
+    if not m.attempts:
+        return m.attempts
+    out = []
+    for a in m.attempts:
+        a = dict(a)
+        for f in SHARED_FIELDS:
+            value = a.get(f)
+            if isinstance(value, str) and len(value) >= SHARED_MIN and value == getattr(m, f):
+                a[f] = {"$move": f}
+        out.append(a)
+    return out
+
+
+def expand_attempts(attempts: list[dict[str, Any]] | None, move: Any) -> list[dict[str, Any]] | None:
+    """Stored attempts with every {"$move": field} replaced by the move's text (older stores have none)."""
+    if not attempts:
+        return attempts
+    return [{k: move[v["$move"]] if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
+            for a in attempts]
+
+
 class Store:
     """Typed access to runs, games and moves. The run loop holds the only writing instance."""
 
@@ -312,7 +344,7 @@ class Store:
                         m.action_label, m.elapsed, json_text(m.values), json_text(m.scores), flag(m.optimal),
                         flag(m.informative), flag(m.optimal_score), flag(m.informative_score), m.prompt,
                         m.reply, m.reasoning, m.input_tokens, m.output_tokens, m.reasoning_tokens,
-                        m.cost, m.calls, m.cache_hits, m.failure_kind, json_text(m.attempts), json_text(m.note),
+                        m.cost, m.calls, m.cache_hits, m.failure_kind, json_text(stored_attempts(m)), json_text(m.note),
                     )
                     for m in rec.moves
                 ],

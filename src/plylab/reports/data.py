@@ -17,7 +17,7 @@ from typing import Any
 from ..analysis.metrics import GAME_TOTALS
 from ..errors import UserError
 from ..games import Formulation, get_game
-from ..harness.store import Store
+from ..harness.store import Store, expand_attempts
 from .ratings import SCORES, Result
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -138,7 +138,7 @@ def _step(f: Formulation | None, engine: Any, m: sqlite3.Row, names: list[str]) 
         "prompt": m["prompt"], "reply": m["reply"], "reasoning": m["reasoning"],
         "tokens": {"input": m["input_tokens"], "output": m["output_tokens"], "reasoning": m["reasoning_tokens"]},
         "calls": m["calls"], "cache_hits": m["cache_hits"], "cost": m["cost"], "elapsed": m["elapsed"],
-        "failure_kind": m["failure_kind"], "attempts": _json(m["attempts"]), "note": _json(m["note"]),
+        "failure_kind": m["failure_kind"], "attempts": expand_attempts(_json(m["attempts"]), m), "note": _json(m["note"]),
     }
 
 
