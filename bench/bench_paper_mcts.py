@@ -13,6 +13,7 @@ games alternate over opponents and both implementations until each cell has `--g
 `--time-budget` seconds have passed, so both implementations always have the same number of
 games per cell and a short run is an honest smaller sample, not a lopsided one.
 
+    python bench/bench_paper_mcts.py                                     # 100 games per cell (10 Connect Four)
     python bench/bench_paper_mcts.py --games 1000                       # the issue's full size
     python bench/bench_paper_mcts.py --games 1000 --time-budget 900 --out bench/paper_mcts.json
 """
@@ -99,19 +100,35 @@ def overlap(a: list[float | None], b: list[float | None]) -> bool | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1000, help="target games per cell (the issue: 1000)")
-    ap.add_argument("--games-connect-four", type=int, default=None, help="target for Connect Four (default --games)")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="target games per cell (default 100 for `make bench`; the issue's size: 1000)",
+    )
+    ap.add_argument(
+        "--games-connect-four",
+        type=int,
+        default=None,
+        help="target for Connect Four, whose Python MCTS at n=5000 takes seconds a game (default: --games / 10)",
+    )
     ap.add_argument("--game", action="append", choices=sorted(SIMS), help="games to play (default all)")
     ap.add_argument("--opponent", action="append", choices=["random", "optimal"], help="default both")
     ap.add_argument("--chunk", type=int, default=10, help="games per cell per round (even)")
-    ap.add_argument("--time-budget", type=float, default=None, help="stop starting rounds after this many seconds")
+    ap.add_argument(
+        "--time-budget", type=float, default=None, help="stop starting rounds after this many seconds"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=None, help="write the cells as JSON here")
     args = ap.parse_args(argv)
     games = args.game or list(SIMS)
     opponents = args.opponent or ["random", "optimal"]
-    target = {g: (args.games_connect_four or args.games) if g == "connect_four" else args.games for g in games}
-    cells: dict[tuple[str, str, str], Cell] = {(g, o, i): Cell() for g in games for o in opponents for i in ("cpp", "python")}
+    target = {
+        g: (args.games_connect_four or args.games) if g == "connect_four" else args.games for g in games
+    }
+    cells: dict[tuple[str, str, str], Cell] = {
+        (g, o, i): Cell() for g in games for o in opponents for i in ("cpp", "python")
+    }
     start = time.monotonic()
     chunk = max(2, args.chunk - args.chunk % 2)
     # Games in order (tic-tac-toe and Nim are cheap, Connect Four at n=5000 is not); within a game,
@@ -119,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     for g in games:
         while True:
             open_cells = [o for o in opponents if cells[(g, o, "cpp")].games < target[g]]
-            if not open_cells or (args.time_budget is not None and time.monotonic() - start > args.time_budget):
+            if not open_cells or (
+                args.time_budget is not None and time.monotonic() - start > args.time_budget
+            ):
                 break
             for o in open_cells:
                 n = min(chunk, target[g] - cells[(g, o, "cpp")].games)
@@ -137,32 +156,62 @@ def main(argv: list[str] | None = None) -> int:
                         c.optimal += k
                         c.scored += m
                     c.seconds += time.monotonic() - t0
-                print(f"[{time.monotonic() - start:7.1f}s] {g} vs {o}: {cells[(g, o, 'cpp')].games} games per impl",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"[{time.monotonic() - start:7.1f}s] {g} vs {o}: {cells[(g, o, 'cpp')].games} games per impl",
+                    file=sys.stderr,
+                    flush=True,
+                )
     rows = []
-    print(f"{'game':13} {'opponent':8} {'impl':6} {'games':>5}  {'win':>22} {'draw':>22} {'loss':>22} {'optimality':>22}  s/game")
+    print(
+        f"{'game':13} {'opponent':8} {'impl':6} {'games':>5}  {'win':>22} {'draw':>22} {'loss':>22} {'optimality':>22}  s/game"
+    )
     for g in games:
         for o in opponents:
             pair = {}
             for impl in ("cpp", "python"):
                 c = cells[(g, o, impl)]
                 pair[impl] = {
-                    "games": c.games, "win": interval(c.win, c.games), "draw": interval(c.draw, c.games),
-                    "loss": interval(c.loss, c.games), "optimality": interval(c.optimal, c.scored),
-                    "counts": {"W": c.win, "D": c.draw, "L": c.loss, "optimal": c.optimal, "scored": c.scored},
+                    "games": c.games,
+                    "win": interval(c.win, c.games),
+                    "draw": interval(c.draw, c.games),
+                    "loss": interval(c.loss, c.games),
+                    "optimality": interval(c.optimal, c.scored),
+                    "counts": {
+                        "W": c.win,
+                        "D": c.draw,
+                        "L": c.loss,
+                        "optimal": c.optimal,
+                        "scored": c.scored,
+                    },
                     "seconds_per_game": c.seconds / c.games if c.games else None,
                 }
                 fmt = lambda v: "–" if v[0] is None else f"{v[0]:.3f} [{v[1]:.3f},{v[2]:.3f}]"  # noqa: E731
                 p = pair[impl]
-                print(f"{g:13} {o:8} {impl:6} {c.games:5}  {fmt(p['win']):>22} {fmt(p['draw']):>22} "
-                      f"{fmt(p['loss']):>22} {fmt(p['optimality']):>22}  {p['seconds_per_game'] or 0:.3f}")
-            agree = {m: overlap(pair["cpp"][m], pair["python"][m]) for m in ("win", "draw", "loss", "optimality")}
+                print(
+                    f"{g:13} {o:8} {impl:6} {c.games:5}  {fmt(p['win']):>22} {fmt(p['draw']):>22} "
+                    f"{fmt(p['loss']):>22} {fmt(p['optimality']):>22}  {p['seconds_per_game'] or 0:.3f}"
+                )
+            agree = {
+                m: overlap(pair["cpp"][m], pair["python"][m]) for m in ("win", "draw", "loss", "optimality")
+            }
             print(f"{'':13} {'':8} agree (95% intervals overlap): {agree}")
-            rows.append({"game": g, "opponent": o, "sims": SIMS[g], "solve": True, "uct_c": UCT_C, **pair, "agree": agree})
+            rows.append(
+                {
+                    "game": g,
+                    "opponent": o,
+                    "sims": SIMS[g],
+                    "solve": True,
+                    "uct_c": UCT_C,
+                    **pair,
+                    "agree": agree,
+                }
+            )
     elapsed = time.monotonic() - start
     print(f"elapsed {elapsed:.0f}s")
     if args.out:
-        args.out.write_text(json.dumps({"command": " ".join(sys.argv), "elapsed_s": elapsed, "cells": rows}, indent=2))
+        args.out.write_text(
+            json.dumps({"command": " ".join(sys.argv), "elapsed_s": elapsed, "cells": rows}, indent=2)
+        )
     return 0
 
 

@@ -15,9 +15,18 @@ PM = re.compile(r"([\d.]+)\s*\$\\pm\$\s*([\d.]+)")
 
 # table -> (first line, last line) of its body rows in the seed (1-based, inclusive)
 BODIES = {
-    "table2": (67, 72), "table3": (82, 84), "table4": (103, 108), "table5": (117, 122),
-    "table6": (206, 214), "table7": (222, 230), "table8": (251, 259), "table9": (266, 274),
-    "table10": (293, 301), "table11": (310, 318), "table12": (331, 339), "table13": (346, 354),
+    "table2": (67, 72),
+    "table3": (82, 84),
+    "table4": (103, 108),
+    "table5": (117, 122),
+    "table6": (206, 214),
+    "table7": (222, 230),
+    "table8": (251, 259),
+    "table9": (266, 274),
+    "table10": (293, 301),
+    "table11": (310, 318),
+    "table12": (331, 339),
+    "table13": (346, 354),
     "table14": (366, 369),
 }
 
@@ -41,7 +50,7 @@ def parse_table(lines: list[str], name: str, columns: list[str]) -> dict[str, di
     first, last = BODIES[name]
     rows: dict[str, dict[str, dict]] = {}
     model = ""
-    for line in lines[first - 1:last]:
+    for line in lines[first - 1 : last]:
         parts = line.rstrip("\n").split("\t")
         if name == "table14":  # two lines per model: optimality, then tokens
             model = parts[0] or model

@@ -4,8 +4,8 @@ rows, every report format with the paper's numbers, the Clue tables, and one-lin
 from __future__ import annotations
 
 import asyncio
-import inspect
 import csv
+import inspect
 import io
 import json
 
@@ -20,7 +20,11 @@ def test_list_table_and_json(cli):
     items = json.loads(r.out)
     assert [i["name"] for i in items] == list(PROTOCOLS)
     t3 = next(i for i in items if i["name"] == "table3")
-    assert t3["games"] == ["connect_four"] and t3["opponents"] == ["random", "mcts"] and t3["games_per_matchup"] == 10
+    assert (
+        t3["games"] == ["connect_four"]
+        and t3["opponents"] == ["random", "mcts"]
+        and t3["games_per_matchup"] == 10
+    )
     fig5 = next(i for i in items if i["name"] == "fig5")
     assert (fig5["runs"], fig5["epochs"], fig5["learn_games"], fig5["eval_games"]) == (10, 5, 20, 50)
     assert fig5["efforts"] == ["medium"]
@@ -36,7 +40,10 @@ def test_list_table_and_json(cli):
         (("paper", "run", "table2", "--model", "local", "--runs", "2"), "are for figures"),
         (("paper", "run", "fig5", "--model", "local", "--max-calls", "3"), "apply to table runs"),
         (("paper", "run", "fig5", "--references"), "--references is for tables"),
-        (("paper", "run", "table2", "--model", "local", "--player-options", "effort=low"), "may not set model= or effort="),
+        (
+            ("paper", "run", "table2", "--model", "local", "--player-options", "effort=low"),
+            "may not set model= or effort=",
+        ),
         (("paper", "report", "table2", "--store", "/nonexistent/x.sqlite"), "does not exist"),
         (("paper", "report", "table2", "--format", "docx"), "unknown format 'docx'"),
     ],
@@ -62,7 +69,9 @@ def test_reference_rows_and_every_format(cli, tmp_path):
     assert r"\begin{tabular}" in tex and "% table7:" in tex
     page = cli("paper", "report", "table7", "--store", store, "--format", "html").out
     assert page.startswith("<!doctype html>") and "<td>GPT-5 nano</td><td>paper</td><td>96</td>" in page
-    rows = list(csv.reader(io.StringIO(cli("paper", "report", "table7", "--store", store, "--format", "csv").out)))
+    rows = list(
+        csv.reader(io.StringIO(cli("paper", "report", "table7", "--store", store, "--format", "csv").out))
+    )
     assert ["Model", "source"] == rows[next(i for i, r in enumerate(rows) if r and r[0] == "Model")][:2]
     # the run resumes: nothing new to play
     again = cli("paper", "run", "table7", "--references", "--games", "4", "--store", store, "--quiet")

@@ -70,8 +70,13 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
     data = table_data(store, "table6")
     refs = {(r["player"], r["opponent"]): r for r in data["references"]}
     mcts = "mcts:sims=1000,solve=true"
-    assert set(refs) == {(mcts, "random"), (mcts, "optimal"), ("optimal", "random"), ("optimal", mcts),
-                         ("optimal", "optimal")}
+    assert set(refs) == {
+        (mcts, "random"),
+        (mcts, "optimal"),
+        ("optimal", "random"),
+        ("optimal", mcts),
+        ("optimal", "optimal"),
+    }
     assert refs[(mcts, "optimal")]["W"] == 0
     assert refs[("optimal", mcts)]["L"] == 0
     assert refs[("optimal", "optimal")]["D"] == 6
@@ -111,7 +116,9 @@ def test_welch_one_sided_matches_the_textbook_formula():
 
 def test_interval_overlap_marks():
     assert disjoint({"value": 0.5, "low": 0.4, "high": 0.6}, {"value": 0.9, "low": 0.8, "high": 0.95}) is True
-    assert disjoint({"value": 0.5, "low": 0.4, "high": 0.85}, {"value": 0.9, "low": 0.8, "high": 0.95}) is False
+    assert (
+        disjoint({"value": 0.5, "low": 0.4, "high": 0.85}, {"value": 0.9, "low": 0.8, "high": 0.95}) is False
+    )
     assert disjoint({"value": 7000.0, "low": 6000.0, "high": 8000.0}, {"value": 7247.8, "pm": 578.1}) is False
     assert disjoint({"count": 0, "of": 100}, {"count": 50}) is True  # counts: Wilson over 100 games
     assert disjoint(None, {"value": 0.9, "low": 0.8, "high": 0.95}) is None

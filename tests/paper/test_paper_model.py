@@ -14,8 +14,20 @@ pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 def test_table3_on_the_local_model(cli, tmp_path):
     store = str(tmp_path / "s.sqlite")
-    r = cli("paper", "run", "table3", "--model", "local", "--games", "2", "--player-options", "output=enum",
-            "--store", store, "--quiet")
+    r = cli(
+        "paper",
+        "run",
+        "table3",
+        "--model",
+        "local",
+        "--games",
+        "2",
+        "--player-options",
+        "output=enum",
+        "--store",
+        store,
+        "--quiet",
+    )
     assert r.code == 0, r.err
     assert "4/4 games saved" in r.out
     data = json.loads(cli("paper", "report", "table3", "--store", store, "--format", "json").out)
@@ -28,14 +40,35 @@ def test_table3_on_the_local_model(cli, tmp_path):
     assert any("output=enum" in d for d in data["deviations"])
     assert any("2 games per matchup" in d for d in data["deviations"])
     md = cli("paper", "report", "table3", "--store", store, "--compare-to", "GPT-5.4").out
-    assert "| GPT-5.4 | paper | 1.00 [.720, 1.00] | 4.90 [4.04, 5.76] | .000 [.000, .280] | 10.90 [6.93, 14.87] |" in md
+    assert (
+        "| GPT-5.4 | paper | 1.00 [.720, 1.00] | 4.90 [4.04, 5.76] | .000 [.000, .280] | 10.90 [6.93, 14.87] |"
+        in md
+    )
     assert "output=enum" in md.split("|")[0]  # the header names the opt-in before the table
 
 
 def test_fig5_on_the_local_model(cli, tmp_path):
     store = str(tmp_path / "s.sqlite")
-    r = cli("paper", "run", "fig5", "--model", "local", "--runs", "1", "--epochs", "1", "--learn-games", "2",
-            "--eval-games", "2", "--player-options", "answer=legal", "--store", store, "--quiet")
+    r = cli(
+        "paper",
+        "run",
+        "fig5",
+        "--model",
+        "local",
+        "--runs",
+        "1",
+        "--epochs",
+        "1",
+        "--learn-games",
+        "2",
+        "--eval-games",
+        "2",
+        "--player-options",
+        "answer=legal",
+        "--store",
+        store,
+        "--quiet",
+    )
     assert r.code == 0, r.err
     assert r.out.count("finished") == 3
     plots = tmp_path / "figs"
@@ -52,4 +85,8 @@ def test_fig5_on_the_local_model(cli, tmp_path):
     assert data["experiments"][0]["reference"] is not None
     assert (plots / "fig5.png").stat().st_size > 10_000
     md = cli("paper", "report", "fig5", "--store", store).out
-    assert "| REAPER | draw_rate |" in md and "0.868" in md and "Welch (paper) draw_rate: REAPER > Baseline" in md
+    assert (
+        "| REAPER | draw_rate |" in md
+        and "0.868" in md
+        and "Welch (paper) draw_rate: REAPER > Baseline" in md
+    )

@@ -8,8 +8,15 @@ from plylab.paper.protocols import PLYBENCH, PROTOCOLS
 from plylab.paper.published import paper_model, published
 from tests.paper.seed_tables import BODIES, SEEDS, parse_table
 
-NAMES = [f"table{i}" for i in range(2, 15)] + ["fig4", "fig5", "fig6",
-                                               "clue-accuracy", "clue-deduction", "clue-knowledge", "clue-delay"]
+NAMES = [f"table{i}" for i in range(2, 15)] + [
+    "fig4",
+    "fig5",
+    "fig6",
+    "clue-accuracy",
+    "clue-deduction",
+    "clue-knowledge",
+    "clue-delay",
+]
 
 
 def test_every_table_and_figure_of_both_seeds_is_registered():

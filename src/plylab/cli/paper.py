@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+
+if TYPE_CHECKING:
+    from ..paper.plan import Options
+    from ..paper.protocols import Protocol
 
 paper_app = typer.Typer(
     help="Reproduce the papers: every table and figure of PlyBench/REAPER and of the Clue study, "
@@ -23,7 +28,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(paper_app, name="paper")
 
 
-def _protocol_line(p) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _protocol_line(p: Protocol) -> dict[str, str]:
     if p.kind == "learn":
         scale = f"{p.runs} runs x ({p.eval_games} eval + {p.epochs} x ({p.learn_games} learn + {p.eval_games} eval))"
         who = ", ".join(a.label for a in p.agents)
@@ -31,12 +36,20 @@ def _protocol_line(p) -> dict[str, str]:  # type: ignore[no-untyped-def]
         scale = f"{p.games_per_matchup} games per condition, 6 seats ({p.models} models x 3)"
         who = ", ".join(p.conditions)
     else:
-        scale = f"{p.games_per_matchup} games per matchup" + (", sides switched after half" if p.switch_sides else "")
+        scale = f"{p.games_per_matchup} games per matchup" + (
+            ", sides switched after half" if p.switch_sides else ""
+        )
         who = ", ".join(dict.fromkeys(f for _, f, _, _ in p.matchups()))
     return {
-        "name": p.name, "study": p.study, "games": ", ".join(p.games) or "clue",
-        "opponents": ", ".join(p.opponents) or "-", "formulations / agents / conditions": who,
-        "effort": ", ".join(p.efforts) or "-", "size": scale, "reads": p.source, "cite": p.cite[0],
+        "name": p.name,
+        "study": p.study,
+        "games": ", ".join(p.games) or "clue",
+        "opponents": ", ".join(p.opponents) or "-",
+        "formulations / agents / conditions": who,
+        "effort": ", ".join(p.efforts) or "-",
+        "size": scale,
+        "reads": p.source,
+        "cite": p.cite[0],
     }
 
 
@@ -58,28 +71,50 @@ def list_(fmt: str = typer.Option("table", "--format", help="table | json")) -> 
 
 @paper_app.command("run")
 def run(
-    table: str = typer.Argument(..., help="table2 ... table14, fig4, fig5, fig6, clue-accuracy ... (see `plylab paper list`)"),
-    model: Optional[list[str]] = typer.Option(None, "--model", "-m", help="model name, e.g. local or openai/gpt-5-nano (Clue: once per model family)"),
-    games: Optional[int] = typer.Option(None, "--games", help="games per matchup (default: the paper's)"),
-    player_options: Optional[str] = typer.Option(
-        None, "--player-options",
+    table: str = typer.Argument(
+        ..., help="table2 ... table14, fig4, fig5, fig6, clue-accuracy ... (see `plylab paper list`)"
+    ),
+    model: list[str] | None = typer.Option(
+        None,
+        "--model",
+        "-m",
+        help="model name, e.g. local or openai/gpt-5-nano (Clue: once per model family)",
+    ),
+    games: int | None = typer.Option(None, "--games", help="games per matchup (default: the paper's)"),
+    player_options: str | None = typer.Option(
+        None,
+        "--player-options",
         help="extra spec keys for the model player, e.g. output=enum (llm) or answer=legal (reaper/cbr/memento): "
         "constrained decoding for small local models; a deviation the report names",
     ),
-    references: bool = typer.Option(False, "--references", help="also play the classic reference rows (the paper's MCTS vs Random and Optimal; Optimal vs the table's opponents)"),
-    runs: Optional[int] = typer.Option(None, "--runs", help="figures: independent runs (paper: 10)"),
-    epochs: Optional[int] = typer.Option(None, "--epochs", help="figures: learning phases per run (paper: 5)"),
-    learn_games: Optional[int] = typer.Option(None, "--learn-games", help="figures: games per learning phase (paper: 20)"),
-    eval_games: Optional[int] = typer.Option(None, "--eval-games", help="figures: games per evaluation (paper: 50)"),
+    references: bool = typer.Option(
+        False,
+        "--references",
+        help="also play the classic reference rows (the paper's MCTS vs Random and Optimal; Optimal vs the table's opponents)",
+    ),
+    runs: int | None = typer.Option(None, "--runs", help="figures: independent runs (paper: 10)"),
+    epochs: int | None = typer.Option(None, "--epochs", help="figures: learning phases per run (paper: 5)"),
+    learn_games: int | None = typer.Option(
+        None, "--learn-games", help="figures: games per learning phase (paper: 20)"
+    ),
+    eval_games: int | None = typer.Option(
+        None, "--eval-games", help="figures: games per evaluation (paper: 50)"
+    ),
     seed: int = typer.Option(0, "--seed", help="run seed"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
-    run_name: Optional[str] = typer.Option(None, "--run", help="run name (default paper/<table>/<model>; give it to `paper report --run` too)"),
+    run_name: str | None = typer.Option(
+        None, "--run", help="run name (default paper/<table>/<model>; give it to `paper report --run` too)"
+    ),
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
     backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join (ray backend)"),
-    max_calls: Optional[int] = typer.Option(None, "--max-calls", help="tables: stop starting games after N new model calls"),
-    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help="... after N new tokens (input + output)"),
-    max_cost: Optional[float] = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster to join (ray backend)"),
+    max_calls: int | None = typer.Option(
+        None, "--max-calls", help="tables: stop starting games after N new model calls"
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="... after N new tokens (input + output)"
+    ),
+    max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
     """Play exactly the paper's protocol for TABLE into the store; re-running the same command resumes it."""
@@ -93,26 +128,56 @@ def run(
     if p.kind != "play" and references:
         raise UserError(f"--references is for tables; {table} has no classic reference rows")
     if not models and not references:
-        raise UserError("give --model M (e.g. local), or --references for the classic reference rows of a table")
+        raise UserError(
+            "give --model M (e.g. local), or --references for the classic reference rows of a table"
+        )
     if p.kind != "learn" and any(v is not None for v in (runs, epochs, learn_games, eval_games)):
-        raise UserError(f"--runs/--epochs/--learn-games/--eval-games are for figures (fig4, fig5, fig6), not {table}")
+        raise UserError(
+            f"--runs/--epochs/--learn-games/--eval-games are for figures (fig4, fig5, fig6), not {table}"
+        )
     budgeted = any(v is not None for v in (max_calls, max_tokens, max_cost))
     if budgeted and p.kind != "play":
-        raise UserError(f"--max-calls/--max-tokens/--max-cost apply to table runs; {table} is not one (cap it with --games/--runs)")
+        raise UserError(
+            f"--max-calls/--max-tokens/--max-cost apply to table runs; {table} is not one (cap it with --games/--runs)"
+        )
+    where = _Where(store, run_name, concurrency, backend, address, quiet)
     if p.kind == "clue":
-        _run_clue(p, models, games, seed, store, concurrency, backend, address, quiet, player_options)
+        if player_options:
+            raise UserError(
+                "--player-options is for PlyBench tables and figures; the Clue study seats take none"
+            )
+        _run_clue(p, models, games, seed, where)
         return
     if len(models) > 1:
         raise UserError(f"{table} takes one --model per run (got {len(models)})")
-    opts = Options(models[0] if models else "", games, seed, player_options, runs, epochs, learn_games, eval_games)
+    opts = Options(
+        models[0] if models else "", games, seed, player_options, runs, epochs, learn_games, eval_games
+    )
     if p.kind == "learn":
-        _run_learn(p, opts, store, concurrency, backend, address, quiet, run_name)
+        _run_learn(p, opts, where)
         return
-    _run_tables(p, opts, references, store, run_name, concurrency, backend, address, quiet,
-                (max_calls, max_tokens, max_cost))
+    _run_tables(p, opts, references, where, (max_calls, max_tokens, max_cost))
 
 
-def _run_tables(p, opts, references, store, run_name, concurrency, backend, address, quiet, limits) -> None:  # type: ignore[no-untyped-def]
+@dataclass(frozen=True)
+class _Where:
+    """Where and how a paper run plays (the flags shared with `plylab run`)."""
+
+    store: Path
+    run_name: str | None
+    concurrency: int
+    backend: str
+    address: str | None
+    quiet: bool
+
+
+def _run_tables(
+    p: Protocol,
+    opts: Options,
+    references: bool,
+    w: _Where,
+    limits: tuple[int | None, int | None, float | None],
+) -> None:
     from ..harness.backends import ExecOptions
     from ..harness.budget import Budget
     from ..harness.runner import run_plan
@@ -121,58 +186,71 @@ def _run_tables(p, opts, references, store, run_name, concurrency, backend, addr
     plans = []
     if opts.model:
         plan = play_plan(p, opts)
-        if run_name:
-            plan.name = run_name
+        if w.run_name:
+            plan.name = w.run_name
         plans.append((plan, True))
     if references:
         plans.append((reference_plan(p, opts.games, opts.seed), False))
     for plan, budgeted in plans:
         budget = Budget(max_calls=limits[0], max_tokens=limits[1], max_cost=limits[2])
-        options = ExecOptions(concurrency=concurrency, workers=0, address=address, run_dir=str(store.parent))
-        summary = run_plan(plan, store, backend=backend, options=options, progress=not quiet,
-                           budget=budget if budgeted and budget.limited else None)
+        options = ExecOptions(
+            concurrency=w.concurrency, workers=0, address=w.address, run_dir=str(w.store.parent)
+        )
+        summary = run_plan(
+            plan,
+            w.store,
+            backend=w.backend,
+            options=options,
+            progress=not w.quiet,
+            budget=budget if budgeted and budget.limited else None,
+        )
         typer.echo(summary.line())
         if summary.status == "interrupted":
             raise typer.Exit(130)
     dev = opts.deviations(p)
-    typer.echo(f"report: plylab paper report {p.name} --store {store}" + (f" --run {run_name}" if run_name else "")
-               + (f"  (deviations: {'; '.join(dev)})" if dev else ""))
+    typer.echo(
+        f"report: plylab paper report {p.name} --store {w.store}"
+        + (f" --run {w.run_name}" if w.run_name else "")
+        + (f"  (deviations: {'; '.join(dev)})" if dev else "")
+    )
 
 
-def _run_learn(p, opts, store, concurrency, backend, address, quiet, run_name) -> None:  # type: ignore[no-untyped-def]
+def _run_learn(p: Protocol, opts: Options, w: _Where) -> None:
     from dataclasses import replace
 
     from ..learning import Learner
     from ..paper.plan import learning_experiments
 
     for exp in learning_experiments(p, opts):
-        if run_name:
-            exp = replace(exp, name=f"{run_name}/{exp.name.rsplit('/', 1)[-1]}")  # type: ignore[type-var]
-        summary = Learner(exp, store, concurrency=concurrency, progress=not quiet, backend=backend,  # type: ignore[arg-type]
-                          address=address).run()
+        if w.run_name:
+            exp = replace(exp, name=f"{w.run_name}/{(exp.name or '').rsplit('/', 1)[-1]}")
+        summary = Learner(
+            exp,
+            w.store,
+            concurrency=w.concurrency,
+            progress=not w.quiet,
+            backend=w.backend,
+            address=w.address,
+        ).run()
         typer.echo(summary.line())
         if summary.status == "interrupted":
             raise typer.Exit(130)
-    typer.echo(f"report: plylab paper report {p.name} --store {store} --plot figures/"
-               + (f" --run {run_name}" if run_name else ""))
+    typer.echo(
+        f"report: plylab paper report {p.name} --store {w.store} --plot figures/"
+        + (f" --run {w.run_name}" if w.run_name else "")
+    )
 
 
-def _run_clue(p, models, games, seed, store, concurrency, backend, address, quiet, player_options) -> None:  # type: ignore[no-untyped-def]
-    import inspect
-
+def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _Where) -> None:
     from ..clue.study import run_plan as clue_run
     from ..paper.plan import clue_plans
 
-    if player_options:
-        raise UserError("--player-options is for PlyBench tables and figures; the Clue study seats take none")
-    for plan in clue_plans(p, models, games, seed, concurrency):
-        outcome = clue_run(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
-        if inspect.isawaitable(outcome):  # the driver was async before it became one for every game kind
-            import asyncio
-
-            outcome = asyncio.run(outcome)  # type: ignore[arg-type]
-        typer.echo(f"clue {plan.condition}: played {outcome.played}, {outcome.skipped} already stored ({outcome.key})")  # type: ignore[attr-defined]
-    typer.echo(f"report: plylab paper report {p.name} --store {store}")
+    for plan in clue_plans(p, models, games, seed, w.concurrency):
+        outcome = clue_run(plan, w.store, progress=not w.quiet, backend=w.backend, address=w.address)
+        typer.echo(
+            f"clue {plan.condition}: played {outcome.played}, {outcome.skipped} already stored ({outcome.key})"
+        )
+    typer.echo(f"report: plylab paper report {p.name} --store {w.store}")
 
 
 @paper_app.command("report")
@@ -180,15 +258,25 @@ def report(
     table: str = typer.Argument(..., help="a name from `plylab paper list`"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
     fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | html | table"),
-    run_name: Optional[list[str]] = typer.Option(None, "--run", help="read these runs (default: paper/<table>/*)"),
-    compare_to: Optional[str] = typer.Option(None, "--compare-to", help="the paper's row to set beside yours, e.g. 'GPT-5 nano' (default: same model name)"),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="figures: write the plot (PNG + SVG) into this folder"),
-    out: Optional[Path] = typer.Option(None, "--out", help="write the report to this file instead of stdout"),
+    run_name: list[str] | None = typer.Option(
+        None, "--run", help="read these runs (default: paper/<table>/*)"
+    ),
+    compare_to: str | None = typer.Option(
+        None,
+        "--compare-to",
+        help="the paper's row to set beside yours, e.g. 'GPT-5 nano' (default: same model name)",
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="figures: write the plot (PNG + SVG) into this folder"
+    ),
+    out: Path | None = typer.Option(None, "--out", help="write the report to this file instead of stdout"),
 ) -> None:
     """TABLE in the paper's layout, the published numbers beside the reproduced ones (≠: 95% intervals disjoint)."""
     from ..paper.report import report as build
 
-    text, files = build(store, table, fmt, runs=list(run_name or []) or None, compare_to=compare_to, plot_dir=plot)
+    text, files = build(
+        store, table, fmt, runs=list(run_name or []) or None, compare_to=compare_to, plot_dir=plot
+    )
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)

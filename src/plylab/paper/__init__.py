@@ -12,5 +12,14 @@ from .protocols import PROTOCOLS, Protocol, get_protocol
 from .published import published
 from .report import report
 
-__all__ = ["PROTOCOLS", "Options", "Protocol", "get_protocol", "learning_experiments", "play_plan", "published",
-           "reference_plan", "report"]
+__all__ = [
+    "PROTOCOLS",
+    "Options",
+    "Protocol",
+    "get_protocol",
+    "learning_experiments",
+    "play_plan",
+    "published",
+    "reference_plan",
+    "report",
+]

@@ -34,16 +34,35 @@ COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
     ],
     "clue-knowledge": [
         ("rounds", "rounds played (max)", lambda g: len(g["knowledge_curve"]["rounds"]) or None),
-        ("final_known", "cards known, last round", lambda g: (g["knowledge_curve"]["rounds"] or [{}])[-1].get("stated")),
+        (
+            "final_known",
+            "cards known, last round",
+            lambda g: (g["knowledge_curve"]["rounds"] or [{}])[-1].get("stated"),
+        ),
         ("ceiling", "ceiling", lambda g: g["knowledge_curve"]["ceiling"]),
     ],
     "clue-delay": [
-        ("ready", "accusation-ready players", lambda g: None if not g["accusation_delay"]["ready"] else
-         f"{g['accusation_delay']['ready']['became_ready']}/{g['accusation_delay']['ready']['players']}"),
-        ("ready_gap", "ready -> accusation (turns)", lambda g: None if not g["accusation_delay"]["ready"] else
-         g["accusation_delay"]["ready"]["gap"]["mean"]),
-        ("suggested_to_accusation", "solution suggested -> accusation (mean, range)", lambda g: _range(
-            g["accusation_delay"]["from_solution_suggested"])),
+        (
+            "ready",
+            "accusation-ready players",
+            lambda g: (
+                None
+                if not g["accusation_delay"]["ready"]
+                else f"{g['accusation_delay']['ready']['became_ready']}/{g['accusation_delay']['ready']['players']}"
+            ),
+        ),
+        (
+            "ready_gap",
+            "ready -> accusation (turns)",
+            lambda g: (
+                None if not g["accusation_delay"]["ready"] else g["accusation_delay"]["ready"]["gap"]["mean"]
+            ),
+        ),
+        (
+            "suggested_to_accusation",
+            "solution suggested -> accusation (mean, range)",
+            lambda g: _range(g["accusation_delay"]["from_solution_suggested"]),
+        ),
     ],
 }
 
@@ -111,11 +130,23 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
         rows.append({"row": cond, "source": "this run", "cells": pooled, "paper": paper_rows.get(cond)})
         used.add(cond)
         for g in mine:
-            twin = next((lab for lab in paper_rows if lab.startswith(cond + " / ") and
-                         _same_model(lab.split(" / ", 1)[1], g["spec"])), None)
-            rows.append({"row": f"{cond} / {g['spec']}", "source": "this run",
-                         "cells": {k: get(g) for k, _, get in cols}, "paper": paper_rows.get(twin) if twin else None,
-                         "paper_row": twin})
+            twin = next(
+                (
+                    lab
+                    for lab in paper_rows
+                    if lab.startswith(cond + " / ") and _same_model(lab.split(" / ", 1)[1], g["spec"])
+                ),
+                None,
+            )
+            rows.append(
+                {
+                    "row": f"{cond} / {g['spec']}",
+                    "source": "this run",
+                    "cells": {k: get(g) for k, _, get in cols},
+                    "paper": paper_rows.get(twin) if twin else None,
+                    "paper_row": twin,
+                }
+            )
             if twin:
                 used.add(twin)
     for label, cells in paper_rows.items():
@@ -123,10 +154,16 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
             rows.append({"row": label, "source": "paper", "cells": {}, "paper": cells})
     keys = [k for k, _, _ in cols] + (["first_suggester_won"] if name == "clue-delay" else [])
     labels = [lab for _, lab, _ in cols] + (["first suggester won"] if name == "clue-delay" else [])
-    return {"table": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
-            "columns": [{"key": k, "label": lab} for k, lab in zip(keys, labels)], "rows": rows,
-            "note": "the Clue seed prints point values and ranges, no intervals: no overlap test",
-            "conditions": data["conditions"]}
+    return {
+        "table": name,
+        "title": p.title,
+        "cite": list(p.cite),
+        "protocol": p.describe(),
+        "columns": [{"key": k, "label": lab} for k, lab in zip(keys, labels)],
+        "rows": rows,
+        "note": "the Clue seed prints point values and ranges, no intervals: no overlap test",
+        "conditions": data["conditions"],
+    }
 
 
 def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> dict[str, Any]:
@@ -139,11 +176,21 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
             ds = [g["accusation_delay"]["from_solution_suggested"] for g in groups]
             ds = [d for d in ds if d["n"]]
             n = sum(d["n"] for d in ds)
-            out[key] = (f"{sum(d['mean'] * d['n'] for d in ds) / n:.1f} ({min(d['min'] for d in ds)}-"
-                        f"{max(d['max'] for d in ds)})") if n else None
+            out[key] = (
+                (
+                    f"{sum(d['mean'] * d['n'] for d in ds) / n:.1f} ({min(d['min'] for d in ds)}-"
+                    f"{max(d['max'] for d in ds)})"
+                )
+                if n
+                else None
+            )
         elif key == "ready":
             ready = [g["accusation_delay"]["ready"] for g in groups if g["accusation_delay"]["ready"]]
-            out[key] = f"{sum(r['became_ready'] for r in ready)}/{sum(r['players'] for r in ready)}" if ready else None
+            out[key] = (
+                f"{sum(r['became_ready'] for r in ready)}/{sum(r['players'] for r in ready)}"
+                if ready
+                else None
+            )
         elif key in ("rounds", "ceiling"):
             out[key] = max((v for v, _ in nums), default=None)
         elif nums:
@@ -157,19 +204,38 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(data, indent=2)
     if not data["rows"]:
-        raise UserError(f"no Clue study games in the store; run `plylab paper run {data['table']} --model M` first")
+        raise UserError(
+            f"no Clue study games in the store; run `plylab paper run {data['table']} --model M` first"
+        )
     header = ["row", "source"] + [c["label"] for c in data["columns"]]
     body = []
     for r in data["rows"]:
         if r["source"] == "this run":
-            body.append([r["row"], "this run"] + [_fmt(r["cells"].get(c["key"]), bool(r["paper"] and c["key"] in r["paper"]))
-                                                  for c in data["columns"]])
+            body.append(
+                [r["row"], "this run"]
+                + [
+                    _fmt(r["cells"].get(c["key"]), bool(r["paper"] and c["key"] in r["paper"]))
+                    for c in data["columns"]
+                ]
+            )
         if r["paper"]:
             label = r.get("paper_row") or r["row"]
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
     from .report import _comment, grid, html_page
 
     head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
-    text = _comment(fmt, head) + "\n\n" + grid(header, body, fmt, notes=[
-        data["note"], "missing: the paper has the value and the run does not; – : the paper prints none"]) + "\n"
+    text = (
+        _comment(fmt, head)
+        + "\n\n"
+        + grid(
+            header,
+            body,
+            fmt,
+            notes=[
+                data["note"],
+                "missing: the paper has the value and the run does not; – : the paper prints none",
+            ],
+        )
+        + "\n"
+    )
     return html_page(data["table"], text) if fmt == "html" else text

@@ -37,7 +37,9 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
         store.close()
     prefix = f"paper/{name}/"
     prefixes = [r.rstrip("/") + "/" for r in runs] if runs else [prefix]
-    exps = [e for e in data["experiments"] if e["name"] in (runs or []) or e["name"].startswith(tuple(prefixes))]
+    exps = [
+        e for e in data["experiments"] if e["name"] in (runs or []) or e["name"].startswith(tuple(prefixes))
+    ]
     names = {e["name"] for e in exps}
     finals = []
     for e in exps:
@@ -52,21 +54,50 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
             outside = None
             if pv is not None and mine and mine.get("low") is not None:
                 outside = not (mine["low"] <= pv <= mine["high"])
-            finals.append({"experiment": e["name"], "agent": label, "metric": metric, "reproduced": mine,
-                           "checkpoint": last["checkpoint"] if last else None, "published": pv, "outside": outside})
+            finals.append(
+                {
+                    "experiment": e["name"],
+                    "agent": label,
+                    "metric": metric,
+                    "reproduced": mine,
+                    "checkpoint": last["checkpoint"] if last else None,
+                    "published": pv,
+                    "outside": outside,
+                }
+            )
     # agents of the protocol the store has no experiment for: the paper's numbers, shown as missing
     have = {e["name"].rsplit("/", 1)[-1] for e in exps}
     for agent in p.agents:
         if agent.label not in have:
             for metric, pv in pub.get("final", {}).get(agent.label, {}).items():
-                finals.append({"experiment": None, "agent": agent.label, "metric": metric, "reproduced": None,
-                               "checkpoint": None, "published": pv, "outside": None})
-    tests = [{**t, "better": t["better"].rsplit("/", 1)[-1], "worse": t["worse"].rsplit("/", 1)[-1]}
-             for t in data["comparisons"]
-             if t["better"] in names and t["worse"] in names and t["mean_better"] != t["mean_worse"]]
-    return {"figure": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
-            "experiments": exps, "finals": finals, "welch": tests, "published_welch": pub.get("welch", []),
-            "published_model": pub.get("model"), "published_text": pub.get("text")}
+                finals.append(
+                    {
+                        "experiment": None,
+                        "agent": agent.label,
+                        "metric": metric,
+                        "reproduced": None,
+                        "checkpoint": None,
+                        "published": pv,
+                        "outside": None,
+                    }
+                )
+    tests = [
+        {**t, "better": t["better"].rsplit("/", 1)[-1], "worse": t["worse"].rsplit("/", 1)[-1]}
+        for t in data["comparisons"]
+        if t["better"] in names and t["worse"] in names and t["mean_better"] != t["mean_worse"]
+    ]
+    return {
+        "figure": name,
+        "title": p.title,
+        "cite": list(p.cite),
+        "protocol": p.describe(),
+        "experiments": exps,
+        "finals": finals,
+        "welch": tests,
+        "published_welch": pub.get("welch", []),
+        "published_model": pub.get("model"),
+        "published_text": pub.get("text"),
+    }
 
 
 def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -77,8 +108,10 @@ def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         if e["reference"]:
             points.append((f"reference ({e['reference']['player']})", "–", e["reference"]))
         for cp, lg, c in points:
-            body.append([e["name"], cp, lg, str(c["runs"])] + [_est(c[m], 1 if m == "tokens_per_move" else 3)
-                                                               for m, _ in METRICS])
+            body.append(
+                [e["name"], cp, lg, str(c["runs"])]
+                + [_est(c[m], 1 if m == "tokens_per_move" else 3) for m, _ in METRICS]
+            )
     return header, body
 
 
@@ -89,17 +122,38 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
     head = [f"{data['figure']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
     if not data["experiments"]:
         head.append(f"no experiments yet: run `plylab paper run {data['figure']} --model M`")
-    fh = ["agent", "metric", "final checkpoint [95% t]", f"paper ({data['published_model']})", "paper outside interval"]
-    fb = [[f["agent"], f["metric"], _est(f["reproduced"], 1 if f["metric"] == "tokens_per_move" else 3), "–" if f["published"] is None else f"{f['published']:.3f}",
-           {True: "outside", False: "inside", None: "–"}[f["outside"]]] for f in data["finals"]]
-    notes = [f"Welch (this run) {t['metric']}: {t['better']} > {t['worse']}, one-sided p = "
-             f"{'–' if t['p_value'] is None else format(t['p_value'], '.3g')}" for t in data["welch"]]
-    notes += [f"Welch (paper) {t['metric']}: {t['better']} > {t['worse']}, one-sided p = {t['p_value']}"
-              for t in data["published_welch"]]
+    fh = [
+        "agent",
+        "metric",
+        "final checkpoint [95% t]",
+        f"paper ({data['published_model']})",
+        "paper outside interval",
+    ]
+    fb = [
+        [
+            f["agent"],
+            f["metric"],
+            _est(f["reproduced"], 1 if f["metric"] == "tokens_per_move" else 3),
+            "–" if f["published"] is None else f"{f['published']:.3f}",
+            {True: "outside", False: "inside", None: "–"}[f["outside"]],
+        ]
+        for f in data["finals"]
+    ]
+    notes = [
+        f"Welch (this run) {t['metric']}: {t['better']} > {t['worse']}, one-sided p = "
+        f"{'–' if t['p_value'] is None else format(t['p_value'], '.3g')}"
+        for t in data["welch"]
+    ]
+    notes += [
+        f"Welch (paper) {t['metric']}: {t['better']} > {t['worse']}, one-sided p = {t['p_value']}"
+        for t in data["published_welch"]
+    ]
     if data.get("published_text"):
         notes.append(f"paper: {data['published_text']}")
-    notes.append("the paper prints final means without intervals: 'outside' = the paper's mean lies outside "
-                 "the reproduced 95% Student-t interval; missing = the paper has it, the run does not")
+    notes.append(
+        "the paper prints final means without intervals: 'outside' = the paper's mean lies outside "
+        "the reproduced 95% Student-t interval; missing = the paper has it, the run does not"
+    )
     from .report import _comment, grid, html_page
 
     text = "\n\n".join([_comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]) + "\n"
@@ -116,8 +170,9 @@ def plot_figure(data: dict[str, Any], out_dir: Path) -> list[Path]:
 
     if not data["experiments"]:
         raise UserError(f"nothing to plot: no experiments of {data['figure']} in the store")
-    panels = [("draw_rate", "draw rate")] + ([("tokens_per_move", "output tokens per move")]
-                                              if data["figure"] == "fig5" else [])
+    panels = [("draw_rate", "draw rate")] + (
+        [("tokens_per_move", "output tokens per move")] if data["figure"] == "fig5" else []
+    )
     fig = Figure(figsize=(6 * len(panels), 4), layout="constrained")
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     finals = {(f["agent"], f["metric"]): f["published"] for f in data["finals"] if f["published"] is not None}
@@ -129,11 +184,21 @@ def plot_figure(data: dict[str, Any], out_dir: Path) -> list[Path]:
                 continue
             xs = [c["learning_games"] for c in pts]
             ys = [c[metric]["mean"] for c in pts]
-            err = [[y - c[metric]["low"] for y, c in zip(ys, pts)], [c[metric]["high"] - y for y, c in zip(ys, pts)]]
+            err = [
+                [y - c[metric]["low"] for y, c in zip(ys, pts)],
+                [c[metric]["high"] - y for y, c in zip(ys, pts)],
+            ]
             line = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
             if (label, metric) in finals:
-                ax.plot([xs[-1]], [finals[(label, metric)]], marker="*", markersize=12, linestyle="none",
-                        color=line[0].get_color(), label=f"{label} (paper, final)")
+                ax.plot(
+                    [xs[-1]],
+                    [finals[(label, metric)]],
+                    marker="*",
+                    markersize=12,
+                    linestyle="none",
+                    color=line[0].get_color(),
+                    label=f"{label} (paper, final)",
+                )
             ref = e["reference"]
             if ref and ref[metric]["mean"] is not None:
                 ax.axhline(ref[metric]["mean"], linestyle="--", color="grey", label="single-call reference")

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..harness.plan import Matchup, Plan
 from ..specs import parse_spec
 from .protocols import Protocol, opponent_spec
+
+if TYPE_CHECKING:
+    from ..clue.study import RunPlan
+    from ..learning import Experiment
 
 MODEL_PLAYERS = ("llm", "reaper", "cbr", "memento")
 
@@ -37,8 +42,10 @@ class Options:
             out.append(f"player options {self.player_options} (not the paper's)")
         for label, mine, paper in (
             ("games per matchup", self.games, p.games_per_matchup if p.kind != "learn" else None),
-            ("runs", self.runs, p.runs), ("epochs", self.epochs, p.epochs),
-            ("learning games", self.learn_games, p.learn_games), ("evaluation games", self.eval_games, p.eval_games),
+            ("runs", self.runs, p.runs),
+            ("epochs", self.epochs, p.epochs),
+            ("learning games", self.learn_games, p.learn_games),
+            ("evaluation games", self.eval_games, p.eval_games),
         ):
             if mine is not None and paper is not None and mine != paper:
                 out.append(f"{label} {mine} (paper: {paper})")
@@ -62,13 +69,22 @@ def _check_options(extra: str | None) -> str:
         return ""
     parse_spec(f"x:{extra}", kind="--player-options")  # one-line error on a malformed list
     if re.search(r"(^|,)\s*(model|effort)\s*=", extra):
-        raise UserError("--player-options may not set model= or effort= (the protocol sets them; use --model)")
+        raise UserError(
+            "--player-options may not set model= or effort= (the protocol sets them; use --model)"
+        )
     return "," + extra
 
 
-def model_spec(model: str, effort: str | None, extra: str | None = None, template: str = "llm:model={model},effort={effort}") -> str:
+def model_spec(
+    model: str,
+    effort: str | None,
+    extra: str | None = None,
+    template: str = "llm:model={model},effort={effort}",
+) -> str:
     if "," in model:
-        raise UserError(f"model name '{model}' may not contain ',' (give the model alone, options via --player-options)")
+        raise UserError(
+            f"model name '{model}' may not contain ',' (give the model alone, options via --player-options)"
+        )
     spec = template.format(model=model, effort=effort or "")
     if effort is None:
         spec = spec.replace(",effort=", "")
@@ -93,7 +109,9 @@ def reference_plan(p: Protocol, games: int | None, seed: int = 0) -> Plan:
     matchups: list[Matchup] = []
     for game in src.games:
         mcts = opponent_spec("mcts", game)
-        pairs = [(mcts, "random"), (mcts, "optimal")] + [("optimal", opponent_spec(r, game)) for r in src.opponents]
+        pairs = [(mcts, "random"), (mcts, "optimal")] + [
+            ("optimal", opponent_spec(r, game)) for r in src.opponents
+        ]
         for player, opp in pairs:
             m = Matchup(game, "standard", player, opp)
             if m not in matchups:
@@ -107,7 +125,7 @@ def _source(p: Protocol) -> Protocol:
     return get_protocol(p.source)
 
 
-def learning_experiments(p: Protocol, o: Options) -> list[object]:
+def learning_experiments(p: Protocol, o: Options) -> list[Experiment]:
     """One learning experiment per configuration of the figure (the first carries the reference)."""
     from ..learning import Experiment
 
@@ -116,14 +134,19 @@ def learning_experiments(p: Protocol, o: Options) -> list[object]:
     for i, agent in enumerate(p.agents):
         out.append(
             Experiment(
-                game=p.games[0], formulation="standard",
-                agent=model_spec(o.model, effort, o.player_options, agent.spec), opponent=p.opponents[0],
+                game=p.games[0],
+                formulation="standard",
+                agent=model_spec(o.model, effort, o.player_options, agent.spec),
+                opponent=p.opponents[0],
                 runs=o.runs if o.runs is not None else p.runs or 10,
                 epochs=o.epochs if o.epochs is not None else p.epochs or 5,
                 learn_games=o.learn_games if o.learn_games is not None else p.learn_games or 20,
                 eval_games=o.eval_games if o.eval_games is not None else p.eval_games or 50,
-                seed=o.seed, name=f"{run_name(p, o.model)}/{agent.label}",
-                reference=model_spec(o.model, effort, _llm_options(o.player_options)) if i == 0 and p.reference else None,
+                seed=o.seed,
+                name=f"{run_name(p, o.model)}/{agent.label}",
+                reference=model_spec(o.model, effort, _llm_options(o.player_options))
+                if i == 0 and p.reference
+                else None,
             )
         )
     return out
@@ -135,11 +158,17 @@ def _llm_options(extra: str | None) -> str | None:
         return None
     parts = [s for s in extra.split(",") if s.strip()]
     mapped = ["output=enum" if s.replace(" ", "") == "answer=legal" else s for s in parts]
-    kept = [s for s in mapped if s.split("=")[0].strip() in ("output", "temperature", "max_tokens", "timeout", "on_failure")]
+    kept = [
+        s
+        for s in mapped
+        if s.split("=")[0].strip() in ("output", "temperature", "max_tokens", "timeout", "on_failure")
+    ]
     return ",".join(kept) or None
 
 
-def clue_plans(p: Protocol, models: list[str], games: int | None, seed: int, concurrency: int) -> list[object]:
+def clue_plans(
+    p: Protocol, models: list[str], games: int | None, seed: int, concurrency: int
+) -> list[RunPlan]:
     """The Clue study's three conditions (000 l.95): six seats, three per model family; one model
     given fills all six seats (three per copy), keeping the paper's six-player game (000 l.82)."""
     from ..clue.study import RunPlan, study_specs
@@ -148,4 +177,6 @@ def clue_plans(p: Protocol, models: list[str], games: int | None, seed: int, con
         raise UserError("give --model (once per model family; the paper seats two, three seats each)")
     seats = models if len(models) > 1 else models * 2
     n = games if games is not None else p.games_per_matchup
-    return [RunPlan(study_specs(c, seats), n, seed, condition=c, concurrency=concurrency) for c in p.conditions]
+    return [
+        RunPlan(study_specs(c, seats), n, seed, condition=c, concurrency=concurrency) for c in p.conditions
+    ]

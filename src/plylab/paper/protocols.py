@@ -8,7 +8,7 @@ its `columns` out of the store, so neither depends on how the run driver is buil
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from ..errors import UserError
@@ -29,6 +29,7 @@ def opponent_spec(role: str, game: str) -> str:
     return role
 
 
+WDLF: tuple[Literal["W", "D", "L", "F"], ...] = ("W", "D", "L", "F")
 Metric = Literal["optimality", "win_rate", "draw_rate", "moves", "recognition", "tokens", "W", "D", "L", "F"]
 
 
@@ -100,7 +101,9 @@ class Protocol:
         return {k: v for k, v in d.items() if v not in (None, (), [], {})}
 
 
-def _optimality(game: str, forms: tuple[tuple[str, str], ...], effort: str | None = None) -> tuple[Column, ...]:
+def _optimality(
+    game: str, forms: tuple[tuple[str, str], ...], effort: str | None = None
+) -> tuple[Column, ...]:
     return tuple(Column(f, label, "optimality", game, f, "optimal", effort) for f, label in forms)
 
 
@@ -114,14 +117,19 @@ def _tokens(game: str, forms: tuple[tuple[str, str], ...]) -> tuple[Column, ...]
 
 def _wdlf(game: str) -> tuple[Column, ...]:
     return tuple(
-        Column(f"{opp}.{m}", f"{opp.capitalize() if opp != 'mcts' else 'MCTS'} {m}", m, game, "standard", opp)  # type: ignore[arg-type]
+        Column(f"{opp}.{m}", f"{opp.capitalize() if opp != 'mcts' else 'MCTS'} {m}", m, game, "standard", opp)
         for opp in OPPONENT_ROLES
-        for m in ("W", "D", "L", "F")
+        for m in WDLF
     )
 
 
-TTT_FORMS = (("standard", "TTT"), ("hidden", "Hid"), ("magic_square", "M.Sq"),
-             ("magic_square_plus5", "M.Sq +5"), ("story", "Story"))
+TTT_FORMS = (
+    ("standard", "TTT"),
+    ("hidden", "Hid"),
+    ("magic_square", "M.Sq"),
+    ("magic_square_plus5", "M.Sq +5"),
+    ("story", "Story"),
+)
 NIM_FORMS = (("standard", "Nim"), ("hidden", "Hid"), ("inverse", "Inv"), ("story", "Story"))
 TTT_OBF, NIM_OBF = TTT_FORMS[1:], NIM_FORMS[1:]
 EFFORTS = ("low", "medium", "high")
@@ -131,130 +139,271 @@ _SIDES = "003 l.60 (100 games per pair, sides switched after half; optimality ex
 
 _PLAY: tuple[Protocol, ...] = (
     Protocol(
-        "table2", "plybench", "play", "Per-move optimality vs Optimal, tic-tac-toe and Nim [Wilson]; † failures",
-        ("003 l.66-74 (Table 2)", _SIDES, _SECTION3), ("tic_tac_toe", "nim"), ("optimal",),
-        columns=(Column("tic_tac_toe", "tic-tac-toe", "optimality", "tic_tac_toe"),
-                 Column("nim", "Nim", "optimality", "nim")),
+        "table2",
+        "plybench",
+        "play",
+        "Per-move optimality vs Optimal, tic-tac-toe and Nim [Wilson]; † failures",
+        ("003 l.66-74 (Table 2)", _SIDES, _SECTION3),
+        ("tic_tac_toe", "nim"),
+        ("optimal",),
+        columns=(
+            Column("tic_tac_toe", "tic-tac-toe", "optimality", "tic_tac_toe"),
+            Column("nim", "Nim", "optimality", "nim"),
+        ),
     ),
     Protocol(
-        "table3", "plybench", "play",
+        "table3",
+        "plybench",
+        "play",
         "Connect Four: win rate [Wilson] and LLM moves per game [Student-t] vs Random and MCTS",
         ("003 l.80-86 (Table 3: 10 games per opponent, sides switched)", "003 l.49 (MCTS n=5000)", _SECTION3),
-        ("connect_four",), ("random", "mcts"), games_per_matchup=10,
-        columns=(Column("random.win_rate", "Random win rate", "win_rate", "connect_four", opponent="random"),
-                 Column("random.moves", "Random moves", "moves", "connect_four", opponent="random"),
-                 Column("mcts.win_rate", "MCTS win rate", "win_rate", "connect_four", opponent="mcts"),
-                 Column("mcts.moves", "MCTS moves", "moves", "connect_four", opponent="mcts")),
+        ("connect_four",),
+        ("random", "mcts"),
+        games_per_matchup=10,
+        columns=(
+            Column("random.win_rate", "Random win rate", "win_rate", "connect_four", opponent="random"),
+            Column("random.moves", "Random moves", "moves", "connect_four", opponent="random"),
+            Column("mcts.win_rate", "MCTS win rate", "win_rate", "connect_four", opponent="mcts"),
+            Column("mcts.moves", "MCTS moves", "moves", "connect_four", opponent="mcts"),
+        ),
     ),
     Protocol(
-        "table4", "plybench", "play", "Optimality vs Optimal on tic-tac-toe and its obfuscations [Wilson]",
-        ("003 l.100-110 (Table 4: 100 games per formulation)", _SIDES, _SECTION3), ("tic_tac_toe",), ("optimal",),
-        tuple(f for f, _ in TTT_FORMS), columns=_optimality("tic_tac_toe", TTT_FORMS),
+        "table4",
+        "plybench",
+        "play",
+        "Optimality vs Optimal on tic-tac-toe and its obfuscations [Wilson]",
+        ("003 l.100-110 (Table 4: 100 games per formulation)", _SIDES, _SECTION3),
+        ("tic_tac_toe",),
+        ("optimal",),
+        tuple(f for f, _ in TTT_FORMS),
+        columns=_optimality("tic_tac_toe", TTT_FORMS),
     ),
     Protocol(
-        "table5", "plybench", "play", "Recognition: traces naming tic-tac-toe under each obfuscation [Wilson]",
-        ("003 l.114-124 (Table 5: reasoning-trace summaries, same games as Table 4)",), ("tic_tac_toe",),
-        ("optimal",), tuple(f for f, _ in TTT_FORMS), columns=_recognition("tic_tac_toe", TTT_OBF), plays="table4",
+        "table5",
+        "plybench",
+        "play",
+        "Recognition: traces naming tic-tac-toe under each obfuscation [Wilson]",
+        ("003 l.114-124 (Table 5: reasoning-trace summaries, same games as Table 4)",),
+        ("tic_tac_toe",),
+        ("optimal",),
+        tuple(f for f, _ in TTT_FORMS),
+        columns=_recognition("tic_tac_toe", TTT_OBF),
+        plays="table4",
     ),
     Protocol(
-        "table6", "plybench", "play", "W D L F out of 100 games on standard tic-tac-toe vs Random, MCTS, Optimal",
-        ("003 l.202-216 (Table 6)", "003 l.49 (MCTS n=1000)", _SECTION3), ("tic_tac_toe",), OPPONENT_ROLES,
+        "table6",
+        "plybench",
+        "play",
+        "W D L F out of 100 games on standard tic-tac-toe vs Random, MCTS, Optimal",
+        ("003 l.202-216 (Table 6)", "003 l.49 (MCTS n=1000)", _SECTION3),
+        ("tic_tac_toe",),
+        OPPONENT_ROLES,
         columns=_wdlf("tic_tac_toe"),
     ),
     Protocol(
-        "table7", "plybench", "play", "W D L F out of 100 games on standard Nim vs Random, MCTS, Optimal",
-        ("003 l.220-232 (Table 7)", "003 l.49 (MCTS n=1000)", _SECTION3), ("nim",), OPPONENT_ROLES,
+        "table7",
+        "plybench",
+        "play",
+        "W D L F out of 100 games on standard Nim vs Random, MCTS, Optimal",
+        ("003 l.220-232 (Table 7)", "003 l.49 (MCTS n=1000)", _SECTION3),
+        ("nim",),
+        OPPONENT_ROLES,
         columns=_wdlf("nim"),
     ),
     Protocol(
-        "table8", "plybench", "play", "Optimality vs Optimal on tic-tac-toe obfuscations, all tiers [Wilson]",
-        ("003 l.250-261 (Table 8)", _SIDES, _SECTION3), ("tic_tac_toe",), ("optimal",),
-        tuple(f for f, _ in TTT_FORMS), columns=_optimality("tic_tac_toe", TTT_FORMS), plays="table4",
+        "table8",
+        "plybench",
+        "play",
+        "Optimality vs Optimal on tic-tac-toe obfuscations, all tiers [Wilson]",
+        ("003 l.250-261 (Table 8)", _SIDES, _SECTION3),
+        ("tic_tac_toe",),
+        ("optimal",),
+        tuple(f for f, _ in TTT_FORMS),
+        columns=_optimality("tic_tac_toe", TTT_FORMS),
+        plays="table4",
     ),
     Protocol(
-        "table9", "plybench", "play", "Recognition of tic-tac-toe under each obfuscation, all tiers [Wilson]",
-        ("003 l.265-276 (Table 9)",), ("tic_tac_toe",), ("optimal",), tuple(f for f, _ in TTT_FORMS),
-        columns=_recognition("tic_tac_toe", TTT_OBF), plays="table4",
+        "table9",
+        "plybench",
+        "play",
+        "Recognition of tic-tac-toe under each obfuscation, all tiers [Wilson]",
+        ("003 l.265-276 (Table 9)",),
+        ("tic_tac_toe",),
+        ("optimal",),
+        tuple(f for f, _ in TTT_FORMS),
+        columns=_recognition("tic_tac_toe", TTT_OBF),
+        plays="table4",
     ),
     Protocol(
-        "table10", "plybench", "play", "Optimality vs Optimal on Nim and its obfuscations [Wilson]",
-        ("003 l.292-303 (Table 10)", "003 l.284-286 (Nim obfuscations)", _SIDES, _SECTION3), ("nim",),
-        ("optimal",), tuple(f for f, _ in NIM_FORMS), columns=_optimality("nim", NIM_FORMS),
+        "table10",
+        "plybench",
+        "play",
+        "Optimality vs Optimal on Nim and its obfuscations [Wilson]",
+        ("003 l.292-303 (Table 10)", "003 l.284-286 (Nim obfuscations)", _SIDES, _SECTION3),
+        ("nim",),
+        ("optimal",),
+        tuple(f for f, _ in NIM_FORMS),
+        columns=_optimality("nim", NIM_FORMS),
     ),
     Protocol(
-        "table11", "plybench", "play", "Recognition of Nim under each obfuscation [Wilson]",
-        ("003 l.309-320 (Table 11)",), ("nim",), ("optimal",), tuple(f for f, _ in NIM_FORMS),
-        columns=_recognition("nim", NIM_OBF), plays="table10",
+        "table11",
+        "plybench",
+        "play",
+        "Recognition of Nim under each obfuscation [Wilson]",
+        ("003 l.309-320 (Table 11)",),
+        ("nim",),
+        ("optimal",),
+        tuple(f for f, _ in NIM_FORMS),
+        columns=_recognition("nim", NIM_OBF),
+        plays="table10",
     ),
     Protocol(
-        "table12", "plybench", "play", "Output tokens per move, tic-tac-toe formulations [Student-t]",
-        ("003 l.330-341 (Table 12)",), ("tic_tac_toe",), ("optimal",), tuple(f for f, _ in TTT_FORMS),
-        columns=_tokens("tic_tac_toe", TTT_FORMS), plays="table4",
+        "table12",
+        "plybench",
+        "play",
+        "Output tokens per move, tic-tac-toe formulations [Student-t]",
+        ("003 l.330-341 (Table 12)",),
+        ("tic_tac_toe",),
+        ("optimal",),
+        tuple(f for f, _ in TTT_FORMS),
+        columns=_tokens("tic_tac_toe", TTT_FORMS),
+        plays="table4",
     ),
     Protocol(
-        "table13", "plybench", "play", "Output tokens per move, Nim formulations [Student-t]",
-        ("003 l.345-356 (Table 13)",), ("nim",), ("optimal",), tuple(f for f, _ in NIM_FORMS),
-        columns=_tokens("nim", NIM_FORMS), plays="table10",
+        "table13",
+        "plybench",
+        "play",
+        "Output tokens per move, Nim formulations [Student-t]",
+        ("003 l.345-356 (Table 13)",),
+        ("nim",),
+        ("optimal",),
+        tuple(f for f, _ in NIM_FORMS),
+        columns=_tokens("nim", NIM_FORMS),
+        plays="table10",
     ),
     Protocol(
-        "table14", "plybench", "play", "Optimality [Wilson] and tokens per move [Student-t] by reasoning effort",
+        "table14",
+        "plybench",
+        "play",
+        "Optimality [Wilson] and tokens per move [Student-t] by reasoning effort",
         ("003 l.362-371 (Table 14: standard tic-tac-toe vs Optimal, low / medium / high)", _SIDES),
-        ("tic_tac_toe",), ("optimal",), efforts=EFFORTS,
-        columns=tuple(Column(f"optimality.{e}", f"Optimality {e}", "optimality", "tic_tac_toe", effort=e) for e in EFFORTS)
-        + tuple(Column(f"tokens.{e}", f"Tokens/move {e}", "tokens", "tic_tac_toe", effort=e) for e in EFFORTS),
+        ("tic_tac_toe",),
+        ("optimal",),
+        efforts=EFFORTS,
+        columns=tuple(
+            Column(f"optimality.{e}", f"Optimality {e}", "optimality", "tic_tac_toe", effort=e)
+            for e in EFFORTS
+        )
+        + tuple(
+            Column(f"tokens.{e}", f"Tokens/move {e}", "tokens", "tic_tac_toe", effort=e) for e in EFFORTS
+        ),
     ),
 )
 
-_LEARN = dict(
-    kind="learn", study="plybench", games=("tic_tac_toe",), opponents=("optimal",), efforts=("medium",),
-    runs=10, epochs=5, learn_games=20, eval_games=50, games_per_matchup=50,
+_LEARN = Protocol(
+    "",
+    "plybench",
+    "learn",
+    "",
+    (),
+    games=("tic_tac_toe",),
+    opponents=("optimal",),
+    efforts=("medium",),
+    runs=10,
+    epochs=5,
+    learn_games=20,
+    eval_games=50,
+    games_per_matchup=50,
     reference="llm:model={model},effort={effort}",
 )
-_LEARN_CITE = ("003 l.162 (GPT-5 nano at medium effort, vs Optimal on tic-tac-toe)",
-               "003 l.168 (50 eval games, then 5 x (20 learning + 50 eval), 10 runs)",
-               "003 l.170 (draw rate primary; output tokens per move)")
+_LEARN_CITE = (
+    "003 l.162 (GPT-5 nano at medium effort, vs Optimal on tic-tac-toe)",
+    "003 l.168 (50 eval games, then 5 x (20 learning + 50 eval), 10 runs)",
+    "003 l.170 (draw rate primary; output tokens per move)",
+)
 
 _FIGS: tuple[Protocol, ...] = (
-    Protocol(
-        "fig4", title="Ablation: REAPER reflection alone vs reflection + rules (draw rate, mean of runs [Student-t])",
+    replace(
+        _LEARN,
+        name="fig4",
+        title="Ablation: REAPER reflection alone vs reflection + rules (draw rate, mean of runs [Student-t])",
         cite=("003 l.164 (Figure 4)", "003 l.180-182 (0.826 vs 0.868, Welch p=0.039)", *_LEARN_CITE),
-        agents=(Agent("Refl.", "reaper:model={model},effort={effort},reflection=on,rules=off"),
-                Agent("Refl. + Rules", "reaper:model={model},effort={effort},reflection=on,rules=on")),
-        **_LEARN,  # type: ignore[arg-type]
+        agents=(
+            Agent("Refl.", "reaper:model={model},effort={effort},reflection=on,rules=off"),
+            Agent("Refl. + Rules", "reaper:model={model},effort={effort},reflection=on,rules=on"),
+        ),
     ),
-    Protocol(
-        "fig5", title="Original vs Baseline vs REAPER: draw rate and output tokens per move [Student-t]",
-        cite=("003 l.172-176 (Figure 5)", "003 l.186-192 (Baseline 0.818, REAPER 0.868, Welch p=0.018)", *_LEARN_CITE),
-        agents=(Agent("Original", "memento:model={model},effort={effort}"),
-                Agent("Baseline", "cbr:model={model},effort={effort}"),
-                Agent("REAPER", "reaper:model={model},effort={effort},reflection=on,rules=on")),
-        **_LEARN,  # type: ignore[arg-type]
+    replace(
+        _LEARN,
+        name="fig5",
+        title="Original vs Baseline vs REAPER: draw rate and output tokens per move [Student-t]",
+        cite=(
+            "003 l.172-176 (Figure 5)",
+            "003 l.186-192 (Baseline 0.818, REAPER 0.868, Welch p=0.018)",
+            *_LEARN_CITE,
+        ),
+        agents=(
+            Agent("Original", "memento:model={model},effort={effort}"),
+            Agent("Baseline", "cbr:model={model},effort={effort}"),
+            Agent("REAPER", "reaper:model={model},effort={effort},reflection=on,rules=on"),
+        ),
     ),
-    Protocol(
-        "fig6", title="State descriptor: state-mode vs description-mode retrieval (draw rate [Student-t])",
+    replace(
+        _LEARN,
+        name="fig6",
+        title="State descriptor: state-mode vs description-mode retrieval (draw rate [Student-t])",
         cite=("003 l.405 (Figure 6)", "003 l.409-413 (D.4.1)", *_LEARN_CITE),
-        agents=(Agent("Refl.", "reaper:model={model},effort={effort},rules=off,descriptor=off"),
-                Agent("Refl. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=off"),
-                Agent("Refl. + Desc.", "reaper:model={model},effort={effort},rules=off,descriptor=on"),
-                Agent("Refl. + Desc. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=on")),
-        **_LEARN,  # type: ignore[arg-type]
+        agents=(
+            Agent("Refl.", "reaper:model={model},effort={effort},rules=off,descriptor=off"),
+            Agent("Refl. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=off"),
+            Agent("Refl. + Desc.", "reaper:model={model},effort={effort},rules=off,descriptor=on"),
+            Agent("Refl. + Desc. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=on"),
+        ),
     ),
 )
 
-_CLUE = dict(study="clue", kind="clue", conditions=("baseline", "matrix", "mixed"), games_per_matchup=6, models=2,
-             efforts=())
-_CLUE_CITE = ("000 l.82 (six players, 21 cards, three dealt each)", "000 l.95 (six games each: baseline, matrix, "
-              "mixed; mixed = one tool user + two baseline per model family, order shuffled)",
-              "000 l.57 (GPT-4o-mini and Gemini-2.5-Flash, three seats each)")
+_CLUE = Protocol(
+    "",
+    "clue",
+    "clue",
+    "",
+    (),
+    conditions=("baseline", "matrix", "mixed"),
+    games_per_matchup=6,
+    models=2,
+    efforts=(),
+)
+_CLUE_CITE = (
+    "000 l.82 (six players, 21 cards, three dealt each)",
+    "000 l.95 (six games each: baseline, matrix, "
+    "mixed; mixed = one tool user + two baseline per model family, order shuffled)",
+    "000 l.57 (GPT-4o-mini and Gemini-2.5-Flash, three seats each)",
+)
 _CLUES: tuple[Protocol, ...] = (
-    Protocol("clue-accuracy", title="Accusation accuracy: share of players identifying the envelope (3/2/1/0 cards)",
-             cite=("000 l.103 (§4.1)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
-    Protocol("clue-deduction", title="Deduction quality: correct / incorrect deductions per game",
-             cite=("000 l.107 (§4.2)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
-    Protocol("clue-knowledge", title="Knowledge accumulation: cards known per round (ceiling 18)",
-             cite=("000 l.111 (§4.3)", "000 l.123 (Figure 5)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
-    Protocol("clue-delay", title="Solution suggested / accusation-ready to final accusation (turns)",
-             cite=("000 l.115 (§4.4)", "000 l.127 (Figure 6)", *_CLUE_CITE), **_CLUE),  # type: ignore[arg-type]
+    replace(
+        _CLUE,
+        name="clue-accuracy",
+        title="Accusation accuracy: share of players identifying the envelope (3/2/1/0 cards)",
+        cite=("000 l.103 (§4.1)", *_CLUE_CITE),
+    ),
+    replace(
+        _CLUE,
+        name="clue-deduction",
+        title="Deduction quality: correct / incorrect deductions per game",
+        cite=("000 l.107 (§4.2)", *_CLUE_CITE),
+    ),
+    replace(
+        _CLUE,
+        name="clue-knowledge",
+        title="Knowledge accumulation: cards known per round (ceiling 18)",
+        cite=("000 l.111 (§4.3)", "000 l.123 (Figure 5)", *_CLUE_CITE),
+    ),
+    replace(
+        _CLUE,
+        name="clue-delay",
+        title="Solution suggested / accusation-ready to final accusation (turns)",
+        cite=("000 l.115 (§4.4)", "000 l.127 (Figure 6)", *_CLUE_CITE),
+    ),
 )
 
 PROTOCOLS: dict[str, Protocol] = {p.name: p for p in (*_PLAY, *_FIGS, *_CLUES)}

@@ -36,8 +36,14 @@ def _cell(row: dict[str, Any], metric: str) -> dict[str, Any] | None:
     if metric in ("W", "D", "L", "F"):
         key = {"W": "wins", "D": "draws", "L": "losses", "F": "failures"}[metric]
         return {"count": row[key], "of": row["games"]}
-    src = {"optimality": row["optimality"], "win_rate": row["win_rate"], "draw_rate": row["draw_rate"],
-           "recognition": row["recognition"], "moves": row["moves_per_game"], "tokens": row["tokens_per_move"]}[metric]
+    src = {
+        "optimality": row["optimality"],
+        "win_rate": row["win_rate"],
+        "draw_rate": row["draw_rate"],
+        "recognition": row["recognition"],
+        "moves": row["moves_per_game"],
+        "tokens": row["tokens_per_move"],
+    }[metric]
     value = src.get("rate", src.get("mean"))
     if value is None:
         return None
@@ -50,7 +56,7 @@ def _ci(c: dict[str, Any] | None) -> tuple[float, float] | None:
         return None
     if "count" in c:  # counts: a Wilson interval over the games (the paper prints raw counts, l.202)
         e = wilson(int(c["count"]), int(c.get("of", 100)))
-        return (e.low, e.high) if e.low is not None else None
+        return (e.low, e.high) if e.low is not None and e.high is not None else None
     if c.get("low") is not None and c.get("high") is not None:
         return float(c["low"]), float(c["high"])
     return interval(c)
@@ -97,7 +103,11 @@ def _runs(store: Store, p: Protocol, runs: list[str] | None) -> list[str]:
             raise UserError(f"no run {', '.join(unknown)} in {store.path}")
         return runs
     prefix = f"paper/{p.source}/"
-    return [n for n in names if n.startswith(prefix) and "/" not in n[len(prefix):] and n[len(prefix):] != "reference"]
+    return [
+        n
+        for n in names
+        if n.startswith(prefix) and "/" not in n[len(prefix) :] and n[len(prefix) :] != "reference"
+    ]
 
 
 def _effort(spec_options: dict[str, str], p: Protocol) -> str:
@@ -129,9 +139,15 @@ def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[s
         opts = parse_spec(r["player"], kind="player").options
         extra = {k: v for k, v in opts.items() if k not in ("model", "effort")}
         if extra:
-            out.add("player options " + ",".join(f"{k}={v}" for k, v in extra.items())
-                    + (" — constrained decoding to legal moves, which removes the paper's failure channel"
-                       if extra.get("output") == "enum" or extra.get("answer") == "legal" else " (not the paper's)"))
+            out.add(
+                "player options "
+                + ",".join(f"{k}={v}" for k, v in extra.items())
+                + (
+                    " — constrained decoding to legal moves, which removes the paper's failure channel"
+                    if extra.get("output") == "enum" or extra.get("answer") == "legal"
+                    else " (not the paper's)"
+                )
+            )
     for name, plan in plans.items():
         if plan.get("games") not in (None, p.games_per_matchup):
             out.add(f"{plan['games']} games per matchup in run {name} (paper: {p.games_per_matchup})")
@@ -141,11 +157,15 @@ def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[s
 # -- tables ---------------------------------------------------------------------------------------
 
 
-def table_data(store_path: Path, name: str, runs: list[str] | None = None, compare_to: str | None = None) -> dict[str, Any]:
+def table_data(
+    store_path: Path, name: str, runs: list[str] | None = None, compare_to: str | None = None
+) -> dict[str, Any]:
     """The table as data: protocol, deviations, model rows beside the paper's, reference rows."""
     p = get_protocol(name)
     if p.kind != "play":
-        raise UserError(f"'{name}' is a {'figure' if p.kind == 'learn' else 'Clue table'}; see figure_data / clue_data")
+        raise UserError(
+            f"'{name}' is a {'figure' if p.kind == 'learn' else 'Clue table'}; see figure_data / clue_data"
+        )
     pub = published(name)
     paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
     if compare_to is not None and compare_to not in paper_rows:
@@ -154,12 +174,16 @@ def table_data(store_path: Path, name: str, runs: list[str] | None = None, compa
     try:
         names = _runs(store, p, runs)
         rows: list[dict[str, Any]] = []
-        plans = {}
+        plans: dict[str, dict[str, Any]] = {}
         for n in names:
             rows += matchup_rows(store, n)
             plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
         all_names = {r["name"] for r in store.runs()}
-        ref_rows = matchup_rows(store, reference_run_name(p)) if not runs and reference_run_name(p) in all_names else []
+        ref_rows = (
+            matchup_rows(store, reference_run_name(p))
+            if not runs and reference_run_name(p) in all_names
+            else []
+        )
     finally:
         store.close()
     model_rows = [r for r in rows if parse_spec(r["player"], kind="player").name in MODEL_PLAYERS]
@@ -176,29 +200,60 @@ def table_data(store_path: Path, name: str, runs: list[str] | None = None, compa
             hit = next((r for r in items if _matches(r, c, p)), None)
             mine = _cell(hit, c.metric) if hit else None
             paper = paper_rows.get(twin, {}).get(c.key) if twin else None
-            cells[c.key] = {"reproduced": mine, "published": paper, "disjoint": disjoint(mine, paper),
-                            "failures": hit["failures"] if hit else None}
-        out_rows.append({"model": label, "source": "this run", "paper_model": twin if twin in paper_rows else None,
-                         "cells": cells})
+            cells[c.key] = {
+                "reproduced": mine,
+                "published": paper,
+                "disjoint": disjoint(mine, paper),
+                "failures": hit["failures"] if hit else None,
+            }
+        out_rows.append(
+            {
+                "model": label,
+                "source": "this run",
+                "paper_model": twin if twin in paper_rows else None,
+                "cells": cells,
+            }
+        )
         if twin in paper_rows:
             used.add(twin)
     for model, cells in paper_rows.items():
-        out_rows.append({"model": model, "source": "paper", "paired": model in used,
-                         "cells": {c.key: {"published": cells.get(c.key)} for c in p.columns}})
+        out_rows.append(
+            {
+                "model": model,
+                "source": "paper",
+                "paired": model in used,
+                "cells": {c.key: {"published": cells.get(c.key)} for c in p.columns},
+            }
+        )
     return {
-        "table": name, "title": p.title, "cite": list(p.cite), "protocol": p.describe(),
-        "runs": names, "deviations": _deviations(model_rows, p, plans), "columns": [
-            {"key": c.key, "label": c.label, "metric": c.metric} for c in p.columns],
-        "rows": out_rows, "footnotes": pub.get("footnotes", {}),
+        "table": name,
+        "title": p.title,
+        "cite": list(p.cite),
+        "protocol": p.describe(),
+        "runs": names,
+        "deviations": _deviations(model_rows, p, plans),
+        "columns": [{"key": c.key, "label": c.label, "metric": c.metric} for c in p.columns],
+        "rows": out_rows,
+        "footnotes": pub.get("footnotes", {}),
         "references": [_reference(r) for r in ref_rows],
     }
 
 
 def _reference(r: dict[str, Any]) -> dict[str, Any]:
-    return {"player": r["player"], "opponent": r["opponent"], "game": r["game"], "games": r["games"],
-            "W": r["wins"], "D": r["draws"], "L": r["losses"], "F": r["failures"],
-            "win_rate": _cell(r, "win_rate"), "draw_rate": _cell(r, "draw_rate"),
-            "loss_rate": wilson(r["losses"], r["games"]).as_dict(), "optimality": _cell(r, "optimality")}
+    return {
+        "player": r["player"],
+        "opponent": r["opponent"],
+        "game": r["game"],
+        "games": r["games"],
+        "W": r["wins"],
+        "D": r["draws"],
+        "L": r["losses"],
+        "F": r["failures"],
+        "win_rate": _cell(r, "win_rate"),
+        "draw_rate": _cell(r, "draw_rate"),
+        "loss_rate": wilson(r["losses"], r["games"]).as_dict(),
+        "optimality": _cell(r, "optimality"),
+    }
 
 
 def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[str]]:
@@ -217,26 +272,38 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
                 text = show(cell["reproduced"], c["metric"])
                 if data["table"] == "table2" and cell.get("failures"):
                     text += "†"
-                    daggers.append(f"{row['model']} failed to return a legal action in {cell['failures']} game(s) "
-                                   f"on {c['label']}")
+                    daggers.append(
+                        f"{row['model']} failed to return a legal action in {cell['failures']} game(s) "
+                        f"on {c['label']}"
+                    )
                 if cell["disjoint"]:
                     text += f" {NEQ}"
             line.append(text)
         body.append(line)
         if row["source"] == "this run" and row.get("paper_model"):
-            body.append([f"{row['paper_model']}", "paper"] + [
-                "–" if row["cells"][c["key"]]["published"] is None else show(row["cells"][c["key"]]["published"], c["metric"])
-                for c in cols])
+            body.append(
+                [f"{row['paper_model']}", "paper"]
+                + [
+                    "–"
+                    if row["cells"][c["key"]]["published"] is None
+                    else show(row["cells"][c["key"]]["published"], c["metric"])
+                    for c in cols
+                ]
+            )
     body = _dedupe_paper_rows(body, data)
     if any(cell.get("disjoint") for row in data["rows"] for cell in row["cells"].values()):
-        notes.append(f"{NEQ}: the reproduced 95% interval and the paper's do not overlap"
-                     + (" (W/D/L/F: Wilson intervals over the games)" if cols and cols[0]["metric"] in "WDLF" else ""))
+        notes.append(
+            f"{NEQ}: the reproduced 95% interval and the paper's do not overlap"
+            + (" (W/D/L/F: Wilson intervals over the games)" if cols and cols[0]["metric"] in "WDLF" else "")
+        )
     if data["footnotes"].get("†"):
         notes.append("† (paper) " + data["footnotes"]["†"])
     notes += [f"† (this run) {d}" for d in daggers]
     if not any(r["source"] == "this run" for r in data["rows"]):
         notes.append(f"no reproduced rows yet: run `plylab paper run {data['table']} --model M`")
-    notes.append(f"{MISSING}: the paper has this cell and the run has no games for it; – : the paper prints none")
+    notes.append(
+        f"{MISSING}: the paper has this cell and the run has no games for it; – : the paper prints none"
+    )
     return header, body, notes
 
 
@@ -255,12 +322,39 @@ def _dedupe_paper_rows(body: list[list[str]], data: dict[str, Any]) -> list[list
 
 
 def _reference_grid(refs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    header = ["reference player", "opponent", "game", "games", "W", "D", "L", "F", "win rate [Wilson]",
-              "draw rate", "loss rate", "optimality [Wilson]"]
-    body = [[r["player"], r["opponent"], r["game"], str(r["games"]), str(r["W"]), str(r["D"]), str(r["L"]), str(r["F"]),
-             show(r["win_rate"], "win_rate"), show(r["draw_rate"], "draw_rate"),
-             rate_cell({"rate": r["loss_rate"]["rate"], "low": r["loss_rate"]["low"], "high": r["loss_rate"]["high"]}),
-             show(r["optimality"], "optimality") if r["optimality"] else "–"] for r in refs]
+    header = [
+        "reference player",
+        "opponent",
+        "game",
+        "games",
+        "W",
+        "D",
+        "L",
+        "F",
+        "win rate [Wilson]",
+        "draw rate",
+        "loss rate",
+        "optimality [Wilson]",
+    ]
+    body = [
+        [
+            r["player"],
+            r["opponent"],
+            r["game"],
+            str(r["games"]),
+            str(r["W"]),
+            str(r["D"]),
+            str(r["L"]),
+            str(r["F"]),
+            show(r["win_rate"], "win_rate"),
+            show(r["draw_rate"], "draw_rate"),
+            rate_cell(
+                {"rate": r["loss_rate"]["rate"], "low": r["loss_rate"]["low"], "high": r["loss_rate"]["high"]}
+            ),
+            show(r["optimality"], "optimality") if r["optimality"] else "–",
+        ]
+        for r in refs
+    ]
     return header, body
 
 
@@ -285,7 +379,11 @@ def render_table(data: dict[str, Any], fmt: str) -> str:
         parts.append(_comment(fmt, ["reference rows: classic players at the paper's settings (no model)"]))
         parts.append(grid(rh, rb, fmt))
     elif data["table"] in ("table3", "table6", "table7"):
-        parts.append(_comment(fmt, [f"reference rows: none yet; `plylab paper run {data['table']} --references` adds them"]))
+        parts.append(
+            _comment(
+                fmt, [f"reference rows: none yet; `plylab paper run {data['table']} --references` adds them"]
+            )
+        )
     text = "\n\n".join(parts) + "\n"
     return html_page(data["table"], text) if fmt == "html" else text
 
@@ -298,24 +396,35 @@ def grid(header: list[str], body: list[list[str]], fmt: str, notes: list[str] = 
 
     rows = ["<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"]
     rows += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in body]
-    return "<table>\n" + "\n".join(rows) + "\n</table>" + "".join(f"\n<p class=note>{escape(n)}</p>" for n in notes)
+    return (
+        "<table>\n"
+        + "\n".join(rows)
+        + "\n</table>"
+        + "".join(f"\n<p class=note>{escape(n)}</p>" for n in notes)
+    )
 
 
 def html_page(title: str, body: str) -> str:
     from html import escape
 
-    style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child{text-align:left}"
-             ".note{color:#555;font-size:small}")
-    return (f"<!doctype html>\n<html><head><meta charset=utf-8><title>{escape(title)}</title><style>{style}</style>"
-            f"</head><body>\n{body}\n</body></html>\n")
+    style = (
+        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child{text-align:left}"
+        ".note{color:#555;font-size:small}"
+    )
+    return (
+        f"<!doctype html>\n<html><head><meta charset=utf-8><title>{escape(title)}</title><style>{style}</style>"
+        f"</head><body>\n{body}\n</body></html>\n"
+    )
 
 
 def _comment(fmt: str, lines: list[str]) -> str:
     if fmt == "html":
         from html import escape
 
-        return "\n".join(f"<h2>{escape(line)}</h2>" if i == 0 else f"<p>{escape(line)}</p>" for i, line in enumerate(lines))
+        return "\n".join(
+            f"<h2>{escape(line)}</h2>" if i == 0 else f"<p>{escape(line)}</p>" for i, line in enumerate(lines)
+        )
     if fmt == "latex":
         return "\n".join(f"% {line}" for line in lines)
     if fmt == "csv":
@@ -325,8 +434,15 @@ def _comment(fmt: str, lines: list[str]) -> str:
     return "\n".join(lines)
 
 
-def report(store_path: Path, name: str, fmt: str = "markdown", *, runs: list[str] | None = None,
-           compare_to: str | None = None, plot_dir: Path | None = None) -> tuple[str, list[Path]]:
+def report(
+    store_path: Path,
+    name: str,
+    fmt: str = "markdown",
+    *,
+    runs: list[str] | None = None,
+    compare_to: str | None = None,
+    plot_dir: Path | None = None,
+) -> tuple[str, list[Path]]:
     """The rendered report and any figure files written."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
