@@ -123,9 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     games = args.game or list(SIMS)
     opponents = args.opponent or ["random", "optimal"]
-    target = {
-        g: (args.games_connect_four or args.games) if g == "connect_four" else args.games for g in games
-    }
+    c4 = args.games_connect_four if args.games_connect_four is not None else max(2, args.games // 10)
+    target = {g: c4 if g == "connect_four" else args.games for g in games}
     cells: dict[tuple[str, str, str], Cell] = {
         (g, o, i): Cell() for g in games for o in opponents for i in ("cpp", "python")
     }
