@@ -254,3 +254,11 @@ def test_optimal_needs_an_oracle(cli, tmp_path) -> None:
         "--quiet",
     )
     assert r.code == 2 and "needs an exact oracle" in r.err
+
+
+@pytest.mark.parametrize("spec", ["standard", "relabel:seed=2"])
+def test_a_position_awaiting_the_dice_renders(spec: str) -> None:
+    """A replay page may show a position whose next move is chance: it renders, listing no moves."""
+    game = get_game("backgammon")
+    text = game.formulation(spec).render_state(game.new_state())
+    assert "chance move" in text and "Legal moves" not in text

@@ -77,6 +77,8 @@ class Generic(Formulation):
 
     def render_state(self, state: pyspiel.State) -> str:
         lines = [self.board(state)]
+        if state.is_chance_node():  # a replay page's last position may await the dice
+            return "\n".join([*lines, "A chance move (dice or the like) comes next."])
         if not state.is_terminal():
             lines.append("Legal moves: " + ", ".join(self.legal_labels(state)))
         lines.append(turn_line(self, state))

@@ -102,6 +102,8 @@ class Relabel(FixedLabels[RelabelOptions]):
     def render_state(self, state: pyspiel.State) -> str:
         if not self.per_position:
             return self.disguise(self.inner.render_state(state))
+        if state.is_chance_node():
+            return self.disguise(self.inner.render_state(state))
         lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
         if not state.is_terminal():
             legend = ", ".join(f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions())
