@@ -9,6 +9,7 @@ from typing import Any
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
+from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
 from .plan import GameJob
@@ -81,14 +82,18 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     base = context or RunContext()
     ctx = RunContext(store_path=base.store_path, cache=base.cache, job_key=job.key, extra=base.extra)
     players = [make_player(spec, game, derive_seed(job.seed, seat), ctx) for seat, spec in enumerate(job.seat_specs())]
-    oracle = game.oracle() if score and game.has_oracle else None
+    oracle = game.oracle() if score and getattr(m, "score", True) and game.has_oracle else None
     state = game.new_state()
     moves: list[MoveRecord] = []
     forfeit_by: int | None = None
     failure_kind: str | None = None
     started = time.time()
     try:
+        chance = chance_stream(job.seed)
         while not state.is_terminal():
+            if state.is_chance_node():  # dice and the like: drawn from the job's seed, not a move
+                state.apply_action(sample_chance(state, chance))
+                continue
             seat = state.current_player()
             turn = Turn(game, formulation, state.clone(), seat, len(moves), job.key)
             t0 = time.perf_counter()
