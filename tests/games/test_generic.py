@@ -262,3 +262,16 @@ def test_a_position_awaiting_the_dice_renders(spec: str) -> None:
     game = get_game("backgammon")
     text = game.formulation(spec).render_state(game.new_state())
     assert "chance move" in text and "Legal moves" not in text
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [("breakthrough", "This looks like Breakthrough."), ("dots_and_boxes", "a game of dots-and-boxes"),
+     ("mnk", "an m,n,k-game, really"), ("nine_mens_morris", "Nine men's morris!"), ("hex:board_size=5", "HEX")],
+)
+def test_recognition_knows_the_name_and_aliases(game: str, text: str) -> None:
+    from plylab.analysis.recognition import names_game
+
+    definition = get_game(game)
+    assert names_game(definition, text)
+    assert not names_game(definition, "a quiet board game about territory and patience")
