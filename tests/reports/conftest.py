@@ -42,10 +42,13 @@ class _ChatHandler(BaseHTTPRequestHandler):
         if isinstance(prompt, list):
             prompt = " ".join(part.get("text", "") for part in prompt)
         move = re.findall(r"^- (\S+)$", prompt, re.MULTILINE)[0]
-        content = json.dumps({"reasoning": LLM_REPLY_REASONING.format(move=move), "action": move})
+        # A separate reasoning trace (as DeepSeek-style servers send it) and the move in the reply.
+        reasoning = LLM_REPLY_REASONING.format(move=move)
+        content = json.dumps({"reasoning": reasoning, "action": move})
         self._send({
             "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": request["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content,
+                                                                       "reasoning_content": reasoning}}],
             "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
                       "total_tokens": len(prompt) // 4 + len(content) // 4},
         })
@@ -81,7 +84,7 @@ def report_store(tmp_path_factory: pytest.TempPathFactory, chat_server: str) -> 
             "--games", "2", "--store", s, "--run", "ttt-random")
     _plylab("run", "--game", "nim", "--player", "mcts:sims=50", "--opponent", "random", "--games", "2",
             "--store", s, "--run", "nim-mcts")
-    _plylab("run", "--game", "tic_tac_toe", "--player", f"llm:model=openai-api/fake/m,base_url={chat_server}",
+    _plylab("run", "--game", "tic_tac_toe", "--player", f"llm:model=openai-api/fake/m,base_url={chat_server},output=json",
             "--opponent", "optimal", "--games", "2", "--store", s, "--run", "ttt-llm")
     _plylab("clue", "run", "-p", "clue-matrix", "-p", "clue-oracle", "-p", "clue-random", "-p", "clue-matrix",
             "-p", "clue-random", "-p", "clue-matrix", "--games", "1", "--store", s, "-q")

@@ -3,7 +3,9 @@ optional sections never hide a broken module (issue 12 point 6)."""
 
 from __future__ import annotations
 
+import csv
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +46,7 @@ def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_report_memory_stays_flat_on_a_20000_game_store(big_store: Path, tmp_path: Path) -> None:
+def test_report_and_export_memory_stay_flat_on_a_20000_game_store(big_store: Path, tmp_path: Path) -> None:
     assert _peak_mb("report", "--store", str(big_store)) < MAX_RSS_MB
     site = tmp_path / "site"
     assert _peak_mb("report", "--store", str(big_store), "--html", str(site)) < MAX_RSS_MB
@@ -55,6 +57,12 @@ def test_report_memory_stays_flat_on_a_20000_game_store(big_store: Path, tmp_pat
     listed = sum(len(re.findall(r'<td data-sort="\d+"><a href="../games/|<td data-sort="\d+">game \d+', p.read_text()))
                  for p in pages)
     assert listed == GAMES, "every stored game is listed on one of the run's pages"
+    assert _peak_mb("export", str(tmp_path / "moves.csv"), "--store", str(big_store), "--table", "moves") < 200
+    with open(tmp_path / "moves.csv", newline="") as fh:
+        exported = sum(1 for _ in csv.reader(fh)) - 1
+    with sqlite3.connect(big_store) as conn:
+        assert exported == conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+    conn.close()
 
 
 def _small_store(cli, path: Path, games: int) -> Path:
@@ -105,9 +113,7 @@ def test_a_broken_report_module_fails_loudly(cli, tmp_path: Path, monkeypatch: p
 def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     """A 5 MB reply: the move's `reply` column holds it; its attempt refers to it instead of a
     second copy; the replay page and the export put it back (issue 15 point 7)."""
-    import csv
     import json
-    import sqlite3
 
     from plylab.harness.records import GameRecord, MoveRecord
     from plylab.harness.store import Store

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TABLES = ("runs", "games", "moves")
 FORMATS = ("csv", "parquet")
@@ -27,8 +30,8 @@ def export(
     out: Path = typer.Argument(..., help="output file"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
     table: str = typer.Option("games", "--table", help=f"one of: {', '.join(TABLES)}"),
-    fmt: Optional[str] = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
-    run: Optional[str] = typer.Option(None, "--run", help="only this run"),
+    fmt: str | None = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
+    run: str | None = typer.Option(None, "--run", help="only this run"),
 ) -> None:
     """Write one table of the store to a CSV or Parquet file."""
     fmt = fmt or out.suffix.lstrip(".").lower()
@@ -38,35 +41,55 @@ def export(
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if not out.parent.is_dir():
         raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
-
     s = Store(store, create=False)
     try:
         with reading(store):
             if run is not None:
                 s.runs(run)  # one clear line for an unknown run
-            cur = s.conn.execute(QUERIES[table], {"run": run})
-            names = [d[0] for d in cur.description]
-            rows = cur.fetchall()
+            count = _write(s, QUERIES[table], run, out, fmt)
     finally:
         s.close()
-    columns = {n: [r[i] for r in rows] for i, n in enumerate(names)}
-    if "attempts" in columns:  # texts stored once (in the move's column) go back into each attempt
-        columns["attempts"] = [
-            json_text(expand_attempts(json.loads(a), r)) if a else a for a, r in zip(columns["attempts"], rows)
-        ]
-    data = pa.table(columns)
+    print(f"wrote {count} {table} to {out}")
+
+
+BATCH = 2000  # rows in memory at once: the export streams, whatever the store's size
+
+
+def _schema(store: Store, names: list[str]) -> pa.Schema:
+    """Column types from the tables' declared SQLite types, so every batch has the same schema."""
+    import pyarrow as pa
+
+    arrow = {"INTEGER": pa.int64(), "REAL": pa.float64()}  # anything else is text
+    declared = {"run": "TEXT"}
+    for t in ("moves", "games", "runs"):  # first wins: the queries select moves' columns before games'
+        for _, name, kind, *_ in store.conn.execute(f"PRAGMA table_info({t})"):
+            declared.setdefault(name, kind.upper())
+    return pa.schema([(n, arrow.get(declared.get(n, "TEXT"), pa.string())) for n in names])
+
+
+def _write(store: Store, query: str, run: str | None, out: Path, fmt: str) -> int:
+    """Stream the query's rows into `out`, BATCH rows at a time; return how many were written."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    cur = store.conn.execute(query, {"run": run})
+    names = [d[0] for d in cur.description]
+    schema = _schema(store, names)
+    count = 0
     try:
-        if fmt == "csv":
-            pacsv.write_csv(data, out)
-        else:
-            pq.write_table(data, out)
+        with (pacsv.CSVWriter(out, schema) if fmt == "csv" else pq.ParquetWriter(out, schema)) as writer:
+            while rows := cur.fetchmany(BATCH):
+                columns = {n: [r[i] for r in rows] for i, n in enumerate(names)}
+                if "attempts" in columns:  # texts stored once (in the move's column) go back into each attempt
+                    columns["attempts"] = [json_text(expand_attempts(json.loads(a), r)) if a else a
+                                           for a, r in zip(columns["attempts"], rows)]
+                writer.write_table(pa.table(columns, schema=schema))
+                count += len(rows)
     except OSError as exc:
         raise UserError(f"cannot write '{out}': {exc.strerror or exc}; the store was only read, nothing in it "
                         "changed") from None
-    print(f"wrote {len(rows)} {table} to {out}")
+    return count
 
 
 def register(app: typer.Typer) -> None:

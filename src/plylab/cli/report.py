@@ -6,7 +6,6 @@ import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -19,7 +18,7 @@ REPLAYS = 50  # replay pages per matchup and seat in --html (keeps the site's si
 
 def report(
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
-    run: Optional[str] = typer.Option(None, "--run", help="only this run"),
+    run: str | None = typer.Option(None, "--run", help="only this run"),
     fmt: str = typer.Option("table", "--format", help=f"one of: {', '.join(FORMATS)}"),
     table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(TABLES)}"),
     by: str = typer.Option("opponent", "--by", help=f"pivot columns: {', '.join(BY)}"),
@@ -27,8 +26,8 @@ def report(
         "trace", "--on", help="recognition counted on: trace (the paper's reasoning traces) or reply"
     ),
     learning: bool = typer.Option(False, "--learning", help="learning-run checkpoints (plylab learn)"),
-    html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML site here"),
-    latex: Optional[Path] = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
+    html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML site here"),
+    latex: Path | None = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
     replays: int = typer.Option(
         REPLAYS, "--replays", min=0,
         help="with --html: replay pages per matchup and seat (the first N games by index; 0 = every game)",

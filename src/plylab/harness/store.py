@@ -288,7 +288,8 @@ class Store:
                 "INSERT INTO runs(name, kind, seed, plan, created, updated) VALUES (?,?,?,?,?,?)",
                 (name, kind, seed, plan_text, now, now),
             )
-            return int(cur.lastrowid)
+            assert cur.lastrowid is not None  # set by every successful INSERT
+            return cur.lastrowid
         if row["plan"] != plan_text or row["seed"] != seed:
             raise UserError(
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "

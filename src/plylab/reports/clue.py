@@ -88,7 +88,7 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
         return out
 
     try:
-        steps = [{"turn": 0, "round": 0, "seat": None, "kind": "deal", "story": "The cards are dealt.",
+        steps: list[dict[str, Any]] = [{"turn": 0, "round": 0, "seat": None, "kind": "deal", "story": "The cards are dealt.",
                   "knowledge": knowledge()}]
         for t in turns:
             _apply(state, game, t)
