@@ -275,3 +275,12 @@ def test_recognition_knows_the_name_and_aliases(game: str, text: str) -> None:
     definition = get_game(game)
     assert names_game(definition, text)
     assert not names_game(definition, "a quiet board game about territory and patience")
+
+
+def test_a_plan_file_may_turn_scoring_off(cli, tmp_path) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text('game: ["mnk:m=3,n=3,k=3"]\nplayers: [random]\nopponents: [optimal]\ngames: 2\nscore: false\n')
+    store = str(tmp_path / "s.sqlite")
+    assert cli("run", "--config", str(plan), "--store", store, "--quiet").code == 0
+    [row] = json.loads(cli("report", "--store", store, "--format", "json").out)["matchups"]
+    assert row["game"] == "mnk:m=3,n=3,k=3" and row["games"] == 2 and row["optimality"]["scored"] == 0
