@@ -188,7 +188,7 @@ class LLMPlayer(Player[LLMOptions]):
         self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
         # The local model has neither effort nor traces: leave both out (and out of its cache keys).
         self.effort = None if self.model.is_local or o.effort == "unset" else o.effort
-        self.summary = None if self.model.is_local or o.summary == "auto" else o.summary
+        self.trace_summary = None if self.model.is_local or o.summary == "auto" else o.summary
         self._own_cache: ResponseCache | None = None
 
     @property
@@ -240,7 +240,7 @@ class LLMPlayer(Player[LLMOptions]):
             temperature=o.temperature,
             max_tokens=o.max_tokens,
             effort=self.effort,
-            reasoning_summary=self.summary,
+            reasoning_summary=self.trace_summary,
             timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
             seed=move_seed(self.seed, turn.ply, n),
         )

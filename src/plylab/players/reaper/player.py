@@ -164,7 +164,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         s = prompts.Situation(
             f.rules(), f.seat_name(turn.seat), f.render_state(turn.state), list(f.legal_labels(turn.state))
         )
-        base, note = f"{turn.job_key}/{turn.ply}", {}
+        base, note = f"{turn.job_key}/{turn.ply}", dict[str, Any]()
         key = await self._recall(s, base, note)
         action, intent, failure = await self._choose(turn, s, base, note)
         attempts = self.caller.take()
