@@ -220,6 +220,7 @@ def play(spec: str, idx: int, context: RunContext, games: int = 2):
     )
 
 
+@pytest.mark.model  # case memory embeds with the real sentence encoder
 def test_learning_game_writes_reflected_cases_and_rules_every_period(tmp_path, scripted):
     model = scripted(game_script)
     spec = "reaper:model=local,rule_period=2,max_rules=3"
@@ -256,6 +257,7 @@ def test_learning_game_writes_reflected_cases_and_rules_every_period(tmp_path, s
     assert all(c.effort == "medium" for c in model.configs)  # the REAPER study's effort (l.162)
 
 
+@pytest.mark.model  # case memory embeds with the real sentence encoder
 def test_truncated_or_partial_reflections_are_logged_as_failures(tmp_path, scripted):
     def script(key, messages, schema):
         if key.endswith("/reflect"):
@@ -279,6 +281,7 @@ def test_truncated_or_partial_reflections_are_logged_as_failures(tmp_path, scrip
     ]
 
 
+@pytest.mark.model  # case memory embeds with the real sentence encoder
 def test_evaluation_reads_memory_without_learning(tmp_path, scripted):
     model = scripted(game_script)
     spec = "cbr:model=local"
@@ -318,6 +321,7 @@ def test_retry_shows_the_error_and_random_falls_back(tmp_path, scripted):
     assert rec.outcome == "failure" and rec.failure_kind == "unparseable"
 
 
+@pytest.mark.model  # case memory embeds with the real sentence encoder
 def test_descriptor_mode_keys_retrieval_by_the_description(tmp_path, scripted):
     def script(key, messages, schema):
         if key.endswith("/descriptor"):

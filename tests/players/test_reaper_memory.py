@@ -19,6 +19,8 @@ from plylab.players.reaper.prompts import read_prose_planner
 from plylab.players.reaper.reflector import label
 from plylab.players.reaper.retrieval import Retriever, nearest
 
+pytestmark = pytest.mark.model  # the real sentence encoder
+
 EMPTY = "  A B C\n1 . . .\n2 . . .\n3 . . .\nYou are X; it is your move."
 
 

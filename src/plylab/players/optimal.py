@@ -20,7 +20,6 @@ class OptimalOptions(Params):
 class OptimalPlayer(Player[OptimalOptions]):
     name = "optimal"
     needs_oracle = True  # plans refuse it on a game with no exact oracle
-    needs_oracle = True  # plans refuse it on a game with no exact oracle
     Options = OptimalOptions
     summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"
 
