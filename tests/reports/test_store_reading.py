@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from plylab.harness.store import Store
+
 READERS = (
     ("report",),
     ("report", "--format", "json"),
@@ -101,7 +103,15 @@ def test_a_store_on_read_only_media_is_read_and_left_unchanged(cli, tmp_path: Pa
     out.mkdir()
     out.chmod(0o777)
     shutil.copy2(src, media / "s.sqlite")
-    (media / "s.sqlite").chmod(0o444)
+    # A second copy taken while a writer held it: its newest run exists only in the -wal file.
+    writer = Store(src)
+    writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+    writer.open_run("only-in-the-wal", 1, {})
+    shutil.copy2(src, media / "live.sqlite")
+    shutil.copy2(f"{src}-wal", media / "live.sqlite-wal")
+    writer.close()
+    for p in media.iterdir():
+        p.chmod(0o444)
     media.chmod(0o555)
     try:
         before = _fingerprint(media / "s.sqlite")
@@ -114,6 +124,13 @@ def test_a_store_on_read_only_media_is_read_and_left_unchanged(cli, tmp_path: Pa
                 assert res.stdout == expected
         assert (out / "games.csv").read_text().count("\n") == 41
         assert _fingerprint(media / "s.sqlite") == before
+        live = _fingerprint(media / "live.sqlite")
+        res = subprocess.run([*prefix, sys.executable, "-m", "plylab", "export", str(out / "runs.csv"), "--table",
+                              "runs", "--store", str(media / "live.sqlite")], capture_output=True, text=True,
+                             timeout=120, env=env)
+        assert res.returncode == 0, res.stderr
+        assert "only-in-the-wal" in (out / "runs.csv").read_text(), "games committed to the WAL are read too"
+        assert _fingerprint(media / "live.sqlite") == live
     finally:
         media.chmod(0o755)
         shutil.rmtree(top)

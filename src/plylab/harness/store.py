@@ -8,9 +8,12 @@ Other subsystems (response cache, Clue, learning runs) add their own tables thro
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -149,6 +152,19 @@ def _missing(conn: sqlite3.Connection) -> list[str]:
     return missing
 
 
+def _snapshot(path: Path) -> Path:
+    """A private copy of a store and its -wal, for read-only media where SQLite cannot share the WAL.
+
+    `immutable=1` would ignore the WAL, and so the games committed since the last checkpoint; the
+    copy keeps them and leaves the original untouched. It is removed when the process exits.
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="plylab-read-"))
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{path}{suffix}", tmp / f"store.sqlite{suffix}")
+    return tmp / "store.sqlite"
+
+
 def open_read_only(path: str | Path) -> sqlite3.Connection:
     """Open a store for reading without ever changing it, or refuse with one line.
 
@@ -186,8 +202,8 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
             try:
                 conn = _ro(path, mode="ro")
                 missing = _missing(conn)
-            except sqlite3.OperationalError:  # read-only media without a -shm: read the file as it is
-                conn = _ro(path, mode="ro", immutable="1")
+            except sqlite3.OperationalError:  # read-only media without a -shm
+                conn = _ro(_snapshot(path), mode="ro") if sidecar else _ro(path, mode="ro", immutable="1")
                 missing = _missing(conn)
         if missing:
             raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
