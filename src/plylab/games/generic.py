@@ -24,6 +24,12 @@ from .surface import turn_line
 
 # Of the class, yet not playable as a game: it is read from a file the user supplies.
 EXCLUDED = frozenset({"efg_game"})
+# Recognition names where the game's own names are common words or single letters ("go", "y").
+ALIASES: dict[str, tuple[str, ...]] = {
+    "go": ("game of Go", "Go board", "baduk", "weiqi", "igo"),
+    "cursor_go": ("cursor Go", "game of Go", "Go board", "baduk", "weiqi"),
+    "y": ("Y Connection Game", "game of Y", "Y board"),
+}
 # Parameters plylab fixes: two players, and plain text for a player to read (no colour codes).
 PLAIN = {"ansi_color_output": False, "players": 2}
 
@@ -136,7 +142,8 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
         openspiel_name=gt.short_name,
         openspiel_params=fixed,
         summary=f"OpenSpiel '{gt.short_name}'" + (" (chance moves)" if _has_chance(gt) else ""),
-        aliases=tuple(dict.fromkeys([gt.long_name, gt.short_name.replace("_", " ")])),
+        aliases=ALIASES.get(gt.short_name)
+        or tuple(dict.fromkeys([gt.long_name, gt.short_name.replace("_", " ")])),
         fixed_params=frozenset(fixed),
         derived_oracle=derived_oracle,
     )

@@ -110,7 +110,7 @@ def rules_text(game: GameDef) -> str:
     if written is not None:
         return f"{written(game)} {MOVES}"
     return (
-        f"We are playing {game.engine.get_type().long_name} under its standard rules "
+        f"We are playing the game of {game.engine.get_type().long_name} under its standard rules "
         f"(as implemented by OpenSpiel, parameters: {game.parameters_text()}). Two players "
         f"alternate as Player 1 and Player 2. {MOVES}"
     )
