@@ -43,7 +43,19 @@ def completion(
 
 
 class HostileServer(FakeOpenAIServer):
+    #: response_format types refused the way llama-cpp-python's server refuses json_schema (HTTP 500)
+    refuse_formats: frozenset[str] = frozenset()
+
     async def _answer(self, request: web.Request, body: dict[str, Any], b: Behaviour) -> web.StreamResponse:
+        kind = (body.get("response_format") or {}).get("type")
+        if kind in self.refuse_formats:
+            message = (
+                "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+                f"'msg': \"Input should be 'text'\", 'input': '{kind}'}}"
+            )
+            return web.json_response(
+                {"error": {"message": message, "type": "internal_server_error"}}, status=500
+            )
         if not isinstance(b, Hostile) or not (b.body or b.reset):
             return await super()._answer(request, body, b)
         delay = self.delay if b.delay is None else b.delay

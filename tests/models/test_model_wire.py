@@ -220,3 +220,46 @@ def test_one_instance_per_name_and_options(server):
     a = get_model("openai-api/fake/same", base_url=server.url)
     assert get_model("openai-api/fake/same", base_url=server.url) is a
     assert get_model("openai-api/fake/same", base_url=server.url, max_connections=2) is not a
+
+
+# -- a server that refuses json_schema (llama-cpp-python's does, with HTTP 500) ----------------------
+
+
+def test_a_refused_json_schema_falls_back_to_json_object_at_once(api_key, monkeypatch):
+    from tests.models.hostile_server import HostileServer
+
+    monkeypatch.setenv("FAKE_API_KEY", api_key)
+    with HostileServer(api_key=api_key) as own:
+        own.refuse_formats = frozenset({"json_schema"})
+        model = get_model("openai-api/fake/no-json-schema", base_url=own.url, backoff=0.5)
+        start = time.monotonic()
+        reply = run(model.generate(HI, schema=SCHEMA, config=GenerateConfig(max_retries=4)))
+        assert time.monotonic() - start < 2.0  # the refusal is recognised, not retried with back-off
+        assert [r.get("response_format", {}).get("type") for r in own.requests] == [
+            "json_schema",
+            "json_object",
+        ]
+        assert own.requests[1]["response_format"]["schema"] == SCHEMA
+        assert any("json_object with the schema" in f for f in reply.flags)  # recorded with the attempt
+        run(model.generate(HI, schema=SCHEMA))
+        assert own.requests[2]["response_format"]["type"] == "json_object"  # learned once per server
+
+
+def test_a_server_refusing_both_formats_gets_the_schema_in_the_prompt(api_key, monkeypatch):
+    from tests.models.hostile_server import HostileServer
+
+    monkeypatch.setenv("FAKE_API_KEY", api_key)
+    with HostileServer(api_key=api_key) as own:
+        own.refuse_formats = frozenset({"json_schema", "json_object"})
+        model = get_model("openai-api/fake/prompt-only", base_url=own.url, backoff=0.5)
+        reply = run(model.generate(HI, schema=SCHEMA, config=GenerateConfig(max_retries=4)))
+        assert len(own.requests) == 3 and "response_format" not in own.requests[2]
+        assert '"enum": ["A1", "B2"]' in own.requests[2]["messages"][-1]["content"]
+        assert any("the schema in the prompt only" in f for f in reply.flags)
+
+
+def test_other_server_errors_are_not_taken_for_a_refused_format(server, remote):
+    server.queue(Behaviour(status=500), Behaviour(text='{"action": "A1"}'))
+    reply = run(remote.generate(HI, schema=SCHEMA, config=GenerateConfig(max_retries=1)))
+    assert reply.flags == () and remote.schema_format == "json_schema"
+    assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_schema"]

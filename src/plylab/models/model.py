@@ -42,6 +42,13 @@ KNOWN_PROVIDERS = ("openai", "anthropic", "google", "vllm", "ollama", "openai-ap
 
 _models: dict[str, Model] = {}
 
+# Ways to ask for JSON matching a schema, best first: what a fallback is recorded as.
+SCHEMA_FORMATS = {
+    "json_schema": "json_schema (strict structured output)",
+    "json_object": "json_object with the schema",
+    "prompt": "the schema in the prompt only",
+}
+
 CallGate = Callable[["Model"], AbstractAsyncContextManager[Any]]
 """Given a model, an async context manager that `Model.generate` holds around each real call."""
 
@@ -71,6 +78,9 @@ class Model:
         self.defaults = defaults
         self.max_connections = max_connections
         self._inspect = inspect_model
+        # How a schema is sent: json_schema (strict structured output) until the server refuses it
+        # once, then json_object with the schema, then the schema in the prompt (see SCHEMA_FORMATS).
+        self.schema_format = "json_schema"
 
     @property
     def is_local(self) -> bool:
@@ -106,11 +116,24 @@ class Model:
         start = time.perf_counter()  # waiting for a permit counts, as it does for inspect's own cap
         gate = _call_gate
         deadline = asyncio.timeout(cfg.timeout)  # the whole call: attempts, retries, back-off, waiting
+        fmt = None if schema is None else self.schema_format
         try:
             async with deadline, gate(self) if gate is not None else nullcontext():
-                output = await _isolated(
-                    self._inspect.generate(_chat_messages(messages), config=self._inspect_config(cfg, schema))
-                )
+                while True:
+                    try:
+                        output = await _isolated(
+                            self._inspect.generate(
+                                _chat_messages(
+                                    _with_schema(messages, schema) if fmt == "prompt" else messages
+                                ),
+                                config=self._inspect_config(cfg, schema, fmt),
+                            )
+                        )
+                        break
+                    except Exception as exc:
+                        if fmt is None or fmt == "prompt" or not _rejects_format(exc):
+                            raise
+                        fmt = self._fall_back(fmt)
         except TimeoutError as exc:
             if not deadline.expired():
                 raise classify(exc) from exc
@@ -122,11 +145,25 @@ class Model:
         if output.error:
             raise ModelError("provider_error", _one_line(output.error))
         reply = _reply(output, time.perf_counter() - start)
+        if fmt not in (None, "json_schema"):  # the run records how the schema was sent
+            why = f"response_format: {SCHEMA_FORMATS[fmt]} (the server refused json_schema)"
+            reply = reply.model_copy(update={"flags": (*reply.flags, why)})
         if cache is not None and key is not None:
             cache.put(key, request, reply)
         return _checked(reply)
 
-    def _inspect_config(self, cfg: GenerateConfig, schema: dict[str, Any] | None) -> Any:
+    def _fall_back(self, fmt: str) -> str:
+        """The next structured-output form after the server refused `fmt`; kept for later calls."""
+        order = list(SCHEMA_FORMATS)
+        nxt = order[order.index(fmt) + 1]
+        if nxt == "json_object" and not _openai_like(self._inspect.api):
+            nxt = "prompt"  # json_object with a schema is an OpenAI-compatible server's extension
+        self.schema_format = nxt
+        return nxt
+
+    def _inspect_config(
+        self, cfg: GenerateConfig, schema: dict[str, Any] | None, fmt: str | None = None
+    ) -> Any:
         from inspect_ai.model import GenerateConfig as InspectConfig
         from inspect_ai.model import ResponseSchema
         from inspect_ai.util import JSONSchema
@@ -142,8 +179,11 @@ class Model:
             max_connections=self.max_connections,
             adaptive_connections=False,
             response_schema=None
-            if schema is None
+            if schema is None or fmt not in (None, "json_schema")
             else ResponseSchema(name="move", json_schema=JSONSchema.model_validate(schema), strict=True),
+            extra_body={"response_format": {"type": "json_object", "schema": schema}}
+            if fmt == "json_object"
+            else None,
         )
 
     async def aclose(self) -> None:
@@ -245,6 +285,9 @@ def _build(
     client = getattr(inspect_model.api, "client", None)
     if client is not None and isinstance(getattr(client, "max_retries", None), int):
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
+    should_retry = inspect_model.api.should_retry
+    # a server that refuses our response_format says so at once; retrying it would only wait
+    inspect_model.api.should_retry = lambda ex: False if _rejects_format(ex) else should_retry(ex)  # type: ignore[method-assign]
     wait = backoff if backoff is not None else DEFAULT_BACKOFF
     # inspect asks the provider for its backoff; ours is the one schedule for every provider
     inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)  # type: ignore[method-assign]
@@ -299,6 +342,42 @@ def _one_line(text: str) -> str:
     text = re.sub(r"\[/?[a-z ]+\]", "", text)  # rich markup in inspect's messages
     text = re.sub(r"^ERROR:\s*", "", text.strip())
     return re.sub(r"\s+", " ", text)[:500]
+
+
+def _rejects_format(exc: BaseException) -> bool:
+    """Did the server refuse the request for its response_format (not for anything else)?
+
+    llama-cpp-python's server answers json_schema with HTTP 500 naming `response_format`; others
+    use 400 or 422. Only a status error whose message names the field counts.
+    """
+    for e in _chain(exc):
+        status = getattr(e, "status_code", None)
+        if isinstance(status, int) and status in (400, 422, 500, 501):
+            text = (
+                str(getattr(e, "message", "") or "") + " " + str(getattr(e, "body", "") or "") + " " + str(e)
+            )
+            if re.search(r"response_format|json_schema|json_object", text, re.IGNORECASE):
+                return True
+    return False
+
+
+def _openai_like(api: Any) -> bool:
+    return hasattr(getattr(api, "client", None), "chat")
+
+
+def _with_schema(messages: list[dict[str, str]], schema: dict[str, Any] | None) -> list[dict[str, str]]:
+    """The messages with the schema spelled out in the last user turn (the last fallback)."""
+    import json
+
+    out = [dict(m) for m in messages]
+    for m in reversed(out):
+        if m.get("role") == "user":
+            m["content"] = (
+                f"{m['content']}\n\nReply with one JSON object, and nothing else, that matches this JSON "
+                f"schema:\n{json.dumps(schema, ensure_ascii=False)}"
+            )
+            break
+    return out
 
 
 def _chat_messages(messages: list[dict[str, str]]) -> list[Any]:
