@@ -79,3 +79,17 @@ def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) ->
     assert r.code == 2
     assert r.out == ""
     assert r.err.count("\n") == 1 and r.err.startswith("plylab: error: ") and message in r.err
+
+
+def test_solve_takes_generic_and_parametrised_games(cli) -> None:
+    """Any game with an oracle: moves in its listed labels (mnk), or Nim's PILE:TAKE under any piles."""
+    r = cli("solve", "--game", "mnk:m=3,n=3,k=3", "--moves", "x(1,1) o(0,1)", "--format", "json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert out["game"] == "mnk:k=3,m=3,n=3" and out["value"] == "win"  # an edge reply to the centre loses
+    assert all(label.startswith("x(") for label in out["move_values"])
+    r = cli("solve", "--game", "nim:pile_sizes=2;4;6", "--moves", "3:1", "--format", "json")
+    assert r.code == 0 and json.loads(r.out)["best_moves"] == ["1:1"]
+    bad = cli("solve", "--game", "mnk:m=3,n=3,k=3", "--moves", "x(9,9)")
+    assert bad.code == 2 and "does not name a move" in bad.err
+    assert "no exact oracle" in cli("solve", "--game", "chess").err
