@@ -262,3 +262,14 @@ def test_timeout_bounds_the_whole_move_across_re_asks(cli, tmp_path, hostile):
     assert move["failure_kind"] == "timeout"  # the move ran out of time, not out of re-asks
     assert move["elapsed"] < 2.5  # not 7 attempts x 0.4 s
     assert 2 <= len(json.loads(move["attempts"])) <= 5
+
+
+def test_log_records_are_scrubbed(hostile, caplog):
+    import logging
+
+    get_model("openai-api/hostile/logs", base_url=hostile.url.replace("http://", f"http://bob:{USER_PASS}@"))
+    with caplog.at_level(logging.WARNING):
+        logging.getLogger("httpx").warning("retrying %s with Bearer %s", hostile.url, KEY)
+        logging.getLogger("inspect_ai.model").warning("server said: %s", USER_PASS)
+    logged = caplog.text
+    assert KEY not in logged and USER_PASS not in logged and logged.count("[redacted]") == 2

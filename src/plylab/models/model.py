@@ -26,7 +26,7 @@ from .cache import ResponseCache, make_key, request_record
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
-from .secrets import register_url, scrub, scrub_spec
+from .secrets import install_log_scrubber, register_url, scrub, scrub_spec
 
 LOCAL = "local"
 DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
@@ -215,6 +215,7 @@ def get_model(
             "API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options"
         )
     register_url(base_url)  # a key written into base_url is scrubbed like an env key
+    install_log_scrubber()  # and nothing logged (by inspect, httpx, a provider SDK) carries a key
     memo = repr((name, base_url, max_connections, backoff, defaults, sorted(model_args.items())))
     model = _models.get(memo)
     if model is None:

@@ -11,9 +11,11 @@ It runs on reply text, reasoning and error messages at the model door, on a mode
 from __future__ import annotations
 
 import base64
+import logging
 import os
 import re
 import threading
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 REDACTED = "[redacted]"
@@ -87,6 +89,33 @@ def scrub_spec(text: str) -> str:
     text = _URL_QUERY.sub(lambda m: m.group(1) + re.sub(r"=[^&;]*", f"={REDACTED}", m.group(2)), text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
     return _KEY_SHAPES.sub(REDACTED, text)
+
+
+_log_scrubber_installed = False
+
+
+def install_log_scrubber() -> None:
+    """Scrub every log record made in this process from now on (providers, HTTP clients and
+    inspect log server messages and request URLs); installed once, when a model is first built."""
+    global _log_scrubber_installed
+    with _lock:
+        if _log_scrubber_installed:
+            return
+        _log_scrubber_installed = True
+    make = logging.getLogRecordFactory()
+
+    def scrubbed(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is the logger's problem, not ours
+            return record
+        clean = scrub(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return record
+
+    logging.setLogRecordFactory(scrubbed)
 
 
 def scrub_optional(text: str | None) -> str | None:
