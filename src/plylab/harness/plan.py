@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import UserError
+from ..models.secrets import scrub_spec
 from ..games import GAMES, get_game
 from ..players import player_class
 from .seeds import derive_seed
@@ -35,7 +36,8 @@ class Matchup:
 
     @property
     def key(self) -> str:
-        return f"{self.game}|{self.formulation}|{self.player}|{self.opponent}"
+        # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets)
+        return scrub_spec(f"{self.game}|{self.formulation}|{self.player}|{self.opponent}")
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,8 @@ class Plan:
         return any(player_class(spec)[1].uses_model for m in self.matchups for spec in (m.player, m.opponent))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "games": self.games, "matchups": [asdict(m) for m in self.matchups]}
+        matchups = [{k: scrub_spec(v) if isinstance(v, str) else v for k, v in asdict(m).items()} for m in self.matchups]
+        return {"seed": self.seed, "games": self.games, "matchups": matchups}  # no base_url keys
 
     def validate(self, preflight: bool = True) -> Plan:
         check_int("--games", self.games, 1)
@@ -118,7 +121,7 @@ class Plan:
 
 
 def default_run_name(m: Matchup, seed: int, games: int) -> str:
-    return f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}"
+    return scrub_spec(f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}")
 
 
 def single_plan(
