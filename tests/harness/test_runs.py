@@ -9,6 +9,7 @@ import sys
 import time
 
 import pyspiel
+import pytest
 
 from plylab.games import get_game
 from plylab.harness.plan import single_plan
@@ -73,6 +74,7 @@ def test_every_stored_game_replays_to_its_recorded_outcome(tmp_path):
         assert json.loads(g["returns"]) == state.returns()
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_resumes_with_no_game_lost_or_doubled(tmp_path):
     # Strong MCTS makes each game take ~0.1 s, so a kill 20 ms after the first save lands mid-run even on
     # a fast machine (weak players finish all 30 games between two polls).

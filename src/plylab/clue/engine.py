@@ -182,12 +182,12 @@ class ClueState(pyspiel.State):
             raise ValueError("there is no suggestion to answer")
         me = self.current
         if kind == "suggest":
-            disprover = self._disprover(me, arg)
-            if disprover is None:
+            who = self._disprover(me, arg)
+            if who is None:
                 self.events.append(Suggestion(self.turn, self.round, me, arg, None, None))
                 self._end_turn()
             else:
-                self.pending = (me, arg, disprover)
+                self.pending = (me, arg, who)
         elif kind == "accuse":
             correct = sorted(arg) == sorted(self.envelope)
             self.events.append(Accusation(self.turn, self.round, me, arg, correct))

@@ -111,11 +111,11 @@ class PossibilityMatrix:
                     changed |= self._set(c, maybe[0], Mark.YES)
             for h in range(self.n):  # R5
                 col = [self.cells[c][h] for c in range(self.deck.size)]
-                yes, maybe = col.count(Mark.YES), col.count(Mark.MAYBE)
-                if maybe and yes == self.sizes[h]:
+                n_yes, n_maybe = col.count(Mark.YES), col.count(Mark.MAYBE)
+                if n_maybe and n_yes == self.sizes[h]:
                     for c in range(self.deck.size):
                         changed |= self.cells[c][h] == Mark.MAYBE and self._set(c, h, Mark.NO)
-                elif maybe and yes + maybe == self.sizes[h]:
+                elif n_maybe and n_yes + n_maybe == self.sizes[h]:
                     for c in range(self.deck.size):
                         changed |= self.cells[c][h] == Mark.MAYBE and self._set(c, h, Mark.YES)
             for cat in self.deck.categories:  # R6

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import mean
 from typing import Any
 
 from ..errors import UserError
+from .base import sees_matrix
 from .cards import CLASSIC
-from .players import sees_matrix
 from .store import ClueStore
 
 
@@ -122,8 +123,13 @@ def player_games(store: ClueStore) -> list[PlayerGame]:
     return out
 
 
-def _mean(values: list[float]) -> float | None:
+def _mean(values: Sequence[float]) -> float | None:
     return round(mean(values), 3) if values else None
+
+
+def _gap(later: int | None, earlier: int | None) -> int | None:
+    """Turns from `earlier` to `later`, when both happened in that order."""
+    return later - earlier if later is not None and earlier is not None and later > earlier else None
 
 
 def _delays(values: list[int]) -> dict[str, Any]:
@@ -144,16 +150,12 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
             "oracle": _mean([p.oracle_by_round[rnd - 1] for p in alive]),
             "n": len(alive),
         })
-    entail = [p for p in accused if p.entailed_turn is not None and p.accused_turn > p.entailed_turn]  # type: ignore[operator]
-    suggested = [
-        p.accused_turn - p.solution_suggested_turn  # type: ignore[operator]
-        for p in right if p.solution_suggested_turn is not None and p.accused_turn > p.solution_suggested_turn  # type: ignore[operator]
-    ]
+    entail = [p for p in accused if _gap(p.accused_turn, p.entailed_turn) is not None]
+    suggested = [g for p in right if (g := _gap(p.accused_turn, p.solution_suggested_turn)) is not None]
     ready = None
     matrix_players = [p for p in pgs if p.sees_matrix]
     if matrix_players:
-        gaps = [p.accused_turn - p.ready_turn for p in matrix_players  # type: ignore[operator]
-                if p.ready_turn is not None and p.accused_turn is not None and p.accused_turn > p.ready_turn]
+        gaps = [g for p in matrix_players if (g := _gap(p.accused_turn, p.ready_turn)) is not None]
         ready = {"players": len(matrix_players), "became_ready": sum(p.ready_turn is not None for p in matrix_players), "gap": _delays(gaps)}
     failures: dict[str, int] = defaultdict(int)
     for p in pgs:
@@ -181,7 +183,7 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
         "knowledge_curve": {"ceiling": ceiling, "rounds": curve},
         "accusation_delay": {
             "from_entailment": {
-                **_delays([p.accused_turn - p.entailed_turn for p in entail]),  # type: ignore[operator]
+                **_delays([g for p in entail if (g := _gap(p.accused_turn, p.entailed_turn)) is not None]),
                 "mean_own_turns": _mean([p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]),
                 "accused_before_entailed": len(accused) - len(entail),
             },

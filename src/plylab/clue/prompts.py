@@ -224,7 +224,7 @@ def _card(deck: Deck, name: Any) -> int | None:
 def _deductions(data: dict[str, Any], deck: Deck, num_players: int) -> Deductions:
     """Lenient: unreadable belief entries are dropped, never fatal (the action already counted)."""
     out = Deductions()
-    env = data.get("envelope") if isinstance(data.get("envelope"), dict) else {}
+    env: dict[str, Any] = data["envelope"] if isinstance(data.get("envelope"), dict) else {}
     for i, (cat, members) in enumerate(zip(CATEGORIES, deck.categories)):
         card = _card(deck, env.get(cat))
         out.envelope[i] = card if card in members else None
