@@ -134,6 +134,10 @@ def test_breakthrough_is_first_class_with_a_hidden_formulation() -> None:
         ("nim:is_misere=maybe", "parameter 'is_misere' must be true or false"),
         ("pig:players=3", "game 'pig' has no parameter 'players'"),  # fixed at two
         ("twixt:ansi_color_output=true", "has no parameter 'ansi_color_output'"),
+        ("hex:board_size=-3", "parameter 'board_size' must be 0 or more"),
+        ("nim:pile_sizes=2;x", "game 'nim:pile_sizes=2;x' is not valid: Could not parse size 'x'"),
+        ("nim:pile_sizes=0", "is over before it starts"),
+        ("breakthrough:rows=1", "game 'breakthrough:rows=1' is not valid: rows_ > 1"),
     ],
 )
 def test_bad_game_parameters_are_one_line(name: str, message: str) -> None:
@@ -266,8 +270,13 @@ def test_a_position_awaiting_the_dice_renders(spec: str) -> None:
 
 @pytest.mark.parametrize(
     ("game", "text"),
-    [("breakthrough", "This looks like Breakthrough."), ("dots_and_boxes", "a game of dots-and-boxes"),
-     ("mnk", "an m,n,k-game, really"), ("nine_mens_morris", "Nine men's morris!"), ("hex:board_size=5", "HEX")],
+    [
+        ("breakthrough", "This looks like Breakthrough."),
+        ("dots_and_boxes", "a game of dots-and-boxes"),
+        ("mnk", "an m,n,k-game, really"),
+        ("nine_mens_morris", "Nine men's morris!"),
+        ("hex:board_size=5", "HEX"),
+    ],
 )
 def test_recognition_knows_the_name_and_aliases(game: str, text: str) -> None:
     from plylab.analysis.recognition import names_game
@@ -279,7 +288,9 @@ def test_recognition_knows_the_name_and_aliases(game: str, text: str) -> None:
 
 def test_a_plan_file_may_turn_scoring_off(cli, tmp_path) -> None:
     plan = tmp_path / "plan.yaml"
-    plan.write_text('game: ["mnk:m=3,n=3,k=3"]\nplayers: [random]\nopponents: [optimal]\ngames: 2\nscore: false\n')
+    plan.write_text(
+        'game: ["mnk:m=3,n=3,k=3"]\nplayers: [random]\nopponents: [optimal]\ngames: 2\nscore: false\n'
+    )
     store = str(tmp_path / "s.sqlite")
     assert cli("run", "--config", str(plan), "--store", store, "--quiet").code == 0
     [row] = json.loads(cli("report", "--store", store, "--format", "json").out)["matchups"]

@@ -89,6 +89,12 @@ class Formulation(ABC, Generic[OptionsT]):
         return f"{self.seat_name(winner)} wins."
 
 
+def engine_message(exc: Exception) -> str:
+    """OpenSpiel's complaint on one line, without its source path ('.../mnk.cc:42')."""
+    text = " ".join(str(exc).split())
+    return re.sub(r"^\S*\.(?:cc|h):\d+\s*", "", text) or "rejected by OpenSpiel"
+
+
 def alias_pattern(alias: str) -> str:
     """A recognition pattern for a name: words may be joined by spaces, '-' or '_' ('dots and boxes')."""
     words = [re.escape(w) for w in re.split(r"[\s_-]+", alias.strip()) if w]
@@ -162,16 +168,22 @@ class GameDef:
             recognition=(),
         )
         derived.recognition = self.recognition
+        try:  # the engine's own check first: a title or an oracle bound may read the parameters
+            state = derived.new_state()
+            str(state)
+            stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
+        except (pyspiel.SpielError, ValueError) as exc:
+            raise UserError(
+                f"game '{derived.spec}' is not valid: {engine_message(exc)}; "
+                f"parameters: {self.parameters_text()}"
+            ) from None
+        if state.is_terminal() or stuck:
+            raise UserError(
+                f"game '{derived.spec}' is over before it starts; parameters: {self.parameters_text()}"
+            )
         if self.title_for is not None:
             derived.title = self.title_for(derived)
         derived.oracle_factory = self.derived_oracle(derived) if self.derived_oracle is not None else None
-        try:
-            derived.new_state()
-        except pyspiel.SpielError as exc:
-            raise UserError(
-                f"game '{derived.spec}' is not valid: {str(exc).split(':')[-1].strip()}; "
-                f"parameters: {self.parameters_text()}"
-            ) from None
         return derived
 
     @cached_property

@@ -51,6 +51,10 @@ def coerce(game: str, key: str, text: str, default: object, accepted: str) -> ob
                 return False
             raise ValueError
         if isinstance(default, int):
+            if int(text) < 0:  # sizes and counts: OpenSpiel would build a broken game, not refuse
+                raise UserError(
+                    f"game '{game}': parameter '{key}' must be 0 or more (got '{text}'); parameters: {accepted}"
+                )
             return int(text)
         if isinstance(default, float):
             return float(text)
