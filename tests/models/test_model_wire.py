@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -103,22 +102,18 @@ def test_client_errors_are_not_retried(server, remote):
 
 def test_a_hung_server_is_a_timeout_after_timeout_seconds_in_all(server, remote):
     server.queue(*[Behaviour(delay=5.0)] * 4)
-    start = time.monotonic()
     with pytest.raises(ModelError) as err:
         run(remote.generate(HI, config=GenerateConfig(timeout=1, max_retries=3)))
     assert err.value.kind == "timeout" and "all attempts" in err.value.message
-    assert time.monotonic() - start < 2.0  # one budget for the call, not 1 s per attempt times 4
+    assert len(server.requests) == 1  # one budget for the call, spent on the first attempt: no retry was sent
 
 
 def test_timeout_bounds_every_retry_together(server, remote):
     server.queue(*[Behaviour(status=500, delay=0.4)] * 12)  # each attempt fails after 0.4 s
-    start = time.monotonic()
     with pytest.raises(ModelError) as err:
         run(remote.generate(HI, config=GenerateConfig(timeout=1.5, max_retries=10)))
-    took = time.monotonic() - start
     assert err.value.kind == "timeout"
-    assert 2 <= len(server.requests) <= 4  # retried within the budget, then stopped by it
-    assert took < 2.5  # not 11 attempts x 0.4 s
+    assert 2 <= len(server.requests) <= 4  # retried within the budget, then stopped by it (not 11 attempts)
 
 
 def test_a_failed_attempt_then_a_quick_one_succeeds_within_the_budget(server, remote):
@@ -158,7 +153,8 @@ def test_an_empty_reply_is_an_error_that_keeps_its_usage(server, remote):
 def test_the_concurrency_cap_holds(server, api_key):
     from tests.support.fake_openai_server import FakeOpenAIServer
 
-    with FakeOpenAIServer(api_key=api_key, delay=0.2) as own:  # no stragglers from other tests
+    with FakeOpenAIServer(api_key=api_key) as own:  # no stragglers from other tests
+        own.gather = 3  # each request waits until 3 are open: the cap is reached by events, not timing
         model = get_model("openai-api/fake/capped", base_url=own.url, max_connections=3)
 
         async def many():
@@ -232,9 +228,8 @@ def test_a_refused_json_schema_falls_back_to_json_object_at_once(api_key, monkey
     with HostileServer(api_key=api_key) as own:
         own.refuse_formats = frozenset({"json_schema"})
         model = get_model("openai-api/fake/no-json-schema", base_url=own.url, backoff=0.5)
-        start = time.monotonic()
         reply = run(model.generate(HI, schema=SCHEMA, config=GenerateConfig(max_retries=4)))
-        assert time.monotonic() - start < 2.0  # the refusal is recognised, not retried with back-off
+        # the refusal is recognised, not retried with back-off: one refused request, then the fallback
         assert [r.get("response_format", {}).get("type") for r in own.requests] == [
             "json_schema",
             "json_object",

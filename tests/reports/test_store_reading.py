@@ -87,6 +87,7 @@ def _as_nobody() -> list[str] | None:
     return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if setpriv else None
 
 
+@pytest.mark.slow
 def test_a_store_on_read_only_media_is_read_and_left_unchanged(cli, tmp_path: Path) -> None:
     """chmod -w on the file and its directory, and the commands run as a user that cannot write
     there (as root, through setpriv): the report reads it, and not one byte or file changes."""
@@ -160,6 +161,7 @@ def test_a_store_with_corrupted_pages_is_one_line(cli, tmp_path: Path) -> None:
         assert "Traceback" not in res.err
 
 
+@pytest.mark.slow
 def test_a_full_disk_during_report_html_is_one_line_and_loses_nothing(cli, tmp_path: Path) -> None:
     """RLIMIT_FSIZE in the child stands in for a full disk: a write past it fails with EFBIG."""
     path = _store(cli, tmp_path / "store" / "s.sqlite", games=20)

@@ -63,6 +63,11 @@ class FakeOpenAIServer:
         self.times: list[float] = []  # time.monotonic() of each chat request's arrival
         self.in_flight = 0
         self.max_in_flight = 0  # the most chat requests open at once (concurrency caps)
+        # Event-based concurrency checks: with `gather=n`, a request is held until n requests are
+        # open at once (or `gather_timeout` seconds pass), so a cap of n is reached exactly, on any load.
+        self.gather = 0
+        self.gather_timeout = 10.0
+        self._open: asyncio.Condition | None = None
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -109,10 +114,26 @@ class FakeOpenAIServer:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.gather:
+                await self._gathered()
             return await self._answer(request, body, b)
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+    async def _gathered(self) -> None:
+        """Wait until `gather` requests are open at once (or the timeout passes)."""
+        if self._open is None:
+            self._open = asyncio.Condition()
+        async with self._open:
+            self._open.notify_all()
+            try:
+                await asyncio.wait_for(
+                    self._open.wait_for(lambda: self.in_flight >= self.gather), timeout=self.gather_timeout
+                )
+            except TimeoutError:
+                pass
+            self._open.notify_all()
 
     async def _answer(self, request: web.Request, body: dict[str, Any], b: Behaviour) -> web.StreamResponse:
         if not self._authorised(request):
