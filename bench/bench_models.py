@@ -151,8 +151,16 @@ def bench_wire(delay: float, levels: list[int], window: float) -> list[dict]:
                 cpu = time.process_time()
                 rate, calls = asyncio.run(_steady(model, cache, c, delay, window, f"c{c}"))
                 ideal = c / delay
-                rows.append({"concurrency": c, "rate": rate, "ideal": ideal, "overhead": 1 - rate / ideal,
-                             "cpu_ms": 1000 * (time.process_time() - cpu) / calls, "calls": calls})
+                rows.append(
+                    {
+                        "concurrency": c,
+                        "rate": rate,
+                        "ideal": ideal,
+                        "overhead": 1 - rate / ideal,
+                        "cpu_ms": 1000 * (time.process_time() - cpu) / calls,
+                        "calls": calls,
+                    }
+                )
             cache.close()
     finally:
         proc.terminate()
@@ -165,15 +173,22 @@ def bench_wire(delay: float, levels: list[int], window: float) -> list[dict]:
 
 def report(command: str, local: list[dict] | None, wire: dict[float, list[dict]], window: float) -> str:
     lines = ["# Model door benchmark", "", f"Command: `{command}`", ""]
-    lines += [(f"Machine: {os.cpu_count()} CPUs visible, load average at the end "
-              f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (other work shares these cores)."), ""]
+    lines += [
+        (
+            f"Machine: {os.cpu_count()} CPUs visible, load average at the end "
+            f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (other work shares these cores)."
+        ),
+        "",
+    ]
     if local:
         lines += [
             "## Local model: seconds per move",
             "",
-            (f"Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=enum` (constrained to the legal "
-            f"moves), temperature 0, every call from an empty KV cache; a random opponent supplies positions. "
-            f"Model load: {local[0]['load']:.1f} s."),
+            (
+                f"Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=enum` (constrained to the legal "
+                f"moves), temperature 0, every call from an empty KV cache; a random opponent supplies positions. "
+                f"Model load: {local[0]['load']:.1f} s."
+            ),
             "",
             "| game | moves | wall s/move (mean) | wall s/move (max) | CPU s/move | prompt tokens | output tokens | failures |",
             "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -209,24 +224,83 @@ def report(command: str, local: list[dict] | None, wire: dict[float, list[dict]]
         need = top["concurrency"] / delay * top["cpu_ms"] / 1000
         lines += [
             "",
-            (f"Overhead at concurrency {top['concurrency']}: {100 * top['overhead']:.1f}% ({verdict} the < 10% bound). "
-            f"At this rate of calls the client needs {need:.2f} of a core; when the process gets less (see the "
-            "load average), calls queue for the CPU and the overhead grows with it."),
+            (
+                f"Overhead at concurrency {top['concurrency']}: {100 * top['overhead']:.1f}% ({verdict} the < 10% bound). "
+                f"At this rate of calls the client needs {need:.2f} of a core; when the process gets less (see the "
+                "load average), calls queue for the CPU and the overhead grows with it."
+            ),
             "",
         ]
     return "\n".join(lines)
 
 
+# -- 3. making a reply safe to store ------------------------------------------------------------
+
+SAFE_SECTION = "## Making a reply safe to store"
+
+
+def bench_sanitize(rounds: int = 200) -> str:
+    """Microseconds to build a `Reply` (surrogates replaced, counts range-checked, keys scrubbed)."""
+    os.environ.setdefault("BENCH_API_KEY", "sk-bench-0123456789abcdef")
+    from plylab.models import Reply
+
+    words = "the knight takes the pawn because the centre matters; ANSWER: e4\n"
+    rows = []
+    for size in (1_000, 100_000):
+        clean = (words * (size // len(words) + 1))[:size]
+        hostile = clean[: size // 2] + "\ud800 Bearer sk-bench-0123456789abcdef " + clean[size // 2 :]
+        for label, text in (("clean", clean), ("hostile", hostile)):
+            usage = {"input_tokens": 2**70 if label == "hostile" else 300, "output_tokens": 40}
+            start = time.perf_counter()
+            for _ in range(rounds):
+                Reply(text=text, reasoning=text, usage=usage)
+            us = (time.perf_counter() - start) / rounds * 1e6
+            rows.append(f"| {size:,} | {label} | {us:,.0f} |")
+    return "\n".join(
+        [
+            SAFE_SECTION,
+            "",
+            "Every reply (text and reasoning of the size shown) is checked for lone surrogates, its usage "
+            "range-checked and its strings scrubbed of the credentials in use, once when it arrives and once "
+            "when read back from the response cache. Hostile: one lone surrogate, a quoted key and a usage count "
+            "of 2^70.",
+            "",
+            "| characters (text and reasoning each) | reply | µs per reply |",
+            "|---:|---|---:|",
+            *rows,
+            "",
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--delays", default="1,2", help="server delays in seconds, one table each (default 1,2)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--delays", default="1,2", help="server delays in seconds, one table each (default 1,2)"
+    )
     parser.add_argument("--levels", default="1,8,64", help="concurrency levels (default 1,8,64)")
-    parser.add_argument("--window", type=float, default=10.0, help="seconds of steady state counted (default 10)")
+    parser.add_argument(
+        "--window", type=float, default=10.0, help="seconds of steady state counted (default 10)"
+    )
     parser.add_argument("--moves", type=int, default=8, help="local-model moves per game (default 8)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-local", action="store_true", help="the wire part only")
     parser.add_argument("--out", default=str(RESULTS), help="markdown file for the figures; '-' prints only")
+    parser.add_argument(
+        "--sanitize", action="store_true", help="only the reply-safety cost (its own section)"
+    )
     args = parser.parse_args(argv)
+    if args.sanitize:
+        command = "python bench/bench_models.py " + shlex.join(argv if argv is not None else sys.argv[1:])
+        section = bench_sanitize() + f"\nCommand: `{command.strip()}`\n"
+        print(section)
+        if args.out != "-":
+            old = Path(args.out).read_text() if Path(args.out).exists() else ""
+            kept = old.split(SAFE_SECTION)[0].rstrip() if SAFE_SECTION in old else old.rstrip()
+            Path(args.out).write_text(f"{kept}\n\n{section}")
+        return
     levels = [int(x) for x in args.levels.split(",")]
     local = None if args.skip_local else bench_local(args.moves, args.seed)
     wire = {d: bench_wire(d, levels, args.window) for d in (float(x) for x in args.delays.split(","))}
