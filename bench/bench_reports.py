@@ -119,6 +119,27 @@ def site_size(site: Path) -> tuple[float, int, int]:
             len(list((site / "runs").glob("*.html"))))
 
 
+def reply_copies() -> str:
+    """How many bytes a stored 5 MB reply costs the store (its move column, and its attempt)."""
+    from plylab.harness.records import GameRecord, MoveRecord
+
+    reply = "x" * 5_000_000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "s.sqlite"
+        store = Store(path)
+        move = MoveRecord(ply=0, seat=0, player="llm", state="", observation=None, legal=[0], action=0,
+                          action_label="a", elapsed=0.0, prompt="p" * 100, reply=reply, calls=1,
+                          attempts=[{"prompt": "p" * 100, "reply": reply}])
+        store.save_game(store.open_run("r", 0, {}), GameRecord("k", 0, "tic_tac_toe", "standard", "llm", "random",
+                                                                 0, 0, [0.0, 0.0], "draw", None, None, [move], 0, 0))
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.close()
+        size = path.stat().st_size
+    return (f"A 5 MB reply (with its attempt) grows a fresh store to {size / 1e6:.1f} MB: stored once in the move's "
+            "`reply` column, its attempt refers to it (before: twice that, a second copy in `attempts`; tests/reports/test_report_scale.py). The "
+            "response cache (models/cache.py) keeps one more copy, needed to resume without calling again.")
+
+
 def scale(games: int, baseline: str | None) -> str:
     """A store of `games` random-vs-random tic-tac-toe games; peak memory of report and --html."""
     lines = [SCALE_HEADER, ""]
@@ -130,16 +151,17 @@ def scale(games: int, baseline: str | None) -> str:
         lines += [f"Store: {games} tic-tac-toe games (random vs random, every move scored), {mb:.0f} MB, built in "
                   f"{build:.0f} s. Peak resident memory of the command (RUSAGE_CHILDREN of a wrapper process).", "",
                   "| code | `report` MB | `report` s | `report --html` MB | `--html` s | site MB | replay pages "
-                  "| run pages |", "|---|---|---|---|---|---|---|---|"]
+                  "| run pages | `export --table moves` MB |", "|---|---|---|---|---|---|---|---|---|"]
         for label, src in ([("before (" + baseline + ")", baseline)] if baseline else []) + [("this checkout", None)]:
             rss, wall = peak(["report", "--store", str(store)], src)
             site = Path(tmp) / f"site-{len(lines)}"
             hrss, hwall = peak(["report", "--store", str(store), "--html", str(site)], src)
             size, replays, pages = site_size(site)
             shutil.rmtree(site)
+            erss, _ = peak(["export", str(Path(tmp) / "moves.csv"), "--store", str(store), "--table", "moves"], src)
             lines.append(f"| {label} | {rss:.0f} | {wall:.1f} | {hrss:.0f} | {hwall:.1f} | {size:.1f} | {replays} | "
-                         f"{pages} |")
-    lines += ["", "The site lists every game (500 a page) and writes replay pages for the first 50 games of each "
+                         f"{pages} | {erss:.0f} |")
+    lines += ["", reply_copies(), "", "The site lists every game (500 a page) and writes replay pages for the first 50 games of each "
               "matchup and seat (`--replays N`; 0 = all). Test: tests/reports/test_report_scale.py (< 250 MB).", ""]
     return "\n".join(lines)
 
