@@ -58,8 +58,11 @@ def test_index_lists_runs_sorts_tables_and_loads_plots(page, site: Path) -> None
     table = page.locator("table[data-table=matchups]")
     header = table.locator("thead th", has_text="optimality").first
     column = table.locator("thead th").all_inner_texts().index(header.inner_text())
-    values = lambda: [float(v) for v in table.locator(f"tbody tr td:nth-child({column + 1})").evaluate_all(
-        "cells => cells.map(c => c.dataset.sort)") if v not in ("None", "")]
+
+    def values() -> list[float]:
+        cells = table.locator(f"tbody tr td:nth-child({column + 1})")
+        return [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.dataset.sort)") if v not in ("None", "")]
+
     header.click()
     assert values() == sorted(values())
     header.click()
