@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -123,7 +123,7 @@ def latex_escape(text: str) -> str:
 
 
 def format_grid(
-    header: list[str], body: list[list[str]], fmt: str, *, title: str | None = None, notes: list[str] = ()
+    header: list[str], body: list[list[str]], fmt: str, *, title: str | None = None, notes: Sequence[str] = ()
 ) -> str:
     """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it)."""
     if fmt == "csv":
