@@ -273,3 +273,22 @@ def test_log_records_are_scrubbed(hostile, caplog):
         logging.getLogger("inspect_ai.model").warning("server said: %s", USER_PASS)
     logged = caplog.text
     assert KEY not in logged and USER_PASS not in logged and logged.count("[redacted]") == 2
+
+
+def test_cached_rows_written_before_the_checks_come_back_safe(tmp_path):
+    """Rows an earlier version stored (a 2^70 count, a list for text) are made safe on the way back."""
+    from plylab.models import ResponseCache
+
+    cache = ResponseCache.open(tmp_path / "s.sqlite")
+    rows = {
+        "huge": '{"text": "ANSWER: 1", "usage": {"input_tokens": 1180591620717411303424, "output_tokens": 3}}',
+        "list": '{"text": ["ANSWER:", 1], "usage": {"input_tokens": 5, "output_tokens": 3}}',
+        "surrogate": '{"text": "ANSWER: 1 \\ud800", "usage": {}}',
+    }
+    for key, body in rows.items():
+        cache.conn.execute("INSERT INTO responses VALUES (?, 'm', '{}', ?, 0)", (key, body))
+    huge, listed, surrogate = (cache.get(k) for k in rows)
+    assert huge.usage.input_tokens == 0 and huge.cached and "out of range" in huge.flags[0]
+    assert listed.text == "['ANSWER:', 1]" and "not a string" in listed.flags[0]
+    assert surrogate.text.endswith("\ufffd") and "lone surrogate" in surrogate.flags[0]
+    cache.close()

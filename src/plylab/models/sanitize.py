@@ -22,7 +22,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def safe_text(value: Any, field: str, flags: list[str]) -> str:
     """`value` as a string encodable in UTF-8: lone surrogates become U+FFFD (flagged)."""
-    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    if isinstance(value, str):
+        text = value
+    else:
+        text = "" if value is None else _shown(value) if isinstance(value, int) else repr(value)[:10_000]
+        flags.append(
+            f"{field}: not a string ({type(value).__name__}), kept as its repr (at most 10,000 characters)"
+        )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
