@@ -11,6 +11,7 @@ It runs on reply text, reasoning and error messages at the model door, on a mode
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import os
 import re
@@ -86,6 +87,7 @@ def scrub(text: str) -> str:
 _URL_QUERY = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s?#,]*\?)([^\s#,]*)")
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and asked for every job key of a plan
 def scrub_spec(text: str) -> str:
     """`text` (a player spec, a base_url) with URL user-info and every URL query value redacted.
 
