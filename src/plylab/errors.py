@@ -11,9 +11,10 @@ from typing import Literal, get_args
 
 # Why a move (or a Clue turn) failed: the reply named no move, named an impossible one, or said
 # nothing; or the call came too late, the provider failed, the link broke mid-call, or what came
-# back cannot be used at all. Stored with every failed attempt.
+# back cannot be used at all; or REAPER's planner gave no final answer within its iterations.
+# Stored with every failed attempt.
 FailureKind = Literal[
-    "unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply"
+    "unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply", "no_final_answer"
 ]
 ParseKind = Literal["unparseable", "illegal", "empty"]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from rich.console import Console
 
@@ -16,7 +17,7 @@ class HumanPlayer(Player):
     summary = "you, in the terminal"
     shows_observation = True
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.console = Console()
 

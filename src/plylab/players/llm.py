@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..errors import ParseError
+from ..errors import ParseError, model_failure
 from ..models import GenerateConfig, Model, ModelError, ResponseCache, get_model
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
@@ -34,16 +34,6 @@ from .base import Attempt, Decision, Player, Turn, register_player
 ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
 TRANSPORT_FAILURES = {"timeout", "provider_error", "connection", "bad_reply"}
 JSON_OUTPUTS = ("json", "enum")
-# ModelError kinds -> the failure kinds a move records
-_FAILURE_OF = {
-    "timeout": "timeout",
-    "rate_limit": "provider_error",
-    "provider_error": "provider_error",
-    "unreachable": "provider_error",
-    "empty": "empty",
-    "connection": "connection",  # the link broke mid-call (a reset): not a time-out
-    "bad_reply": "bad_reply",  # an answer (or a cached one) that cannot be used at all
-}
 
 
 class LLMOptions(Params):
@@ -252,7 +242,7 @@ class LLMPlayer(Player[LLMOptions]):
         except ModelError as err:
             if err.reply is not None:
                 attempt.record(err.reply)
-            attempt.failure = _FAILURE_OF[err.kind]
+            attempt.failure = model_failure(err.kind)
             attempt.error = err.message
             return attempt, None
         attempt.record(reply)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -23,7 +23,7 @@ class OptimalPlayer(Player[OptimalOptions]):
     Options = OptimalOptions
     summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.oracle = self.game.oracle()  # fails here, clearly, for a game with no oracle
 

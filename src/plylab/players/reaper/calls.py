@@ -10,26 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...errors import FailureKind, model_failure
 from ...models import GenerateConfig, Model, ModelError, ResponseCache
 from ..base import Attempt
 
 COMPONENTS = ("planner", "executor", "descriptor", "reflector", "extractor")
-# ModelError kinds -> the failure kinds a move records (as the single-call player does)
-FAILURE_OF = {
-    "timeout": "timeout",
-    "rate_limit": "provider_error",
-    "provider_error": "provider_error",
-    "unreachable": "provider_error",
-    "empty": "empty",
-}
 
 
 class CallFailed(Exception):
     """A component produced no usable message: `kind` is the failure a move records."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(f"{kind}: {message}")
-        self.kind = kind
+        self.kind: FailureKind = kind
         self.message = message
 
 
@@ -70,8 +63,9 @@ class Caller:
         except ModelError as err:
             if err.reply is not None:
                 attempt.record(err.reply)
-            attempt.failure, attempt.error = FAILURE_OF.get(err.kind, "provider_error"), err.message
-            raise CallFailed(attempt.failure, f"{component}: {err.message}") from None
+            failure = model_failure(err.kind)
+            attempt.failure, attempt.error = failure, err.message
+            raise CallFailed(failure, f"{component}: {err.message}") from None
         attempt.record(reply)
         return reply.text
 
@@ -80,7 +74,7 @@ class Caller:
         out, self.attempts = self.attempts, []
         return out
 
-    def fail(self, kind: str, message: str) -> CallFailed:
+    def fail(self, kind: FailureKind, message: str) -> CallFailed:
         """Mark the last attempt as failed (its message did not parse) and return the error to raise."""
         if self.attempts:
             self.attempts[-1].failure, self.attempts[-1].error = kind, message

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ...errors import ParseError
+from ...errors import FailureKind, ParseError
 from ...models import GenerateConfig, ResponseCache, get_model
 from ...specs import parse_spec
 from ..base import Decision, GameResult, Player, Turn, register_player
@@ -214,7 +214,7 @@ class ReaperPlayer(Player[ReaperOptions]):
                 try:
                     return turn.formulation.parse_action(turn.state, outcome.answer), outcome.intent, None
                 except ParseError as exc:
-                    kind = "illegal" if getattr(exc, "kind", None) == "illegal" else "unparseable"
+                    kind: FailureKind = "illegal" if exc.kind == "illegal" else "unparseable"
                     raise self.caller.fail(kind, str(exc)) from None
             except CallFailed as exc:
                 failure, s.feedback = exc.kind, exc.message
@@ -245,7 +245,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         reflections: list[dict[str, Any] | None] = [None] * len(buffer)
         updates = []
         if o.reflection and buffer:
-            failure = None
+            failure: str | None = None
             steps = [prompts.Step(m.observation, m.action, m.intent, m.reply) for m in buffer]
             try:
                 reflections = await reflect(
