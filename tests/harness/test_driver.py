@@ -95,6 +95,7 @@ def test_plans_and_learning_phases_make_jobs_as_they_are_drawn() -> None:
     assert next(phase.jobs(exp)).idx == 0
 
 
+@pytest.mark.slow
 def test_a_second_process_on_a_run_in_progress_refuses_and_the_first_ends_right(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "80", "--store", str(store), "--run", "r", "--quiet"]
@@ -114,6 +115,7 @@ def test_a_second_process_on_a_run_in_progress_refuses_and_the_first_ends_right(
     assert again.returncode == 0 and "80/80 games saved" in out and "(0 played now, 80 already there)" in out
 
 
+@pytest.mark.slow
 def test_a_killed_process_leaves_the_run_free(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
@@ -137,6 +139,7 @@ def _small_files(limit: int):
     return apply
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["run", "clue"])
 def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) -> None:
     store = tmp_path / "s.sqlite"
@@ -189,6 +192,8 @@ def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: P
     assert res.code == 2 and "--seed must be at most" in res.err
     res = cli(*base, "--games", str(2**64))
     assert res.code == 2 and "--games must be at most" in res.err
+    res = cli("clue", "run", *["-p", "clue-random"] * 3, "--seed", str(2**64), "--store", str(store), "-q")
+    assert res.code == 2 and "--seed must be at most" in res.err
     plan = tmp_path / "plan.yaml"
     plan.write_text("game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames: 2\n")
     res = cli("run", "--config", str(plan), "--game", "nim", "--store", str(store), "--quiet")

@@ -79,6 +79,19 @@ def test_without_ray_it_is_one_clear_line(tmp_path: Path) -> None:
 
 
 @needs_ray
+def test_batches_draw_a_billion_jobs_a_window_ahead() -> None:
+    from plylab.harness.backends.ray import MAX_CPU_BATCH, BatchPlanner
+    from plylab.harness.plan import Matchup, Plan
+
+    plan = Plan("big", 0, 10**9, [Matchup("nim", "standard", "random", "random")])
+    planner = BatchPlanner(plan.jobs(), 2, 1, lambda: True)  # listing the jobs first would never return
+    first, second = planner.next_batch(), planner.next_batch()
+    assert first is not None and second is not None
+    assert [j.idx for j in first.jobs + second.jobs] == list(range(2 * MAX_CPU_BATCH))
+    assert len(planner.cpu) == planner.window
+
+
+@needs_ray
 def test_unreachable_address_is_one_clear_line(tmp_path: Path) -> None:
     from plylab.harness.backends.cluster import free_port
 
@@ -205,6 +218,7 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
 
     monkeypatch.setenv("FAKE_API_KEY", "sk-fake")  # forwarded to the workers: it ends in _API_KEY
     with FakeOpenAIServer(delay=0.2) as server:
+        server.gather, server.gather_timeout = 2, 1.0  # a call waits for a second one: the cap of 2 is met by events
         spec = f"llm:model=openai-api/fake/fake,base_url={server.url},max_connections=2"
         store = tmp_path / "s.sqlite"
         plan = single_plan("tic_tac_toe", "standard", spec, "random", 12, 1, None)

@@ -201,7 +201,7 @@ def test_the_original_and_the_baseline_complete(variant, tmp_path, capsys):
         (["--player", f"reaper:model=local,memory={__file__}"], "must not set memory="),
         (["--player", AGENT, "--runs", "0"], "--runs must be at least 1"),
         (["--player", "reaper:k=-3"], "bad player spec"),
-        (["--player", AGENT, "--game", "chess"], "unknown game 'chess'"),
+        (["--player", AGENT, "--game", "klingon_chess"], "unknown game 'klingon_chess'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, capsys):

@@ -3,42 +3,41 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from ..errors import UserError
-from ..harness.budget import Budget
 from ..harness.backends import EXECUTORS, ExecOptions
+from ..harness.budget import Budget
 from ..harness.plan import load_plan, single_plan
 from ..harness.runner import run_plan
 from ..harness.store import DEFAULT_STORE
 
 
 def run(
-    game: Optional[str] = typer.Option(None, "--game", help="game name (see `plylab games`)"),
+    game: str | None = typer.Option(None, "--game", help="game name (see `plylab games`)"),
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
-    player: Optional[str] = typer.Option(None, "--player", help="player spec, e.g. mcts:sims=1000"),
-    opponent: Optional[str] = typer.Option(None, "--opponent", help="opponent spec, e.g. optimal"),
-    games: Optional[int] = typer.Option(None, "--games", help="games per matchup (sides switch after half)"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="run seed (default 0)"),
+    player: str | None = typer.Option(None, "--player", help="player spec, e.g. mcts:sims=1000"),
+    opponent: str | None = typer.Option(None, "--opponent", help="opponent spec, e.g. optimal"),
+    games: int | None = typer.Option(None, "--games", help="games per matchup (sides switch after half)"),
+    seed: int | None = typer.Option(None, "--seed", help="run seed (default 0)"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
-    run_name: Optional[str] = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
-    old_name: Optional[str] = typer.Option(None, "--name", hidden=True),  # old spelling of --run, for one release
+    run_name: str | None = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
+    old_name: str | None = typer.Option(None, "--name", hidden=True),  # old spelling of --run, for one release
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
-    parallel: Optional[int] = typer.Option(None, "--parallel", min=1, hidden=True),  # old --concurrency
-    workers: Optional[int] = typer.Option(
+    parallel: int | None = typer.Option(None, "--parallel", min=1, hidden=True),  # old --concurrency
+    workers: int | None = typer.Option(
         None, "--workers", min=1,
         help="worker processes for CPU-bound games (local; default 1), or CPU slots (ray; default all)",
     ),
     backend: str = typer.Option("local", "--backend", help=f"executor backend: {' or '.join(EXECUTORS.names())}"),
-    address: Optional[str] = typer.Option(
+    address: str | None = typer.Option(
         None, "--address", help="Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
     ),
-    max_calls: Optional[int] = typer.Option(None, "--max-calls", help="stop starting games after N new model calls"),
-    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help="... after N new tokens (input + output)"),
-    max_cost: Optional[float] = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
-    config: Optional[Path] = typer.Option(None, "--config", help="YAML grid plan (games x formulations x players x opponents)"),
+    max_calls: int | None = typer.Option(None, "--max-calls", help="stop starting games after N new model calls"),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", help="... after N new tokens (input + output)"),
+    max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
+    config: Path | None = typer.Option(None, "--config", help="YAML grid plan (games x formulations x players x opponents)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
     """Play games and store every move; re-running the same command resumes where it stopped.
@@ -58,8 +57,8 @@ def run(
                             "(or drop --config)")
         plan = load_plan(config, seed=seed, games=games, name=run_name)
     else:
-        missing = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is None]
-        if missing:
+        if game is None or player is None or opponent is None:
+            missing = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is None]
             raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
         plan = single_plan(game, formulation, player, opponent, 10 if games is None else games,
                            0 if seed is None else seed, run_name)

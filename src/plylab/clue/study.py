@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import UserError
 from ..harness.backends import ExecOptions
 from ..harness.driver import Driver
+from ..harness.plan import INT64, check_int
 from ..harness.seeds import clue_seed_v1, derive_seed
 from ..players import RunContext
 from ..specs import parse_spec
@@ -72,6 +73,8 @@ class RunPlan:
             raise UserError(f"Clue takes {MIN_PLAYERS} to {MAX_PLAYERS} players (one --player per seat), got {len(self.specs)}")
         if self.games < 1:
             raise UserError(f"--games must be at least 1, got {self.games}")
+        check_int("--games", self.games, 1)
+        check_int("--seed", self.seed, -INT64)
         if self.turn_limit < 1:
             raise UserError(f"--turn-limit must be at least 1, got {self.turn_limit}")
         if self.concurrency < 1:

@@ -25,7 +25,14 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ..errors import UserError
 from ..players import RunContext
@@ -228,17 +235,15 @@ class Driver:
         budget: RunBudget | None = None,
         extra: dict[str, Any] | None = None,
         concurrency: int | None = None,
-        tally: Tally | None = None,
     ) -> Tally:
-        """Play `jobs` (drawn as slots free up), saving each result as it ends: durable first, counted
-        second, into `tally` (which an interrupted run still reads)."""
+        """Play `jobs` (drawn as slots free up), saving each result as it ends: durable first, counted second."""
         context = RunContext(store_path=self.store_path, cache=self.cache() if model else None)
         if extra:
             context.extra.update(extra)
         executor = self.executor
         if concurrency is not None and concurrency != self.options.concurrency:
             executor = make_executor(self.backend, replace(self.options, concurrency=concurrency))
-        tally = tally if tally is not None else Tally()
+        tally = Tally()
 
         def on_result(result: Any) -> None:
             if save(result):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .backends import ExecOptions
 from .budget import RunBudget
-from .driver import Driver, RunSummary, Tally, storage_failure
+from .driver import Driver, RunSummary, storage_failure
 from .plan import Plan
 from .store import Store
 
@@ -37,15 +37,15 @@ def run_plan(
             budget.resume(store.conn, run_id)  # a resumed run has already spent what its saved games used
         todo = plan.jobs(skip=done)
         model = summary.saved < summary.planned and plan.uses_model
-        tally = Tally()
         try:
-            driver.run(driver.play(todo, lambda rec: store.save_game(run_id, rec), model=model, budget=budget,
-                                   tally=tally))
+            driver.run(driver.play(todo, lambda rec: store.save_game(run_id, rec), model=model, budget=budget))
         except Exception as exc:
             if storage_failure(exc) is None:
                 store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}"[:500])
             raise
-        summary.played = tally.played
+        # counted in the store, the ledger: exact even when a signal lands between a save and its count
+        stored = store.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (run_id,)).fetchone()[0]
+        summary.played = int(stored) - summary.already
         if driver.interrupted:
             summary.status = "interrupted"
         elif summary.saved < summary.planned:

@@ -78,15 +78,15 @@ class LocalExecutor:
             while True:
                 while not exhausted:
                     if held is None:
-                        if not should_start():
-                            exhausted = True
-                            break
                         held = next(source, None)
                         if held is None:
                             exhausted = True
                             break
                     lane = 1 if pool is not None and not uses_model(held) else 0
                     if len(lanes[lane]) >= limits[lane]:
+                        break
+                    if not should_start():  # asked only when the game would start now (a budget counts it)
+                        exhausted = True
                         break
                     if lane:
                         lanes[1].add(asyncio.ensure_future(loop.run_in_executor(pool, _play_in_worker, held)))

@@ -18,14 +18,15 @@ temporary files under the run's folder and stopped at the end; with one, the clu
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import math
 import os
 import shutil
 import socket
 import tempfile
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +36,8 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ...errors import UserError
 from ...players import RunContext
-from .base import ExecOptions, OnResult, ShouldStart, uses_model
 from ..plan import GameJob
+from .base import ExecOptions, OnResult, ShouldStart, uses_model
 from .ray_worker import CacheServer, ModelGates, Services, play_batch
 
 # Unix socket paths are limited to 107 bytes and Ray puts "<temp>/session_<date>_<pid>/sockets/
@@ -64,16 +65,21 @@ class Batch:
 
 
 class BatchPlanner:
-    """Cuts the job list into batches and keeps the cluster busy without starting too much.
+    """Cuts the job stream into batches and keeps the cluster busy without starting too much.
 
+    Jobs are drawn from the stream only a window ahead of the batches sent (so a billion-game plan
+    costs no memory); batch sizes follow the jobs in that window, as they followed the whole list.
     Determinism does not depend on the cut: each game's seed comes from its job alone.
     """
 
-    def __init__(self, jobs: Sequence[GameJob], slots: int, concurrency: int, should_start: ShouldStart) -> None:
-        model = [uses_model(j) for j in jobs]
-        self.cpu = [j for j, m in zip(jobs, model) if not m]
-        self.model = [j for j, m in zip(jobs, model) if m]
+    def __init__(self, jobs: Iterable[GameJob], slots: int, concurrency: int, should_start: ShouldStart) -> None:
+        self.source = iter(jobs)
         self.slots = max(1, slots)
+        self.window = self.slots * 8 * MAX_CPU_BATCH
+        self.cpu: deque[GameJob] = deque()
+        self.model: deque[GameJob] = deque()
+        self.drained = False
+        self._fill()
         self.cpu_size = max(1, min(MAX_CPU_BATCH, math.ceil(len(self.cpu) / (self.slots * 8))))
         self.concurrency = max(1, concurrency)
         # About two model batches per CPU slot: few worker processes (each imports the model stack
@@ -87,13 +93,22 @@ class BatchPlanner:
         self.cpu_batches = 0  # CPU batches in flight
         self.model_games = 0  # model games in flight
 
-    def _take(self, queue: list[GameJob], n: int) -> list[GameJob]:
+    def _fill(self) -> None:
+        while not self.drained and len(self.cpu) + len(self.model) < self.window:
+            job = next(self.source, None)
+            if job is None:
+                self.drained = True
+            else:
+                (self.model if uses_model(job) else self.cpu).append(job)
+
+    def _take(self, queue: deque[GameJob], n: int) -> list[GameJob]:
         taken: list[GameJob] = []
         while queue and len(taken) < n and not self.stopped:
             if not self.should_start():
                 self.stopped = True
                 break
-            taken.append(queue.pop(0))
+            taken.append(queue.popleft())
+        self._fill()
         return taken
 
     def next_batch(self) -> Batch | None:
@@ -221,11 +236,12 @@ class RayExecutor:
         return ray_session(self.options)
 
     async def run(self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
-        batch = list(jobs)  # the planner splits CPU and model games up front (see BatchPlanner)
-        if not batch:
+        source = iter(jobs)
+        first = next(source, None)
+        if first is None:
             return
         with ray_session(self.options):
-            await self._run(batch, context, on_result, should_start)
+            await self._run(itertools.chain([first], source), context, on_result, should_start)
 
     def _services(self, context: RunContext) -> Services:
         node = ray.get_runtime_context().get_node_id()
@@ -237,11 +253,11 @@ class RayExecutor:
         return Services(cache=cache, gates=ModelGates.options(scheduling_strategy=pinned).remote(), driver_node=node)
 
     async def _run(
-        self, jobs: Sequence[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
+        self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         slots = self.options.workers or int(ray.cluster_resources().get("CPU", 1))
         planner = BatchPlanner(jobs, slots, self.options.concurrency, should_start)
-        services = self._services(context) if planner.model else None
+        services: Services | None = None  # started with the first model batch
         store_path = Path(context.store_path).resolve() if context.store_path is not None else None
         shipped = RunContext(store_path=store_path, extra=context.extra)
         wake = asyncio.Event()
@@ -259,6 +275,8 @@ class RayExecutor:
         try:
             while True:
                 while (batch := planner.next_batch()) is not None:
+                    if batch.concurrent and services is None:
+                        services = self._services(context)
                     # Model batches ask for little CPU, so Ray would pack them all on one node: spread them.
                     spread = "SPREAD" if batch.concurrent else "DEFAULT"
                     gen = _play_batch.options(num_cpus=batch.cpus, scheduling_strategy=spread).remote(
