@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.support.minimax import rescore
+
 CONFIG = """
 name: grid
 seed: 5
@@ -72,7 +74,10 @@ def test_pivot_tables_by_formulation(cli, tmp_path):
     assert data["columns"] == ["standard", "magic_square"]
     [row] = data["rows"]
     assert row["player"] == "random" and set(row["cells"]) == {"standard", "magic_square"}
-    assert all(0 <= c["rate"] <= 1 for c in row["cells"].values())
+    for form, cell in row["cells"].items():  # each cell is random's rate there, by an independent minimax
+        truth = rescore(store, "tic_tac_toe", "tic_tac_toe", player="random", formulation=form)
+        assert truth.scored > 0 and truth.agree == truth.moves
+        assert cell["rate"] == pytest.approx(truth.optimal / truth.scored, abs=1e-3)
     for table in ("recognition", "tokens"):
         for fmt in ("markdown", "csv", "latex"):
             out = cli("report", "--store", str(store), "--table", table, "--by", "formulation", "--format", fmt)

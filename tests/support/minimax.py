@@ -46,17 +46,20 @@ def rescore(
     openspiel_name: str,
     params: dict[str, object] | None = None,
     player: str | None = None,
+    formulation: str | None = None,
 ) -> Rescored:
-    """Recompute, with `plain_minimax`, whether every stored move of `player` (all players if None)
-    was optimal and informative, and count how often the store agrees."""
+    """Recompute, with `plain_minimax`, whether every stored move of `player` (all players if None;
+    in games of `formulation`, all if None) was optimal and informative, and count how often the
+    store agrees."""
     game = pyspiel.load_game(openspiel_name, dict(params or {}))
     value = plain_minimax(game)
     out = Rescored()
     with sqlite3.connect(store) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute(
-            "SELECT m.* FROM moves m JOIN games g ON g.id = m.game_id WHERE g.game = ? ORDER BY m.game_id, m.ply",
-            (game_name,),
+            "SELECT m.* FROM moves m JOIN games g ON g.id = m.game_id WHERE g.game = ? AND g.formulation LIKE ?"
+            " ORDER BY m.game_id, m.ply",
+            (game_name, formulation or "%"),
         ).fetchall()
     for m in rows:
         if (player is not None and m["player"] != player) or m["action"] is None:
