@@ -4,6 +4,8 @@
    vs a full plylab run (every move scored against the oracle, every game committed to SQLite).
 2. seconds per move: plylab `mcts` (OpenSpiel's C++ MCTSBot) vs OpenSpiel's Python MCTS, same budget.
 3. seconds to build the exact minimax tables from scratch.
+4. a billion-game `plylab run`: seconds until the first game is saved, and resident memory as it plays
+   (jobs are drawn as games start, so neither grows with --games). Alone: `bench_harness.py big`.
 All figures come from one process in one run, so they compare as ratios on a noisy machine.
 """
 
@@ -11,6 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import sqlite3
+import subprocess
 import random
 import statistics
 import sys
@@ -109,7 +114,49 @@ def table_build_seconds(name: str) -> float:
     return MinimaxTable.build(get_game(name).engine).build_seconds
 
 
+def _saved(store: Path) -> int:
+    try:
+        return int(sqlite3.connect(store).execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def _rss_mb(pid: int) -> float:
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def billion_games() -> tuple[float, list[tuple[int, float]]]:
+    """(seconds from launch to the first saved game, [(games saved, RSS MB)]) of a 10^9-game run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "s.sqlite"
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "plylab", "run", "--game", "tic_tac_toe", "--player", "random",
+                                 "--opponent", "random", "--games", "1000000000", "--store", str(store), "--quiet"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while _saved(store) == 0 and time.perf_counter() - t0 < 120:
+            time.sleep(0.01)
+        first = time.perf_counter() - t0
+        samples = []
+        for target in (100, 1000, 5000, 20000):
+            while _saved(store) < target and proc.poll() is None:
+                time.sleep(0.05)
+            samples.append((_saved(store), _rss_mb(proc.pid)))
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        return first, samples
+
+
+def report_billion() -> None:
+    first, samples = billion_games()
+    print(f"[4] plylab run --games 1000000000: first game saved {first:.2f} s after launch (interpreter start included)")
+    print("    resident memory: " + ", ".join(f"{rss:.0f} MB at {n} games" for n, rss in samples))
+
+
 def main() -> None:
+    if sys.argv[1:] == ["big"]:
+        report_billion()
+        return
     print(f"python {sys.version.split()[0]}, pyspiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}")
     get_game("tic_tac_toe").oracle()  # table load is not part of the loop
     bare = bare_loop(N_GAMES)
@@ -130,6 +177,7 @@ def main() -> None:
     for name in ("tic_tac_toe", "nim"):
         times = [table_build_seconds(name) for _ in range(3)]
         print(f"[3] exact table build, {name}: {statistics.median(times):.3f} s (median of 3)")
+    report_billion()
 
 
 if __name__ == "__main__":
