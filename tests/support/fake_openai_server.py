@@ -63,8 +63,9 @@ class FakeOpenAIServer:
         self.times: list[float] = []  # time.monotonic() of each chat request's arrival
         self.in_flight = 0
         self.max_in_flight = 0  # the most chat requests open at once (concurrency caps)
-        # Event-based concurrency checks: with `gather=n`, a request is held until n requests are
-        # open at once (or `gather_timeout` seconds pass), so a cap of n is reached exactly, on any load.
+        # Event-based concurrency checks: with `gather=n`, requests are held until n are open at once
+        # (or `gather_timeout` seconds pass); after that nothing is held. A cap of n is then reached
+        # exactly on any load, and a gate that lets fewer through shows as a lower max_in_flight.
         self.gather = 0
         self.gather_timeout = 10.0
         self._open: asyncio.Condition | None = None
@@ -122,14 +123,15 @@ class FakeOpenAIServer:
                 self.in_flight -= 1
 
     async def _gathered(self) -> None:
-        """Wait until `gather` requests are open at once (or the timeout passes)."""
+        """Wait until `gather` requests have been open at once (or the timeout passes)."""
         if self._open is None:
             self._open = asyncio.Condition()
         async with self._open:
             self._open.notify_all()
             try:
                 await asyncio.wait_for(
-                    self._open.wait_for(lambda: self.in_flight >= self.gather), timeout=self.gather_timeout
+                    self._open.wait_for(lambda: self.max_in_flight >= self.gather),
+                    timeout=self.gather_timeout,
                 )
             except TimeoutError:
                 pass
