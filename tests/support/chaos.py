@@ -267,7 +267,7 @@ def interrupt_run(
 ) -> tuple[int, str, str]:
     """Start `plylab run`, wait until a game is saved, Ctrl-C it (SIGINT to its process group, as a
     terminal does) and return (exit code, stdout, stderr)."""
-    cmd = chaos.run_command(store, games, 1, backend, address, None) + list(extra)
+    cmd = run_command(store, games, 1, backend, address, None) + list(extra)
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
@@ -277,7 +277,7 @@ def interrupt_run(
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + timeout
-    while chaos.saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
+    while saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None, f"the run ended before it could be interrupted: {proc.communicate()}"
     os.killpg(proc.pid, signal.SIGINT)
@@ -291,8 +291,8 @@ def assert_clean_interrupt(store: Path, code: int, out: str, err: str, games: in
     assert len(lines) == 1 and " interrupted: " in lines[0] and "re-run the same command" in lines[0], out
     assert "Traceback" not in err and "Error" not in err, err
     saved = int(lines[0].split(" interrupted: ")[1].split("/")[0])
-    assert saved == chaos.saved_games(store) > 0
-    problems = chaos.audit(store, games=games, seed=1, complete=False)
+    assert saved == saved_games(store) > 0
+    problems = audit(store, games=games, seed=1, complete=False)
     assert problems == []
     with sqlite3.connect(store) as conn:
         assert conn.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
