@@ -172,7 +172,7 @@ def test_openspiel_consistency_and_serialization():
 
 def test_a_pending_suggestion_is_public_but_the_options_are_not():
     game, state = dealt(4, 2)
-    triple = next(t for t in game.deck.triples if state._disprover(0, t) == 2)
+    triple = next(t for t in game.deck.triples if state.disprover(0, t) == 2)
     state.apply_action(game.suggest_action(triple))
     views = [state.view(p) for p in range(4)]
     assert all(v.pending is not None and v.pending.cards == triple and v.pending.disprover == 2 for v in views)

@@ -97,7 +97,7 @@ def test_r5_full_hand_and_exact_hand():
     m = matrix()
     for c in rest:
         m.cells[c][2] = Mark.NO
-    m._fixpoint()
+    m.deduce()
     assert all(m.cell(card(n), 2) == Mark.YES for n in ("Rope", "Hall", "Study"))
 
 

@@ -182,7 +182,7 @@ class ClueState(pyspiel.State):
             raise ValueError("there is no suggestion to answer")
         me = self.current
         if kind == "suggest":
-            who = self._disprover(me, arg)
+            who = self.disprover(me, arg)
             if who is None:
                 self.events.append(Suggestion(self.turn, self.round, me, arg, None, None))
                 self._end_turn()
@@ -201,7 +201,8 @@ class ClueState(pyspiel.State):
             self.events.append(Pass(self.turn, self.round, me))
             self._end_turn()
 
-    def _disprover(self, suggester: int, triple: Triple) -> int | None:
+    def disprover(self, suggester: int, triple: Triple) -> int | None:
+        """The first seat after the suggester holding a card of the triple (None: nobody can)."""
         for step in range(1, self.n):
             seat = (suggester + step) % self.n
             if any(self.holder[c] == seat for c in triple):

@@ -52,7 +52,7 @@ class PossibilityMatrix:
         self._seen = 0
         for c in range(deck.size):  # R1
             self._set(c, me, Mark.YES if c in hand else Mark.NO)
-        self._fixpoint()
+        self.deduce()
 
     @classmethod
     def for_view(cls, view: ClueView) -> PossibilityMatrix:
@@ -95,9 +95,10 @@ class PossibilityMatrix:
         for event in view.events[self._seen :]:
             self.observe(event)
         self._seen = len(view.events)
-        self._fixpoint()
+        self.deduce()
 
-    def _fixpoint(self) -> None:
+    def deduce(self) -> None:
+        """Apply the rules (R4-R6) until nothing changes; `update` does this after each view."""
         changed = True
         while changed:
             changed = False
