@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import Any
 
 import typer
 
@@ -43,7 +44,7 @@ def list_models(fmt: str = typer.Option("table", "--format", help="table or json
     from ..models.weights import GGUF_NAME, cache_dir, is_prepared
 
     path = cache_dir() / GGUF_NAME
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": "local",
             "summary": "Gemma 3 270M (Q4_K_M), in-process llama.cpp; the default",
