@@ -9,12 +9,11 @@ OpenSpiel information state, the two replays would differ.
 
 from __future__ import annotations
 
-from tests.support.clue import play_recorded
-
 from plylab.clue.events import Suggestion
 from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
 from plylab.clue.prompts import messages
+from tests.support.clue import play_recorded
 
 SPECS = ["clue-oracle", "clue-matrix", "clue-random", "clue-random", "clue-random", "clue-matrix"]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_openai_server import FakeOpenAIServer
 from plylab.errors import UserError
 from plylab.harness.budget import Budget, game_usage, move_usage
 from plylab.harness.store import GameRecord, MoveRecord
+from tests.support.fake_openai_server import FakeOpenAIServer
 
 
 def game(*moves: tuple[int, list[dict]]) -> GameRecord:

@@ -37,6 +37,7 @@ def test_audit_finds_damage(tmp_path: Path) -> None:
     assert any("ply 2" in p or "ply 3" in p or "returns" in p for p in problems), problems
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_sigkill_and_resume_local(tmp_path: Path) -> None:
     """Five SIGKILLs of a 2-process local run, resumed each time: every game once, all consistent."""
