@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,10 +12,10 @@ from ..harness.store import DEFAULT_STORE
 
 def learn(
     game: str = typer.Option(..., "--game", help="game name (see `plylab games`)"),
-    player: Optional[str] = typer.Option(
+    player: str | None = typer.Option(
         None, "--player", help="learning agent: reaper:model=M, cbr:model=M or memento:model=M"
     ),
-    agent: Optional[str] = typer.Option(None, "--agent", hidden=True),  # old spelling of --player
+    agent: str | None = typer.Option(None, "--agent", hidden=True),  # old spelling of --player
     opponent: str = typer.Option(..., "--opponent", help="opponent spec, e.g. optimal"),
     runs: int = typer.Option(10, "--runs", help="independent runs (each from empty memory)"),
     epochs: int = typer.Option(
@@ -27,16 +26,16 @@ def learn(
     seed: int = typer.Option(0, "--seed", help="experiment seed"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store (memories go beside it)"),
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
-    run_name: Optional[str] = typer.Option(
+    run_name: str | None = typer.Option(
         None, "--run", help="experiment name (default: derived from the command)"
     ),
-    name: Optional[str] = typer.Option(None, "--name", hidden=True),  # old spelling of --run
-    reference: Optional[str] = typer.Option(
+    name: str | None = typer.Option(None, "--name", hidden=True),  # old spelling of --run
+    reference: str | None = typer.Option(
         None, "--reference", help="memory-free reference player, e.g. llm:model=local"
     ),
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="evaluation games in flight at once"),
     backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
     """Run the learning protocol; re-running the same command resumes to exactly the same memory.

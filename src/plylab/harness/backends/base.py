@@ -8,8 +8,7 @@ package's `__init__`), so another backend is one more module here.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -58,7 +57,7 @@ def uses_model(job: Any) -> bool:
     return any(player_class(spec)[1].uses_model for spec in job.seat_specs())
 
 
-def play(job: Any, context: RunContext) -> Awaitable[Any]:
+def play(job: Any, context: RunContext) -> Coroutine[Any, Any, Any]:
     """Play one job. A job with its own `play(context)` coroutine (another kind of game, e.g. Clue)
     is played by it; a GameJob by the harness session. Backends call this, never play_game directly."""
     own = getattr(job, "play", None)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -169,10 +170,10 @@ def ray_session(options: ExecOptions) -> Iterator[None]:
         return
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     # Ray's own warnings (e.g. about its token auth) are not the user's business; errors still show.
-    quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     if options.address:
         try:
-            ray.init(address=options.address, runtime_env={"env_vars": forwarded_env()}, **quiet)
+            ray.init(address=options.address, runtime_env={"env_vars": forwarded_env()}, log_to_driver=False,
+                     logging_level=logging.ERROR)
         except Exception as exc:  # noqa: BLE001 - unreachable, refused, wrong token: one line
             raise UserError(f"cannot join the Ray cluster at '{options.address}': {str(exc).splitlines()[0]}") from None
         try:
@@ -184,7 +185,7 @@ def ray_session(options: ExecOptions) -> Iterator[None]:
     try:
         ray.init(
             address="local", num_cpus=options.workers or None, include_dashboard=False,
-            _temp_dir=str(root), **quiet,
+            _temp_dir=str(root), log_to_driver=False, logging_level=logging.ERROR,
         )
     except BaseException:
         _remove_session(root, created, None)
@@ -249,8 +250,12 @@ class RayExecutor:
         others = [n for n in ray.nodes() if n["Alive"] and n["NodeID"] != node]
         cache = None
         if context.store_path is not None and others:  # workers here open the store themselves
-            cache = CacheServer.options(scheduling_strategy=pinned).remote(str(Path(context.store_path).resolve()))
-        return Services(cache=cache, gates=ModelGates.options(scheduling_strategy=pinned).remote(), driver_node=node)
+            # ray.remote classes gain `.options` at run time, which their stubs do not show
+            cache = CacheServer.options(  # type: ignore[attr-defined]
+                scheduling_strategy=pinned
+            ).remote(str(Path(context.store_path).resolve()))
+        gates = ModelGates.options(scheduling_strategy=pinned).remote()  # type: ignore[attr-defined]
+        return Services(cache=cache, gates=gates, driver_node=node)
 
     async def _run(
         self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
@@ -261,10 +266,10 @@ class RayExecutor:
         store_path = Path(context.store_path).resolve() if context.store_path is not None else None
         shipped = RunContext(store_path=store_path, extra=context.extra)
         wake = asyncio.Event()
-        running: dict[asyncio.Task[None], object] = {}
+        running: dict[asyncio.Task[None], Any] = {}
 
-        async def drain(batch: Batch, gen: object) -> None:
-            async for ref in gen:  # type: ignore[attr-defined]
+        async def drain(batch: Batch, gen: Any) -> None:
+            async for ref in gen:
                 node, record = await ref
                 planner.game_done(batch)
                 self.nodes[node] += 1
@@ -290,8 +295,10 @@ class RayExecutor:
                 waiter = asyncio.create_task(wake.wait())
                 done, _ = await asyncio.wait({*running, waiter}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
-                for task in done - {waiter}:
-                    running.pop(task)
+                for task in done:
+                    if task is waiter:
+                        continue
+                    running.pop(task)  # type: ignore[arg-type]
                     try:
                         task.result()
                     except ray.exceptions.RayTaskError as exc:  # a game failed: its own error
@@ -306,7 +313,7 @@ class RayExecutor:
             for task, gen in running.items():
                 task.cancel()
                 with suppress(Exception):
-                    ray.cancel(gen)  # type: ignore[arg-type]
+                    ray.cancel(gen)
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
             for actor in (services.cache, services.gates) if services is not None else ():

@@ -163,7 +163,7 @@ def play_batch(
         for job in jobs:
             yield node, loop.run_until_complete(play(job, ctx))
         return
-    pending = {loop.create_task(play(job, ctx)) for job in jobs}
+    pending: set[asyncio.Task[Any]] = {loop.create_task(play(job, ctx)) for job in jobs}
     try:
         while pending:
             done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
