@@ -240,3 +240,27 @@ def test_a_job_key_and_seed_are_what_runs_stored_before() -> None:
     job = GameJob(Matchup("nim", "standard", "random", "optimal"), 3, 10, 5)
     assert job.key == "nim|standard|random|optimal|seed=5|3|seat=0"
     assert job.seed == 463357481
+
+
+def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) -> None:
+    from plylab.harness.driver import LEASES, _born
+
+    store = tmp_path / "s.sqlite"
+    args = ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "2", "--run", "l",
+            "--store", str(store), "--quiet"]
+    other = subprocess.Popen(["sleep", "60"])  # a live process that is not playing the run
+    try:
+        conn = sqlite3.connect(store)
+        conn.execute(LEASES)
+        host = __import__("socket").gethostname()
+        conn.execute("INSERT INTO run_leases VALUES ('play:l', ?, ?, 0, ?)", (other.pid, host, _born(other.pid)))
+        conn.commit()
+        res = cli(*args)
+        assert res.code == 2 and f"is being played by process {other.pid}" in res.err
+        conn.execute("UPDATE run_leases SET born='1'")  # the pid now names a process started at another time
+        conn.commit()
+        res = cli(*args)
+        assert res.code == 0 and "2/2 games saved" in res.out  # a reused pid does not hold the run
+    finally:
+        other.kill()
+        other.wait()

@@ -38,6 +38,7 @@ from ..errors import UserError
 from ..players import RunContext
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
+from .store import transaction
 
 T = TypeVar("T")
 Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
@@ -46,7 +47,8 @@ LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
     name TEXT PRIMARY KEY,          -- study:run name
     pid INTEGER NOT NULL,           -- the process playing it; a dead pid leaves the lease free
     host TEXT NOT NULL,
-    since REAL NOT NULL
+    since REAL NOT NULL,
+    born TEXT                       -- the process's start time (/proc), so a reused pid is not mistaken for it
 )"""
 
 
@@ -99,14 +101,22 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _alive(pid: int) -> bool:
+def _born(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot), where /proc tells."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int, born: str | None) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    return born is None or _born(pid) in (None, born)
 
 
 def storage_failure(exc: BaseException) -> str | None:
@@ -184,21 +194,16 @@ class Driver:
         dead (even `kill -9`ed) is free, so a killed run always resumes."""
         conn.execute(LEASES)
         me, host = os.getpid(), socket.gethostname()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            row = conn.execute("SELECT pid, host, since FROM run_leases WHERE name=?", (name,)).fetchone()
-            if row is not None and int(row[0]) != me and (row[1] != host or _alive(int(row[0]))):
+        with transaction(conn):
+            row = conn.execute("SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)).fetchone()
+            if row is not None and int(row[0]) != me and (row[1] != host or _alive(int(row[0]), row[3])):
                 since = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
                 raise UserError(
                     f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (since {since}) "
                     f"in {self.store_path}; wait for it to end or stop it, then re-run to resume"
                 )
-            conn.execute("INSERT OR REPLACE INTO run_leases(name, pid, host, since) VALUES (?,?,?,?)",
-                         (name, me, host, time.time()))
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+            conn.execute("INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
+                         (name, me, host, time.time(), _born(me)))
 
         def release() -> None:
             with suppress(sqlite3.Error):
