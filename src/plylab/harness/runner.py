@@ -13,6 +13,20 @@ from .store import Store
 __all__ = ["RunSummary", "run_plan"]
 
 
+class StoredKeys:
+    """A run's saved job keys, looked up one at a time: memory stays flat however many are stored."""
+
+    def __init__(self, store: Store, run_id: int) -> None:
+        self.conn, self.run_id = store.conn, run_id
+
+    def __contains__(self, key: object) -> bool:
+        sql = "SELECT 1 FROM games WHERE run_id=? AND job_key=?"
+        return self.conn.execute(sql, (self.run_id, key)).fetchone() is not None
+
+    def count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0])
+
+
 def run_plan(
     plan: Plan,
     store_path: Path,
@@ -30,9 +44,9 @@ def run_plan(
         store = driver.open(Store)
         driver.claim(store.conn, f"play:{plan.name}")
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
-        done = store.finished_keys(run_id)  # what is stored, never the whole plan
-        summary = RunSummary(plan.name, store_path, plan.planned, len(done), 0, "finished")
-        driver.advance(len(done))
+        done = StoredKeys(store, run_id)
+        summary = RunSummary(plan.name, store_path, plan.planned, done.count(), 0, "finished")
+        driver.advance(summary.already)
         if budget is not None:
             budget.resume(store.conn, run_id)  # a resumed run has already spent what its saved games used
         todo = plan.jobs(skip=done)
@@ -43,9 +57,7 @@ def run_plan(
             if storage_failure(exc) is None:
                 store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}"[:500])
             raise
-        # counted in the store, the ledger: exact even when a signal lands between a save and its count
-        stored = store.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (run_id,)).fetchone()[0]
-        summary.played = int(stored) - summary.already
+        summary.played = done.count() - summary.already  # the store is the ledger, even after a signal
         if driver.interrupted:
             summary.status = "interrupted"
         elif summary.saved < summary.planned:
