@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..clue.study import RunPlan
     from ..learning import Experiment
 
+TRANSPORT = ("base_url", "timeout", "max_connections")  # where a model is reached, not how it plays
 MODEL_PLAYERS = ("llm", "reaper", "cbr", "memento")
 
 
@@ -38,8 +39,11 @@ class Options:
 
     def deviations(self, p: Protocol) -> list[str]:
         out = []
-        if self.player_options:
-            out.append(f"player options {self.player_options} (not the paper's)")
+        kept = [
+            kv for kv in (self.player_options or "").split(",") if kv.split("=")[0].strip() not in TRANSPORT
+        ]
+        if any(kv.strip() for kv in kept):
+            out.append(f"player options {','.join(kept)} (not the paper's)")
         for label, mine, paper in (
             ("games per matchup", self.games, p.games_per_matchup if p.kind != "learn" else None),
             ("runs", self.runs, p.runs),

@@ -25,6 +25,7 @@ from .published import interval, paper_model, published
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
+TRANSPORT = ("base_url", "timeout", "max_connections")  # where a model is reached, not how it plays
 NEQ = "≠"
 
 
@@ -137,7 +138,7 @@ def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[s
         if r["opponent"] != paper_opp:
             out.add(f"opponent {r['opponent']} on {r['game']} (paper: {paper_opp})")
         opts = parse_spec(r["player"], kind="player").options
-        extra = {k: v for k, v in opts.items() if k not in ("model", "effort")}
+        extra = {k: v for k, v in opts.items() if k not in ("model", "effort", *TRANSPORT)}
         if extra:
             out.add(
                 "player options "
@@ -287,6 +288,7 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
                     "–"
                     if row["cells"][c["key"]]["published"] is None
                     else show(row["cells"][c["key"]]["published"], c["metric"])
+                    + ("†" if row["cells"][c["key"]]["published"].get("dagger") else "")
                     for c in cols
                 ]
             )
