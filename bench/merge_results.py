@@ -7,7 +7,7 @@ them; run this after any of them: `python bench/merge_results.py`.
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
-ORDER = ["harness", "connect_four", "models", "clue", "reaper", "scaleout", "reports"]
+ORDER = ["harness", "games", "connect_four", "models", "clue", "reaper", "scaleout", "reports", "paper"]
 HEAD = """# Benchmark results
 
 Every figure below was printed by the script named with it, on this project's 2-core machine, which
@@ -29,7 +29,9 @@ def section(path: Path) -> str:
 
 
 def main() -> None:
-    parts = [HEAD] + [section(BENCH / f"RESULTS-{n}.md") for n in ORDER if (BENCH / f"RESULTS-{n}.md").exists()]
+    found = {p.stem.removeprefix("RESULTS-"): p for p in BENCH.glob("RESULTS-*.md")}
+    names = [n for n in ORDER if n in found] + sorted(set(found) - set(ORDER))  # a new area is never dropped
+    parts = [HEAD] + [section(found[n]) for n in names]
     (BENCH / "RESULTS.md").write_text("\n\n".join(parts) + "\n")
 
 

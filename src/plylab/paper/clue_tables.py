@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import UserError
 from .protocols import get_protocol
 from .published import published
+from .render import comment, grid, html_page
 
 Getter = Callable[[dict[str, Any]], Any]
 
@@ -221,11 +222,10 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
         if r["paper"]:
             label = r.get("paper_row") or r["row"]
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
-    from .report import _comment, grid, html_page
 
     head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
     text = (
-        _comment(fmt, head)
+        comment(fmt, head)
         + "\n\n"
         + grid(
             header,

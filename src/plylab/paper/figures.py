@@ -17,6 +17,7 @@ from ..errors import UserError
 from ..harness.store import Store
 from .protocols import get_protocol
 from .published import published
+from .render import comment, grid, html_page
 
 METRICS = (("draw_rate", "draw rate"), ("optimality", "optimality"), ("tokens_per_move", "tokens/move"))
 
@@ -154,9 +155,8 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
         "the paper prints final means without intervals: 'outside' = the paper's mean lies outside "
         "the reproduced 95% Student-t interval; missing = the paper has it, the run does not"
     )
-    from .report import _comment, grid, html_page
 
-    text = "\n\n".join([_comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]) + "\n"
+    text = "\n\n".join([comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]) + "\n"
     return html_page(data["figure"], text) if fmt == "html" else text
 
 

@@ -15,13 +15,14 @@ from typing import Any
 
 from ..analysis.metrics import matchup_rows
 from ..analysis.stats import wilson
-from ..analysis.tables import format_grid, mean_cell, rate_cell
+from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
 from ..harness.store import Store
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import Column, Protocol, get_protocol, opponent_spec
 from .published import interval, paper_model, published
+from .render import comment, grid, html_page
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
@@ -375,65 +376,19 @@ def render_table(data: dict[str, Any], fmt: str) -> str:
     main = grid(header, body, fmt, notes=notes)
     if fmt == "latex":
         main = main.replace(NEQ, r"$\neq$").replace("†", r"$^\dagger$")
-    parts = [_comment(fmt, _header_lines(data)), main]
+    parts = [comment(fmt, _header_lines(data)), main]
     if data["references"]:
         rh, rb = _reference_grid(data["references"])
-        parts.append(_comment(fmt, ["reference rows: classic players at the paper's settings (no model)"]))
+        parts.append(comment(fmt, ["reference rows: classic players at the paper's settings (no model)"]))
         parts.append(grid(rh, rb, fmt))
     elif data["table"] in ("table3", "table6", "table7"):
         parts.append(
-            _comment(
+            comment(
                 fmt, [f"reference rows: none yet; `plylab paper run {data['table']} --references` adds them"]
             )
         )
     text = "\n\n".join(parts) + "\n"
     return html_page(data["table"], text) if fmt == "html" else text
-
-
-def grid(header: list[str], body: list[list[str]], fmt: str, notes: list[str] = ()) -> str:  # type: ignore[assignment]
-    """analysis.tables.format_grid, plus a plain HTML table (a page with `html_page`)."""
-    if fmt != "html":
-        return format_grid(header, body, fmt, notes=notes)
-    from html import escape
-
-    rows = ["<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"]
-    rows += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in body]
-    return (
-        "<table>\n"
-        + "\n".join(rows)
-        + "\n</table>"
-        + "".join(f"\n<p class=note>{escape(n)}</p>" for n in notes)
-    )
-
-
-def html_page(title: str, body: str) -> str:
-    from html import escape
-
-    style = (
-        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child{text-align:left}"
-        ".note{color:#555;font-size:small}"
-    )
-    return (
-        f"<!doctype html>\n<html><head><meta charset=utf-8><title>{escape(title)}</title><style>{style}</style>"
-        f"</head><body>\n{body}\n</body></html>\n"
-    )
-
-
-def _comment(fmt: str, lines: list[str]) -> str:
-    if fmt == "html":
-        from html import escape
-
-        return "\n".join(
-            f"<h2>{escape(line)}</h2>" if i == 0 else f"<p>{escape(line)}</p>" for i, line in enumerate(lines)
-        )
-    if fmt == "latex":
-        return "\n".join(f"% {line}" for line in lines)
-    if fmt == "csv":
-        return "\n".join(f"# {line}" for line in lines)
-    if fmt == "markdown":
-        return "\n".join(f"**{line}**" if i == 0 else line + "  " for i, line in enumerate(lines))
-    return "\n".join(lines)
 
 
 def report(
