@@ -40,6 +40,9 @@ def format_value(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+INT_MAX = 2**31 - 1  # OpenSpiel stores game parameters as C++ int
+
+
 def coerce(game: str, key: str, text: str, default: object, accepted: str) -> object:
     """A parameter's text as the type of its OpenSpiel default (bool, int, float or str)."""
     try:
@@ -51,11 +54,13 @@ def coerce(game: str, key: str, text: str, default: object, accepted: str) -> ob
                 return False
             raise ValueError
         if isinstance(default, int):
-            if int(text) < 0:  # sizes and counts: OpenSpiel would build a broken game, not refuse
+            value = int(text)
+            if not 0 <= value <= INT_MAX:  # OpenSpiel would build a broken game (or overflow), not refuse
                 raise UserError(
-                    f"game '{game}': parameter '{key}' must be 0 or more (got '{text}'); parameters: {accepted}"
+                    f"game '{game}': parameter '{key}' must be between 0 and {INT_MAX} (got '{text}'); "
+                    f"parameters: {accepted}"
                 )
-            return int(text)
+            return value
         if isinstance(default, float):
             return float(text)
     except ValueError:

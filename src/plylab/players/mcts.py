@@ -26,9 +26,9 @@ def paper_sims(game: str) -> int:
 
 
 class MctsOptions(Params):
-    sims: int | None = Field(None, ge=1)  # None: the paper's budget for the game (paper_sims)
+    sims: int | None = Field(None, ge=1, le=2**31 - 1)  # None: the paper's budget for the game (paper_sims)
     uct_c: float = Field(2.0, gt=0)
-    rollouts: int = Field(1, ge=1)
+    rollouts: int = Field(1, ge=1, le=2**31 - 1)
     solve: bool = True  # MCTS-Solver, as OpenSpiel's default and the paper
 
 
