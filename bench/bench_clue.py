@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from plylab.games.clue.engine import load
-from plylab.games.clue.matrix import PossibilityMatrix
-from plylab.games.clue.oracle import ClueOracle
-from plylab.games.clue.session import play_game
-from plylab.games.clue.study import RunPlan, run_plan
+from plylab.clue.engine import load
+from plylab.clue.matrix import PossibilityMatrix
+from plylab.clue.oracle import ClueOracle
+from plylab.clue.session import play_game
+from plylab.clue.study import RunPlan, run_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "RESULTS-clue.md"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import typer
@@ -39,6 +40,7 @@ def run(
     max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
     config: Path | None = typer.Option(None, "--config", help="YAML grid plan (games x formulations x players x opponents)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    score: str = typer.Option("on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"),
 ) -> None:
     """Play games and store every move; re-running the same command resumes where it stopped.
 
@@ -49,6 +51,8 @@ def run(
     if address is not None and backend != "ray":
         raise UserError("--address is for the ray backend (add --backend ray)")
     run_name, concurrency = run_name or old_name, parallel or concurrency
+    if score not in ("on", "off"):
+        raise UserError(f"--score must be on or off (got '{score}')")
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     if config is not None:
         given = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is not None]
@@ -61,7 +65,9 @@ def run(
             missing = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is None]
             raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
         plan = single_plan(game, formulation, player, opponent, 10 if games is None else games,
-                           0 if seed is None else seed, run_name)
+                           0 if seed is None else seed, run_name, score=score == "on")
+    if score == "off":  # carried by each matchup, so it is stored with the run's plan
+        plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
     options = ExecOptions(
         concurrency=concurrency, workers=workers or 0, address=address, run_dir=str(store.parent)
     )

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import UserError
 from ..games import GAMES, get_game
+from ..models.secrets import scrub_spec
 from ..players import player_class
 from .seeds import derive_seed
 
@@ -32,10 +33,12 @@ class Matchup:
     formulation: str
     player: str
     opponent: str
+    score: bool = True  # False: moves are not scored against an oracle (`--score off`)
 
     @property
     def key(self) -> str:
-        return f"{self.game}|{self.formulation}|{self.player}|{self.opponent}"
+        # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets)
+        return scrub_spec(f"{self.game}|{self.formulation}|{self.player}|{self.opponent}")
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,10 @@ class Plan:
         return any(player_class(spec)[1].uses_model for m in self.matchups for spec in (m.player, m.opponent))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "games": self.games, "matchups": [asdict(m) for m in self.matchups]}
+        # no base_url keys; `score` only when off, so plans stored before it existed still resume
+        matchups = [{k: scrub_spec(v) if isinstance(v, str) else v for k, v in asdict(m).items()
+                     if not (k == "score" and v is True)} for m in self.matchups]
+        return {"seed": self.seed, "games": self.games, "matchups": matchups}
 
     def validate(self, preflight: bool = True) -> Plan:
         check_int("--games", self.games, 1)
@@ -118,13 +124,14 @@ class Plan:
 
 
 def default_run_name(m: Matchup, seed: int, games: int) -> str:
-    return f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}"
+    return scrub_spec(f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}")
 
 
 def single_plan(
-    game: str, formulation: str, player: str, opponent: str, games: int, seed: int, name: str | None
+    game: str, formulation: str, player: str, opponent: str, games: int, seed: int, name: str | None,
+    score: bool = True,
 ) -> Plan:
-    m = Matchup(game, formulation, player, opponent)
+    m = Matchup(game, formulation, player, opponent, score)
     return Plan(name or default_run_name(m, seed, games), seed, games, [m]).validate()
 
 
@@ -149,6 +156,7 @@ class PlanFile(BaseModel):
     formulations: Names | dict[str, Names] = ["standard"]
     players: Names
     opponents: Names
+    score: bool = True  # false: no move is scored against an oracle (`--score off`)
 
     @field_validator("game", "players", "opponents", "formulations", mode="before")
     @classmethod
@@ -165,7 +173,7 @@ class PlanFile(BaseModel):
         out = []
         for g in self.game:
             forms = self.formulations.get(g, ["standard"]) if isinstance(self.formulations, dict) else self.formulations
-            out += [Matchup(g, f, p, o) for f, p, o in itertools.product(forms, self.players, self.opponents)]
+            out += [Matchup(g, f, p, o, self.score) for f, p, o in itertools.product(forms, self.players, self.opponents)]
         return out
 
 

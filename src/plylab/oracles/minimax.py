@@ -40,7 +40,7 @@ class MinimaxTable:
         self._moves: dict[str, MoveValues] = {}  # per-position memo: scoring a move is one lookup
 
     @classmethod
-    def build(cls, game: pyspiel.Game) -> "MinimaxTable":
+    def build(cls, game: pyspiel.Game) -> MinimaxTable:
         start = time.perf_counter()
         values: dict[str, int] = {}
 
@@ -65,7 +65,7 @@ class MinimaxTable:
         return cls(game, values, time.perf_counter() - start)
 
     @classmethod
-    def load_or_build(cls, game: pyspiel.Game, name: str) -> "MinimaxTable":
+    def load_or_build(cls, game: pyspiel.Game, name: str) -> MinimaxTable:
         path = cache_dir() / f"minimax-{name}.json"
         if path.exists():
             try:
