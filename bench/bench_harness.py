@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import sqlite3
-import subprocess
-import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -131,9 +131,27 @@ def billion_games() -> tuple[float, list[tuple[int, float]]]:
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "s.sqlite"
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "plylab", "run", "--game", "tic_tac_toe", "--player", "random",
-                                 "--opponent", "random", "--games", "1000000000", "--store", str(store), "--quiet"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "plylab",
+                "run",
+                "--game",
+                "tic_tac_toe",
+                "--player",
+                "random",
+                "--opponent",
+                "random",
+                "--games",
+                "1000000000",
+                "--store",
+                str(store),
+                "--quiet",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         while _saved(store) == 0 and time.perf_counter() - t0 < 120:
             time.sleep(0.01)
         first = time.perf_counter() - t0
@@ -149,7 +167,9 @@ def billion_games() -> tuple[float, list[tuple[int, float]]]:
 
 def report_billion() -> None:
     first, samples = billion_games()
-    print(f"[4] plylab run --games 1000000000: first game saved {first:.2f} s after launch (interpreter start included)")
+    print(
+        f"[4] plylab run --games 1000000000: first game saved {first:.2f} s after launch (interpreter start included)"
+    )
     print("    resident memory: " + ", ".join(f"{rss:.0f} MB at {n} games" for n, rss in samples))
 
 
@@ -157,7 +177,9 @@ def main() -> None:
     if sys.argv[1:] == ["big"]:
         report_billion()
         return
-    print(f"python {sys.version.split()[0]}, pyspiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}")
+    print(
+        f"python {sys.version.split()[0]}, pyspiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}"
+    )
     get_game("tic_tac_toe").oracle()  # table load is not part of the loop
     bare = bare_loop(N_GAMES)
     sess_noscore = session_loop(N_GAMES, score=False)
@@ -165,15 +187,21 @@ def main() -> None:
     full = full_run(N_GAMES)
     print(f"[1] random vs random, tic-tac-toe, {N_GAMES} games")
     print(f"    bare pyspiel loop                       {bare:10.0f} games/s")
-    print(f"    plylab session loop, no scoring         {sess_noscore:10.0f} games/s  ({bare / sess_noscore:.2f}x bare)")
+    print(
+        f"    plylab session loop, no scoring         {sess_noscore:10.0f} games/s  ({bare / sess_noscore:.2f}x bare)"
+    )
     print(f"    plylab session loop, oracle-scored      {sess:10.0f} games/s  ({bare / sess:.2f}x bare)")
     print(f"    plylab run (scored + SQLite, durable)   {full:10.0f} games/s  ({bare / full:.2f}x bare)")
     floor = durable_commits_per_second(N_GAMES)
-    print(f"    limit: one durable SQLite commit/game   {floor:10.0f} commits/s (run reaches {full / floor:.0%} of it)")
+    print(
+        f"    limit: one durable SQLite commit/game   {floor:10.0f} commits/s (run reaches {full / floor:.0%} of it)"
+    )
     for game, sims, moves in (("tic_tac_toe", 1000, 10), ("connect_four", 5000, 4)):
         ours, theirs = mcts_seconds_per_move(game, sims, moves)
-        print(f"[2] mcts sims={sims} on {game}: plylab (C++ MCTSBot) {ours * 1000:8.1f} ms/move, "
-              f"OpenSpiel Python MCTS {theirs * 1000:8.1f} ms/move  ({theirs / ours:.1f}x faster)")
+        print(
+            f"[2] mcts sims={sims} on {game}: plylab (C++ MCTSBot) {ours * 1000:8.1f} ms/move, "
+            f"OpenSpiel Python MCTS {theirs * 1000:8.1f} ms/move  ({theirs / ours:.1f}x faster)"
+        )
     for name in ("tic_tac_toe", "nim"):
         times = [table_build_seconds(name) for _ in range(3)]
         print(f"[3] exact table build, {name}: {statistics.median(times):.3f} s (median of 3)")

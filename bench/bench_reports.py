@@ -54,11 +54,44 @@ def build_store(path: Path, games: int, clue_games: int) -> None:
         ("nim", "standard", "mcts:sims=50", "random"),
     ]
     for game, form, player, opponent in runs:
-        assert plylab(["run", "--game", game, "--formulation", form, "--player", player, "--opponent", opponent,
-                       "--games", str(games), "--store", str(path), "--run", f"{game}-{form}-{player}"]) == 0
+        assert (
+            plylab(
+                [
+                    "run",
+                    "--game",
+                    game,
+                    "--formulation",
+                    form,
+                    "--player",
+                    player,
+                    "--opponent",
+                    opponent,
+                    "--games",
+                    str(games),
+                    "--store",
+                    str(path),
+                    "--run",
+                    f"{game}-{form}-{player}",
+                ]
+            )
+            == 0
+        )
     seats = ["clue-oracle", "clue-matrix", "clue-matrix", "clue-random", "clue-random", "clue-random"]
-    assert plylab(["clue", "run", *(a for s in seats for a in ("-p", s)), "--games", str(clue_games),
-                   "--store", str(path), "-q"]) == 0
+    assert (
+        plylab(
+            [
+                "clue",
+                "run",
+                *(a for s in seats for a in ("-p", s)),
+                "--games",
+                str(clue_games),
+                "--store",
+                str(path),
+                "-q",
+            ]
+        )
+        == 0
+    )
 
 
 def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
@@ -106,8 +139,13 @@ def peak(args: list[str], src: str | None) -> tuple[float, float]:
     """(peak RSS in MB, wall seconds) of `plylab ARGS`, with `src` first on the path when given."""
     env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
     wall = time.perf_counter()
-    res = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "plylab", *args],
-                         capture_output=True, text=True, env=env, check=True)
+    res = subprocess.run(
+        [sys.executable, "-c", MEASURE, sys.executable, "-m", "plylab", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     code, kb = res.stdout.split()
     assert code == "0", f"plylab {args} failed"
     return int(kb) / 1024, time.perf_counter() - wall
@@ -115,8 +153,11 @@ def peak(args: list[str], src: str | None) -> tuple[float, float]:
 
 def site_size(site: Path) -> tuple[float, int, int]:
     files = [p for p in site.rglob("*") if p.is_file()]
-    return (sum(p.stat().st_size for p in files) / 1e6, len(list((site / "games").glob("*.html"))),
-            len(list((site / "runs").glob("*.html"))))
+    return (
+        sum(p.stat().st_size for p in files) / 1e6,
+        len(list((site / "games").glob("*.html"))),
+        len(list((site / "runs").glob("*.html"))),
+    )
 
 
 def reply_copies() -> str:
@@ -127,17 +168,49 @@ def reply_copies() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "s.sqlite"
         store = Store(path)
-        move = MoveRecord(ply=0, seat=0, player="llm", state="", observation=None, legal=[0], action=0,
-                          action_label="a", elapsed=0.0, prompt="p" * 100, reply=reply, calls=1,
-                          attempts=[{"prompt": "p" * 100, "reply": reply}])
-        store.save_game(store.open_run("r", 0, {}), GameRecord("k", 0, "tic_tac_toe", "standard", "llm", "random",
-                                                                 0, 0, [0.0, 0.0], "draw", None, None, [move], 0, 0))
+        move = MoveRecord(
+            ply=0,
+            seat=0,
+            player="llm",
+            state="",
+            observation=None,
+            legal=[0],
+            action=0,
+            action_label="a",
+            elapsed=0.0,
+            prompt="p" * 100,
+            reply=reply,
+            calls=1,
+            attempts=[{"prompt": "p" * 100, "reply": reply}],
+        )
+        store.save_game(
+            store.open_run("r", 0, {}),
+            GameRecord(
+                "k",
+                0,
+                "tic_tac_toe",
+                "standard",
+                "llm",
+                "random",
+                0,
+                0,
+                [0.0, 0.0],
+                "draw",
+                None,
+                None,
+                [move],
+                0,
+                0,
+            ),
+        )
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         size = path.stat().st_size
-    return (f"A 5 MB reply (with its attempt) grows a fresh store to {size / 1e6:.1f} MB: stored once in the move's "
-            "`reply` column, its attempt refers to it (before: twice that, a second copy in `attempts`; tests/reports/test_report_scale.py). The "
-            "response cache (models/cache.py) keeps one more copy, needed to resume without calling again.")
+    return (
+        f"A 5 MB reply (with its attempt) grows a fresh store to {size / 1e6:.1f} MB: stored once in the move's "
+        "`reply` column, its attempt refers to it (before: twice that, a second copy in `attempts`; tests/reports/test_report_scale.py). The "
+        "response cache (models/cache.py) keeps one more copy, needed to resume without calling again."
+    )
 
 
 def scale(games: int, baseline: str | None) -> str:
@@ -145,24 +218,56 @@ def scale(games: int, baseline: str | None) -> str:
     lines = [SCALE_HEADER, ""]
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "big.sqlite"
-        _, build, _ = timed(lambda: plylab(["run", "--game", "tic_tac_toe", "--player", "random", "--opponent",
-                                            "random", "--games", str(games), "--store", str(store), "--quiet"]))
+        _, build, _ = timed(
+            lambda: plylab(
+                [
+                    "run",
+                    "--game",
+                    "tic_tac_toe",
+                    "--player",
+                    "random",
+                    "--opponent",
+                    "random",
+                    "--games",
+                    str(games),
+                    "--store",
+                    str(store),
+                    "--quiet",
+                ]
+            )
+        )
         mb = store.stat().st_size / 1e6
-        lines += [f"Store: {games} tic-tac-toe games (random vs random, every move scored), {mb:.0f} MB, built in "
-                  f"{build:.0f} s. Peak resident memory of the command (RUSAGE_CHILDREN of a wrapper process).", "",
-                  "| code | `report` MB | `report` s | `report --html` MB | `--html` s | site MB | replay pages "
-                  "| run pages | `export --table moves` MB |", "|---|---|---|---|---|---|---|---|---|"]
-        for label, src in ([("before (" + baseline + ")", baseline)] if baseline else []) + [("this checkout", None)]:
+        lines += [
+            f"Store: {games} tic-tac-toe games (random vs random, every move scored), {mb:.0f} MB, built in "
+            f"{build:.0f} s. Peak resident memory of the command (RUSAGE_CHILDREN of a wrapper process).",
+            "",
+            "| code | `report` MB | `report` s | `report --html` MB | `--html` s | site MB | replay pages "
+            "| run pages | `export --table moves` MB |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for label, src in ([("before (" + baseline + ")", baseline)] if baseline else []) + [
+            ("this checkout", None)
+        ]:
             rss, wall = peak(["report", "--store", str(store)], src)
             site = Path(tmp) / f"site-{len(lines)}"
             hrss, hwall = peak(["report", "--store", str(store), "--html", str(site)], src)
             size, replays, pages = site_size(site)
             shutil.rmtree(site)
-            erss, _ = peak(["export", str(Path(tmp) / "moves.csv"), "--store", str(store), "--table", "moves"], src)
-            lines.append(f"| {label} | {rss:.0f} | {wall:.1f} | {hrss:.0f} | {hwall:.1f} | {size:.1f} | {replays} | "
-                         f"{pages} | {erss:.0f} |")
-    lines += ["", reply_copies(), "", "The site lists every game (500 a page) and writes replay pages for the first 50 games of each "
-              "matchup and seat (`--replays N`; 0 = all). Test: tests/reports/test_report_scale.py (< 250 MB).", ""]
+            erss, _ = peak(
+                ["export", str(Path(tmp) / "moves.csv"), "--store", str(store), "--table", "moves"], src
+            )
+            lines.append(
+                f"| {label} | {rss:.0f} | {wall:.1f} | {hrss:.0f} | {hwall:.1f} | {size:.1f} | {replays} | "
+                f"{pages} | {erss:.0f} |"
+            )
+    lines += [
+        "",
+        reply_copies(),
+        "",
+        "The site lists every game (500 a page) and writes replay pages for the first 50 games of each "
+        "matchup and seat (`--replays N`; 0 = all). Test: tests/reports/test_report_scale.py (< 250 MB).",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -171,10 +276,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="games per two-player matchup (3 matchups)")
     ap.add_argument("--clue-games", type=int, default=10)
     ap.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
-    ap.add_argument("--scale", type=int, metavar="GAMES",
-                    help="instead: peak memory and site size of report/--html on a store of GAMES games")
-    ap.add_argument("--baseline", metavar="SRC", help="with --scale: also measure the plylab package under SRC "
-                    "(e.g. an older checkout's src, from `git archive REV src | tar -x -C DIR`)")
+    ap.add_argument(
+        "--scale",
+        type=int,
+        metavar="GAMES",
+        help="instead: peak memory and site size of report/--html on a store of GAMES games",
+    )
+    ap.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="with --scale: also measure the plylab package under SRC "
+        "(e.g. an older checkout's src, from `git archive REV src | tar -x -C DIR`)",
+    )
     args = ap.parse_args()
     if args.scale:
         section = scale(args.scale, args.baseline)
@@ -207,8 +320,10 @@ def main() -> None:
     lines = [
         "# Report benchmark (issue 9)",
         "",
-        (f"Command: `{command.strip()}` (store built in {build_wall:.0f} s: {n_games} two-player games with "
-         f"{n_moves} moves, and {args.clue_games} Clue games)."),
+        (
+            f"Command: `{command.strip()}` (store built in {build_wall:.0f} s: {n_games} two-player games with "
+            f"{n_moves} moves, and {args.clue_games} Clue games)."
+        ),
         "Machine: shared 2-core development box; CPU seconds are the stable figure.",
         "",
         "| what | wall s | CPU s |",
@@ -217,12 +332,16 @@ def main() -> None:
         f"| LaTeX tables (`plylab report --latex`) | {tex_wall:.2f} | {tex_cpu:.2f} |",
         *(f"| {name} | {w:.3f} | {c:.3f} |" for name, (w, c) in part.items()),
         "",
-        (f"Site: {len(files)} files, {size_mb:.1f} MB; {len(replays)} replay pages; largest "
-         f"{largest} at {replays[largest] / 1e3:.0f} kB."),
+        (
+            f"Site: {len(files)} files, {size_mb:.1f} MB; {len(replays)} replay pages; largest "
+            f"{largest} at {replays[largest] / 1e3:.0f} kB."
+        ),
         "",
-        (f"Reading: a two-player replay page costs {1e3 * pages_cpu / max(n_games, 1):.1f} ms CPU; a Clue replay "
-         f"{clue_cpu:.2f} s CPU, because it re-derives every seat's matrix and SAT oracle after every turn, so "
-         "Clue games dominate the build of a store that has them."),
+        (
+            f"Reading: a two-player replay page costs {1e3 * pages_cpu / max(n_games, 1):.1f} ms CPU; a Clue replay "
+            f"{clue_cpu:.2f} s CPU, because it re-derives every seat's matrix and SAT oracle after every turn, so "
+            "Clue games dominate the build of a store that has them."
+        ),
         "",
     ]
     text = "\n".join(lines)

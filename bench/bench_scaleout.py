@@ -64,8 +64,11 @@ def classic(backend: str, workers: int, games: int, folder: Path) -> dict[str, f
 
 
 def fake_server(delay: float) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "fake_openai_server.py"), "--delay", str(delay)],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "fake_openai_server.py"), "--delay", str(delay)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline() if proc.stdout else ""
     if not line.startswith("PORT "):
         proc.kill()
@@ -79,10 +82,17 @@ def model_games(backend: str, url: str, games: int, concurrency: int, folder: Pa
     store = folder / f"llm-{backend}.sqlite"
     start, rate, cpu = timed(backend, options, store, spec, "random", games, warm=concurrency)
     with sqlite3.connect(store) as conn:
-        calls = conn.execute("SELECT SUM(m.calls) FROM moves m JOIN games g ON g.id = m.game_id "
-                             "JOIN runs r ON r.id = g.run_id WHERE r.name = 'timed0'").fetchone()[0]
-    return {"games/s": rate, "calls/s": rate * calls / games, "calls": calls, "start-up s": start,
-            "driver ms/game": cpu}
+        calls = conn.execute(
+            "SELECT SUM(m.calls) FROM moves m JOIN games g ON g.id = m.game_id "
+            "JOIN runs r ON r.id = g.run_id WHERE r.name = 'timed0'"
+        ).fetchone()[0]
+    return {
+        "games/s": rate,
+        "calls/s": rate * calls / games,
+        "calls": calls,
+        "start-up s": start,
+        "driver ms/game": cpu,
+    }
 
 
 def main() -> None:
@@ -101,20 +111,29 @@ def main() -> None:
         folder = Path(tmp)
         for backend, workers in (("local", 1), ("local", 2), ("ray", 0)) if args.only != "llm" else ():
             r = classic(backend, workers, args.games, folder)
-            label = f"{backend}, {workers} worker process{'es' if workers > 1 else ''}" if backend == "local" \
+            label = (
+                f"{backend}, {workers} worker process{'es' if workers > 1 else ''}"
+                if backend == "local"
                 else "ray, local instance (all CPUs)"
+            )
             rows.append((label, r))
-            print(f"{label:<36} {r['games/s']:8.1f} games/s   driver {r['driver ms/game']:.2f} ms CPU/game   "
-                  f"(start-up {r['start-up s']:.1f}s)", flush=True)
+            print(
+                f"{label:<36} {r['games/s']:8.1f} games/s   driver {r['driver ms/game']:.2f} ms CPU/game   "
+                f"(start-up {r['start-up s']:.1f}s)",
+                flush=True,
+            )
         server, url = fake_server(args.delay)
         llm_rows: list[tuple[str, dict[str, float]]] = []
         try:
             for backend in ("ray", "local") if args.only != "classic" else ():
                 r = model_games(backend, url, args.llm_games, args.concurrency, folder)
                 llm_rows.append((backend, r))
-                print(f"llm on fake server, {backend:<5} c={args.concurrency}: {r['games/s']:7.1f} games/s "
-                      f"{r['calls/s']:7.1f} calls/s (ceiling {args.concurrency / args.delay:.0f})   "
-                      f"driver {r['driver ms/game']:.1f} ms CPU/game", flush=True)
+                print(
+                    f"llm on fake server, {backend:<5} c={args.concurrency}: {r['games/s']:7.1f} games/s "
+                    f"{r['calls/s']:7.1f} calls/s (ceiling {args.concurrency / args.delay:.0f})   "
+                    f"driver {r['driver ms/game']:.1f} ms CPU/game",
+                    flush=True,
+                )
         finally:
             server.kill()
     if args.write:
@@ -139,7 +158,10 @@ def write(args: argparse.Namespace, rows: list, llm_rows: list, load: tuple[floa
         "",
         "| backend | games/s | driver CPU ms/game | start-up s |",
         "|---|---:|---:|---:|",
-        *[f"| {label} | {r['games/s']:.1f} | {r['driver ms/game']:.2f} | {r['start-up s']:.1f} |" for label, r in rows],
+        *[
+            f"| {label} | {r['games/s']:.1f} | {r['driver ms/game']:.2f} | {r['start-up s']:.1f} |"
+            for label, r in rows
+        ],
         "",
         "Driver CPU per game: what the one process that writes the store spends per game (all the work",
         "for 1 local worker; receiving and saving for the others). Its inverse bounds a cluster's rate.",
@@ -159,8 +181,11 @@ def write(args: argparse.Namespace, rows: list, llm_rows: list, load: tuple[floa
         "",
         "| backend | games/s | calls/s | of ceiling | driver CPU ms/game | start-up s |",
         "|---|---:|---:|---:|---:|---:|",
-        *[f"| {b} | {r['games/s']:.1f} | {r['calls/s']:.1f} | {r['calls/s'] / (args.concurrency / args.delay):.0%} "
-          f"| {r['driver ms/game']:.1f} | {r['start-up s']:.1f} |" for b, r in llm_rows],
+        *[
+            f"| {b} | {r['games/s']:.1f} | {r['calls/s']:.1f} | {r['calls/s'] / (args.concurrency / args.delay):.0%} "
+            f"| {r['driver ms/game']:.1f} | {r['start-up s']:.1f} |"
+            for b, r in llm_rows
+        ],
         "",
         "## Reading",
         "",

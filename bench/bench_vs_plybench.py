@@ -30,7 +30,13 @@ PLYLAB = [sys.executable, "-m", "plylab"]
 # (label, plylab player, plylab opponent, plybench player, plybench opponent)
 JOBS = [
     ("random vs optimal", "random", "optimal", "random", "optimal:stochastic=True"),
-    ("mcts(1000) vs optimal", "mcts:sims=1000,solve=true", "optimal", "mcts:max_simulations=1000", "optimal:stochastic=True"),
+    (
+        "mcts(1000) vs optimal",
+        "mcts:sims=1000,solve=true",
+        "optimal",
+        "mcts:max_simulations=1000",
+        "optimal:stochastic=True",
+    ),
 ]
 
 PLYBENCH_JOB = r"""
@@ -58,7 +64,10 @@ def run_plybench(python: str, player: str, opponent: str, n: int) -> tuple[float
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         out = subprocess.run(
-            [python, "-c", PLYBENCH_JOB, tmp, player, opponent, str(n)], capture_output=True, text=True, check=True
+            [python, "-c", PLYBENCH_JOB, tmp, player, opponent, str(n)],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         took = time.perf_counter() - start
     return took, _optimality(json.loads(out.stdout.strip().splitlines()[-1]))
@@ -69,12 +78,33 @@ def run_plylab(player: str, opponent: str, n: int) -> tuple[float, float | None]
         store = str(Path(tmp) / "s.sqlite")
         start = time.perf_counter()
         subprocess.run(
-            [*PLYLAB, "run", "--game", "tic_tac_toe", "--player", player, "--opponent", opponent,
-             "--games", str(n), "--seed", "1", "--store", store, "--quiet"],
-            capture_output=True, text=True, check=True,
+            [
+                *PLYLAB,
+                "run",
+                "--game",
+                "tic_tac_toe",
+                "--player",
+                player,
+                "--opponent",
+                opponent,
+                "--games",
+                str(n),
+                "--seed",
+                "1",
+                "--store",
+                store,
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
-        out = subprocess.run([*PLYLAB, "report", "--store", store, "--format", "json"],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [*PLYLAB, "report", "--store", store, "--format", "json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         took = time.perf_counter() - start
     row = json.loads(out.stdout)["matchups"][0]
     return took, (row.get("optimality") or {}).get("rate")
@@ -86,7 +116,9 @@ def main() -> None:
     args = ap.parse_args()
     python = os.environ.get("PLYBENCH_PYTHON", "/tmp/plyb-venv/bin/python")
     if not Path(python).exists():
-        sys.exit(f"plybench's interpreter not found at {python}: set PLYBENCH_PYTHON (see this file's docstring)")
+        sys.exit(
+            f"plybench's interpreter not found at {python}: set PLYBENCH_PYTHON (see this file's docstring)"
+        )
     # Warm both: plybench solves and caches tic-tac-toe on first use, plylab builds its table.
     run_plybench(python, "random", "optimal:stochastic=True", 2)
     run_plylab("random", "optimal", 2)
@@ -94,9 +126,11 @@ def main() -> None:
     for label, ours, our_opp, theirs, their_opp in JOBS:
         t_pb, o_pb = run_plybench(python, theirs, their_opp, args.games)
         t_pl, o_pl = run_plylab(ours, our_opp, args.games)
-        print(f"  {label:24s} plybench {t_pb:6.2f} s (optimality {o_pb if o_pb is None else round(o_pb, 3)})"
-              f"  plylab {t_pl:6.2f} s (optimality {o_pl if o_pl is None else round(o_pl, 3)})"
-              f"  plylab/plybench time {t_pl / t_pb:.2f}x")
+        print(
+            f"  {label:24s} plybench {t_pb:6.2f} s (optimality {o_pb if o_pb is None else round(o_pb, 3)})"
+            f"  plylab {t_pl:6.2f} s (optimality {o_pl if o_pl is None else round(o_pl, 3)})"
+            f"  plylab/plybench time {t_pl / t_pb:.2f}x"
+        )
 
 
 if __name__ == "__main__":

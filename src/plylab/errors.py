@@ -14,7 +14,14 @@ from typing import Literal, get_args
 # back cannot be used at all; or REAPER's planner gave no final answer within its iterations.
 # Stored with every failed attempt.
 FailureKind = Literal[
-    "unparseable", "illegal", "empty", "timeout", "provider_error", "connection", "bad_reply", "no_final_answer"
+    "unparseable",
+    "illegal",
+    "empty",
+    "timeout",
+    "provider_error",
+    "connection",
+    "bad_reply",
+    "no_final_answer",
 ]
 ParseKind = Literal["unparseable", "illegal", "empty"]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)

@@ -86,9 +86,7 @@ def bind(spec: Spec, model: type[P], *, kind: str = "spec") -> P:
                 got = spec.options.get(str(err["loc"][0]), "") if err["loc"] else ""
                 problems.append(f"option '{loc}': {err['msg'].lower()} (got '{got}')")
         accepted = ", ".join(model.model_fields) or "none"
-        raise UserError(
-            f"bad {kind} '{spec}': {'; '.join(problems)}; accepted options: {accepted}"
-        ) from None
+        raise UserError(f"bad {kind} '{spec}': {'; '.join(problems)}; accepted options: {accepted}") from None
     # Checked after validation so that every component's options get it, whatever their bounds.
     for key in spec.options:
         value = getattr(params, key, None)

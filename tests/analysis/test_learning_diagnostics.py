@@ -11,20 +11,55 @@ from plylab.harness.store import Store
 from plylab.players.reaper.memory import CaseMemory, Update
 
 AGENT = "reaper:model=m"
-IDENT = {"name": "reaper", "game": "tic_tac_toe", "formulation": "standard", "opponent": "optimal",
-         "agent": AGENT, "seed": 0, "learn_games": 2, "eval_games": 1}
+IDENT = {
+    "name": "reaper",
+    "game": "tic_tac_toe",
+    "formulation": "standard",
+    "opponent": "optimal",
+    "agent": AGENT,
+    "seed": 0,
+    "learn_games": 2,
+    "eval_games": 1,
+}
 
 
 def game(key: str, notes: list[dict]) -> GameRecord:
     moves = [
-        MoveRecord(ply=2 * i, seat=0, player=AGENT, state="", observation=None, legal=[0, 1], action=0,
-                   action_label="A1", elapsed=0.1, optimal=True, informative=True, output_tokens=5, calls=1,
-                   note=note)
+        MoveRecord(
+            ply=2 * i,
+            seat=0,
+            player=AGENT,
+            state="",
+            observation=None,
+            legal=[0, 1],
+            action=0,
+            action_label="A1",
+            elapsed=0.1,
+            optimal=True,
+            informative=True,
+            output_tokens=5,
+            calls=1,
+            note=note,
+        )
         for i, note in enumerate(notes)
     ]
-    return GameRecord(job_key=key, idx=0, game="tic_tac_toe", formulation="standard", player=AGENT,
-                      opponent="optimal", player_seat=0, seed=0, returns=[0.0, 0.0], outcome="draw",
-                      forfeit_by=None, failure_kind=None, moves=moves, started=0.0, finished=1.0)
+    return GameRecord(
+        job_key=key,
+        idx=0,
+        game="tic_tac_toe",
+        formulation="standard",
+        player=AGENT,
+        opponent="optimal",
+        player_seat=0,
+        seed=0,
+        returns=[0.0, 0.0],
+        outcome="draw",
+        forfeit_by=None,
+        failure_kind=None,
+        moves=moves,
+        started=0.0,
+        finished=1.0,
+    )
 
 
 def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
@@ -37,8 +72,15 @@ def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
         memory._log(conn, 2, [Update("reflect", failure="partial"), Update("rules", failure="unparseable")])
     memory.close()
     for c, notes in enumerate([[{}, {}], [{"recall": True}, {"recall": False}, {"recall": True}, {}]]):
-        plan = {"learn": IDENT, "run": 0, "phase": "eval", "index": c, "games": 1, "player": AGENT,
-                "memory": f"s.memory/reaper/run0/checkpoint-{c}.sqlite"}
+        plan = {
+            "learn": IDENT,
+            "run": 0,
+            "phase": "eval",
+            "index": c,
+            "games": 1,
+            "player": AGENT,
+            "memory": f"s.memory/reaper/run0/checkpoint-{c}.sqlite",
+        }
         run_id = store.open_run(f"reaper/run0/eval{c}", 0, plan, kind="learn")
         store.save_game(run_id, game(f"g{c}", notes))
     store.close()

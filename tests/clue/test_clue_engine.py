@@ -175,6 +175,8 @@ def test_a_pending_suggestion_is_public_but_the_options_are_not():
     triple = next(t for t in game.deck.triples if state.disprover(0, t) == 2)
     state.apply_action(game.suggest_action(triple))
     views = [state.view(p) for p in range(4)]
-    assert all(v.pending is not None and v.pending.cards == triple and v.pending.disprover == 2 for v in views)
+    assert all(
+        v.pending is not None and v.pending.cards == triple and v.pending.disprover == 2 for v in views
+    )
     assert [v.show is not None for v in views] == [False, False, True, False]
     assert all("must show one of them" in state.information_state_string(p) for p in range(4))

@@ -93,7 +93,9 @@ def test_r5_full_hand_and_exact_hand():
         if c not in (card("Mr. Green"), card("Wrench"), card("Professor Plum"))
     )
     # exact: a 3-card hand with only three cards left possible is YES on all three
-    rest = [c for c in range(D.size) if c not in HAND and c not in (card("Rope"), card("Hall"), card("Study"))]
+    rest = [
+        c for c in range(D.size) if c not in HAND and c not in (card("Rope"), card("Hall"), card("Study"))
+    ]
     m = matrix()
     for c in rest:
         m.cells[c][2] = Mark.NO

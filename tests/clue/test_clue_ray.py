@@ -24,7 +24,9 @@ PLAN = [arg for spec in SEATS for arg in ("--player", spec)] + ["--games", "3", 
 
 
 def plylab(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
 
 
 @pytest.fixture(scope="module")

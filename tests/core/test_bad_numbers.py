@@ -8,14 +8,30 @@ import pytest
 @pytest.mark.parametrize(
     ("game", "player", "says"),
     [
-        ("hex:board_size=99999999999999999999999", "random", "parameter 'board_size' must be between 0 and 2147483647"),
+        (
+            "hex:board_size=99999999999999999999999",
+            "random",
+            "parameter 'board_size' must be between 0 and 2147483647",
+        ),
         ("mnk:m=4294967296", "random", "parameter 'm' must be between 0 and 2147483647"),
         ("tic_tac_toe", "mcts:sims=99999999999", "option 'sims'"),
     ],
 )
 def test_numbers_beyond_the_engine_are_one_line(cli, tmp_path, game: str, player: str, says: str) -> None:
     store = tmp_path / "s.sqlite"
-    r = cli("run", "--game", game, "--player", player, "--opponent", "random", "--games", "1", "--store", str(store))
+    r = cli(
+        "run",
+        "--game",
+        game,
+        "--player",
+        player,
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--store",
+        str(store),
+    )
     assert r.code == 2
     assert says in r.err
     assert "Traceback" not in r.err + r.out

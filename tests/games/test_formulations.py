@@ -28,7 +28,9 @@ from plylab.oracles.minimax import position_key
 # pile sets and normal play, and the magic square under each of its 8 symmetries and other shifts.
 EXHAUSTIVE = ("tic_tac_toe", "nim", "nim:pile_sizes=2;4;6", "nim:pile_sizes=3;3,is_misere=false")
 RELABEL_SEEDS = (0, 7)
-MAGIC_INSTANCES = [f"magic_square:symmetry={s},shift={k}" for s, k in zip(range(8), (0, 5, -4, 11, 2, 100, -9, 1))]
+MAGIC_INSTANCES = [
+    f"magic_square:symmetry={s},shift={k}" for s, k in zip(range(8), (0, 5, -4, 11, 2, 100, -9, 1))
+]
 
 
 def specs(game_name: str) -> list[str]:
@@ -156,7 +158,10 @@ def test_magic_square_instances_are_the_eight_lo_shu_squares() -> None:
     for table in tables:
         assert {sum(table[a] for a in line) for line in LINES} == {15}
     shifted = get_game("tic_tac_toe").formulation("magic_square:symmetry=0,shift=5")
-    assert shifted.table == get_game("tic_tac_toe").formulation("magic_square_plus5").table and shifted.target == 30
+    assert (
+        shifted.table == get_game("tic_tac_toe").formulation("magic_square_plus5").table
+        and shifted.target == 30
+    )
     with pytest.raises(UserError, match="symmetry"):
         get_game("tic_tac_toe").formulation("magic_square:symmetry=8")
 

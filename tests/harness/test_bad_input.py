@@ -2,7 +2,18 @@
 
 import pytest
 
-RUN = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "2", "--quiet"]
+RUN = [
+    "run",
+    "--game",
+    "tic_tac_toe",
+    "--player",
+    "random",
+    "--opponent",
+    "random",
+    "--games",
+    "2",
+    "--quiet",
+]
 
 
 def swap(args, flag, value):
@@ -55,8 +66,11 @@ def test_unreadable_store_and_config(cli, tmp_path):
 def test_bad_report_options(cli, tmp_path):
     store = tmp_path / "s.sqlite"
     assert cli(*RUN, "--store", str(store)).code == 0
-    for args, needle in [(["--format", "xml"], "unknown format 'xml'"), (["--table", "elo"], "unknown table 'elo'"),
-                         (["--run", "nope"], "no run 'nope'")]:
+    for args, needle in [
+        (["--format", "xml"], "unknown format 'xml'"),
+        (["--table", "elo"], "unknown table 'elo'"),
+        (["--run", "nope"], "no run 'nope'"),
+    ]:
         res = cli("report", "--store", str(store), *args)
         assert res.code == 2 and needle in res.err, res.err
 

@@ -17,9 +17,25 @@ from tests.support.fake_openai_server import FakeOpenAIServer
 
 def game(*moves: tuple[int, list[dict]]) -> GameRecord:
     """A record whose moves made (calls, attempts)."""
-    recs = [MoveRecord(ply=i, seat=i % 2, player="p", state="", observation=None, legal=[0], action=0,
-                       action_label=None, elapsed=0.0, calls=c, attempts=a) for i, (c, a) in enumerate(moves)]
-    return GameRecord("k", 0, "tic_tac_toe", "standard", "p", "o", 0, 1, [1.0, -1.0], "win", None, None, recs, 0.0, 0.0)
+    recs = [
+        MoveRecord(
+            ply=i,
+            seat=i % 2,
+            player="p",
+            state="",
+            observation=None,
+            legal=[0],
+            action=0,
+            action_label=None,
+            elapsed=0.0,
+            calls=c,
+            attempts=a,
+        )
+        for i, (c, a) in enumerate(moves)
+    ]
+    return GameRecord(
+        "k", 0, "tic_tac_toe", "standard", "p", "o", 0, 1, [1.0, -1.0], "win", None, None, recs, 0.0, 0.0
+    )
 
 
 NEW = {"prompt": "p", "input_tokens": 100, "output_tokens": 20, "cost": 0.01}
@@ -44,10 +60,13 @@ def test_no_game_starts_that_would_pass_a_limit() -> None:
     assert not b.allows_new_game()
 
 
-@pytest.mark.parametrize(("kwargs", "reason"), [
-    ({"max_tokens": 200}, "budget --max-tokens 200: 120 tokens used"),
-    ({"max_cost": 0.015}, "budget --max-cost $0.015: $0.0100 used"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"max_tokens": 200}, "budget --max-tokens 200: 120 tokens used"),
+        ({"max_cost": 0.015}, "budget --max-cost $0.015: $0.0100 used"),
+    ],
+)
 def test_tokens_and_dollars(kwargs: dict, reason: str) -> None:
     b = Budget(**kwargs)
     assert b.allows_new_game()
@@ -73,8 +92,23 @@ def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def run(cli, store: Path, model: str, *extra: str, name: str | None = None):  # noqa: ANN001, ANN201
-    args = ["run", "--game", "tic_tac_toe", "--player", model, "--opponent", "random", "--games", "8",
-            "--store", str(store), "--concurrency", "2", "--quiet", *extra]
+    args = [
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        model,
+        "--opponent",
+        "random",
+        "--games",
+        "8",
+        "--store",
+        str(store),
+        "--concurrency",
+        "2",
+        "--quiet",
+        *extra,
+    ]
     return cli(*args, *(["--run", name] if name else []))
 
 
@@ -82,11 +116,14 @@ def test_budget_stops_then_a_larger_one_resumes(cli, tmp_path: Path, model: str)
     store = tmp_path / "s.sqlite"
     first = run(cli, store, model, "--max-calls", "6")
     assert first.code == 0, first.err
-    assert " stopped (budget --max-calls 6: " in first.out and "re-run the same command to resume" in first.out
+    assert (
+        " stopped (budget --max-calls 6: " in first.out and "re-run the same command to resume" in first.out
+    )
     with sqlite3.connect(store) as conn:
         status, reason = conn.execute("SELECT status, stop_reason FROM runs").fetchone()
-        saved, calls = conn.execute("SELECT COUNT(DISTINCT g.id), SUM(m.calls) FROM games g JOIN moves m "
-                                    "ON m.game_id = g.id").fetchone()
+        saved, calls = conn.execute(
+            "SELECT COUNT(DISTINCT g.id), SUM(m.calls) FROM games g JOIN moves m ON m.game_id = g.id"
+        ).fetchone()
     assert status == "stopped" and reason.startswith("budget --max-calls 6")
     assert 0 < saved < 8
     assert calls <= 6 + 2 * 5  # at most the games in flight (--concurrency 2) ran past the limit
@@ -107,5 +144,6 @@ def test_replies_from_the_cache_do_not_count(cli, tmp_path: Path, model: str) ->
     with sqlite3.connect(store) as conn:
         calls, hits = conn.execute(
             "SELECT SUM(m.calls), SUM(m.cache_hits) FROM moves m JOIN games g ON g.id = m.game_id "
-            "JOIN runs r ON r.id = g.run_id WHERE r.name = 'replay'").fetchone()
+            "JOIN runs r ON r.id = g.run_id WHERE r.name = 'replay'"
+        ).fetchone()
     assert calls == 0 and hits > 0

@@ -23,8 +23,12 @@ def test_audit_finds_damage(tmp_path: Path) -> None:
     from plylab.harness.runner import run_plan
 
     store = tmp_path / "s.sqlite"
-    run_plan(single_plan(chaos.GAME, "standard", chaos.PLAYER, chaos.OPPONENT, 6, 3, None), store,
-             options=ExecOptions(), progress=False)
+    run_plan(
+        single_plan(chaos.GAME, "standard", chaos.PLAYER, chaos.OPPONENT, 6, 3, None),
+        store,
+        options=ExecOptions(),
+        progress=False,
+    )
     assert chaos.audit(store, games=6, seed=3) == []
     with sqlite3.connect(store) as conn:
         conn.execute("UPDATE moves SET action = (SELECT MIN(action) FROM moves) WHERE ply = 2")
@@ -41,8 +45,15 @@ def test_audit_finds_damage(tmp_path: Path) -> None:
 @pytest.mark.timeout(300)
 def test_sigkill_and_resume_local(tmp_path: Path) -> None:
     """Five SIGKILLs of a 2-process local run, resumed each time: every game once, all consistent."""
-    r = chaos.chaos(tmp_path / "chaos.sqlite", backend="local", workers=2, kills=5, games=300,
-                    delay=(0.2, 1.5), rng_seed=1)
+    r = chaos.chaos(
+        tmp_path / "chaos.sqlite",
+        backend="local",
+        workers=2,
+        kills=5,
+        games=300,
+        delay=(0.2, 1.5),
+        rng_seed=1,
+    )
     assert r.final_code == 0, r.final_out
     assert r.problems == []
     assert r.kills == 5 and r.mid_run_kills >= 3, r
@@ -50,7 +61,9 @@ def test_sigkill_and_resume_local(tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("extra", [("--concurrency", "4"), ("--workers", "2")], ids=["asyncio", "process-pool"])
+@pytest.mark.parametrize(
+    "extra", [("--concurrency", "4"), ("--workers", "2")], ids=["asyncio", "process-pool"]
+)
 def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path, extra: tuple[str, ...]) -> None:
     store = tmp_path / "s.sqlite"
     code, out, err = interrupt_run(store, extra=extra)

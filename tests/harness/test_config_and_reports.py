@@ -34,8 +34,20 @@ def test_grid_plan_runs_every_matchup(cli, grid_store):
     assert {(r["game"], r["player"]) for r in rows} == {
         (g, p) for g in ("tic_tac_toe", "nim") for p in ("random", "mcts:sims=20")
     }
-    required = {"game", "formulation", "player", "opponent", "games", "wins", "draws", "losses", "failures",
-                "optimality", "usage", "tokens_per_move"}
+    required = {
+        "game",
+        "formulation",
+        "player",
+        "opponent",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "failures",
+        "optimality",
+        "usage",
+        "tokens_per_move",
+    }
     for r in rows:
         assert required <= set(r) and r["games"] == 2 and r["run"] == "grid"
         assert r["wins"] + r["draws"] + r["losses"] + r["failures"] == 2
@@ -51,7 +63,9 @@ def test_every_format_renders(cli, grid_store):
     assert r"\begin{tabular}" in tex and r"tic\_tac\_toe" in tex
     table = cli("report", "--store", str(grid_store)).out
     assert "optimality" in table and "random" in table
-    pivot = cli("report", "--store", str(grid_store), "--format", "markdown", "--table", "outcomes", "--by", "game").out
+    pivot = cli(
+        "report", "--store", str(grid_store), "--format", "markdown", "--table", "outcomes", "--by", "game"
+    ).out
     header = pivot.splitlines()[0]
     assert "tic_tac_toe" in header and "nim" in header
 
@@ -61,16 +75,55 @@ def test_listing_commands(cli):
     assert {g["name"] for g in games} >= {"tic_tac_toe", "nim", "connect_four"}
     assert all("standard" in g["formulations"] for g in games)
     players = {p["name"] for p in json.loads(cli("players", "--format", "json").out)["players"]}
-    assert {"random", "mcts", "optimal", "human", "llm", "reaper", "cbr", "memento", "clue-oracle", "clue-llm"} <= players
+    assert {
+        "random",
+        "mcts",
+        "optimal",
+        "human",
+        "llm",
+        "reaper",
+        "cbr",
+        "memento",
+        "clue-oracle",
+        "clue-llm",
+    } <= players
 
 
 def test_pivot_tables_by_formulation(cli, tmp_path):
     store = tmp_path / "f.sqlite"
     for form in ("standard", "magic_square"):
-        assert cli("run", "--game", "tic_tac_toe", "--formulation", form, "--player", "random", "--opponent",
-                   "optimal", "--games", "4", "--store", str(store), "--quiet").code == 0
-    data = json.loads(cli("report", "--store", str(store), "--table", "optimality", "--by", "formulation",
-                          "--format", "json").out)
+        assert (
+            cli(
+                "run",
+                "--game",
+                "tic_tac_toe",
+                "--formulation",
+                form,
+                "--player",
+                "random",
+                "--opponent",
+                "optimal",
+                "--games",
+                "4",
+                "--store",
+                str(store),
+                "--quiet",
+            ).code
+            == 0
+        )
+    data = json.loads(
+        cli(
+            "report",
+            "--store",
+            str(store),
+            "--table",
+            "optimality",
+            "--by",
+            "formulation",
+            "--format",
+            "json",
+        ).out
+    )
     assert data["columns"] == ["standard", "magic_square"]
     [row] = data["rows"]
     assert row["player"] == "random" and set(row["cells"]) == {"standard", "magic_square"}
@@ -80,5 +133,7 @@ def test_pivot_tables_by_formulation(cli, tmp_path):
         assert cell["rate"] == pytest.approx(truth.optimal / truth.scored, abs=1e-3)
     for table in ("recognition", "tokens"):
         for fmt in ("markdown", "csv", "latex"):
-            out = cli("report", "--store", str(store), "--table", table, "--by", "formulation", "--format", fmt)
+            out = cli(
+                "report", "--store", str(store), "--table", table, "--by", "formulation", "--format", fmt
+            )
             assert out.code == 0 and "magic" in out.out

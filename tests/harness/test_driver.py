@@ -21,8 +21,13 @@ SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
 
 
 def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "plylab", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "plylab", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
 
 
 def count(store: Path, table: str = "games") -> int:
@@ -34,7 +39,9 @@ def count(store: Path, table: str = "games") -> int:
         return 0
 
 
-def wait_for_games(proc: subprocess.Popen[str], store: Path, n: int, table: str = "games", timeout: float = 120) -> None:
+def wait_for_games(
+    proc: subprocess.Popen[str], store: Path, n: int, table: str = "games", timeout: float = 120
+) -> None:
     deadline = time.monotonic() + timeout
     while count(store, table) < n:
         assert proc.poll() is None, proc.communicate()
@@ -54,10 +61,26 @@ def status(store: Path) -> str:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(tmp_path: Path, sig: int) -> None:
+def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
+    tmp_path: Path, sig: int
+) -> None:
     store = tmp_path / "s.sqlite"
-    proc = plylab("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", BILLION,
-                  "--store", str(store), "--run", "big", "--quiet")
+    proc = plylab(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        BILLION,
+        "--store",
+        str(store),
+        "--run",
+        "big",
+        "--quiet",
+    )
     wait_for_games(proc, store, 50, timeout=60)  # listing a billion jobs first would take minutes and ~500 GB
     early = rss_mb(proc.pid)
     wait_for_games(proc, store, count(store) + 300)
@@ -74,7 +97,9 @@ def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(tm
 
 def test_a_billion_clue_games_start_at_once_and_sigterm_stops_them(tmp_path: Path) -> None:
     store = tmp_path / "c.sqlite"
-    proc = plylab("clue", "run", *["--player", "clue-random"] * 3, "--games", BILLION, "--store", str(store), "-q")
+    proc = plylab(
+        "clue", "run", *["--player", "clue-random"] * 3, "--games", BILLION, "--store", str(store), "-q"
+    )
     wait_for_games(proc, store, 5, table="clue_games", timeout=60)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
@@ -98,7 +123,19 @@ def test_plans_and_learning_phases_make_jobs_as_they_are_drawn() -> None:
 @pytest.mark.slow
 def test_a_second_process_on_a_run_in_progress_refuses_and_the_first_ends_right(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "80", "--store", str(store), "--run", "r", "--quiet"]
+    args = [
+        "run",
+        "--game",
+        "tic_tac_toe",
+        *SLOW,
+        "--games",
+        "80",
+        "--store",
+        str(store),
+        "--run",
+        "r",
+        "--quiet",
+    ]
     first = plylab(*args)
     wait_for_games(first, store, 1)
     second = plylab(*args)
@@ -118,7 +155,19 @@ def test_a_second_process_on_a_run_in_progress_refuses_and_the_first_ends_right(
 @pytest.mark.slow
 def test_a_killed_process_leaves_the_run_free(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    args = ["run", "--game", "tic_tac_toe", *SLOW, "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
+    args = [
+        "run",
+        "--game",
+        "tic_tac_toe",
+        *SLOW,
+        "--games",
+        "30",
+        "--store",
+        str(store),
+        "--run",
+        "k",
+        "--quiet",
+    ]
     first = plylab(*args)
     wait_for_games(first, store, 1)
     first.kill()
@@ -144,20 +193,41 @@ def _small_files(limit: int):
 def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) -> None:
     store = tmp_path / "s.sqlite"
     if kind == "run":
-        args = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "3000",
-                "--store", str(store), "--run", "d", "--quiet"]
+        args = [
+            "run",
+            "--game",
+            "tic_tac_toe",
+            "--player",
+            "random",
+            "--opponent",
+            "random",
+            "--games",
+            "3000",
+            "--store",
+            str(store),
+            "--run",
+            "d",
+            "--quiet",
+        ]
         table, total = "games", 3000
     else:
         args = ["clue", "run", *["--player", "clue-random"] * 3, "--games", "60", "--store", str(store), "-q"]
         table, total = "clue_games", 60
-    full = subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=300,
-                          preexec_fn=_small_files(400_000))
+    full = subprocess.run(
+        [sys.executable, "-m", "plylab", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_small_files(400_000),
+    )
     assert full.returncode == 2, (full.stdout, full.stderr)
     assert len(full.stderr.strip().splitlines()) == 1 and "Traceback" not in full.stderr
     assert "cannot write to store" in full.stderr and "re-run the same command to resume" in full.stderr
     saved = count(store, table)
     assert 0 < saved < total
-    again = subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=300
+    )
     assert again.returncode == 0, again.stderr
     assert count(store, table) == total
 
@@ -165,14 +235,26 @@ def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) 
 @pytest.mark.parametrize(
     "text, needle",
     [
-        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\nseed: 99999999999999999999\n", "'seed' must be an integer"),
-        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames: 99999999999999999999\n", "'games' must be an integer"),
+        (
+            b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\nseed: 99999999999999999999\n",
+            "'seed' must be an integer",
+        ),
+        (
+            b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames: 99999999999999999999\n",
+            "'games' must be an integer",
+        ),
         (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\nname: caf\xe9\n", "is not UTF-8"),
         (b"game: " + b"[" * 5000 + b"]" * 5000 + b"\n", "nests too deeply"),
         (b"game: tic_tac_toe\nplayer: random\nopponents: [random]\n", "'player' is now 'players'"),
-        (b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames_per_matchup: 3\n", "'games_per_matchup' is now 'games'"),
+        (
+            b"game: tic_tac_toe\nplayers: [random]\nopponents: [random]\ngames_per_matchup: 3\n",
+            "'games_per_matchup' is now 'games'",
+        ),
         (b"game: tic_tac_toe\nplayers: [random]\n", "needs 'opponents'"),
-        (b"game: tic_tac_toe\nplayers: {a: 1}\nopponents: [random]\n", "'players' must be a string or a list"),
+        (
+            b"game: tic_tac_toe\nplayers: {a: 1}\nopponents: [random]\n",
+            "'players' must be a string or a list",
+        ),
     ],
 )
 def test_bad_plan_files_are_one_line(cli, tmp_path: Path, text: bytes, needle: str) -> None:
@@ -187,7 +269,18 @@ def test_bad_plan_files_are_one_line(cli, tmp_path: Path, text: bytes, needle: s
 
 def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    base = ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--store", str(store), "--quiet"]
+    base = [
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
     res = cli(*base, "--seed", str(2**64))
     assert res.code == 2 and "--seed must be at most" in res.err
     res = cli(*base, "--games", str(2**64))
@@ -205,10 +298,37 @@ def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: P
 
 def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    res = cli("run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "2", "--store",
-              str(store), "--name", "old", "--parallel", "2", "--quiet")
+    res = cli(
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--store",
+        str(store),
+        "--name",
+        "old",
+        "--parallel",
+        "2",
+        "--quiet",
+    )
     assert res.code == 0 and "run 'old' finished" in res.out
-    res = cli("clue", "run", *["-p", "clue-random"] * 3, "--games", "2", "--parallel", "2", "--store", str(store), "-q")
+    res = cli(
+        "clue",
+        "run",
+        *["-p", "clue-random"] * 3,
+        "--games",
+        "2",
+        "--parallel",
+        "2",
+        "--store",
+        str(store),
+        "-q",
+    )
     assert res.code == 0 and "played 2 game(s)" in res.out
 
 
@@ -225,7 +345,9 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     old.close()
     outcome = run_plan(plan, store, progress=False)
     assert outcome.key == plan.key(specs, legacy=True) and outcome.played == 3
-    fresh = run_plan(RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40), tmp_path / "new.sqlite", progress=False)
+    fresh = run_plan(
+        RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40), tmp_path / "new.sqlite", progress=False
+    )
     assert fresh.key == plan.key(specs) != outcome.key
     seeds = {
         path: [r[0] for r in sqlite3.connect(path).execute("SELECT seed FROM clue_games ORDER BY idx")]
@@ -246,14 +368,30 @@ def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) ->
     from plylab.harness.driver import LEASES, _born
 
     store = tmp_path / "s.sqlite"
-    args = ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "2", "--run", "l",
-            "--store", str(store), "--quiet"]
+    args = [
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--run",
+        "l",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
     other = subprocess.Popen(["sleep", "60"])  # a live process that is not playing the run
     try:
         conn = sqlite3.connect(store)
         conn.execute(LEASES)
         host = __import__("socket").gethostname()
-        conn.execute("INSERT INTO run_leases VALUES ('play:l', ?, ?, 0, ?)", (other.pid, host, _born(other.pid)))
+        conn.execute(
+            "INSERT INTO run_leases VALUES ('play:l', ?, ?, 0, ?)", (other.pid, host, _born(other.pid))
+        )
         conn.commit()
         res = cli(*args)
         assert res.code == 2 and f"is being played by process {other.pid}" in res.err

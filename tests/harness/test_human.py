@@ -8,10 +8,35 @@ from tests.support.cli import plylab_subprocess
 def test_human_is_reasked_until_the_move_is_legal(tmp_path):
     store = tmp_path / "s.sqlite"
     # Nim, human first: a nonsense line, an illegal move (pile 1 holds one stone), then whole piles.
-    answers = "\n".join(["hello", "pile 1, take 3", "pile 4, take 7", "pile 3, take 5", "pile 2, take 3",
-                         "pile 1, take 1", "pile 1, take 1"]) + "\n"
-    res = plylab_subprocess("run", "--game", "nim", "--player", "human", "--opponent", "random", "--games", "1",
-                            "--store", str(store), "--quiet", input=answers)
+    answers = (
+        "\n".join(
+            [
+                "hello",
+                "pile 1, take 3",
+                "pile 4, take 7",
+                "pile 3, take 5",
+                "pile 2, take 3",
+                "pile 1, take 1",
+                "pile 1, take 1",
+            ]
+        )
+        + "\n"
+    )
+    res = plylab_subprocess(
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "human",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--store",
+        str(store),
+        "--quiet",
+        input=answers,
+    )
     assert res.returncode == 0, res.stderr
     assert "Pile 4: 7 stones" in res.stdout and "Legal moves:" in res.stdout
     assert "does not name a move" in res.stdout and "not a legal move now" in res.stdout

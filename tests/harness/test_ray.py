@@ -22,13 +22,28 @@ from tests.support import chaos
 from tests.support.chaos import assert_clean_interrupt, interrupt_run
 
 pytestmark = pytest.mark.ray
-needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="the ray extra is not installed")
+needs_ray = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="the ray extra is not installed"
+)
 TIMINGS = {"started", "finished", "elapsed", "latency", "seconds", "duration"}
-CHECKED = ["--game", "tic_tac_toe", "--player", "mcts:sims=200", "--opponent", "random", "--games", "40", "--seed", "3"]
+CHECKED = [
+    "--game",
+    "tic_tac_toe",
+    "--player",
+    "mcts:sims=200",
+    "--opponent",
+    "random",
+    "--games",
+    "40",
+    "--seed",
+    "3",
+]
 
 
 def plylab(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
 
 
 def strip_timings(value: Any) -> Any:
@@ -57,7 +72,9 @@ def stored_games(store: Path) -> dict[str, Any]:
     conn.row_factory = sqlite3.Row
     out = {}
     for g in conn.execute("SELECT * FROM games"):
-        moves = [dict(m) for m in conn.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (g["id"],))]
+        moves = [
+            dict(m) for m in conn.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (g["id"],))
+        ]
         game = {k: g[k] for k in g.keys() if k not in ("id", "run_id")}
         game["moves"] = [{k: v for k, v in m.items() if k != "game_id"} for m in moves]
         out[g["job_key"]] = strip_timings(game)
@@ -74,7 +91,10 @@ def test_without_ray_it_is_one_clear_line(tmp_path: Path) -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
-    assert r.stderr.strip() == "plylab: error: the ray backend needs Ray, an optional extra: pip install 'plylab[ray]'"
+    assert (
+        r.stderr.strip()
+        == "plylab: error: the ray backend needs Ray, an optional extra: pip install 'plylab[ray]'"
+    )
     assert not store.exists()
 
 
@@ -96,7 +116,9 @@ def test_unreachable_address_is_one_clear_line(tmp_path: Path) -> None:
     from plylab.harness.backends.cluster import free_port
 
     store = tmp_path / "s.sqlite"
-    r = plylab("run", *CHECKED, "--backend", "ray", "--address", f"127.0.0.1:{free_port()}", "--store", str(store))
+    r = plylab(
+        "run", *CHECKED, "--backend", "ray", "--address", f"127.0.0.1:{free_port()}", "--store", str(store)
+    )
     assert r.returncode == 2 and r.stderr.startswith("plylab: error: cannot reach the Ray cluster"), r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not store.exists()
 
@@ -158,8 +180,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.mark.timeout(300)
 def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) -> None:
     """Games spread over both nodes, streamed back one by one, identical to the same jobs played here."""
-    from plylab.harness.backends.ray import RayExecutor
     from plylab.harness.backends import ExecOptions
+    from plylab.harness.backends.ray import RayExecutor
     from plylab.harness.plan import single_plan
     from plylab.harness.session import play_game
     from plylab.players import RunContext
@@ -170,23 +192,38 @@ def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) ->
     jobs = list(single_plan("tic_tac_toe", "standard", "mcts:sims=30000", "optimal", 48, 5, None).jobs())
     executor = RayExecutor(ExecOptions(address=cluster))
     got: dict[str, Any] = {}
-    asyncio.run(executor.run(jobs, RunContext(store_path=tmp_path / "s.sqlite"), lambda r: got.setdefault(r.job_key, r),
-                             lambda: True))
+    asyncio.run(
+        executor.run(
+            jobs,
+            RunContext(store_path=tmp_path / "s.sqlite"),
+            lambda r: got.setdefault(r.job_key, r),
+            lambda: True,
+        )
+    )
     assert sorted(got) == sorted(j.key for j in jobs)
     assert len(executor.nodes) == 2, f"games ran on {dict(executor.nodes)}"
     assert executor.batches > 2
     for job in jobs:
         here = asyncio.run(play_game(job, RunContext()))
         there = got[job.key]
-        assert [(m.ply, m.state, m.action) for m in here.moves] == [(m.ply, m.state, m.action) for m in there.moves]
+        assert [(m.ply, m.state, m.action) for m in here.moves] == [
+            (m.ply, m.state, m.action) for m in there.moves
+        ]
         assert (here.returns, here.outcome) == (there.returns, there.outcome)
 
 
 @needs_ray
 @pytest.mark.timeout(400)
 def test_sigkill_and_resume_on_cluster(cluster: str, tmp_path: Path) -> None:
-    r = chaos.chaos(tmp_path / "chaos.sqlite", backend="ray", address=cluster, kills=4, games=150,
-                    delay=(2.0, 8.0), rng_seed=2)
+    r = chaos.chaos(
+        tmp_path / "chaos.sqlite",
+        backend="ray",
+        address=cluster,
+        kills=4,
+        games=150,
+        delay=(2.0, 8.0),
+        rng_seed=2,
+    )
     assert r.final_code == 0, r.final_out
     assert r.problems == []
     assert r.kills == 4 and r.mid_run_kills >= 2, r
@@ -208,17 +245,20 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
 ) -> None:
     """LLM games on both nodes: the model's cap (2) holds cluster-wide, replies reach the store's cache
     from either node (a re-run asks the server nothing), and a budget stops and then resumes the run."""
-    from tests.support.fake_openai_server import FakeOpenAIServer
+    from plylab.harness.backends import ExecOptions, backend_session
     from plylab.harness.backends.ray import RayExecutor
     from plylab.harness.budget import Budget
-    from plylab.harness.backends import ExecOptions, backend_session
     from plylab.harness.plan import single_plan
     from plylab.harness.runner import run_plan
     from plylab.players import RunContext
+    from tests.support.fake_openai_server import FakeOpenAIServer
 
     monkeypatch.setenv("FAKE_API_KEY", "sk-fake")  # forwarded to the workers: it ends in _API_KEY
     with FakeOpenAIServer(delay=0.2) as server:
-        server.gather, server.gather_timeout = 2, 1.0  # a call waits for a second one: the cap of 2 is met by events
+        server.gather, server.gather_timeout = (
+            2,
+            1.0,
+        )  # a call waits for a second one: the cap of 2 is met by events
         spec = f"llm:model=openai-api/fake/fake,base_url={server.url},max_connections=2"
         store = tmp_path / "s.sqlite"
         plan = single_plan("tic_tac_toe", "standard", spec, "random", 12, 1, None)
@@ -226,11 +266,17 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
         with backend_session("ray", options):  # one connection for the three runs
             budget = Budget(max_calls=12)
             first = run_plan(plan, store, backend="ray", options=options, progress=False, budget=budget)
-            assert first.status == "stopped" and first.reason and first.reason.startswith("budget --max-calls 12")
+            assert (
+                first.status == "stopped"
+                and first.reason
+                and first.reason.startswith("budget --max-calls 12")
+            )
             assert 0 < first.saved < 12
             assert server.max_in_flight <= 2, f"{server.max_in_flight} calls at once to a model capped at 2"
 
-            second = run_plan(plan, store, backend="ray", options=options, progress=False, budget=Budget(max_calls=1000))
+            second = run_plan(
+                plan, store, backend="ray", options=options, progress=False, budget=Budget(max_calls=1000)
+            )
             assert second.status == "finished" and second.saved == 12
             asked = len(server.requests)
             assert server.max_in_flight == 2  # the cap, and no lower: the gate does not serialise calls

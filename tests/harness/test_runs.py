@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 
-import pyspiel
 import pytest
 
 from plylab.games import get_game
@@ -20,10 +19,7 @@ from plylab.harness.store import Store
 def moves_by_job(path):
     s = Store(path, create=False)
     try:
-        return {
-            g["job_key"]: [(m["seat"], m["action"]) for m in s.moves(g["id"])]
-            for g in s.games()
-        }
+        return {g["job_key"]: [(m["seat"], m["action"]) for m in s.moves(g["id"])] for g in s.games()}
     finally:
         s.close()
 
@@ -39,7 +35,9 @@ def test_same_seed_same_games_different_seed_different_games(tmp_path):
 
 
 def test_sides_switch_after_half(tmp_path):
-    run_plan(single_plan("nim", "standard", "random", "optimal", 5, 0, "r"), tmp_path / "s.sqlite", progress=False)
+    run_plan(
+        single_plan("nim", "standard", "random", "optimal", 5, 0, "r"), tmp_path / "s.sqlite", progress=False
+    )
     s = Store(tmp_path / "s.sqlite", create=False)
     seats = [g["player_seat"] for g in sorted(s.games(), key=lambda g: g["idx"])]
     assert seats == [0, 0, 0, 1, 1]
@@ -49,8 +47,22 @@ def test_sides_switch_after_half(tmp_path):
 
 def test_rerun_skips_finished_games_and_a_different_plan_is_refused(tmp_path, cli):
     store = tmp_path / "s.sqlite"
-    args = ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "4", "--store",
-            str(store), "--run", "x", "--quiet"]
+    args = [
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "4",
+        "--store",
+        str(store),
+        "--run",
+        "x",
+        "--quiet",
+    ]
     assert cli(*args).code == 0
     again = cli(*args)
     assert again.code == 0 and "0 played now, 4 already there" in again.out
@@ -59,8 +71,11 @@ def test_rerun_skips_finished_games_and_a_different_plan_is_refused(tmp_path, cl
 
 
 def test_every_stored_game_replays_to_its_recorded_outcome(tmp_path):
-    run_plan(single_plan("tic_tac_toe", "standard", "random", "random", 10, 4, "r"), tmp_path / "s.sqlite",
-             progress=False)
+    run_plan(
+        single_plan("tic_tac_toe", "standard", "random", "random", 10, 4, "r"),
+        tmp_path / "s.sqlite",
+        progress=False,
+    )
     s = Store(tmp_path / "s.sqlite", create=False)
     game = get_game("tic_tac_toe")
     for g in s.games():
@@ -79,8 +94,25 @@ def test_kill_9_mid_run_resumes_with_no_game_lost_or_doubled(tmp_path):
     # Strong MCTS makes each game take ~0.1 s, so a kill 20 ms after the first save lands mid-run even on
     # a fast machine (weak players finish all 30 games between two polls).
     store = tmp_path / "s.sqlite"
-    args = [sys.executable, "-m", "plylab", "run", "--game", "tic_tac_toe", "--player", "mcts:sims=20000",
-            "--opponent", "mcts:sims=20000", "--games", "30", "--store", str(store), "--run", "k", "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "plylab",
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "mcts:sims=20000",
+        "--opponent",
+        "mcts:sims=20000",
+        "--games",
+        "30",
+        "--store",
+        str(store),
+        "--run",
+        "k",
+        "--quiet",
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:  # wait until some, but not all, games are saved
@@ -103,7 +135,9 @@ def test_kill_9_mid_run_resumes_with_no_game_lost_or_doubled(tmp_path):
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     keys = [r[0] for r in conn.execute("SELECT job_key FROM games")]
     assert len(keys) == 30 and len(set(keys)) == 30
-    orphans = conn.execute("SELECT COUNT(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)").fetchone()[0]
+    orphans = conn.execute(
+        "SELECT COUNT(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)"
+    ).fetchone()[0]
     assert orphans == 0
     per_game = conn.execute(
         "SELECT g.num_moves, COUNT(m.ply) FROM games g JOIN moves m ON m.game_id=g.id GROUP BY g.id"

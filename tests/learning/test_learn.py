@@ -25,7 +25,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.model]  # REAPER on the local model 
 
 # answer=legal,force_final=on: the 270M base model needs its one round forced to a legal answer
 # (the paper's free answer and unforced rounds, the defaults, mostly fail with it).
-TINY = "model=local,max_tokens=48,iterations=1,k=4,max_rules=3,update_max_tokens=256,answer=legal,force_final=on"
+TINY = (
+    "model=local,max_tokens=48,iterations=1,k=4,max_rules=3,update_max_tokens=256,answer=legal,force_final=on"
+)
 AGENT = f"reaper:{TINY}"
 BUDGET = ["--runs", "1", "--epochs", "1", "--learn-games", "2", "--eval-games", "1", "--quiet"]
 

@@ -9,8 +9,24 @@ pytest.importorskip("ray", reason="the ray extra is not installed")
 
 
 def test_learning_on_ray_matches_local(cli, tmp_path):
-    args = ["learn", "--game", "tic_tac_toe", "--player", "memento:model=local", "--opponent", "optimal",
-            "--runs", "1", "--epochs", "1", "--learn-games", "1", "--eval-games", "1", "--quiet"]
+    args = [
+        "learn",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "memento:model=local",
+        "--opponent",
+        "optimal",
+        "--runs",
+        "1",
+        "--epochs",
+        "1",
+        "--learn-games",
+        "1",
+        "--eval-games",
+        "1",
+        "--quiet",
+    ]
     reports = []
     for backend in ("local", "ray"):
         store = tmp_path / backend / "s.sqlite"

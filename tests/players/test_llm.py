@@ -17,7 +17,9 @@ from plylab.players.llm import build_prompt, extract_answer, move_schema, policy
 # -- a game loop, as the harness drives it ------------------------------------------------------
 
 
-async def play(game_name: str, specs: list[str], seed: int = 0, context: RunContext | None = None, job="job-1"):
+async def play(
+    game_name: str, specs: list[str], seed: int = 0, context: RunContext | None = None, job="job-1"
+):
     """Play to the end (or a forfeit); returns (final state, [(seat, decision)])."""
     game = get_game(game_name)
     formulation = game.formulation("standard")
@@ -57,8 +59,10 @@ def store(tmp_path_factory):
 def played(store):
     """One game of each, the local model first against optimal, replies cached in `store`."""
     context = RunContext(store_path=store, cache=ResponseCache.open(store))
-    return {g: asyncio.run(play(g, [LOCAL, "optimal"], seed=3, context=context, job=f"{g}-A"))
-            for g in ("tic_tac_toe", "nim", "connect_four")}
+    return {
+        g: asyncio.run(play(g, [LOCAL, "optimal"], seed=3, context=context, job=f"{g}-A"))
+        for g in ("tic_tac_toe", "nim", "connect_four")
+    }
 
 
 @pytest.mark.model
@@ -97,7 +101,9 @@ def test_a_rerun_is_served_from_the_cache_and_another_game_is_not(played, store)
     # the same opening prompt in another game job is a fresh sample
     game = get_game("tic_tac_toe")
     player = make_player(LOCAL, game, 3, context)
-    d = asyncio.run(player.act(Turn(game, game.formulation("standard"), game.new_state(), 0, 0, "tic_tac_toe-B")))
+    d = asyncio.run(
+        player.act(Turn(game, game.formulation("standard"), game.new_state(), 0, 0, "tic_tac_toe-B"))
+    )
     assert d.attempts and not d.attempts[0].cached
 
 
@@ -125,8 +131,14 @@ class Script:
         self.calls: list[dict] = []
 
     async def generate(self, messages, *, schema=None, config=None, cache_key=None, cache=None):
-        self.calls.append({"messages": [dict(m) for m in messages], "schema": schema, "cache_key": cache_key,
-                           "config": config})
+        self.calls.append(
+            {
+                "messages": [dict(m) for m in messages],
+                "schema": schema,
+                "cache_key": cache_key,
+                "config": config,
+            }
+        )
         item = self.replies.pop(0)
         if isinstance(item, ModelError):
             raise item
@@ -219,7 +231,9 @@ def test_model_errors_are_failures_of_their_kind(error, kind):
 
 
 def test_retry_reasks_with_the_error_shown():
-    player, turn, f = scripted("llm:model=local,output=json,on_failure=retry:2", '{"action": "B2"}', '{"action": "A3"}')
+    player, turn, f = scripted(
+        "llm:model=local,output=json,on_failure=retry:2", '{"action": "B2"}', '{"action": "A3"}'
+    )
     d = act(player, turn)
     assert d.action == f.legal_labels(turn.state)["A3"] and d.failure is None
     assert [a.failure for a in d.attempts] == ["illegal", None]
@@ -234,15 +248,18 @@ def test_retry_reasks_with_the_error_shown():
 
 
 def test_retry_after_a_transport_failure_asks_the_same_question():
-    player, turn, _ = scripted("llm:model=local,output=json,on_failure=retry:1", ModelError("timeout", "slow"),
-                               '{"action": "A1"}')
+    player, turn, _ = scripted(
+        "llm:model=local,output=json,on_failure=retry:1", ModelError("timeout", "slow"), '{"action": "A1"}'
+    )
     d = act(player, turn)
     assert d.action is not None and [a.failure for a in d.attempts] == ["timeout", None]
     assert player.model.calls[1]["messages"] == player.model.calls[0]["messages"]
 
 
 def test_retries_run_out_then_forfeit():
-    player, turn, _ = scripted("llm:model=local,output=json,on_failure=retry:2", "nope", "{}", '{"action": "B2"}')
+    player, turn, _ = scripted(
+        "llm:model=local,output=json,on_failure=retry:2", "nope", "{}", '{"action": "B2"}'
+    )
     d = act(player, turn)
     assert d.action is None and d.failure == "illegal"
     assert [a.failure for a in d.attempts] == ["unparseable", "unparseable", "illegal"]
@@ -326,8 +343,12 @@ def test_answers_are_extracted(text, output, answer):
 
 @pytest.mark.parametrize(
     "text, output",
-    [("not json", "json"), ('{"move": "A1"}', "json"), ('{"action": null}', "json"),
-     ("I would play the centre because it is strong.", "text")],
+    [
+        ("not json", "json"),
+        ('{"move": "A1"}', "json"),
+        ('{"action": null}', "json"),
+        ("I would play the centre because it is strong.", "text"),
+    ],
 )
 def test_unanswered_replies_do_not_parse(text, output):
     with pytest.raises(ParseError):
@@ -335,7 +356,9 @@ def test_unanswered_replies_do_not_parse(text, output):
 
 
 def test_a_reply_cut_off_at_max_tokens_says_so():
-    cut = Reply(text='{"reasoning": "let me think about', stop_reason="max_tokens", usage=Usage(output_tokens=24))
+    cut = Reply(
+        text='{"reasoning": "let me think about', stop_reason="max_tokens", usage=Usage(output_tokens=24)
+    )
     player, turn, _ = scripted("llm:model=local,output=json,max_tokens=24", cut)
     d = act(player, turn)
     assert d.failure == "unparseable" and "cut off at max_tokens" in d.attempts[0].error
@@ -344,7 +367,9 @@ def test_a_reply_cut_off_at_max_tokens_says_so():
 
 def test_a_json_reasoning_field_is_reply_not_trace():
     """The trace is the provider's reasoning only: recognition on traces must not count reply text."""
-    player, turn, _ = scripted("llm:model=local,output=json", '{"reasoning": "block the diagonal", "action": "A1"}')
+    player, turn, _ = scripted(
+        "llm:model=local,output=json", '{"reasoning": "block the diagonal", "action": "A1"}'
+    )
     d = act(player, turn)
     assert d.attempts[0].reasoning is None and "block the diagonal" in d.attempts[0].reply
 
@@ -390,22 +415,30 @@ def test_the_papers_high_effort_is_sent_where_the_provider_takes_it(server):
 
 def test_reasoning_summaries_are_asked_for_by_key(server):
     base = f"llm:model=openai-api/play/m,base_url={server.url}"
-    for spec, summary in ((base, None), (base + ",summary=detailed", "detailed"), (base + ",summary=none", "none")):
+    for spec, summary in (
+        (base, None),
+        (base + ",summary=detailed", "detailed"),
+        (base + ",summary=none", "none"),
+    ):
         player, turn, _ = scripted(spec, "ANSWER: A1")
         act(player, turn)
         assert player.model.calls[0]["config"].reasoning_summary == summary  # None: inspect's auto-detection
     player, turn, _ = scripted("llm:model=local,summary=detailed", "ANSWER: A1")  # no traces to summarise
     act(player, turn)
-    assert player.model.calls[0]["config"].reasoning_summary is None and player.model.calls[0]["config"].effort is None
+    assert (
+        player.model.calls[0]["config"].reasoning_summary is None
+        and player.model.calls[0]["config"].effort is None
+    )
 
 
 def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
+    from plylab.models import GenerateConfig, get_model
     from tests.support.fake_openai_server import Behaviour
 
-    from plylab.models import GenerateConfig, get_model
-
     server.queue(Behaviour(delay=3.0), Behaviour(delay=3.0))
-    player, turn, _ = scripted(f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random")
+    player, turn, _ = scripted(
+        f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random"
+    )
     player.model = get_model(
         "openai-api/play/slow", base_url=server.url, backoff=0.01, defaults=GenerateConfig(max_retries=1)
     )
@@ -418,8 +451,23 @@ def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):
     """Constrained decoding is not the paper's protocol: every table shows the key with the player."""
     store = tmp_path / "s.sqlite"
     spec = f"llm:model=openai-api/play/m,base_url={server.url},output=enum"
-    assert cli("run", "--game", "nim", "--player", spec, "--opponent", "optimal", "--games", "1",
-               "--store", str(store), "--quiet").code == 0
+    assert (
+        cli(
+            "run",
+            "--game",
+            "nim",
+            "--player",
+            spec,
+            "--opponent",
+            "optimal",
+            "--games",
+            "1",
+            "--store",
+            str(store),
+            "--quiet",
+        ).code
+        == 0
+    )
     for table in ("matchups", "optimality", "outcomes"):
         out = cli("report", "--store", str(store), "--table", table, "--format", "csv").out
         assert "output=enum" in out, table

@@ -42,7 +42,9 @@ class Scripted:
         if text == "":
             raise ModelError("empty", "no text", reply=Reply(text="", usage=Usage(input_tokens=7)))
         stop = "max_tokens" if text.startswith("CUT") else "stop"
-        return Reply(text=text.removeprefix("CUT"), usage=Usage(input_tokens=10, output_tokens=3), stop_reason=stop)
+        return Reply(
+            text=text.removeprefix("CUT"), usage=Usage(input_tokens=10, output_tokens=3), stop_reason=stop
+        )
 
 
 def legal(messages: list[dict[str, str]]) -> list[str]:
@@ -114,8 +116,11 @@ def test_no_final_answer_within_three_iterations_is_a_failure():
 
 def test_the_player_default_loop_is_free_and_unforced(scripted):
     """A reaper player built from its defaults: free-string answers, three unforced rounds."""
-    model = scripted(lambda k, m, s: json.dumps({"kind": "plan", "subtask_1": "x"}) if "planner" in k
-                     else json.dumps({"result": "r"}))
+    model = scripted(
+        lambda k, m, s: (
+            json.dumps({"kind": "plan", "subtask_1": "x"}) if "planner" in k else json.dumps({"result": "r"})
+        )
+    )
     rec = play("reaper:model=local", 0, RunContext())
     assert rec.outcome == "failure" and rec.failure_kind == "no_final_answer"
     schemas_seen = [s for k, _, s in model.calls if "planner" in k]

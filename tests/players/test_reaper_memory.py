@@ -286,5 +286,13 @@ def test_paper_defaults_of_the_reaper_options():
     for spec in ("cbr:model=local", "memento:model=local"):
         _, _, o = player_class(spec)
         assert o.answer == "free" and not o.force_final and o.effort == "medium"
-    _, _, o = player_class("reaper:model=local,answer=legal,force_final=on,strata=label,rule_cases=30,effort=unset")
-    assert (o.answer, o.force_final, o.strata, o.rule_cases, o.effort) == ("legal", True, "label", 30, "unset")
+    _, _, o = player_class(
+        "reaper:model=local,answer=legal,force_final=on,strata=label,rule_cases=30,effort=unset"
+    )
+    assert (o.answer, o.force_final, o.strata, o.rule_cases, o.effort) == (
+        "legal",
+        True,
+        "label",
+        30,
+        "unset",
+    )

@@ -34,7 +34,9 @@ class _ChatHandler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
-        self._send({"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "test"}]})
+        self._send(
+            {"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "test"}]}
+        )
 
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -45,13 +47,26 @@ class _ChatHandler(BaseHTTPRequestHandler):
         # A separate reasoning trace (as DeepSeek-style servers send it) and the move in the reply.
         reasoning = LLM_REPLY_REASONING.format(move=move)
         content = json.dumps({"reasoning": reasoning, "action": move})
-        self._send({
-            "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": request["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content,
-                                                                       "reasoning_content": reasoning}}],
-            "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
-                      "total_tokens": len(prompt) // 4 + len(content) // 4},
-        })
+        self._send(
+            {
+                "id": "chatcmpl-test",
+                "object": "chat.completion",
+                "created": 0,
+                "model": request["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content, "reasoning_content": reasoning},
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": len(prompt) // 4,
+                    "completion_tokens": len(content) // 4,
+                    "total_tokens": len(prompt) // 4 + len(content) // 4,
+                },
+            }
+        )
 
 
 @pytest.fixture(scope="session")
@@ -78,16 +93,89 @@ def _plylab(*args: str) -> None:
 def report_store(tmp_path_factory: pytest.TempPathFactory, chat_server: str) -> Path:
     store = tmp_path_factory.mktemp("report-store") / "s.sqlite"
     s = str(store)
-    _plylab("run", "--game", "tic_tac_toe", "--player", "mcts:sims=50", "--opponent", "optimal", "--games", "4",
-            "--store", s, "--run", "ttt-mcts")
-    _plylab("run", "--game", "tic_tac_toe", "--formulation", "hidden", "--player", "random", "--opponent", "optimal",
-            "--games", "2", "--store", s, "--run", "ttt-random")
-    _plylab("run", "--game", "nim", "--player", "mcts:sims=50", "--opponent", "random", "--games", "2",
-            "--store", s, "--run", "nim-mcts")
-    _plylab("run", "--game", "tic_tac_toe", "--player", f"llm:model=openai-api/fake/m,base_url={chat_server},output=json",
-            "--opponent", "optimal", "--games", "2", "--store", s, "--run", "ttt-llm")
-    _plylab("clue", "run", "-p", "clue-matrix", "-p", "clue-oracle", "-p", "clue-random", "-p", "clue-matrix",
-            "-p", "clue-random", "-p", "clue-matrix", "--games", "1", "--store", s, "-q")
+    _plylab(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "mcts:sims=50",
+        "--opponent",
+        "optimal",
+        "--games",
+        "4",
+        "--store",
+        s,
+        "--run",
+        "ttt-mcts",
+    )
+    _plylab(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--formulation",
+        "hidden",
+        "--player",
+        "random",
+        "--opponent",
+        "optimal",
+        "--games",
+        "2",
+        "--store",
+        s,
+        "--run",
+        "ttt-random",
+    )
+    _plylab(
+        "run",
+        "--game",
+        "nim",
+        "--player",
+        "mcts:sims=50",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--store",
+        s,
+        "--run",
+        "nim-mcts",
+    )
+    _plylab(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        f"llm:model=openai-api/fake/m,base_url={chat_server},output=json",
+        "--opponent",
+        "optimal",
+        "--games",
+        "2",
+        "--store",
+        s,
+        "--run",
+        "ttt-llm",
+    )
+    _plylab(
+        "clue",
+        "run",
+        "-p",
+        "clue-matrix",
+        "-p",
+        "clue-oracle",
+        "-p",
+        "clue-random",
+        "-p",
+        "clue-matrix",
+        "-p",
+        "clue-random",
+        "-p",
+        "clue-matrix",
+        "--games",
+        "1",
+        "--store",
+        s,
+        "-q",
+    )
     return store
 
 

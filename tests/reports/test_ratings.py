@@ -16,8 +16,11 @@ def _by_player(results: list[Result]) -> dict:
 
 
 def test_dominant_player_rates_higher_and_random_is_the_anchor() -> None:
-    results = (_games("optimal", "random", 20, 0, 0) + _games("mcts:sims=50", "random", 12, 4, 4)
-               + _games("mcts:sims=50", "optimal", 0, 10, 10))
+    results = (
+        _games("optimal", "random", 20, 0, 0)
+        + _games("mcts:sims=50", "random", 12, 4, 4)
+        + _games("mcts:sims=50", "optimal", 0, 10, 10)
+    )
     r = _by_player(results)
     assert r["random"].elo == ANCHOR_ELO
     assert r["random"].low == r["random"].high == ANCHOR_ELO

@@ -11,12 +11,22 @@ import pytest
 from plylab.games import get_game
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no system Chromium at {CHROMIUM} (make browser installs it)"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason=f"no system Chromium at {CHROMIUM} (make browser installs it)"
+    ),
 ]
 
 
@@ -61,7 +71,11 @@ def test_index_lists_runs_sorts_tables_and_loads_plots(page, site: Path) -> None
 
     def values() -> list[float]:
         cells = table.locator(f"tbody tr td:nth-child({column + 1})")
-        return [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.dataset.sort)") if v not in ("None", "")]
+        return [
+            float(v)
+            for v in cells.evaluate_all("cells => cells.map(c => c.dataset.sort)")
+            if v not in ("None", "")
+        ]
 
     header.click()
     assert values() == sorted(values())
@@ -69,7 +83,9 @@ def test_index_lists_runs_sorts_tables_and_loads_plots(page, site: Path) -> None
     assert values() == sorted(values(), reverse=True)
 
 
-def test_replay_steps_with_the_keyboard_and_shows_board_and_values(page, site: Path, report_store: Path) -> None:
+def test_replay_steps_with_the_keyboard_and_shows_board_and_values(
+    page, site: Path, report_store: Path
+) -> None:
     conn = sqlite3.connect(report_store)
     conn.row_factory = sqlite3.Row
     game_id = conn.execute(
@@ -83,11 +99,14 @@ def test_replay_steps_with_the_keyboard_and_shows_board_and_values(page, site: P
         state = game.engine.deserialize_state(moves[ply]["state"])
         assert page.locator("#board").inner_text() == form.render_state(state)
         rows = page.locator("#moves tbody tr").evaluate_all(
-            "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.classList.contains('chosen')])")
+            "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.classList.contains('chosen')])"
+        )
         names = {1: "win", 0: "draw", -1: "loss"}
         values = oracle.move_values(state).values
-        assert rows == [[form.action_label(state, a), names[values[a]], a == moves[ply]["action"]]
-                        for a in state.legal_actions()]
+        assert rows == [
+            [form.action_label(state, a), names[values[a]], a == moves[ply]["action"]]
+            for a in state.legal_actions()
+        ]
         assert page.locator("#position").inner_text().startswith(f"Move {ply + 1} of {len(moves)}")
 
     _open(page, site / "games" / f"{game_id}.html")
@@ -118,8 +137,11 @@ def test_llm_replay_shows_prompt_reasoning_reply_and_tokens(page, site: Path, re
         game_id, seat = conn.execute(
             "SELECT g.id, g.player_seat FROM games g JOIN runs r ON r.id=g.run_id WHERE r.name='ttt-llm' LIMIT 1"
         ).fetchone()
-        first = conn.execute("SELECT ply, input_tokens, output_tokens FROM moves WHERE game_id=? AND seat=? "
-                             "ORDER BY ply LIMIT 1", (game_id, seat)).fetchone()
+        first = conn.execute(
+            "SELECT ply, input_tokens, output_tokens FROM moves WHERE game_id=? AND seat=? "
+            "ORDER BY ply LIMIT 1",
+            (game_id, seat),
+        ).fetchone()
     _open(page, site / "games" / f"{game_id}.html")
     for _ in range(first[0]):
         page.keyboard.press("ArrowRight")

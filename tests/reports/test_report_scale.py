@@ -28,8 +28,12 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
 def _peak_mb(*args: str) -> float:
-    res = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "plylab", *args],
-                         capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-c", MEASURE, sys.executable, "-m", "plylab", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     code, kb = res.stdout.split()
     assert code == "0", res.stderr
     return int(kb) / 1024  # Linux reports kilobytes
@@ -39,8 +43,23 @@ def _peak_mb(*args: str) -> float:
 def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """20,000 real tic-tac-toe games (random against random, every move stored and scored)."""
     store = tmp_path_factory.mktemp("big") / "s.sqlite"
-    res = plylab_subprocess("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random",
-                            "--games", str(GAMES), "--store", str(store), "--run", "big", "--quiet", timeout=600)
+    res = plylab_subprocess(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        str(GAMES),
+        "--store",
+        str(store),
+        "--run",
+        "big",
+        "--quiet",
+        timeout=600,
+    )
     assert res.returncode == 0, res.stderr
     return store
 
@@ -54,10 +73,14 @@ def test_report_and_export_memory_stay_flat_on_a_20000_game_store(big_store: Pat
     assert size_mb < 30, f"the site is {size_mb:.0f} MB"
     assert len(list((site / "games").glob("*.html"))) == 2 * 50, "50 replays per matchup and seat by default"
     pages = sorted((site / "runs").glob("run-*.html"))
-    listed = sum(len(re.findall(r'<td data-sort="\d+"><a href="../games/|<td data-sort="\d+">game \d+', p.read_text()))
-                 for p in pages)
+    listed = sum(
+        len(re.findall(r'<td data-sort="\d+"><a href="../games/|<td data-sort="\d+">game \d+', p.read_text()))
+        for p in pages
+    )
     assert listed == GAMES, "every stored game is listed on one of the run's pages"
-    assert _peak_mb("export", str(tmp_path / "moves.csv"), "--store", str(big_store), "--table", "moves") < 200
+    assert (
+        _peak_mb("export", str(tmp_path / "moves.csv"), "--store", str(big_store), "--table", "moves") < 200
+    )
     with open(tmp_path / "moves.csv", newline="") as fh:
         exported = sum(1 for _ in csv.reader(fh)) - 1
     with sqlite3.connect(big_store) as conn:
@@ -66,13 +89,29 @@ def test_report_and_export_memory_stay_flat_on_a_20000_game_store(big_store: Pat
 
 
 def _small_store(cli, path: Path, games: int) -> Path:
-    res = cli("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "optimal", "--games", str(games),
-              "--store", str(path), "--run", "small", "--quiet")
+    res = cli(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "random",
+        "--opponent",
+        "optimal",
+        "--games",
+        str(games),
+        "--store",
+        str(path),
+        "--run",
+        "small",
+        "--quiet",
+    )
     assert res.code == 0, res.err
     return path
 
 
-def test_the_site_pages_game_lists_and_caps_replays(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_site_pages_game_lists_and_caps_replays(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from plylab.reports import site as site_module
 
     monkeypatch.setattr(site_module, "GAMES_PER_PAGE", 4)
@@ -124,12 +163,44 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     store_path = tmp_path / "s.sqlite"
     store = Store(store_path)
     run_id = store.open_run("r", 0, {})
-    move = MoveRecord(ply=0, seat=0, player="llm:model=x", state="", observation=None, legal=[4], action=4,
-                      action_label="b2", elapsed=1.0, prompt=prompt, reply=reply, calls=1,
-                      attempts=[{"prompt": prompt, "reply": "garbage", "failure": "parse"},
-                                {"prompt": prompt, "reply": reply}])
-    store.save_game(run_id, GameRecord("k", 0, "tic_tac_toe", "standard", "llm:model=x", "random", 0, 1,
-                                       [0.0, 0.0], "draw", None, None, [move], 0.0, 1.0))
+    move = MoveRecord(
+        ply=0,
+        seat=0,
+        player="llm:model=x",
+        state="",
+        observation=None,
+        legal=[4],
+        action=4,
+        action_label="b2",
+        elapsed=1.0,
+        prompt=prompt,
+        reply=reply,
+        calls=1,
+        attempts=[
+            {"prompt": prompt, "reply": "garbage", "failure": "parse"},
+            {"prompt": prompt, "reply": reply},
+        ],
+    )
+    store.save_game(
+        run_id,
+        GameRecord(
+            "k",
+            0,
+            "tic_tac_toe",
+            "standard",
+            "llm:model=x",
+            "random",
+            0,
+            1,
+            [0.0, 0.0],
+            "draw",
+            None,
+            None,
+            [move],
+            0.0,
+            1.0,
+        ),
+    )
     store.close()
     with sqlite3.connect(store_path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -142,7 +213,9 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     payload = data.replay_payload(reader.games()[0], [row], "r")
     reader.close()
     attempts = payload["steps"][0]["attempts"]
-    assert [a["reply"] for a in attempts] == ["garbage", reply] and [a["prompt"] for a in attempts] == [prompt] * 2
+    assert [a["reply"] for a in attempts] == ["garbage", reply] and [a["prompt"] for a in attempts] == [
+        prompt
+    ] * 2
     assert cli("export", str(tmp_path / "m.csv"), "--store", str(store_path), "--table", "moves").code == 0
     csv.field_size_limit(1 << 30)
     exported = next(csv.DictReader(open(tmp_path / "m.csv")))

@@ -17,7 +17,9 @@ def _game_ids(store: Path) -> list[int]:
 
 def _inlined(page: Path) -> dict:
     text = page.read_text()
-    return json.loads(re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.DOTALL)[1])
+    return json.loads(
+        re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.DOTALL)[1]
+    )
 
 
 def test_report_html_writes_index_plots_and_a_replay_per_game(site: Path, report_store: Path) -> None:
@@ -28,7 +30,9 @@ def test_report_html_writes_index_plots_and_a_replay_per_game(site: Path, report
     for game_id in _game_ids(report_store):
         assert (site / "games" / f"{game_id}.html").is_file()
     assert list((site / "games").glob("clue-*.html")), "the Clue game has a replay page"
-    assert "http://" not in re.sub(r'https?://127\.0\.0\.1[^"<\s]*', "", index), "nothing is fetched from the web"
+    assert "http://" not in re.sub(r'https?://127\.0\.0\.1[^"<\s]*', "", index), (
+        "nothing is fetched from the web"
+    )
 
 
 def test_replay_payload_matches_the_store_and_the_oracle(site: Path, report_store: Path) -> None:
@@ -55,8 +59,12 @@ def test_replay_payload_matches_the_store_and_the_oracle(site: Path, report_stor
 
 def test_llm_moves_carry_prompt_reply_and_tokens(site: Path, report_store: Path) -> None:
     with sqlite3.connect(report_store) as conn:
-        game_id = conn.execute("SELECT g.id FROM games g JOIN runs r ON r.id=g.run_id WHERE r.name='ttt-llm'").fetchone()[0]
-    steps = [s for s in _inlined(site / "games" / f"{game_id}.html")["steps"] if s["player"].startswith("llm:")]
+        game_id = conn.execute(
+            "SELECT g.id FROM games g JOIN runs r ON r.id=g.run_id WHERE r.name='ttt-llm'"
+        ).fetchone()[0]
+    steps = [
+        s for s in _inlined(site / "games" / f"{game_id}.html")["steps"] if s["player"].startswith("llm:")
+    ]
     assert steps and all(s["prompt"] and s["reply"] and s["reasoning"].startswith("I take") for s in steps)
     assert all(s["tokens"]["input"] > 0 and s["tokens"]["output"] > 0 and s["calls"] == 1 for s in steps)
 
@@ -73,12 +81,23 @@ def test_report_latex_writes_the_paper_tables(report_store: Path, tmp_path: Path
     assert result.code == 0, result.err
     tex = tmp_path / "tex"
     names = {p.stem for p in tex.glob("*.tex")}
-    assert {"tables", "optimality-tic_tac_toe", "optimality-nim", "outcomes-tic_tac_toe", "ratings",
-            "tokens-tic_tac_toe", "recognition-tic_tac_toe"} <= names
+    assert {
+        "tables",
+        "optimality-tic_tac_toe",
+        "optimality-nim",
+        "outcomes-tic_tac_toe",
+        "ratings",
+        "tokens-tic_tac_toe",
+        "recognition-tic_tac_toe",
+    } <= names
     index = (tex / "tables.tex").read_text()
     assert all(rf"\input{{{n}}}" in index for n in names - {"tables"})
     table = (tex / "optimality-tic_tac_toe.tex").read_text()
-    assert table.count(r"\begin{tabular}") == 1 and r"\toprule" in table and r"\label{tab:optimality-tic_tac_toe}" in table
+    assert (
+        table.count(r"\begin{tabular}") == 1
+        and r"\toprule" in table
+        and r"\label{tab:optimality-tic_tac_toe}" in table
+    )
     assert "mcts:sims=50" in table and "hidden" in table and "standard" in table
     outcomes = (tex / "outcomes-tic_tac_toe.tex").read_text()
     assert "W D L F by opponent" in outcomes
@@ -110,5 +129,8 @@ def test_learning_section_only_with_learning_runs(report_store: Path, tmp_path: 
     store.open_run("learn.x", 0, {"phase": "learn"}, kind="learn")
     store.close()
     section = extras.learning(store_path, None, tmp_path / "b")
-    assert section is not None and section.plots[0].png == "plots/learning-tic_tac_toe-standard-optimal-draw_rate.png"
+    assert (
+        section is not None
+        and section.plots[0].png == "plots/learning-tic_tac_toe-standard-optimal-draw_rate.png"
+    )
     assert section.plots[0].caption == "tic tac toe · standard · optimal · draw rate"

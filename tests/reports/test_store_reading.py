@@ -28,13 +28,30 @@ READERS = (
 
 def _fingerprint(path: Path) -> tuple[str, int, list[str]]:
     """Bytes, modification time and the files beside it: what 'left unchanged' means here."""
-    return (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns,
-            sorted(p.name for p in path.parent.iterdir()))
+    return (
+        hashlib.sha256(path.read_bytes()).hexdigest(),
+        path.stat().st_mtime_ns,
+        sorted(p.name for p in path.parent.iterdir()),
+    )
 
 
 def _store(cli, path: Path, games: int = 40) -> Path:
-    res = cli("run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "optimal", "--games", str(games),
-              "--store", str(path), "--run", "r", "--quiet")
+    res = cli(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "random",
+        "--opponent",
+        "optimal",
+        "--games",
+        str(games),
+        "--store",
+        str(path),
+        "--run",
+        "r",
+        "--quiet",
+    )
     assert res.code == 0, res.err
     return path
 
@@ -59,7 +76,9 @@ def _foreign(tmp_path: Path, kind: str) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["empty", "text", "sqlite", "sqlite-wal"])
-def test_reading_commands_refuse_a_foreign_file_and_leave_it_unchanged(cli, tmp_path: Path, kind: str) -> None:
+def test_reading_commands_refuse_a_foreign_file_and_leave_it_unchanged(
+    cli, tmp_path: Path, kind: str
+) -> None:
     path = _foreign(tmp_path, kind)
     before = _fingerprint(path)
     for args in (*READERS, ("export", str(tmp_path / "out.csv"))):
@@ -116,19 +135,44 @@ def test_a_store_on_read_only_media_is_read_and_left_unchanged(cli, tmp_path: Pa
     media.chmod(0o555)
     try:
         before = _fingerprint(media / "s.sqlite")
-        env = {**os.environ, "HOME": str(out), "MPLCONFIGDIR": str(out / "mpl"), "PLYLAB_CACHE": str(out / "cache")}
+        env = {
+            **os.environ,
+            "HOME": str(out),
+            "MPLCONFIGDIR": str(out / "mpl"),
+            "PLYLAB_CACHE": str(out / "cache"),
+        }
         for args in (["report", "--format", "json"], ["export", str(out / "games.csv")]):
-            res = subprocess.run([*prefix, sys.executable, "-m", "plylab", *args, "--store", str(media / "s.sqlite")],
-                                 capture_output=True, text=True, timeout=120, env=env)
+            res = subprocess.run(
+                [*prefix, sys.executable, "-m", "plylab", *args, "--store", str(media / "s.sqlite")],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env=env,
+            )
             assert res.returncode == 0, res.stderr
             if args[0] == "report":
                 assert res.stdout == expected
         assert (out / "games.csv").read_text().count("\n") == 41
         assert _fingerprint(media / "s.sqlite") == before
         live = _fingerprint(media / "live.sqlite")
-        res = subprocess.run([*prefix, sys.executable, "-m", "plylab", "export", str(out / "runs.csv"), "--table",
-                              "runs", "--store", str(media / "live.sqlite")], capture_output=True, text=True,
-                             timeout=120, env=env)
+        res = subprocess.run(
+            [
+                *prefix,
+                sys.executable,
+                "-m",
+                "plylab",
+                "export",
+                str(out / "runs.csv"),
+                "--table",
+                "runs",
+                "--store",
+                str(media / "live.sqlite"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
         assert res.returncode == 0, res.stderr
         assert "only-in-the-wal" in (out / "runs.csv").read_text(), "games committed to the WAL are read too"
         assert _fingerprint(media / "live.sqlite") == live
@@ -153,8 +197,11 @@ def test_a_store_with_corrupted_pages_is_one_line(cli, tmp_path: Path) -> None:
     for k in range(pages // 3, 2 * pages // 3):  # the middle third: moves and games, not the schema page
         data[k * page : (k + 1) * page] = bytes([0xA5]) * page
     path.write_bytes(bytes(data))
-    for args in (("report",), ("report", "--html", str(tmp_path / "site")), ("export", str(tmp_path / "m.csv"),
-                                                                                "--table", "moves")):
+    for args in (
+        ("report",),
+        ("report", "--html", str(tmp_path / "site")),
+        ("export", str(tmp_path / "m.csv"), "--table", "moves"),
+    ):
         res = cli(*args, "--store", str(path))
         assert res.code == 2, (args, res.err)
         assert "damaged" in res.err and "malformed" in res.err and len(res.err.strip().splitlines()) == 1
@@ -166,22 +213,30 @@ def test_a_full_disk_during_report_html_is_one_line_and_loses_nothing(cli, tmp_p
     """RLIMIT_FSIZE in the child stands in for a full disk: a write past it fails with EFBIG."""
     path = _store(cli, tmp_path / "store" / "s.sqlite", games=20)
     _checkpointed(path)
-    sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("SELECT 1 FROM runs").fetchall()  # -shm made here
+    sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
+        "SELECT 1 FROM runs"
+    ).fetchall()  # -shm made here
     before = _fingerprint(path)
     limit = 16_000
 
     def small_files() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    res = subprocess.run([sys.executable, "-m", "plylab", "report", "--store", str(path), "--html",
-                          str(tmp_path / "site")], capture_output=True, text=True, timeout=120,
-                         preexec_fn=small_files)
+    res = subprocess.run(
+        [sys.executable, "-m", "plylab", "report", "--store", str(path), "--html", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=small_files,
+    )
     assert res.returncode == 2, res.stderr
     # (matplotlib may warn first that its own font cache could not be saved: not ours to silence)
     assert "Traceback" not in res.stderr and res.stderr.count("plylab: error:") == 1
     assert "disk full or file size limit reached" in res.stderr and "nothing in it is lost" in res.stderr
     assert _fingerprint(path) == before
-    assert cli("report", "--store", str(path), "--html", str(tmp_path / "site")).code == 0, "the same command works"
+    assert cli("report", "--store", str(path), "--html", str(tmp_path / "site")).code == 0, (
+        "the same command works"
+    )
 
 
 def test_export_to_a_missing_directory_is_one_line(cli, tmp_path: Path) -> None:
@@ -193,17 +248,42 @@ def test_export_to_a_missing_directory_is_one_line(cli, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("spec", ["random:", "mcts:", "mcts: "])
 def test_an_empty_option_list_is_refused(cli, tmp_path: Path, spec: str) -> None:
-    res = cli("run", "--game", "tic_tac_toe", "--player", spec, "--opponent", "random", "--games", "2",
-              "--store", str(tmp_path / "s.sqlite"), "--quiet")
+    res = cli(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        spec,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--quiet",
+    )
     assert res.code == 2 and "nothing after ':'" in res.err, res.err
     assert not (tmp_path / "s.sqlite").exists()
 
 
-@pytest.mark.parametrize("option", ["sims=" + "9" * 30, "sims=-" + "9" * 30, "rollouts=" + str(2**64),
-                                    "uct_c=1e999"])
+@pytest.mark.parametrize(
+    "option", ["sims=" + "9" * 30, "sims=-" + "9" * 30, "rollouts=" + str(2**64), "uct_c=1e999"]
+)
 def test_numbers_beyond_64_bits_in_a_spec_are_one_line(cli, tmp_path: Path, option: str) -> None:
-    res = cli("run", "--game", "tic_tac_toe", "--player", f"mcts:{option}", "--opponent", "random", "--games", "2",
-              "--store", str(tmp_path / "s.sqlite"), "--quiet")
+    res = cli(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        f"mcts:{option}",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--quiet",
+    )
     assert res.code == 2, res.err
     assert ("out of range" in res.err or "greater than or equal" in res.err) and "Traceback" not in res.err
     assert len(res.err.strip().splitlines()) == 1

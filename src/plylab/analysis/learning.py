@@ -130,7 +130,10 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
                     entry[kind]["failed"][failure] = entry[kind]["failed"].get(failure, 0) + count
                     totals[kind]["failed"][failure] += count
         runs.append(entry)
-    return {**{k: {"total": v["total"], "failed": dict(v["failed"])} for k, v in totals.items()}, "runs": runs}
+    return {
+        **{k: {"total": v["total"], "failed": dict(v["failed"])} for k, v in totals.items()},
+        "runs": runs,
+    }
 
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:

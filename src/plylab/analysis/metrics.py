@@ -20,7 +20,14 @@ OUTCOMES = ("win", "draw", "loss", "failure")
 def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, Any]:
     w = wilson(successes, n)
     c = cluster_bootstrap(clusters)
-    return {"rate": w.rate, "low": w.low, "high": w.high, "scored": n, "cluster_low": c.low, "cluster_high": c.high}
+    return {
+        "rate": w.rate,
+        "low": w.low,
+        "high": w.high,
+        "scored": n,
+        "cluster_low": c.low,
+        "cluster_high": c.high,
+    }
 
 
 def _mean(m: Moments) -> dict[str, Any]:
@@ -114,18 +121,29 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
     recognizers = {}
     for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
         if r["game"] not in recognizers:
-            recognizers[r["game"]] = recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
+            recognizers[r["game"]] = (
+                recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
+            )
         a = acc[(runs[r["run_id"]], r["game"], r["formulation"], r["player"], r["opponent"])]
         a.recognition.add(recognizers[r["game"]], r["reasoning"], r["reply"])  # trace and reply apart
     rows = []
-    for (run_name, game, form, player, opponent), a in sorted(acc.items(), key=lambda kv: kv[1].first or (0, "", 0)):
+    for (run_name, game, form, player, opponent), a in sorted(
+        acc.items(), key=lambda kv: kv[1].first or (0, "", 0)
+    ):
         opt = _clusters(a.opt)
         opt_k = sum(k for k, _ in opt)
         opt_n = sum(n for _, n in opt)
         row: dict[str, Any] = {
-            "run": run_name, "game": game, "formulation": form, "player": player, "opponent": opponent,
-            "games": a.games, "wins": a.outcomes["win"], "draws": a.outcomes["draw"],
-            "losses": a.outcomes["loss"], "failures": a.outcomes["failure"],
+            "run": run_name,
+            "game": game,
+            "formulation": form,
+            "player": player,
+            "opponent": opponent,
+            "games": a.games,
+            "wins": a.outcomes["win"],
+            "draws": a.outcomes["draw"],
+            "losses": a.outcomes["loss"],
+            "failures": a.outcomes["failure"],
             "failure_kinds": dict(a.failure_kinds),
             "win_rate": wilson(a.outcomes["win"], a.games).as_dict(),
             "draw_rate": wilson(a.outcomes["draw"], a.games).as_dict(),

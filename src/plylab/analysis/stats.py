@@ -100,7 +100,9 @@ def cluster_bootstrap(
         idx = rng.integers(0, len(pairs), size=(min(rows, resamples - start), len(pairs)))
         ratios[start : start + len(idx)] = k[idx].sum(axis=1) / n[idx].sum(axis=1)
     alpha = (1 - confidence) / 2
-    return Estimate(rate, float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1 - alpha)), int(total))
+    return Estimate(
+        rate, float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1 - alpha)), int(total)
+    )
 
 
 def welch_one_sided(a: Sequence[float], b: Sequence[float]) -> float | None:

@@ -45,12 +45,35 @@ def recognition_cell(est: dict[str, Any]) -> str:
 
 
 def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    header = ["game", "formulation", "player", "opponent", "games", "W", "D", "L", "F", "optimality [95% Wilson]",
-              "scored", "tokens/move"]
+    header = [
+        "game",
+        "formulation",
+        "player",
+        "opponent",
+        "games",
+        "W",
+        "D",
+        "L",
+        "F",
+        "optimality [95% Wilson]",
+        "scored",
+        "tokens/move",
+    ]
     body = [
-        [r["game"], r["formulation"], r["player"], r["opponent"], str(r["games"]), str(r["wins"]), str(r["draws"]),
-         str(r["losses"]), str(r["failures"]), rate_cell(r["optimality"]), str(r["optimality"]["scored"]),
-         mean_cell(r["tokens_per_move"])]
+        [
+            r["game"],
+            r["formulation"],
+            r["player"],
+            r["opponent"],
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["draws"]),
+            str(r["losses"]),
+            str(r["failures"]),
+            rate_cell(r["optimality"]),
+            str(r["optimality"]["scored"]),
+            mean_cell(r["tokens_per_move"]),
+        ]
         for r in rows
     ]
     return header, body
@@ -87,8 +110,12 @@ def _grid(
 
 def pivot_json(rows: list[dict[str, Any]], table: str, by: str) -> dict[str, Any]:
     cols, grid = _grid(rows, by, VALUES[table])
-    return {"table": table, "by": by, "columns": cols,
-            "rows": [{"player": p, "setting": setting, "cells": cells} for (p, setting), cells in grid.items()]}
+    return {
+        "table": table,
+        "by": by,
+        "columns": cols,
+        "rows": [{"player": p, "setting": setting, "cells": cells} for (p, setting), cells in grid.items()],
+    }
 
 
 def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], list[list[str]]]:
@@ -116,8 +143,17 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
 
 
 def latex_escape(text: str) -> str:
-    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                 ("$", r"\$"), ("{", r"\{"), ("}", r"\}"), ("±", r"$\pm$")):
+    for a, b in (
+        ("\\", r"\textbackslash{}"),
+        ("_", r"\_"),
+        ("%", r"\%"),
+        ("&", r"\&"),
+        ("#", r"\#"),
+        ("$", r"\$"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+        ("±", r"$\pm$"),
+    ):
         text = text.replace(a, b)
     return text
 
@@ -135,8 +171,12 @@ def format_grid(
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
     if fmt == "latex":
-        lines = [r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}", r"\toprule",
-                 " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+        lines = [
+            r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}",
+            r"\toprule",
+            " & ".join(latex_escape(h) for h in header) + r" \\",
+            r"\midrule",
+        ]
         lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
         lines += [r"\bottomrule", r"\end{tabular}"]
         lines += [f"% {n}" for n in notes]

@@ -42,12 +42,18 @@ def _run(plan: object, store: Path, quiet: bool, backend: str = "local", address
 
 @clue_app.command("run")
 def run(
-    player: list[str] | None = typer.Option(None, "--player", "-p", help="player spec, one per seat (3 to 6)"),
+    player: list[str] | None = typer.Option(
+        None, "--player", "-p", help="player spec, one per seat (3 to 6)"
+    ),
     games: int = typer.Option(1, "--games", "-n", help="number of games"),
     seed: int = typer.Option(0, "--seed", help="run seed; game i gets a seed derived from (seed, i)"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
-    turn_limit: int = typer.Option(150, "--turn-limit", help="the game ends without a winner after this many turns"),
-    concurrency: int = typer.Option(1, "--concurrency", help="games played at once (useful with hosted models)"),
+    turn_limit: int = typer.Option(
+        150, "--turn-limit", help="the game ends without a winner after this many turns"
+    ),
+    concurrency: int = typer.Option(
+        1, "--concurrency", help="games played at once (useful with hosted models)"
+    ),
     parallel: int | None = typer.Option(None, "--parallel", hidden=True),  # old spelling of --concurrency
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
@@ -63,7 +69,9 @@ def run(
 @clue_app.command("study")
 def study(
     condition: str = typer.Option(..., "--condition", help="baseline | matrix | mixed"),
-    model: list[str] | None = typer.Option(None, "--model", "-m", help="model name; three seats per model (1 or 2)"),
+    model: list[str] | None = typer.Option(
+        None, "--model", "-m", help="model name; three seats per model (1 or 2)"
+    ),
     games: int = typer.Option(6, "--games", "-n"),
     seed: int = typer.Option(0, "--seed"),
     store: Path = typer.Option(DEFAULT_STORE, "--store"),
@@ -80,14 +88,22 @@ def study(
     from ..clue.study import RunPlan, study_specs
 
     specs = study_specs(condition, list(model or []), temperature=temperature, max_tokens=max_tokens)
-    _run(RunPlan(specs, games, seed, turn_limit, condition, parallel or concurrency), store, quiet, backend, address)
+    _run(
+        RunPlan(specs, games, seed, turn_limit, condition, parallel or concurrency),
+        store,
+        quiet,
+        backend,
+        address,
+    )
 
 
 @clue_app.command("report")
 def report(
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
     fmt: Literal["json", "markdown"] = typer.Option("markdown", "--format", help="json | markdown"),
-    plot: Path | None = typer.Option(None, "--plot", help="directory for the knowledge-curve and delay figures"),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="directory for the knowledge-curve and delay figures"
+    ),
 ) -> None:
     """Accuracy, identification, deductions, knowledge curves and delays per condition and player."""
     from ..clue.metrics import report as build

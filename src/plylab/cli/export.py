@@ -19,10 +19,10 @@ FORMATS = ("csv", "parquet")
 QUERIES = {
     "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
     "games": "SELECT r.name AS run, g.* FROM games g JOIN runs r ON r.id = g.run_id "
-             "WHERE (:run IS NULL OR r.name = :run) ORDER BY g.id",
+    "WHERE (:run IS NULL OR r.name = :run) ORDER BY g.id",
     "moves": "SELECT r.name AS run, g.job_key, g.game, g.formulation, m.* FROM moves m "
-             "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
-             "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
+    "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
+    "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
 }
 
 
@@ -36,7 +36,9 @@ def export(
     """Write one table of the store to a CSV or Parquet file."""
     fmt = fmt or out.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
-        raise UserError(f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)")
+        raise UserError(
+            f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)"
+        )
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if not out.parent.is_dir():
@@ -78,17 +80,22 @@ def _write(store: Store, query: str, run: str | None, out: Path, fmt: str) -> in
     schema = _schema(store, names)
     count = 0
     try:
-        with (pacsv.CSVWriter(out, schema) if fmt == "csv" else pq.ParquetWriter(out, schema)) as writer:
+        with pacsv.CSVWriter(out, schema) if fmt == "csv" else pq.ParquetWriter(out, schema) as writer:
             while rows := cur.fetchmany(BATCH):
                 columns = {n: [r[i] for r in rows] for i, n in enumerate(names)}
-                if "attempts" in columns:  # texts stored once (in the move's column) go back into each attempt
-                    columns["attempts"] = [json_text(expand_attempts(json.loads(a), r)) if a else a
-                                           for a, r in zip(columns["attempts"], rows)]
+                if (
+                    "attempts" in columns
+                ):  # texts stored once (in the move's column) go back into each attempt
+                    columns["attempts"] = [
+                        json_text(expand_attempts(json.loads(a), r)) if a else a
+                        for a, r in zip(columns["attempts"], rows)
+                    ]
                 writer.write_table(pa.table(columns, schema=schema))
                 count += len(rows)
     except OSError as exc:
-        raise UserError(f"cannot write '{out}': {exc.strerror or exc}; the store was only read, nothing in it "
-                        "changed") from None
+        raise UserError(
+            f"cannot write '{out}': {exc.strerror or exc}; the store was only read, nothing in it changed"
+        ) from None
     return count
 
 

@@ -46,9 +46,21 @@ def learn(
     if learner_spec is None:
         raise UserError("missing --player (the learning agent, e.g. reaper:model=local)")
     exp = Experiment(
-        game, formulation, learner_spec, opponent, runs, epochs, learn_games, eval_games, seed, run_name or name, reference
+        game,
+        formulation,
+        learner_spec,
+        opponent,
+        runs,
+        epochs,
+        learn_games,
+        eval_games,
+        seed,
+        run_name or name,
+        reference,
     )
-    learner = Learner(exp, store, concurrency=concurrency, progress=not quiet, backend=backend, address=address)
+    learner = Learner(
+        exp, store, concurrency=concurrency, progress=not quiet, backend=backend, address=address
+    )
     summary = learner.run()
     print(summary.line())
     if summary.status == "interrupted":

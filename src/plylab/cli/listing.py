@@ -29,11 +29,18 @@ def game_rows() -> list[dict]:
     rows = []
     for name in GAMES.names():
         g = GAMES.get(name)
-        rows.append({
-            "name": g.name, "title": g.title, "summary": g.summary, "parameters": g.parameters,
-            "formulations": g.formulations.names(), "oracle": g.has_oracle,
-            "chance": game_type(g.openspiel_name).chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        })
+        rows.append(
+            {
+                "name": g.name,
+                "title": g.title,
+                "summary": g.summary,
+                "parameters": g.parameters,
+                "formulations": g.formulations.names(),
+                "oracle": g.has_oracle,
+                "chance": game_type(g.openspiel_name).chance_mode
+                != pyspiel.GameType.ChanceMode.DETERMINISTIC,
+            }
+        )
     return rows
 
 
@@ -48,7 +55,9 @@ def games(fmt: str = typer.Option("table", "--format", help="table or json")) ->
             params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
             oracle = "oracle" if r["oracle"] else "no oracle"
             chance = " chance" if r["chance"] else ""
-            print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
+            print(
+                f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
+            )
         return
     _emit(rows, fmt, "games")
 
@@ -58,10 +67,17 @@ def players(fmt: str = typer.Option("table", "--format", help="table or json")) 
     from ..clue.players import CLUE_PLAYERS
 
     rows = [
-        {"name": c.name, "summary": c.summary, "options": ", ".join(c.Options.model_fields),
-         "uses_model": getattr(c, "uses_model", c.name == "clue-llm"),
-         "games": list(getattr(c, "games", None) or []) if getattr(c, "games", None) else (["clue"] if c.name.startswith("clue-") else None)}
-        for c in [PLAYERS.get(n) for n in PLAYERS.names()] + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
+        {
+            "name": c.name,
+            "summary": c.summary,
+            "options": ", ".join(c.Options.model_fields),
+            "uses_model": getattr(c, "uses_model", c.name == "clue-llm"),
+            "games": list(getattr(c, "games", None) or [])
+            if getattr(c, "games", None)
+            else (["clue"] if c.name.startswith("clue-") else None),
+        }
+        for c in [PLAYERS.get(n) for n in PLAYERS.names()]
+        + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
     ]
     _emit(rows, fmt, "players")
 

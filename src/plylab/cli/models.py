@@ -21,7 +21,9 @@ PROVIDERS = [
     ("openai-api/<service>/<model>", "any OpenAI-compatible server (base_url=)", "<SERVICE>_API_KEY"),
 ]
 
-models_app = typer.Typer(help="Language models: the embedded local model and hosted providers.", no_args_is_help=True)
+models_app = typer.Typer(
+    help="Language models: the embedded local model and hosted providers.", no_args_is_help=True
+)
 
 
 @models_app.command("prepare")
@@ -35,7 +37,9 @@ def prepare() -> None:
     start = time.perf_counter()
     get_model("local")
     LocalEngine.shared()  # the first call would load it; load it now, so set-up proves it works
-    print(f"local model ready: {path} ({path.stat().st_size / 1e6:.0f} MB, loaded in {time.perf_counter() - start:.1f}s)")
+    print(
+        f"local model ready: {path} ({path.stat().st_size / 1e6:.0f} MB, loaded in {time.perf_counter() - start:.1f}s)"
+    )
 
 
 @models_app.command("list")
@@ -63,7 +67,11 @@ def list_models(fmt: str = typer.Option("table", "--format", help="table or json
                 state = "ready" if r["ready"] else "not prepared: run `plylab models prepare`"
                 print(f"{'local':<30} {r['summary']} [{state}]")
             else:
-                key = "" if r["key"] is None else f" [{r['key']}" + {True: " set", False: " not set", None: ""}[r["key_set"]] + "]"
+                key = (
+                    ""
+                    if r["key"] is None
+                    else f" [{r['key']}" + {True: " set", False: " not set", None: ""}[r["key_set"]] + "]"
+                )
                 print(f"{r['name']:<30} {r['summary']}{key}")
     else:
         raise UserError(f"unknown format '{fmt}'; accepted: table, json")

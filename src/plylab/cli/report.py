@@ -29,7 +29,9 @@ def report(
     html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML site here"),
     latex: Path | None = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
     replays: int = typer.Option(
-        REPLAYS, "--replays", min=0,
+        REPLAYS,
+        "--replays",
+        min=0,
         help="with --html: replay pages per matchup and seat (the first N games by index; 0 = every game)",
     ),
 ) -> None:
@@ -41,8 +43,18 @@ def report(
         _report(store, run, fmt, table, by, learning, html, latex, replays, on)
 
 
-def _report(store: Path, run: str | None, fmt: str, table: str, by: str, learning: bool, html: Path | None,
-            latex: Path | None, replays: int, on: str = "trace") -> None:
+def _report(
+    store: Path,
+    run: str | None,
+    fmt: str,
+    table: str,
+    by: str,
+    learning: bool,
+    html: Path | None,
+    latex: Path | None,
+    replays: int,
+    on: str = "trace",
+) -> None:
     if html is not None or latex is not None:
         if html is not None:
             from ..reports.site import write_site

@@ -24,23 +24,37 @@ def run(
     seed: int | None = typer.Option(None, "--seed", help="run seed (default 0)"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
     run_name: str | None = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
-    old_name: str | None = typer.Option(None, "--name", hidden=True),  # old spelling of --run, for one release
+    old_name: str | None = typer.Option(
+        None, "--name", hidden=True
+    ),  # old spelling of --run, for one release
     concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
     parallel: int | None = typer.Option(None, "--parallel", min=1, hidden=True),  # old --concurrency
     workers: int | None = typer.Option(
-        None, "--workers", min=1,
+        None,
+        "--workers",
+        min=1,
         help="worker processes for CPU-bound games (local; default 1), or CPU slots (ray; default all)",
     ),
-    backend: str = typer.Option("local", "--backend", help=f"executor backend: {' or '.join(EXECUTORS.names())}"),
+    backend: str = typer.Option(
+        "local", "--backend", help=f"executor backend: {' or '.join(EXECUTORS.names())}"
+    ),
     address: str | None = typer.Option(
         None, "--address", help="Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
     ),
-    max_calls: int | None = typer.Option(None, "--max-calls", help="stop starting games after N new model calls"),
-    max_tokens: int | None = typer.Option(None, "--max-tokens", help="... after N new tokens (input + output)"),
+    max_calls: int | None = typer.Option(
+        None, "--max-calls", help="stop starting games after N new model calls"
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="... after N new tokens (input + output)"
+    ),
     max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
-    config: Path | None = typer.Option(None, "--config", help="YAML grid plan (games x formulations x players x opponents)"),
+    config: Path | None = typer.Option(
+        None, "--config", help="YAML grid plan (games x formulations x players x opponents)"
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
-    score: str = typer.Option("on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"),
+    score: str = typer.Option(
+        "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
+    ),
 ) -> None:
     """Play games and store every move; re-running the same command resumes where it stopped.
 
@@ -55,24 +69,48 @@ def run(
         raise UserError(f"--score must be on or off (got '{score}')")
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     if config is not None:
-        given = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is not None]
+        given = [
+            flag
+            for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent))
+            if v is not None
+        ]
         if given or formulation != "standard":
-            raise UserError(f"--config sets the games and players; drop {', '.join(given or ['--formulation'])} "
-                            "(or drop --config)")
+            raise UserError(
+                f"--config sets the games and players; drop {', '.join(given or ['--formulation'])} "
+                "(or drop --config)"
+            )
         plan = load_plan(config, seed=seed, games=games, name=run_name)
     else:
         if game is None or player is None or opponent is None:
-            missing = [flag for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent)) if v is None]
+            missing = [
+                flag
+                for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent))
+                if v is None
+            ]
             raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
-        plan = single_plan(game, formulation, player, opponent, 10 if games is None else games,
-                           0 if seed is None else seed, run_name, score=score == "on")
+        plan = single_plan(
+            game,
+            formulation,
+            player,
+            opponent,
+            10 if games is None else games,
+            0 if seed is None else seed,
+            run_name,
+            score=score == "on",
+        )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
     options = ExecOptions(
         concurrency=concurrency, workers=workers or 0, address=address, run_dir=str(store.parent)
     )
-    summary = run_plan(plan, store, backend=backend, options=options, progress=not quiet,
-                       budget=budget if budget.limited else None)
+    summary = run_plan(
+        plan,
+        store,
+        backend=backend,
+        options=options,
+        progress=not quiet,
+        budget=budget if budget.limited else None,
+    )
     print(summary.line())
     if summary.status == "interrupted":
         raise typer.Exit(130)

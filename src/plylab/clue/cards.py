@@ -13,8 +13,15 @@ from itertools import product
 SUSPECTS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green", "Mrs. Peacock", "Professor Plum")
 WEAPONS = ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench")
 ROOMS = (
-    "Kitchen", "Ballroom", "Conservatory", "Dining Room", "Billiard Room",
-    "Library", "Lounge", "Hall", "Study",
+    "Kitchen",
+    "Ballroom",
+    "Conservatory",
+    "Dining Room",
+    "Billiard Room",
+    "Library",
+    "Lounge",
+    "Hall",
+    "Study",
 )
 CATEGORIES = ("suspect", "weapon", "room")
 

@@ -173,7 +173,9 @@ class ClueState(pyspiel.State):
         if self.pending is not None:
             suggester, triple, disprover = self.pending
             if kind != "show" or arg not in self.show_options():
-                raise ValueError(f"player {disprover + 1} must show one of {self.show_options()}, not {action}")
+                raise ValueError(
+                    f"player {disprover + 1} must show one of {self.show_options()}, not {action}"
+                )
             self.events.append(Suggestion(self.turn, self.round, suggester, triple, disprover, arg))
             self.pending = None
             self._end_turn()
@@ -213,7 +215,11 @@ class ClueState(pyspiel.State):
         if len(self.out) == self.n or self.turn >= self.turn_limit:
             self._over = True
             return
-        nxt = next((self.current + k) % self.n for k in range(1, self.n + 1) if (self.current + k) % self.n not in self.out)
+        nxt = next(
+            (self.current + k) % self.n
+            for k in range(1, self.n + 1)
+            if (self.current + k) % self.n not in self.out
+        )
         if nxt <= self.current:
             self.round += 1
         self.current = nxt
@@ -305,8 +311,20 @@ class ClueObserver:
 pyspiel.register_game(_GAME_TYPE, ClueGame)
 
 
-def load(players: int = 6, turn_limit: int = DEFAULT_TURN_LIMIT, suspects: int = 6, weapons: int = 6, rooms: int = 9) -> ClueGame:
+def load(
+    players: int = 6,
+    turn_limit: int = DEFAULT_TURN_LIMIT,
+    suspects: int = 6,
+    weapons: int = 6,
+    rooms: int = 9,
+) -> ClueGame:
     return pyspiel.load_game(
         GAME_NAME,
-        {"players": players, "turn_limit": turn_limit, "suspects": suspects, "weapons": weapons, "rooms": rooms},
+        {
+            "players": players,
+            "turn_limit": turn_limit,
+            "suspects": suspects,
+            "weapons": weapons,
+            "rooms": rooms,
+        },
     )

@@ -44,7 +44,11 @@ Event = Suggestion | Accusation | Pass
 
 def seen_by(event: Event, player: int) -> Event:
     """The event as `player` observes it."""
-    if isinstance(event, Suggestion) and event.shown is not None and player not in (event.player, event.disprover):
+    if (
+        isinstance(event, Suggestion)
+        and event.shown is not None
+        and player not in (event.player, event.disprover)
+    ):
         return replace(event, shown=None)
     return event
 

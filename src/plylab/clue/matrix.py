@@ -39,7 +39,9 @@ class Mark(IntEnum):
 
 
 class PossibilityMatrix:
-    def __init__(self, deck: Deck, num_players: int, hand_sizes: tuple[int, ...], me: int, hand: tuple[int, ...]) -> None:
+    def __init__(
+        self, deck: Deck, num_players: int, hand_sizes: tuple[int, ...], me: int, hand: tuple[int, ...]
+    ) -> None:
         self.deck = deck
         self.n = num_players
         self.me = me
@@ -65,7 +67,9 @@ class PossibilityMatrix:
         if old == mark:
             return False
         if old != Mark.MAYBE:
-            raise ValueError(f"contradiction: {self.deck.name(card)} / holder {holder} is {old.name}, now {mark.name}")
+            raise ValueError(
+                f"contradiction: {self.deck.name(card)} / holder {holder} is {old.name}, now {mark.name}"
+            )
         self.cells[card][holder] = mark
         return True
 
@@ -123,7 +127,9 @@ class PossibilityMatrix:
                 marks = [self.cells[c][self.envelope] for c in cat]
                 if Mark.YES in marks:
                     for c in cat:
-                        changed |= self.cells[c][self.envelope] == Mark.MAYBE and self._set(c, self.envelope, Mark.NO)
+                        changed |= self.cells[c][self.envelope] == Mark.MAYBE and self._set(
+                            c, self.envelope, Mark.NO
+                        )
                 else:
                     left = [c for c, m in zip(cat, marks) if m != Mark.NO]
                     if len(left) == 1:
@@ -143,7 +149,9 @@ class PossibilityMatrix:
 
     def candidates(self) -> tuple[tuple[int, ...], ...]:
         """Per category, the cards not yet ruled out of the envelope."""
-        return tuple(tuple(c for c in cat if self.cells[c][self.envelope] != Mark.NO) for cat in self.deck.categories)
+        return tuple(
+            tuple(c for c in cat if self.cells[c][self.envelope] != Mark.NO) for cat in self.deck.categories
+        )
 
     @property
     def ready(self) -> bool:

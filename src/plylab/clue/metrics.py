@@ -64,7 +64,11 @@ def player_games(store: ClueStore) -> list[PlayerGame]:
     out: list[PlayerGame] = []
     matrix_cache: dict[str, bool] = {}
     for game in store.games():
-        seats, envelope, hands = json.loads(game["seats"]), json.loads(game["envelope"]), json.loads(game["hands"])
+        seats, envelope, hands = (
+            json.loads(game["seats"]),
+            json.loads(game["envelope"]),
+            json.loads(game["hands"]),
+        )
         turns = store.turns(game["id"])
         round_of = {t["turn"]: t["round"] for t in turns}
         snaps: dict[int, list[Any]] = defaultdict(list)
@@ -106,7 +110,10 @@ def player_games(store: ClueStore) -> list[PlayerGame]:
             pg.unsupported = verdicts.count("unsupported")
             pg.correct = len(verdicts) - pg.incorrect
             own = len(hands[seat])
-            pg.stated_by_round = [own + sum(1 for r in stated_round.values() if r <= rnd) for rnd in range(1, game["rounds"] + 1)]
+            pg.stated_by_round = [
+                own + sum(1 for r in stated_round.values() if r <= rnd)
+                for rnd in range(1, game["rounds"] + 1)
+            ]
             oracle_by_round, last = [], own
             by_round: dict[int, int] = {}
             for k in snaps[seat]:
@@ -116,9 +123,17 @@ def player_games(store: ClueStore) -> list[PlayerGame]:
                 oracle_by_round.append(last)
             pg.oracle_by_round = oracle_by_round
             pg.entailed_turn = next((k["turn"] for k in snaps[seat] if k["oracle_solved"]), None)
-            pg.ready_turn = next((k["turn"] for k in snaps[seat] if k["matrix_ready"]), None) if pg.sees_matrix else None
-            if pg.accused_turn is not None and pg.entailed_turn is not None and pg.accused_turn > pg.entailed_turn:
-                pg.own_turns_after_entailed = sum(1 for t in mine if pg.entailed_turn < t["turn"] < pg.accused_turn)
+            pg.ready_turn = (
+                next((k["turn"] for k in snaps[seat] if k["matrix_ready"]), None) if pg.sees_matrix else None
+            )
+            if (
+                pg.accused_turn is not None
+                and pg.entailed_turn is not None
+                and pg.accused_turn > pg.entailed_turn
+            ):
+                pg.own_turns_after_entailed = sum(
+                    1 for t in mine if pg.entailed_turn < t["turn"] < pg.accused_turn
+                )
             out.append(pg)
     return out
 
@@ -133,7 +148,12 @@ def _gap(later: int | None, earlier: int | None) -> int | None:
 
 
 def _delays(values: list[int]) -> dict[str, Any]:
-    return {"n": len(values), "mean": _mean(values), "min": min(values, default=None), "max": max(values, default=None)}
+    return {
+        "n": len(values),
+        "mean": _mean(values),
+        "min": min(values, default=None),
+        "max": max(values, default=None),
+    }
 
 
 def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
@@ -144,19 +164,25 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
     curve = []
     for rnd in range(1, max_round + 1):
         alive = [p for p in pgs if p.game_rounds >= rnd]
-        curve.append({
-            "round": rnd,
-            "stated": _mean([p.stated_by_round[rnd - 1] for p in alive]),
-            "oracle": _mean([p.oracle_by_round[rnd - 1] for p in alive]),
-            "n": len(alive),
-        })
+        curve.append(
+            {
+                "round": rnd,
+                "stated": _mean([p.stated_by_round[rnd - 1] for p in alive]),
+                "oracle": _mean([p.oracle_by_round[rnd - 1] for p in alive]),
+                "n": len(alive),
+            }
+        )
     entail = [p for p in accused if _gap(p.accused_turn, p.entailed_turn) is not None]
     suggested = [g for p in right if (g := _gap(p.accused_turn, p.solution_suggested_turn)) is not None]
     ready = None
     matrix_players = [p for p in pgs if p.sees_matrix]
     if matrix_players:
         gaps = [g for p in matrix_players if (g := _gap(p.accused_turn, p.ready_turn)) is not None]
-        ready = {"players": len(matrix_players), "became_ready": sum(p.ready_turn is not None for p in matrix_players), "gap": _delays(gaps)}
+        ready = {
+            "players": len(matrix_players),
+            "became_ready": sum(p.ready_turn is not None for p in matrix_players),
+            "gap": _delays(gaps),
+        }
     failures: dict[str, int] = defaultdict(int)
     for p in pgs:
         for kind, count in p.failures.items():
@@ -170,7 +196,10 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
         "accusation_accuracy": round(len(right) / len(accused), 4) if accused else None,
         "identified": {
             "rate": round(sum(p.cards_right == 3 for p in pgs) / n, 4) if n else None,
-            "cards_right": {str(k): round(sum(p.cards_right == k for p in pgs) / n, 4) if n else None for k in (3, 2, 1, 0)},
+            "cards_right": {
+                str(k): round(sum(p.cards_right == k for p in pgs) / n, 4) if n else None
+                for k in (3, 2, 1, 0)
+            },
         },
         "deductions": {
             "correct_per_game": _mean([p.correct for p in pgs]),
@@ -184,13 +213,17 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
         "accusation_delay": {
             "from_entailment": {
                 **_delays([g for p in entail if (g := _gap(p.accused_turn, p.entailed_turn)) is not None]),
-                "mean_own_turns": _mean([p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]),
+                "mean_own_turns": _mean(
+                    [p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]
+                ),
                 "accused_before_entailed": len(accused) - len(entail),
             },
             "from_solution_suggested": _delays(suggested),
             "ready": ready,
         },
-        "model": None if not model_turns else {
+        "model": None
+        if not model_turns
+        else {
             "turns": model_turns,
             "failed_turns": sum(failures.values()),
             "failures": dict(failures),
@@ -210,15 +243,24 @@ def report(store: ClueStore) -> dict[str, Any]:
         groups[(p.condition, p.spec)].append(p)
     conditions: dict[str, dict[str, Any]] = {}
     for game in store.games():
-        c = conditions.setdefault(game["condition"], {"games": 0, "turns": [], "end_reasons": defaultdict(int),
-                                                       "solution_suggested": 0, "first_suggester_won": 0})
+        c = conditions.setdefault(
+            game["condition"],
+            {
+                "games": 0,
+                "turns": [],
+                "end_reasons": defaultdict(int),
+                "solution_suggested": 0,
+                "first_suggester_won": 0,
+            },
+        )
         c["games"] += 1
         c["turns"].append(game["turns"])
         c["end_reasons"][game["end_reason"]] += 1
         if game["solution_suggested_turn"] is not None:
             c["solution_suggested"] += 1
             row = store.conn.execute(
-                "SELECT seat FROM clue_turns WHERE game_id=? AND turn=?", (game["id"], game["solution_suggested_turn"])
+                "SELECT seat FROM clue_turns WHERE game_id=? AND turn=?",
+                (game["id"], game["solution_suggested_turn"]),
             ).fetchone()
             c["first_suggester_won"] += int(row is not None and row["seat"] == game["winner"])
     for c in conditions.values():
@@ -227,7 +269,10 @@ def report(store: ClueStore) -> dict[str, Any]:
     return {
         "store": str(store.path),
         "conditions": conditions,
-        "groups": [{"condition": cond, "spec": spec, **summarize(items, ceiling)} for (cond, spec), items in sorted(groups.items())],
+        "groups": [
+            {"condition": cond, "spec": spec, **summarize(items, ceiling)}
+            for (cond, spec), items in sorted(groups.items())
+        ],
     }
 
 
@@ -241,20 +286,32 @@ def _fmt(value: Any, digits: int = 2) -> str:
 
 def to_markdown(data: dict[str, Any]) -> str:
     lines = [f"# Clue report: {data['store']}", ""]
-    lines += ["| condition | games | mean turns | solved | turn limit | all out | solution suggested | first suggester won |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "| condition | games | mean turns | solved | turn limit | all out | solution suggested | first suggester won |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for cond, c in sorted(data["conditions"].items()):
         ends = c["end_reasons"]
-        lines.append(f"| {cond} | {c['games']} | {_fmt(c['mean_turns'], 1)} | {ends.get('solved', 0)} | "
-                     f"{ends.get('turn_limit', 0)} | {ends.get('all_out', 0)} | {c['solution_suggested']} | {c['first_suggester_won']} |")
-    lines += ["", "| condition | player | player-games | wins | accusation accuracy | identified | 3 / 2 / 1 / 0 right "
-              "| correct / incorrect / unsupported per game | delay from entailment (own turns) | delay from solution suggested "
-              "| ready (gap) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {cond} | {c['games']} | {_fmt(c['mean_turns'], 1)} | {ends.get('solved', 0)} | "
+            f"{ends.get('turn_limit', 0)} | {ends.get('all_out', 0)} | {c['solution_suggested']} | {c['first_suggester_won']} |"
+        )
+    lines += [
+        "",
+        "| condition | player | player-games | wins | accusation accuracy | identified | 3 / 2 / 1 / 0 right "
+        "| correct / incorrect / unsupported per game | delay from entailment (own turns) | delay from solution suggested "
+        "| ready (gap) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for g in data["groups"]:
         ident, ded, delay = g["identified"], g["deductions"], g["accusation_delay"]
         right = " / ".join(_fmt(ident["cards_right"][k]) for k in ("3", "2", "1", "0"))
         ready = delay["ready"]
-        ready_text = "–" if ready is None else f"{ready['became_ready']}/{ready['players']} ({_fmt(ready['gap']['mean'], 1)})"
+        ready_text = (
+            "–"
+            if ready is None
+            else f"{ready['became_ready']}/{ready['players']} ({_fmt(ready['gap']['mean'], 1)})"
+        )
         ent = delay["from_entailment"]
         lines.append(
             f"| {g['condition']} | `{g['spec']}` | {g['player_games']} | {g['wins']} | {_fmt(g['accusation_accuracy'])} "
@@ -262,18 +319,30 @@ def to_markdown(data: dict[str, Any]) -> str:
             f"{_fmt(ded['correct_per_game'])} / {_fmt(ded['incorrect_per_game'])} / {_fmt(ded['unsupported_per_game'])} | "
             f"{_fmt(ent['mean'], 1)} ({_fmt(ent['mean_own_turns'], 1)}) | {_fmt(delay['from_solution_suggested']['mean'], 1)} | {ready_text} |"
         )
-    lines += ["", "Knowledge curves (cards whose holder is stated correctly / entailed by the oracle, "
-              f"of {data['groups'][0]['knowledge_curve']['ceiling'] if data['groups'] else 18}):", ""]
+    lines += [
+        "",
+        "Knowledge curves (cards whose holder is stated correctly / entailed by the oracle, "
+        f"of {data['groups'][0]['knowledge_curve']['ceiling'] if data['groups'] else 18}):",
+        "",
+    ]
     for g in data["groups"]:
-        pts = ", ".join(f"r{p['round']} {_fmt(p['stated'], 1)}/{_fmt(p['oracle'], 1)}" for p in g["knowledge_curve"]["rounds"])
+        pts = ", ".join(
+            f"r{p['round']} {_fmt(p['stated'], 1)}/{_fmt(p['oracle'], 1)}"
+            for p in g["knowledge_curve"]["rounds"]
+        )
         lines.append(f"- {g['condition']} `{g['spec']}`: {pts}")
     models = [g for g in data["groups"] if g["model"]]
     if models:
-        lines += ["", "| condition | player | model turns | failed | failures | input tokens | output tokens | cost |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "| condition | player | model turns | failed | failures | input tokens | output tokens | cost |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for g in models:
             m = g["model"]
             kinds = ", ".join(f"{k} {v}" for k, v in sorted(m["failures"].items())) or "–"
-            lines.append(f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {kinds} | "
-                         f"{m['input_tokens']} | {m['output_tokens']} | {_fmt(m['cost'], 4)} |")
+            lines.append(
+                f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {kinds} | "
+                f"{m['input_tokens']} | {m['output_tokens']} | {_fmt(m['cost'], 4)} |"
+            )
     return "\n".join(lines) + "\n"

@@ -36,7 +36,9 @@ class Inconsistent(RuntimeError):
 
 
 class ClueOracle:
-    def __init__(self, deck: Deck, num_players: int, hand_sizes: tuple[int, ...], me: int, hand: tuple[int, ...]) -> None:
+    def __init__(
+        self, deck: Deck, num_players: int, hand_sizes: tuple[int, ...], me: int, hand: tuple[int, ...]
+    ) -> None:
         self.deck = deck
         self.n = num_players
         self.me = me
@@ -51,9 +53,17 @@ class ClueOracle:
         self._new: list[list[int]] = []  # clauses added since the models were checked
         self._guards = 0  # activation literals used so far (each is retired after one use)
         for c in range(deck.size):
-            self._add_all(CardEnc.equals([self.var(c, h) for h in range(self.holders)], 1, encoding=EncType.pairwise).clauses)
+            self._add_all(
+                CardEnc.equals(
+                    [self.var(c, h) for h in range(self.holders)], 1, encoding=EncType.pairwise
+                ).clauses
+            )
         for cat in deck.categories:
-            self._add_all(CardEnc.equals([self.var(c, self.envelope) for c in cat], 1, encoding=EncType.pairwise).clauses)
+            self._add_all(
+                CardEnc.equals(
+                    [self.var(c, self.envelope) for c in cat], 1, encoding=EncType.pairwise
+                ).clauses
+            )
         for seat, size in enumerate(hand_sizes):
             lits = [self.var(c, seat) for c in range(deck.size)]
             enc = CardEnc.equals(lits, size, vpool=self.pool, encoding=EncType.seqcounter)
@@ -164,12 +174,17 @@ class ClueOracle:
         return out
 
     def solution(self) -> Triple | None:
-        cards = [next((c for c in cat if self.status(c, self.envelope)), None) for cat in self.deck.categories]
+        cards = [
+            next((c for c in cat if self.status(c, self.envelope)), None) for cat in self.deck.categories
+        ]
         return None if None in cards else (cards[0], cards[1], cards[2])  # type: ignore[return-value]
 
     def candidates(self) -> tuple[tuple[int, ...], ...]:
         """Per category, the cards that may still be in the envelope."""
-        return tuple(tuple(c for c in cat if self.status(c, self.envelope) is not False) for cat in self.deck.categories)
+        return tuple(
+            tuple(c for c in cat if self.status(c, self.envelope) is not False)
+            for cat in self.deck.categories
+        )
 
     def model(self, avoid: list[list[int]] | None = None) -> dict[int, int] | None:
         """One deal consistent with the observations (card -> holder), optionally meeting extra
@@ -183,7 +198,10 @@ class ClueOracle:
             return None
         m = self.solver.get_model()
         self.solver.add_clause([-act])  # retire the guard: the extra clauses never bind again
-        return {c: next(h for h in range(self.holders) if m[self.var(c, h) - 1] > 0) for c in range(self.deck.size)}
+        return {
+            c: next(h for h in range(self.holders) if m[self.var(c, h) - 1] > 0)
+            for c in range(self.deck.size)
+        }
 
     def close(self) -> None:
         self.solver.delete()

@@ -35,12 +35,24 @@ def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
         ax.plot(rounds, [p["oracle"] for p in pts], color=color, ls="--", label=f"{label} (oracle)")
     ax.axhline(groups[0]["knowledge_curve"]["ceiling"], color="grey", ls=":", label="ceiling")
     ax.set_xlabel("round")
-    paths.append(_finish(fig, ax, "cards whose holder is known", "Knowledge accumulation per round",
-                         out / "clue_knowledge.png"))
+    paths.append(
+        _finish(
+            fig,
+            ax,
+            "cards whose holder is known",
+            "Knowledge accumulation per round",
+            out / "clue_knowledge.png",
+        )
+    )
 
     fig, ax = plt.subplots(figsize=(8, 5))
-    labels, kinds = [], [("from_entailment", "oracle entails solution -> accusation"),
-                         ("from_solution_suggested", "solution suggested -> right accusation")]
+    labels, kinds = (
+        [],
+        [
+            ("from_entailment", "oracle entails solution -> accusation"),
+            ("from_solution_suggested", "solution suggested -> right accusation"),
+        ],
+    )
     width = 0.38
     for i, g in enumerate(groups):
         labels.append(f"{g['condition']}\n{g['spec']}")

@@ -42,8 +42,8 @@ def rules_text(deck: Deck, num_players: int) -> str:
         "out (you keep showing cards when asked); you may accuse only once;\n"
         "- pass.\n"
         "Reply with JSON only: your action and its three cards, the cards you believe are in the envelope "
-        "(\"unknown\" where you have no belief), and every card whose holder you know for certain "
-        "(holder is a player or \"envelope\")."
+        '("unknown" where you have no belief), and every card whose holder you know for certain '
+        '(holder is a player or "envelope").'
     )
 
 
@@ -87,14 +87,19 @@ def render_view(view: ClueView) -> str:
         "Cards held: " + ", ".join(f"{seat_label(s)} {k}" for s, k in enumerate(view.hand_sizes)) + ".",
     ]
     if view.out:
-        lines.append("Out after a wrong accusation: " + ", ".join(seat_label(s) for s in sorted(view.out)) + ".")
+        lines.append(
+            "Out after a wrong accusation: " + ", ".join(seat_label(s) for s in sorted(view.out)) + "."
+        )
     lines.append(f"Now: turn {view.turn} of at most {view.turn_limit} (round {view.round}).")
     lines.append("What has happened:" if view.events else "Nothing has happened yet.")
     lines.extend(describe_event(view, e) for e in view.events)
     if view.pending is not None:
         p = view.pending
-        lines.append(f"Now {_who(view, p.player)} suggested {deck.describe(p.cards)}; "
-                     f"{_who(view, p.disprover)} must show one of them to {_who(view, p.player)}.")  # type: ignore[arg-type]
+        assert p.disprover is not None  # a suggestion waits only on the player who must show a card
+        lines.append(
+            f"Now {_who(view, p.player)} suggested {deck.describe(p.cards)}; "
+            f"{_who(view, p.disprover)} must show one of them to {_who(view, p.player)}."
+        )
     return "\n".join(lines)
 
 
@@ -144,7 +149,9 @@ def reply_schema(deck: Deck, num_players: int) -> dict[str, Any]:
             **{cat: {"type": "string", "enum": list(names)} for cat, names in zip(CATEGORIES, cats)},
             "envelope": {
                 "type": "object",
-                "properties": {cat: {"type": "string", "enum": [*names, UNKNOWN]} for cat, names in zip(CATEGORIES, cats)},
+                "properties": {
+                    cat: {"type": "string", "enum": [*names, UNKNOWN]} for cat, names in zip(CATEGORIES, cats)
+                },
                 "required": list(CATEGORIES),
                 "additionalProperties": False,
             },
@@ -176,7 +183,10 @@ class Deductions:
     known: dict[int, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"envelope": [self.envelope.get(i) for i in range(3)], "known": {str(c): h for c, h in self.known.items()}}
+        return {
+            "envelope": [self.envelope.get(i) for i in range(3)],
+            "known": {str(c): h for c, h in self.known.items()},
+        }
 
 
 @dataclass

@@ -69,7 +69,9 @@ async def play_game(
     state: ClueState = game.new_initial_state()
     state.deal_randomly(rng)
     context = context or RunContext()
-    players = [make_clue_player(spec, seat, seat_seed(seed, seat), context) for seat, spec in enumerate(seats)]
+    players = [
+        make_clue_player(spec, seat, seat_seed(seed, seat), context) for seat, spec in enumerate(seats)
+    ]
     referee = Referee(state) if judge else None
     turns: list[TurnRecord] = []
     snapshots: list[Snapshot] = []
@@ -106,7 +108,8 @@ async def play_game(
             referee.close()
     envelope = tuple(sorted(state.envelope))
     solution_turn = next(
-        (e.turn for e in state.events if isinstance(e, Suggestion) and tuple(sorted(e.cards)) == envelope), None
+        (e.turn for e in state.events if isinstance(e, Suggestion) and tuple(sorted(e.cards)) == envelope),
+        None,
     )
     if state.winner is not None:
         reason = "solved"

@@ -89,7 +89,9 @@ class ClueStore:
             have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not {"clue_runs", "clue_games", "clue_turns", "clue_knowledge"} <= have:
                 self.conn.close()
-                raise UserError(f"no Clue games in store '{path}'; play some with `plylab clue run --store {path}`")
+                raise UserError(
+                    f"no Clue games in store '{path}'; play some with `plylab clue run --store {path}`"
+                )
             return
         try:
             self.conn.executescript(SCHEMA)
@@ -122,8 +124,19 @@ class ClueStore:
                    end_reason, turns, rounds, solution_suggested_turn, started, finished)
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
-                    run_id, idx, log.seed, json_text(log.seats), json_text(list(log.envelope)), json_text(log.hands), log.winner,
-                    log.end_reason, len(log.turns), log.rounds, log.solution_suggested_turn, log.started, log.finished,
+                    run_id,
+                    idx,
+                    log.seed,
+                    json_text(log.seats),
+                    json_text(list(log.envelope)),
+                    json_text(log.hands),
+                    log.winner,
+                    log.end_reason,
+                    len(log.turns),
+                    log.rounds,
+                    log.solution_suggested_turn,
+                    log.started,
+                    log.finished,
                 ),
             )
             if cur.rowcount == 0:
@@ -133,15 +146,33 @@ class ClueStore:
             for t in log.turns:
                 d, call = t.decision, t.decision.call
                 belief = None if d.deductions is None else [d.deductions.envelope.get(i) for i in range(3)]
-                rows.append((
-                    game_id, t.turn, t.round, t.seat, d.kind, json_text(list(d.cards) if d.cards else None), t.disprover,
-                    t.shown, flag(t.correct), json_text(belief), json_text([list(c) for c in t.claims]), flag(d.ready),
-                    call.failure if call else None, call.error if call else None,
-                    call.prompt if call else None, call.reply if call else None, call.reasoning if call else None,
-                    call.input_tokens if call else 0, call.output_tokens if call else 0,
-                    call.reasoning_tokens if call else 0, call.cost if call else None,
-                    call.latency if call else None, flag(call.cached) if call else None,
-                ))
+                rows.append(
+                    (
+                        game_id,
+                        t.turn,
+                        t.round,
+                        t.seat,
+                        d.kind,
+                        json_text(list(d.cards) if d.cards else None),
+                        t.disprover,
+                        t.shown,
+                        flag(t.correct),
+                        json_text(belief),
+                        json_text([list(c) for c in t.claims]),
+                        flag(d.ready),
+                        call.failure if call else None,
+                        call.error if call else None,
+                        call.prompt if call else None,
+                        call.reply if call else None,
+                        call.reasoning if call else None,
+                        call.input_tokens if call else 0,
+                        call.output_tokens if call else 0,
+                        call.reasoning_tokens if call else 0,
+                        call.cost if call else None,
+                        call.latency if call else None,
+                        flag(call.cached) if call else None,
+                    )
+                )
             c.executemany(
                 """INSERT INTO clue_turns(game_id, turn, round, seat, action, cards, disprover, shown, correct,
                    envelope_belief, claims, ready, failure_kind, error, prompt, reply, reasoning, input_tokens,
@@ -151,7 +182,10 @@ class ClueStore:
             )
             c.executemany(
                 "INSERT INTO clue_knowledge(game_id, turn, seat, oracle_known, oracle_solved, matrix_ready) VALUES (?,?,?,?,?,?)",
-                [(game_id, s.turn, s.seat, s.oracle_known, int(s.oracle_solved), int(s.matrix_ready)) for s in log.snapshots],
+                [
+                    (game_id, s.turn, s.seat, s.oracle_known, int(s.oracle_solved), int(s.matrix_ready))
+                    for s in log.snapshots
+                ],
             )
         return True
 
@@ -165,7 +199,11 @@ class ClueStore:
         ).fetchall()
 
     def turns(self, game_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM clue_turns WHERE game_id=? ORDER BY turn", (game_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM clue_turns WHERE game_id=? ORDER BY turn", (game_id,)
+        ).fetchall()
 
     def knowledge(self, game_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM clue_knowledge WHERE game_id=? ORDER BY turn, seat", (game_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM clue_knowledge WHERE game_id=? ORDER BY turn, seat", (game_id,)
+        ).fetchall()

@@ -40,14 +40,18 @@ def canonical(spec_text: str) -> str:
     return spec.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(spec.options.items()))
 
 
-def study_specs(condition: str, models: list[str], *, temperature: float | None = None, max_tokens: int | None = None) -> list[str]:
+def study_specs(
+    condition: str, models: list[str], *, temperature: float | None = None, max_tokens: int | None = None
+) -> list[str]:
     """Three seats per model: all baseline, all matrix, or (mixed) one matrix and two baseline."""
     if condition not in CONDITIONS:
         raise UserError(f"unknown condition '{condition}'; accepted: {', '.join(CONDITIONS)}")
     if not models:
         raise UserError("give at least one --model")
     if not MIN_PLAYERS <= 3 * len(models) <= MAX_PLAYERS:
-        raise UserError(f"a study seats three players per model, so it takes 1 or 2 models, not {len(models)}")
+        raise UserError(
+            f"a study seats three players per model, so it takes 1 or 2 models, not {len(models)}"
+        )
     extra = (f",temperature={temperature}" if temperature is not None else "") + (
         f",max_tokens={max_tokens}" if max_tokens is not None else ""
     )
@@ -70,7 +74,9 @@ class RunPlan:
     def validate(self) -> list[str]:
         """Check everything before any game starts; returns the canonical specs."""
         if not MIN_PLAYERS <= len(self.specs) <= MAX_PLAYERS:
-            raise UserError(f"Clue takes {MIN_PLAYERS} to {MAX_PLAYERS} players (one --player per seat), got {len(self.specs)}")
+            raise UserError(
+                f"Clue takes {MIN_PLAYERS} to {MAX_PLAYERS} players (one --player per seat), got {len(self.specs)}"
+            )
         if self.games < 1:
             raise UserError(f"--games must be at least 1, got {self.games}")
         check_int("--games", self.games, 1)
@@ -88,7 +94,9 @@ class RunPlan:
 
     def key(self, specs: list[str], *, legacy: bool = False) -> str:
         """The run's identity. Runs stored before seeds were shared (`legacy`) have no seed marker."""
-        parts: list[object] = [self.condition, self.seed, self.turn_limit, specs] + ([] if legacy else ["seeds=shared"])
+        parts: list[object] = [self.condition, self.seed, self.turn_limit, specs] + (
+            [] if legacy else ["seeds=shared"]
+        )
         body = json.dumps(parts)
         return f"{self.condition}/seed{self.seed}/{hashlib.sha256(body.encode()).hexdigest()[:12]}"
 
@@ -126,8 +134,9 @@ class ClueJob:
     async def play(self, context: RunContext) -> ClueResult:
         game_context = RunContext(store_path=context.store_path, cache=context.cache, job_key=self.key)
         seat_seed = clue_seed_v1 if self.legacy_seeds else derive_seed
-        log = await play_game(list(self.specs), self.seed, turn_limit=self.turn_limit, context=game_context,
-                              seat_seed=seat_seed)
+        log = await play_game(
+            list(self.specs), self.seed, turn_limit=self.turn_limit, context=game_context, seat_seed=seat_seed
+        )
         return ClueResult(self.index, log)
 
 
@@ -145,11 +154,15 @@ def run_plan(
     if address is not None and backend != "ray":
         raise UserError("--address is for the ray backend (add --backend ray)")
     store_path = Path(store_path)
-    options = ExecOptions(concurrency=plan.concurrency, address=address, run_dir=str(store_path.parent), workers=0)
+    options = ExecOptions(
+        concurrency=plan.concurrency, address=address, run_dir=str(store_path.parent), workers=0
+    )
     with Driver(store_path, backend=backend, options=options, progress=progress, stderr=True) as driver:
         store = driver.open(ClueStore)
         # Runs stored before seeds were shared resume with the seeds their games were played with.
-        legacy = store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (plan.key(specs, legacy=True),)).fetchone()
+        legacy = store.conn.execute(
+            "SELECT 1 FROM clue_runs WHERE key=?", (plan.key(specs, legacy=True),)
+        ).fetchone()
         key = plan.key(specs, legacy=legacy is not None)
         seed_of = clue_seed_v1 if legacy is not None else derive_seed
         driver.claim(store.conn, f"clue:{key}")
@@ -162,8 +175,15 @@ def run_plan(
         def jobs() -> Iterator[ClueJob]:
             for i in range(plan.games):
                 if i not in done:
-                    yield ClueJob(f"{key}/{i}", i, tuple(specs), seed_of(plan.seed, i), plan.turn_limit, model,
-                                  legacy is not None)
+                    yield ClueJob(
+                        f"{key}/{i}",
+                        i,
+                        tuple(specs),
+                        seed_of(plan.seed, i),
+                        plan.turn_limit,
+                        model,
+                        legacy is not None,
+                    )
 
         def save(result: ClueResult) -> bool:
             log = result.log

@@ -106,7 +106,9 @@ class Relabel(FixedLabels[RelabelOptions]):
             return self.disguise(self.inner.render_state(state))
         lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
         if not state.is_terminal():
-            legend = ", ".join(f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions())
+            legend = ", ".join(
+                f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions()
+            )
             lines.append(self.disguise(f"Legal moves: {legend}"))
         lines.append(self.disguise(turn_line(self, state)))
         return "\n".join(lines)

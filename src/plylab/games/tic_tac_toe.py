@@ -247,11 +247,11 @@ class MagicOptions(Params):
     """Generated instances (the papers' code): one of the 8 Lo Shu symmetries, any additive shift."""
 
     symmetry: int = Field(0, ge=0, le=7)
-    shift: int = Field(0, ge=-10**6, le=10**6)
+    shift: int = Field(0, ge=-(10**6), le=10**6)
 
 
 class Plus5Options(MagicOptions):
-    shift: int = Field(5, ge=-10**6, le=10**6)
+    shift: int = Field(5, ge=-(10**6), le=10**6)
 
 
 @GAME.add_formulation

@@ -112,8 +112,11 @@ class Budget:
     tripped: str | None = None  # the flag of the limit that stopped new games
 
     def __post_init__(self) -> None:
-        for flag, value in (("--max-calls", self.max_calls), ("--max-tokens", self.max_tokens),
-                            ("--max-cost", self.max_cost)):
+        for flag, value in (
+            ("--max-calls", self.max_calls),
+            ("--max-tokens", self.max_tokens),
+            ("--max-cost", self.max_cost),
+        ):
             if value is not None and value < 0:
                 raise UserError(f"{flag} must be zero or more (got {value})")
 

@@ -147,7 +147,9 @@ class Driver:
         self.store_path = Path(store_path)
         self.backend = backend
         self.options = options or ExecOptions()
-        self.executor = make_executor(backend, self.options)  # unknown backend, missing extra: nothing written yet
+        self.executor = make_executor(
+            backend, self.options
+        )  # unknown backend, missing extra: nothing written yet
         self.interrupted = False
         self._progress = progress
         self._label, self._total, self._stderr = label, total, stderr
@@ -158,15 +160,22 @@ class Driver:
     def __enter__(self) -> Driver:
         self._stack.enter_context(sigterm_as_interrupt())
         console = Console(stderr=True) if self._stderr else None
-        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TimeRemainingColumn())
+        columns = (
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+        )
         self.bar = self._stack.enter_context(
             Progress(*columns, console=console, disable=not self._progress, transient=False)
         )
         self.task = self.bar.add_task(self._label[:48], total=self._total)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         try:
             if self._cache is not None:
                 self._cache.close()
@@ -195,15 +204,19 @@ class Driver:
         conn.execute(LEASES)
         me, host = os.getpid(), socket.gethostname()
         with transaction(conn):
-            row = conn.execute("SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)).fetchone()
+            row = conn.execute(
+                "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
+            ).fetchone()
             if row is not None and int(row[0]) != me and (row[1] != host or _alive(int(row[0]), row[3])):
                 since = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
                 raise UserError(
                     f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (since {since}) "
                     f"in {self.store_path}; wait for it to end or stop it, then re-run to resume"
                 )
-            conn.execute("INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
-                         (name, me, host, time.time(), _born(me)))
+            conn.execute(
+                "INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
+                (name, me, host, time.time(), _born(me)),
+            )
 
         def release() -> None:
             with suppress(sqlite3.Error):

@@ -100,8 +100,14 @@ class Plan:
 
     def to_dict(self) -> dict[str, Any]:
         # no base_url keys; `score` only when off, so plans stored before it existed still resume
-        matchups = [{k: scrub_spec(v) if isinstance(v, str) else v for k, v in asdict(m).items()
-                     if not (k == "score" and v is True)} for m in self.matchups]
+        matchups = [
+            {
+                k: scrub_spec(v) if isinstance(v, str) else v
+                for k, v in asdict(m).items()
+                if not (k == "score" and v is True)
+            }
+            for m in self.matchups
+        ]
         return {"seed": self.seed, "games": self.games, "matchups": matchups}
 
     def validate(self, preflight: bool = True) -> Plan:
@@ -115,9 +121,13 @@ class Plan:
             for spec in (m.player, m.opponent):
                 _, cls, options = player_class(spec)
                 if cls.games is not None and game.name not in cls.games:
-                    raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")
+                    raise UserError(
+                        f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}"
+                    )
                 if getattr(cls, "needs_oracle", False) and not game.has_oracle:
-                    raise UserError(f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')")
+                    raise UserError(
+                        f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')"
+                    )
                 if preflight:
                     cls.preflight(options)
         return self
@@ -128,7 +138,13 @@ def default_run_name(m: Matchup, seed: int, games: int) -> str:
 
 
 def single_plan(
-    game: str, formulation: str, player: str, opponent: str, games: int, seed: int, name: str | None,
+    game: str,
+    formulation: str,
+    player: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    name: str | None,
     score: bool = True,
 ) -> Plan:
     m = Matchup(game, formulation, player, opponent, score)
@@ -136,8 +152,13 @@ def single_plan(
 
 
 Names = list[str]
-RENAMED = {"run": "name", "games_per_matchup": "games", "formulation": "formulations",
-           "player": "players", "opponent": "opponents"}
+RENAMED = {
+    "run": "name",
+    "games_per_matchup": "games",
+    "formulation": "formulations",
+    "player": "players",
+    "opponent": "opponents",
+}
 
 
 class PlanFile(BaseModel):
@@ -172,8 +193,15 @@ class PlanFile(BaseModel):
     def matchups(self) -> list[Matchup]:
         out = []
         for g in self.game:
-            forms = self.formulations.get(g, ["standard"]) if isinstance(self.formulations, dict) else self.formulations
-            out += [Matchup(g, f, p, o, self.score) for f, p, o in itertools.product(forms, self.players, self.opponents)]
+            forms = (
+                self.formulations.get(g, ["standard"])
+                if isinstance(self.formulations, dict)
+                else self.formulations
+            )
+            out += [
+                Matchup(g, f, p, o, self.score)
+                for f, p, o in itertools.product(forms, self.players, self.opponents)
+            ]
         return out
 
 
@@ -196,7 +224,9 @@ def _plan_error(path: Path, exc: ValidationError) -> UserError:
     if renamed:  # an old synonym: name the key that replaced it
         return UserError(f"config '{path}': {'; '.join(renamed)}")
     if unknown:
-        return UserError(f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {', '.join(PlanFile.model_fields)}")
+        return UserError(
+            f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {', '.join(PlanFile.model_fields)}"
+        )
     err = exc.errors()[0]
     key = str(err["loc"][0]) if err["loc"] else ""
     if err["type"] == "missing":
@@ -208,7 +238,9 @@ def _plan_error(path: Path, exc: ValidationError) -> UserError:
     return UserError(f"config '{path}': '{key}' must be a string or a list of strings")
 
 
-def load_plan(path: Path, *, seed: int | None = None, games: int | None = None, name: str | None = None) -> Plan:
+def load_plan(
+    path: Path, *, seed: int | None = None, games: int | None = None, name: str | None = None
+) -> Plan:
     """A grid plan from YAML (see `PlanFile`); CLI flags override `seed`, `games` and the run name."""
     data = _read_yaml(path)
     if not isinstance(data, dict):

@@ -24,7 +24,9 @@ class StoredKeys:
         return self.conn.execute(sql, (self.run_id, key)).fetchone() is not None
 
     def count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0])
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0]
+        )
 
 
 def run_plan(
@@ -39,8 +41,9 @@ def run_plan(
     """Play what the store lacks of `plan`. `budget` may stop new games early; Ctrl-C or SIGTERM
     stops at once. Either way every finished game is saved, and re-running resumes."""
     store_path = Path(store_path)
-    with Driver(store_path, backend=backend, options=options, progress=progress, label=plan.name,
-                total=plan.planned) as driver:
+    with Driver(
+        store_path, backend=backend, options=options, progress=progress, label=plan.name, total=plan.planned
+    ) as driver:
         store = driver.open(Store)
         driver.claim(store.conn, f"play:{plan.name}")
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
@@ -52,7 +55,9 @@ def run_plan(
         todo = plan.jobs(skip=done)
         model = summary.saved < summary.planned and plan.uses_model
         try:
-            driver.run(driver.play(todo, lambda rec: store.save_game(run_id, rec), model=model, budget=budget))
+            driver.run(
+                driver.play(todo, lambda rec: store.save_game(run_id, rec), model=model, budget=budget)
+            )
         except Exception as exc:
             if storage_failure(exc) is None:
                 store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}"[:500])

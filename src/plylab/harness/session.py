@@ -23,7 +23,11 @@ def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, A
     mv: MoveValues = oracle.move_values(state)
     out: dict[str, Any] = {"values": mv.values, "optimal": mv.optimal(action), "informative": mv.informative}
     if mv.scores is not None:
-        out.update(scores=mv.scores, optimal_score=mv.optimal_by_score(action), informative_score=mv.informative_by_score)
+        out.update(
+            scores=mv.scores,
+            optimal_score=mv.optimal_by_score(action),
+            informative_score=mv.informative_by_score,
+        )
     return out
 
 
@@ -37,7 +41,9 @@ def _move_record(
         player=str(player.spec),
         state=state.serialize(),
         # What a model or a person read; a classic player's view is re-rendered from `state` on demand.
-        observation=turn.formulation.render_state(state) if player.shows_observation or player.uses_model else None,
+        observation=turn.formulation.render_state(state)
+        if player.shows_observation or player.uses_model
+        else None,
         legal=state.legal_actions(),
         action=action,
         action_label=None if action is None else turn.formulation.action_label(state, action),
@@ -81,7 +87,10 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
     ctx = RunContext(store_path=base.store_path, cache=base.cache, job_key=job.key, extra=base.extra)
-    players = [make_player(spec, game, derive_seed(job.seed, seat), ctx) for seat, spec in enumerate(job.seat_specs())]
+    players = [
+        make_player(spec, game, derive_seed(job.seed, seat), ctx)
+        for seat, spec in enumerate(job.seat_specs())
+    ]
     oracle = game.oracle() if score and getattr(m, "score", True) and game.has_oracle else None
     state = game.new_state()
     moves: list[MoveRecord] = []

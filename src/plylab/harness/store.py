@@ -122,9 +122,11 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-REQUIRED = {"runs": {"id", "name", "kind", "seed", "plan", "status"},
-            "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
-            "moves": {"game_id", "ply", "seat", "action"}}
+REQUIRED = {
+    "runs": {"id", "name", "kind", "seed", "plan", "status"},
+    "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
+    "moves": {"game_id", "ply", "seat", "action"},
+}
 
 
 def _uri(path: Path, **params: str) -> str:
@@ -133,8 +135,9 @@ def _uri(path: Path, **params: str) -> str:
 
 
 def _ro(path: Path, **params: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(_uri(path, **params), uri=True, timeout=30.0, isolation_level=None,
-                           check_same_thread=False)
+    conn = sqlite3.connect(
+        _uri(path, **params), uri=True, timeout=30.0, isolation_level=None, check_same_thread=False
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only=ON")
     return conn
@@ -210,7 +213,9 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
-        raise UserError(f"store '{path}' is damaged or not a plylab store ({exc}); it was left unchanged") from None
+        raise UserError(
+            f"store '{path}' is damaged or not a plylab store ({exc}); it was left unchanged"
+        ) from None
     except BaseException:
         if conn is not None:
             conn.close()
@@ -279,8 +284,10 @@ def expand_attempts(attempts: list[dict[str, Any]] | None, move: Any) -> list[di
     """Stored attempts with every {"$move": field} replaced by the move's text (older stores have none)."""
     if not attempts:
         return attempts
-    return [{k: move[v["$move"]] if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
-            for a in attempts]
+    return [
+        {k: move[v["$move"]] if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
+        for a in attempts
+    ]
 
 
 class Store:
@@ -311,12 +318,15 @@ class Store:
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "
                 "use another --run name to start a new run, or repeat the original command to resume it"
             )
-        self.conn.execute("UPDATE runs SET status='running', stop_reason=NULL, updated=? WHERE id=?", (now, row["id"]))
+        self.conn.execute(
+            "UPDATE runs SET status='running', stop_reason=NULL, updated=? WHERE id=?", (now, row["id"])
+        )
         return int(row["id"])
 
     def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
         self.conn.execute(
-            "UPDATE runs SET status=?, stop_reason=?, updated=? WHERE id=?", (status, reason, time.time(), run_id)
+            "UPDATE runs SET status=?, stop_reason=?, updated=? WHERE id=?",
+            (status, reason, time.time(), run_id),
         )
 
     def runs(self, name: str | None = None) -> list[sqlite3.Row]:
@@ -340,10 +350,23 @@ class Store:
                    player_seat, seed, returns, outcome, forfeit_by, failure_kind, num_moves, started,
                    finished, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
-                    run_id, rec.job_key, rec.idx, rec.game, rec.formulation, scrub_spec(rec.player),
+                    run_id,
+                    rec.job_key,
+                    rec.idx,
+                    rec.game,
+                    rec.formulation,
+                    scrub_spec(rec.player),
                     scrub_spec(rec.opponent),
-                    rec.player_seat, rec.seed, json_text(rec.returns), rec.outcome, rec.forfeit_by,
-                    rec.failure_kind, len(rec.moves), rec.started, rec.finished, json_text(rec.extra),
+                    rec.player_seat,
+                    rec.seed,
+                    json_text(rec.returns),
+                    rec.outcome,
+                    rec.forfeit_by,
+                    rec.failure_kind,
+                    len(rec.moves),
+                    rec.started,
+                    rec.finished,
+                    json_text(rec.extra),
                 ),
             )
             if cur.rowcount == 0:
@@ -357,11 +380,34 @@ class Store:
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 [
                     (
-                        game_id, m.ply, m.seat, scrub_spec(m.player), m.state, m.observation, json_text(m.legal), m.action,
-                        m.action_label, m.elapsed, json_text(m.values), json_text(m.scores), flag(m.optimal),
-                        flag(m.informative), flag(m.optimal_score), flag(m.informative_score), m.prompt,
-                        m.reply, m.reasoning, m.input_tokens, m.output_tokens, m.reasoning_tokens,
-                        m.cost, m.calls, m.cache_hits, m.failure_kind, json_text(stored_attempts(m)), json_text(m.note),
+                        game_id,
+                        m.ply,
+                        m.seat,
+                        scrub_spec(m.player),
+                        m.state,
+                        m.observation,
+                        json_text(m.legal),
+                        m.action,
+                        m.action_label,
+                        m.elapsed,
+                        json_text(m.values),
+                        json_text(m.scores),
+                        flag(m.optimal),
+                        flag(m.informative),
+                        flag(m.optimal_score),
+                        flag(m.informative_score),
+                        m.prompt,
+                        m.reply,
+                        m.reasoning,
+                        m.input_tokens,
+                        m.output_tokens,
+                        m.reasoning_tokens,
+                        m.cost,
+                        m.calls,
+                        m.cache_hits,
+                        m.failure_kind,
+                        json_text(stored_attempts(m)),
+                        json_text(m.note),
                     )
                     for m in rec.moves
                 ],
@@ -373,7 +419,9 @@ class Store:
             return self.conn.execute("SELECT * FROM games ORDER BY run_id, id").fetchall()
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
-        return self.conn.execute(f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id", ids).fetchall()
+        return self.conn.execute(
+            f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id", ids
+        ).fetchall()
 
     def moves(self, game_id: int) -> list[sqlite3.Row]:
         return self.conn.execute("SELECT * FROM moves WHERE game_id=? ORDER BY ply", (game_id,)).fetchall()

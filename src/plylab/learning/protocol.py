@@ -106,8 +106,14 @@ class Learner:
         make_executor(backend, self.exec_options)  # an unknown backend or missing extra: one line, first
 
     def run(self) -> LearnSummary:
-        with Driver(self.store_path, backend=self.backend, options=self.exec_options, progress=self.progress,
-                    label=self.exp.label, total=self.summary.planned) as driver:
+        with Driver(
+            self.store_path,
+            backend=self.backend,
+            options=self.exec_options,
+            progress=self.progress,
+            label=self.exp.label,
+            total=self.summary.planned,
+        ) as driver:
             self.driver = driver
             self.store = driver.open(Store)
             driver.claim(self.store.conn, f"learn:{self.exp.label}")
@@ -183,7 +189,11 @@ class Learner:
             lend_memory(extra, self.exp.agent, memory, learn=learn)
         todo = phase.jobs(self.exp, skip=() if learn else stored)
         tally = await self.driver.play(
-            todo, lambda rec: store.save_game(run_id, rec), model=True, budget=self.limit, extra=extra,
+            todo,
+            lambda rec: store.save_game(run_id, rec),
+            model=True,
+            budget=self.limit,
+            extra=extra,
             concurrency=1 if learn else self.concurrency,
         )
         self.summary.played += tally.played

@@ -105,7 +105,9 @@ class Phase:
         return exp.reference if self.kind == "reference" and exp.reference else exp.agent
 
     def job(self, exp: Experiment, i: int) -> GameJob:
-        return GameJob(Matchup(exp.game, exp.formulation, self.player(exp), exp.opponent), i, self.games, self.seed(exp))
+        return GameJob(
+            Matchup(exp.game, exp.formulation, self.player(exp), exp.opponent), i, self.games, self.seed(exp)
+        )
 
     def jobs(self, exp: Experiment, skip: Container[str] = ()) -> Iterator[GameJob]:
         """The phase's jobs in order, made as drawn; those whose key is in `skip` left out."""

@@ -37,7 +37,7 @@ def html_page(title: str, body: str) -> str:
 
 def comment(fmt: str, lines: list[str]) -> str:
     if fmt == "html":
-            return "\n".join(
+        return "\n".join(
             f"<h2>{escape(line)}</h2>" if i == 0 else f"<p>{escape(line)}</p>" for i, line in enumerate(lines)
         )
     if fmt == "latex":

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 class Turn:
     """Everything a player may know when it is asked for a move (and nothing it may not)."""
 
-    game: "GameDef"
-    formulation: "Formulation"
+    game: GameDef
+    formulation: Formulation
     state: pyspiel.State  # a clone: players may explore it freely
     seat: int
     ply: int
@@ -129,7 +129,7 @@ class Player(ABC, Generic[OptionsT]):
     games: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(
-        self, spec: Spec, options: OptionsT, game: "GameDef", seed: int, context: RunContext | None = None
+        self, spec: Spec, options: OptionsT, game: GameDef, seed: int, context: RunContext | None = None
     ) -> None:
         self.context = context or RunContext()
         self.spec = spec
@@ -171,7 +171,7 @@ def player_class(spec_text: str) -> tuple[Spec, type[Player[Any]], Params]:
     return spec, cls, bind(spec, cls.Options, kind="player spec")
 
 
-def make_player(spec_text: str, game: "GameDef", seed: int, context: RunContext | None = None) -> Player[Any]:
+def make_player(spec_text: str, game: GameDef, seed: int, context: RunContext | None = None) -> Player[Any]:
     spec, cls, options = player_class(spec_text)
     if cls.games is not None and game.name not in cls.games:
         raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")

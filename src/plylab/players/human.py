@@ -38,7 +38,9 @@ class HumanPlayer(Player):
                 attempts.append(Attempt(reply=text))
                 return Decision(action, attempts)
             except ParseError as err:
-                attempts.append(Attempt(reply=text, failure=getattr(err, "kind", "unparseable"), error=str(err)))
+                attempts.append(
+                    Attempt(reply=text, failure=getattr(err, "kind", "unparseable"), error=str(err))
+                )
                 self.console.print(f"[red]{err}[/red]; choose one of: {', '.join(labels)}")
 
     async def act(self, turn: Turn) -> Decision:

@@ -111,7 +111,9 @@ def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: in
 
 
 def retry_prompt(error: str, labels: list[str], output: str) -> str:
-    form = 'a JSON object with the field "action"' if output in JSON_OUTPUTS else "a last line 'ANSWER: <move>'"
+    form = (
+        'a JSON object with the field "action"' if output in JSON_OUTPUTS else "a last line 'ANSWER: <move>'"
+    )
     return (
         f"Your answer was not accepted: {error}\n"
         f"The legal moves are: {' | '.join(labels)}.\n"
@@ -216,10 +218,17 @@ class LLMPlayer(Player[LLMOptions]):
             if attempt.failure not in TRANSPORT_FAILURES:  # the model answered: show it what was wrong
                 if attempt.reply:
                     messages = messages + [{"role": "assistant", "content": attempt.reply}]
-                messages = messages + [{"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}]
+                messages = messages + [
+                    {"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}
+                ]
         failure = attempts[-1].failure
         if self.policy == "random":
-            return Decision(self.rng.choice(turn.state.legal_actions()), attempts, failure=failure, note={"fallback": "random"})
+            return Decision(
+                self.rng.choice(turn.state.legal_actions()),
+                attempts,
+                failure=failure,
+                note={"fallback": "random"},
+            )
         return Decision(None, attempts, failure=failure)
 
     async def _attempt(
@@ -237,7 +246,11 @@ class LLMPlayer(Player[LLMOptions]):
         attempt = Attempt(prompt=messages[-1]["content"])
         try:
             reply = await self.model.generate(
-                messages, schema=schema, config=config, cache=self.cache, cache_key=f"{turn.job_key}/{turn.ply}/{n}"
+                messages,
+                schema=schema,
+                config=config,
+                cache=self.cache,
+                cache_key=f"{turn.job_key}/{turn.ply}/{n}",
             )
         except ModelError as err:
             if err.reply is not None:
@@ -254,4 +267,3 @@ class LLMPlayer(Player[LLMOptions]):
             cut = " (the reply was cut off at max_tokens)" if reply.stop_reason == "max_tokens" else ""
             attempt.error = f"{err}{cut}"
             return attempt, None
-

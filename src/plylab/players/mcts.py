@@ -53,7 +53,9 @@ class MctsPlayer(Player[MctsOptions]):
             o = self.options
             seed = self.rng.randrange(2**31)
             self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
-            bot = pyspiel.MCTSBot(self.game.engine, self._evaluator, o.uct_c, self.sims, 1000, o.solve, seed + 1, False)
+            bot = pyspiel.MCTSBot(
+                self.game.engine, self._evaluator, o.uct_c, self.sims, 1000, o.solve, seed + 1, False
+            )
             self._cached_bot = bot
         return bot
 

@@ -80,42 +80,75 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
             m.update(state.view(seat))
             o.update(state.view(seat))
             status = {True: "Y", False: "N", None: "?"}
-            out.append({
-                "matrix": "".join(MARKS[m.cell(c, h)] for c in range(deck.size) for h in holders),
-                "oracle": "".join(status[o.status(c, h)] for c in range(deck.size) for h in holders),
-                "ready": m.ready, "solved": o.solution() is not None,
-            })
+            out.append(
+                {
+                    "matrix": "".join(MARKS[m.cell(c, h)] for c in range(deck.size) for h in holders),
+                    "oracle": "".join(status[o.status(c, h)] for c in range(deck.size) for h in holders),
+                    "ready": m.ready,
+                    "solved": o.solution() is not None,
+                }
+            )
         return out
 
     try:
-        steps: list[dict[str, Any]] = [{"turn": 0, "round": 0, "seat": None, "kind": "deal", "story": "The cards are dealt.",
-                  "knowledge": knowledge()}]
+        steps: list[dict[str, Any]] = [
+            {
+                "turn": 0,
+                "round": 0,
+                "seat": None,
+                "kind": "deal",
+                "story": "The cards are dealt.",
+                "knowledge": knowledge(),
+            }
+        ]
         for t in turns:
             _apply(state, game, t)
             claims = json.loads(t["claims"]) if t["claims"] else []
             belief = json.loads(t["envelope_belief"]) if t["envelope_belief"] else None
-            steps.append({
-                "turn": t["turn"], "round": t["round"], "seat": t["seat"], "kind": _kind(t),
-                "story": _story(deck, t, seats),
-                "claims": [[deck.name(c), "envelope" if h == len(specs) else seats[h], v] for c, h, v in claims],
-                "belief": None if belief is None else [deck.name(c) if c is not None else "?" for c in belief],
-                "prompt": t["prompt"], "reply": t["reply"], "reasoning": t["reasoning"],
-                "tokens": {"input": t["input_tokens"], "output": t["output_tokens"], "reasoning": t["reasoning_tokens"]},
-                "failure_kind": t["failure_kind"], "error": t["error"],
-                "knowledge": knowledge(),
-            })
+            steps.append(
+                {
+                    "turn": t["turn"],
+                    "round": t["round"],
+                    "seat": t["seat"],
+                    "kind": _kind(t),
+                    "story": _story(deck, t, seats),
+                    "claims": [
+                        [deck.name(c), "envelope" if h == len(specs) else seats[h], v] for c, h, v in claims
+                    ],
+                    "belief": None
+                    if belief is None
+                    else [deck.name(c) if c is not None else "?" for c in belief],
+                    "prompt": t["prompt"],
+                    "reply": t["reply"],
+                    "reasoning": t["reasoning"],
+                    "tokens": {
+                        "input": t["input_tokens"],
+                        "output": t["output_tokens"],
+                        "reasoning": t["reasoning_tokens"],
+                    },
+                    "failure_kind": t["failure_kind"],
+                    "error": t["error"],
+                    "knowledge": knowledge(),
+                }
+            )
     finally:
         for o in oracles:
             o.close()
     holder_of = {c: s for s, hand in enumerate(hands) for c in hand} | {c: len(specs) for c in envelope}
     return {
-        "id": g["id"], "run": run_key, "condition": g["condition"], "seed": g["seed"], "seats": seats,
+        "id": g["id"],
+        "run": run_key,
+        "condition": g["condition"],
+        "seed": g["seed"],
+        "seats": seats,
         "holders": [f"P{s + 1}" for s in range(len(specs))] + ["Env"],
         "cards": [deck.name(c) for c in range(deck.size)],
         "categories": [[CATEGORIES[k], list(cat)] for k, cat in enumerate(deck.categories)],
         "truth": [holder_of[c] for c in range(deck.size)],
-        "winner": None if g["winner"] is None else seats[g["winner"]], "end_reason": g["end_reason"],
-        "envelope": _names(deck, envelope), "steps": steps,
+        "winner": None if g["winner"] is None else seats[g["winner"]],
+        "end_reason": g["end_reason"],
+        "envelope": _names(deck, envelope),
+        "steps": steps,
     }
 
 

@@ -58,13 +58,19 @@ def run_summaries(runs: list[sqlite3.Row], matchups: list[sqlite3.Row]) -> list[
     out = []
     for r in runs:
         mine = by_run[r["id"]]
-        out.append({
-            "id": r["id"], "name": r["name"], "kind": r["kind"], "status": r["status"], "seed": r["seed"],
-            "created": datetime.fromtimestamp(r["created"]).strftime("%Y-%m-%d %H:%M"),
-            "games": sum(m["games"] for m in mine),
-            "titles": sorted({m["game"] for m in mine}),
-            "matchups": len(mine),
-        })
+        out.append(
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "kind": r["kind"],
+                "status": r["status"],
+                "seed": r["seed"],
+                "created": datetime.fromtimestamp(r["created"]).strftime("%Y-%m-%d %H:%M"),
+                "games": sum(m["games"] for m in mine),
+                "titles": sorted({m["game"] for m in mine}),
+                "matchups": len(mine),
+            }
+        )
     return out
 
 
@@ -101,10 +107,19 @@ def games_by_id(store: Store, ids: list[int]) -> list[sqlite3.Row]:
 def game_summary(g: sqlite3.Row, replay: bool) -> dict[str, Any]:
     """A row of a run's game list: who played, how it ended, how well the player moved."""
     return {
-        "id": g["id"], "idx": g["idx"], "game": g["game"], "formulation": g["formulation"],
-        "player": g["player"], "opponent": g["opponent"], "seat": g["player_seat"] + 1,
-        "outcome": g["outcome"], "failure_kind": g["failure_kind"], "moves": g["num_moves"],
-        "optimal": int(g["optimal"]), "scored": int(g["scored"]), "tokens": int(g["played_tokens"]),
+        "id": g["id"],
+        "idx": g["idx"],
+        "game": g["game"],
+        "formulation": g["formulation"],
+        "player": g["player"],
+        "opponent": g["opponent"],
+        "seat": g["player_seat"] + 1,
+        "outcome": g["outcome"],
+        "failure_kind": g["failure_kind"],
+        "moves": g["num_moves"],
+        "optimal": int(g["optimal"]),
+        "scored": int(g["scored"]),
+        "tokens": int(g["played_tokens"]),
         "replay": replay,
     }
 
@@ -115,34 +130,53 @@ def _legal(f: Formulation | None, state: Any, m: sqlite3.Row) -> list[dict[str, 
     out = []
     for a in _json(m["legal"]):
         value = values.get(str(a))
-        out.append({
-            "action": a,
-            "label": f.action_label(state, a) if f is not None else str(a),
-            "value": VALUE_NAMES.get(value) if value is not None else None,
-            "score": scores.get(str(a)),
-        })
+        out.append(
+            {
+                "action": a,
+                "label": f.action_label(state, a) if f is not None else str(a),
+                "value": VALUE_NAMES.get(value) if value is not None else None,
+                "score": scores.get(str(a)),
+            }
+        )
     return out
 
 
 def _step(f: Formulation | None, engine: Any, m: sqlite3.Row, names: list[str]) -> dict[str, Any]:
     state = engine.deserialize_state(m["state"]) if f is not None else None
     return {
-        "ply": m["ply"], "seat": m["seat"], "mover": names[m["seat"]], "player": m["player"],
+        "ply": m["ply"],
+        "seat": m["seat"],
+        "mover": names[m["seat"]],
+        "player": m["player"],
         "board": m["observation"] if m["observation"] is not None else (f.render_state(state) if f else ""),
         "legal": _legal(f, state, m),
-        "action": m["action"], "label": m["action_label"],
+        "action": m["action"],
+        "label": m["action_label"],
         "optimal": None if m["optimal"] is None else bool(m["optimal"]),
         "informative": None if m["informative"] is None else bool(m["informative"]),
         "optimal_score": None if m["optimal_score"] is None else bool(m["optimal_score"]),
         "informative_score": None if m["informative_score"] is None else bool(m["informative_score"]),
-        "prompt": m["prompt"], "reply": m["reply"], "reasoning": m["reasoning"],
-        "tokens": {"input": m["input_tokens"], "output": m["output_tokens"], "reasoning": m["reasoning_tokens"]},
-        "calls": m["calls"], "cache_hits": m["cache_hits"], "cost": m["cost"], "elapsed": m["elapsed"],
-        "failure_kind": m["failure_kind"], "attempts": expand_attempts(_json(m["attempts"]), m), "note": _json(m["note"]),
+        "prompt": m["prompt"],
+        "reply": m["reply"],
+        "reasoning": m["reasoning"],
+        "tokens": {
+            "input": m["input_tokens"],
+            "output": m["output_tokens"],
+            "reasoning": m["reasoning_tokens"],
+        },
+        "calls": m["calls"],
+        "cache_hits": m["cache_hits"],
+        "cost": m["cost"],
+        "elapsed": m["elapsed"],
+        "failure_kind": m["failure_kind"],
+        "attempts": expand_attempts(_json(m["attempts"]), m),
+        "note": _json(m["note"]),
     }
 
 
-def _final(f: Formulation | None, engine: Any, g: sqlite3.Row, moves: list[sqlite3.Row], seats: list[str]) -> dict[str, Any]:
+def _final(
+    f: Formulation | None, engine: Any, g: sqlite3.Row, moves: list[sqlite3.Row], seats: list[str]
+) -> dict[str, Any]:
     """The position after the last move, with the result as the player saw it."""
     board = ""
     if f is not None and moves:
@@ -166,10 +200,18 @@ def replay_payload(g: sqlite3.Row, moves: list[sqlite3.Row], run: str) -> dict[s
     names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]
     return {
-        "id": g["id"], "run": run, "game": g["game"], "formulation": g["formulation"],
+        "id": g["id"],
+        "run": run,
+        "game": g["game"],
+        "formulation": g["formulation"],
         "title": get_game(g["game"]).title if f is not None else g["game"],
-        "player": g["player"], "opponent": g["opponent"], "player_seat": g["player_seat"],
-        "seats": seats, "seat_names": names, "outcome": g["outcome"], "seed": g["seed"],
+        "player": g["player"],
+        "opponent": g["opponent"],
+        "player_seat": g["player_seat"],
+        "seats": seats,
+        "seat_names": names,
+        "outcome": g["outcome"],
+        "seed": g["seed"],
         "steps": [_step(f, engine, m, names) for m in moves],
         "final": _final(f, engine, g, moves, seats),
     }

@@ -30,12 +30,19 @@ def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None
         return None
     from ..analysis import learning as learning_analysis  # part of plylab: a broken module fails loudly
 
-    pngs = [Path(p) for p in learning_analysis.plot_learning(store_path, run, out_dir / "plots")
-            if Path(p).suffix == ".png"]
+    pngs = [
+        Path(p)
+        for p in learning_analysis.plot_learning(store_path, run, out_dir / "plots")
+        if Path(p).suffix == ".png"
+    ]
     if not pngs:
         return None
-    return Section("learning", "Learning", "Learning runs: outcomes and tokens per move at each checkpoint.",
-                   plots=[plot_ref(p, out_dir, _learning_caption(p.stem)) for p in pngs])
+    return Section(
+        "learning",
+        "Learning",
+        "Learning runs: outcomes and tokens per move at each checkpoint.",
+        plots=[plot_ref(p, out_dir, _learning_caption(p.stem)) for p in pngs],
+    )
 
 
 def _learning_caption(stem: str) -> str:
@@ -45,9 +52,9 @@ def _learning_caption(stem: str) -> str:
 
 CLUE_CAPTIONS = {
     "clue_knowledge": "Knowledge per round: holdings stated correctly (solid) and entailed by the oracle (dashed), "
-                      "against the ceiling.",
+    "against the ceiling.",
     "clue_delays": "Accusation delays: turns from the oracle entailing the solution (and from the solution being "
-                   "suggested) to the accusation.",
+    "suggested) to the accusation.",
 }
 
 
@@ -61,42 +68,111 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
     Clue runs live in their own tables, outside `--run` names, so they appear with the whole store only.
     """
     tables = {t for (t,) in _query(store_path, "SELECT name FROM sqlite_master WHERE type='table'")}
-    if run is not None or "clue_games" not in tables or not _query(store_path, "SELECT 1 FROM clue_games LIMIT 1"):
+    if (
+        run is not None
+        or "clue_games" not in tables
+        or not _query(store_path, "SELECT 1 FROM clue_games LIMIT 1")
+    ):
         return None
     from . import clue as clue_data  # part of plylab: a broken module fails loudly, never hides the section
+
     data, pngs = clue_data.metrics(store_path, writer.out / "plots")
-    conditions = Grid("clue-conditions", "Games by condition",
-                      ["condition", "games", "mean turns", "solved", "turn limit", "all out", "solution suggested",
-                       "first suggester won"],
-                      [[Cell(k), Cell(str(c["games"])), Cell(_fmt(c["mean_turns"], 1)),
-                        *(Cell(str(c["end_reasons"].get(e, 0))) for e in ("solved", "turn_limit", "all_out")),
-                        Cell(str(c["solution_suggested"])), Cell(str(c["first_suggester_won"]))]
-                       for k, c in sorted(data["conditions"].items())])
-    players = Grid("clue-players", "Players",
-                   ["condition", "player", "player-games", "wins", "accusation accuracy", "identified",
-                    "deductions correct / incorrect / unsupported per game", "delay from entailment (turns)",
-                    "delay from solution suggested", "matrix ready (gap)"],
-                   [[Cell(g["condition"]), Cell(g["spec"]), Cell(str(g["player_games"])), Cell(str(g["wins"])),
-                     Cell(f"{_fmt(g['accusation_accuracy'])} ({g['correct_accusations']}/{g['accusations']})",
-                          sort=g["accusation_accuracy"]),
-                     Cell(_fmt(g["identified"]["rate"]), sort=g["identified"]["rate"]),
-                     Cell(" / ".join(_fmt(g["deductions"][f"{k}_per_game"]) for k in ("correct", "incorrect",
-                                                                                     "unsupported"))),
-                     Cell(_fmt(g["accusation_delay"]["from_entailment"]["mean"], 1)),
-                     Cell(_fmt(g["accusation_delay"]["from_solution_suggested"]["mean"], 1)),
-                     Cell("–" if not (r := g["accusation_delay"]["ready"]) else
-                          f"{r['became_ready']}/{r['players']} ({_fmt(r['gap']['mean'], 1)})")]
-                    for g in data["groups"]])
+    conditions = Grid(
+        "clue-conditions",
+        "Games by condition",
+        [
+            "condition",
+            "games",
+            "mean turns",
+            "solved",
+            "turn limit",
+            "all out",
+            "solution suggested",
+            "first suggester won",
+        ],
+        [
+            [
+                Cell(k),
+                Cell(str(c["games"])),
+                Cell(_fmt(c["mean_turns"], 1)),
+                *(Cell(str(c["end_reasons"].get(e, 0))) for e in ("solved", "turn_limit", "all_out")),
+                Cell(str(c["solution_suggested"])),
+                Cell(str(c["first_suggester_won"])),
+            ]
+            for k, c in sorted(data["conditions"].items())
+        ],
+    )
+    players = Grid(
+        "clue-players",
+        "Players",
+        [
+            "condition",
+            "player",
+            "player-games",
+            "wins",
+            "accusation accuracy",
+            "identified",
+            "deductions correct / incorrect / unsupported per game",
+            "delay from entailment (turns)",
+            "delay from solution suggested",
+            "matrix ready (gap)",
+        ],
+        [
+            [
+                Cell(g["condition"]),
+                Cell(g["spec"]),
+                Cell(str(g["player_games"])),
+                Cell(str(g["wins"])),
+                Cell(
+                    f"{_fmt(g['accusation_accuracy'])} ({g['correct_accusations']}/{g['accusations']})",
+                    sort=g["accusation_accuracy"],
+                ),
+                Cell(_fmt(g["identified"]["rate"]), sort=g["identified"]["rate"]),
+                Cell(
+                    " / ".join(
+                        _fmt(g["deductions"][f"{k}_per_game"])
+                        for k in ("correct", "incorrect", "unsupported")
+                    )
+                ),
+                Cell(_fmt(g["accusation_delay"]["from_entailment"]["mean"], 1)),
+                Cell(_fmt(g["accusation_delay"]["from_solution_suggested"]["mean"], 1)),
+                Cell(
+                    "–"
+                    if not (r := g["accusation_delay"]["ready"])
+                    else f"{r['became_ready']}/{r['players']} ({_fmt(r['gap']['mean'], 1)})"
+                ),
+            ]
+            for g in data["groups"]
+        ],
+    )
     listed = []
     for payload in clue_data.replays(store_path):
         writer.page("clue_replay.html", f"games/clue-{payload['id']}.html", "../", game=payload)
-        listed.append([Cell(f"clue game {payload['id']}", sort=payload["id"], href=f"games/clue-{payload['id']}.html"),
-                       Cell(payload["condition"]), Cell(payload["run"]), Cell(str(len(payload["steps"]) - 1)),
-                       Cell(payload["winner"] or "nobody"), Cell(payload["end_reason"]), Cell(payload["envelope"])])
-    games = Grid("clue-games", "Clue games (open one to replay it)",
-                 ["replay", "condition", "run", "turns", "winner", "end", "envelope"], listed)
-    return Section("clue", "Clue", "The six-player Clue study: accusations, deductions judged against the SAT "
-                   "oracle, knowledge curves and accusation delays; each replay shows every seat's possibility "
-                   "matrix beside what the oracle can deduce from the same observations.",
-                   tables=[conditions, players, games],
-                   plots=[plot_ref(p, writer.out, CLUE_CAPTIONS.get(p.stem, p.stem)) for p in pngs])
+        listed.append(
+            [
+                Cell(
+                    f"clue game {payload['id']}", sort=payload["id"], href=f"games/clue-{payload['id']}.html"
+                ),
+                Cell(payload["condition"]),
+                Cell(payload["run"]),
+                Cell(str(len(payload["steps"]) - 1)),
+                Cell(payload["winner"] or "nobody"),
+                Cell(payload["end_reason"]),
+                Cell(payload["envelope"]),
+            ]
+        )
+    games = Grid(
+        "clue-games",
+        "Clue games (open one to replay it)",
+        ["replay", "condition", "run", "turns", "winner", "end", "envelope"],
+        listed,
+    )
+    return Section(
+        "clue",
+        "Clue",
+        "The six-player Clue study: accusations, deductions judged against the SAT "
+        "oracle, knowledge curves and accusation delays; each replay shows every seat's possibility "
+        "matrix beside what the oracle can deduce from the same observations.",
+        tables=[conditions, players, games],
+        plots=[plot_ref(p, writer.out, CLUE_CAPTIONS.get(p.stem, p.stem)) for p in pngs],
+    )

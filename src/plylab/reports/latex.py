@@ -17,10 +17,18 @@ from .ratings import rate
 
 
 def _float(tabular: str, caption: str, label: str) -> str:
-    return "\n".join([
-        r"\begin{table}[t]", r"\centering", r"\small", tabular,
-        rf"\caption{{{latex_escape(caption)}}}", rf"\label{{tab:{label}}}", r"\end{table}", "",
-    ])
+    return "\n".join(
+        [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\small",
+            tabular,
+            rf"\caption{{{latex_escape(caption)}}}",
+            rf"\label{{tab:{label}}}",
+            r"\end{table}",
+            "",
+        ]
+    )
 
 
 def _ratings_tabular(store: Store, run: str | None) -> str | None:
@@ -28,8 +36,12 @@ def _ratings_tabular(store: Store, run: str | None) -> str | None:
     ratings = rate(r for _, r in rating_results(store, runs))
     if not ratings:
         return None
-    lines = [r"\begin{tabular}{lrrrrr}", r"\toprule",
-             r"player & rating & 95\% interval & W & D & L \\", r"\midrule"]
+    lines = [
+        r"\begin{tabular}{lrrrrr}",
+        r"\toprule",
+        r"player & rating & 95\% interval & W & D & L \\",
+        r"\midrule",
+    ]
     lines += [
         rf"{latex_escape(r.player)} & {r.elo:.0f} & [{r.low:.0f}, {r.high:.0f}] & {r.wins} & {r.draws} & {r.losses} \\"
         for r in ratings
@@ -51,15 +63,21 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
     written = []
     for t in paper_tables(rows):
         path = out_dir / f"{t.slug}.tex"
-        path.write_text(_float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8")
+        path.write_text(
+            _float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8"
+        )
         written.append(path)
     if ratings is not None:
         path = out_dir / "ratings.tex"
-        caption = ("Bradley-Terry ratings on the Elo scale (random = 1000; draws count half), "
-                   "95% bootstrap intervals.")
+        caption = (
+            "Bradley-Terry ratings on the Elo scale (random = 1000; draws count half), "
+            "95% bootstrap intervals."
+        )
         path.write_text(_float(ratings, caption, "ratings"), "utf-8")
         written.append(path)
     index = out_dir / "tables.tex"
-    head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + latex_escape(Path(store_path).name)
+    head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + latex_escape(
+        Path(store_path).name
+    )
     index.write_text("\n".join([head, *(rf"\input{{{p.stem}}}" for p in written), ""]), "utf-8")
     return index

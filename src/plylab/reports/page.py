@@ -46,8 +46,11 @@ class Section:
 def plot_ref(png: Path, out_dir: Path, caption: str) -> Plot:
     """A figure as the page links it: the PNG shown, the SVG (when written) one click away."""
     svg = png.with_suffix(".svg")
-    return Plot(png.relative_to(out_dir).as_posix(), (svg if svg.exists() else png).relative_to(out_dir).as_posix(),
-                caption)
+    return Plot(
+        png.relative_to(out_dir).as_posix(),
+        (svg if svg.exists() else png).relative_to(out_dir).as_posix(),
+        caption,
+    )
 
 
 class PageWriter(Protocol):

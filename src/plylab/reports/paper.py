@@ -15,7 +15,11 @@ from typing import Any
 PIVOTS = (
     ("optimality", "formulation", "Optimality rate by formulation, 95% Wilson interval"),
     ("outcomes", "opponent", "Wins, draws, losses and failures (W D L F) by opponent"),
-    ("recognition", "formulation", "Recognition rate (the reasoning trace names the game), 95% Wilson interval"),
+    (
+        "recognition",
+        "formulation",
+        "Recognition rate (the reasoning trace names the game), 95% Wilson interval",
+    ),
     ("tokens", "formulation", "Output tokens per move, mean ± 95% half-width"),
 )
 MODEL_ONLY = {"recognition", "tokens"}

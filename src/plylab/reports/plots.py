@@ -30,7 +30,9 @@ def save(fig: Figure, out_dir: Path, name: str) -> Path:
     return png
 
 
-def _panels(groups: dict[str, list[Any]], width: float, draw: Callable[[Axes, str, list[Any]], None]) -> Figure:
+def _panels(
+    groups: dict[str, list[Any]], width: float, draw: Callable[[Axes, str, list[Any]], None]
+) -> Figure:
     """One horizontal panel per group, each as tall as its number of rows."""
     sizes = [max(len(v), 1) for v in groups.values()]
     fig = Figure(figsize=(width, 0.9 * len(sizes) + ROW_HEIGHT * sum(sizes)), layout="constrained")
@@ -101,8 +103,13 @@ def outcomes(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
         for key, color in OUTCOME_COLORS.items():
             share = [r[key] / r["games"] for r in items]
             bars = ax.barh(range(len(items)), share, left=left, color=color, label=key, height=0.7)
-            ax.bar_label(bars, [str(r[key]) if r[key] and s > 0.06 else "" for r, s in zip(items, share)],
-                         label_type="center", color="white", fontsize=7)
+            ax.bar_label(
+                bars,
+                [str(r[key]) if r[key] and s > 0.06 else "" for r, s in zip(items, share)],
+                label_type="center",
+                color="white",
+                fontsize=7,
+            )
             left = [a + b for a, b in zip(left, share)]
         ax.set_yticks(range(len(items)), [_label(t) for t in labels], fontsize=8)
         ax.set_ylim(len(items) - 0.5, -0.5)

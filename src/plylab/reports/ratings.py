@@ -93,7 +93,9 @@ def _fit(pairs: np.ndarray, n: np.ndarray, s: np.ndarray, players: int) -> np.nd
     return theta
 
 
-def rate(results: Iterable[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95) -> list[Rating]:
+def rate(
+    results: Iterable[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95
+) -> list[Rating]:
     """Ratings for every player in `results` (self-play games carry no information and are dropped)."""
     results = [r for r in results if r.player != r.opponent]
     players = sorted({r.player for r in results} | {r.opponent for r in results})
@@ -111,7 +113,9 @@ def rate(results: Iterable[Result], *, resamples: int = 300, seed: int = 0, conf
     rng = np.random.default_rng(seed)
     # Per pairing: a win/draw/loss mix from its Jeffreys posterior, then that many games from it
     # (B, pairs, 3). Plain resampling would give a zero-width interval to any perfect record.
-    draws = np.stack([rng.multinomial(int(k), rng.dirichlet(c + 0.5, size=resamples)) for k, c in zip(n, wdl)], axis=1)
+    draws = np.stack(
+        [rng.multinomial(int(k), rng.dirichlet(c + 0.5, size=resamples)) for k, c in zip(n, wdl)], axis=1
+    )
     boots = to_elo(_fit(ij, n, draws[..., 0] + 0.5 * draws[..., 1], len(players)))
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(boots, alpha, axis=0), np.quantile(boots, 1.0 - alpha, axis=0)

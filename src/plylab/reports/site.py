@@ -76,54 +76,113 @@ def _key_cells(r: dict[str, Any], keys: tuple[str, ...]) -> list[Cell]:
 def matchup_grid(rows: list[dict[str, Any]]) -> Grid:
     keys = _keys(rows)
     scored = any("optimality_score" in r for r in rows)  # oracles with exact scores (Connect Four)
-    header = [*keys, "games", "W", "D", "L", "F", "optimality", "95% Wilson", "95% clustered", "scored moves",
-              "moves/game"] + ["optimality by score", "95% Wilson (score)"] * scored
+    header = [
+        *keys,
+        "games",
+        "W",
+        "D",
+        "L",
+        "F",
+        "optimality",
+        "95% Wilson",
+        "95% clustered",
+        "scored moves",
+        "moves/game",
+    ] + ["optimality by score", "95% Wilson (score)"] * scored
     body = []
     for r in rows:
         o, s = r["optimality"], r.get("optimality_score") or {}
-        body.append(_key_cells(r, keys) + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")] + [
-            _num(o["rate"]), _ci(o["low"], o["high"]), _ci(o.get("cluster_low"), o.get("cluster_high")),
-            _int(o["scored"]), _num(r["moves_per_game"]["mean"], 1),
-        ] + [_num(s.get("rate")), _ci(s.get("low"), s.get("high"))] * scored)
+        body.append(
+            _key_cells(r, keys)
+            + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")]
+            + [
+                _num(o["rate"]),
+                _ci(o["low"], o["high"]),
+                _ci(o.get("cluster_low"), o.get("cluster_high")),
+                _int(o["scored"]),
+                _num(r["moves_per_game"]["mean"], 1),
+            ]
+            + [_num(s.get("rate")), _ci(s.get("low"), s.get("high"))] * scored
+        )
     return Grid("matchups", "Outcomes and optimality", header, body, empty="No games in this store yet.")
 
 
 def usage_grid(rows: list[dict[str, Any]]) -> Grid:
     keys = _keys(rows)
-    header = [*keys, "recognition", "95% Wilson", "traces",
-              "tokens/move", "95% t", "input tokens", "output tokens", "reasoning tokens", "calls", "cache hits",
-              "cost"]
+    header = [
+        *keys,
+        "recognition",
+        "95% Wilson",
+        "traces",
+        "tokens/move",
+        "95% t",
+        "input tokens",
+        "output tokens",
+        "reasoning tokens",
+        "calls",
+        "cache hits",
+        "cost",
+    ]
     body = []
     for r in filter(uses_model, rows):
         rec, tok, u = r["recognition"], r["tokens_per_move"], r["usage"]
-        body.append(_key_cells(r, keys) + [
-            _num(rec["rate"]), _ci(rec["low"], rec["high"]), _int(rec["n"]), _num(tok["mean"], 1),
-            _ci(tok["low"], tok["high"], 1), *(_int(u[k]) for k in ("input_tokens", "output_tokens",
-                                                                     "reasoning_tokens", "calls", "cache_hits")),
-            _num(u["cost"], 4),
-        ])
-    return Grid("usage", "Language models: recognition and tokens", header, body,
-                note="Recognition: share of reasoning traces that name the underlying game (the paper's; moves "
-                "without a trace are left out, and no traces means no rate). traces: moves with one.",
-                empty="No language-model moves in this store.")
+        body.append(
+            _key_cells(r, keys)
+            + [
+                _num(rec["rate"]),
+                _ci(rec["low"], rec["high"]),
+                _int(rec["n"]),
+                _num(tok["mean"], 1),
+                _ci(tok["low"], tok["high"], 1),
+                *(
+                    _int(u[k])
+                    for k in ("input_tokens", "output_tokens", "reasoning_tokens", "calls", "cache_hits")
+                ),
+                _num(u["cost"], 4),
+            ]
+        )
+    return Grid(
+        "usage",
+        "Language models: recognition and tokens",
+        header,
+        body,
+        note="Recognition: share of reasoning traces that name the underlying game (the paper's; moves "
+        "without a trace are left out, and no traces means no rate). traces: moves with one.",
+        empty="No language-model moves in this store.",
+    )
 
 
 def pivot_grids(rows: list[dict[str, Any]]) -> list[Grid]:
     grids = []
     for t in paper_tables(rows):
         header, body = pivot(t.rows, t.table, t.by)
-        grids.append(Grid(t.slug, f"{t.caption} — {t.scope}", header, [[Cell(c) for c in row] for row in body]))
+        grids.append(
+            Grid(t.slug, f"{t.caption} — {t.scope}", header, [[Cell(c) for c in row] for row in body])
+        )
     return grids
 
 
 def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
     header = ["rank", "player", "rating", "95% interval", "games", "W", "D", "L"]
     return [
-        Grid(f"ratings-{scope}", scope, header, [
-            [_int(k + 1), Cell(r.player, cls="key"), _num(r.elo, 0), _ci(r.low, r.high, 0), _int(r.games), _int(r.wins),
-             _int(r.draws), _int(r.losses)]
-            for k, r in enumerate(ratings)
-        ])
+        Grid(
+            f"ratings-{scope}",
+            scope,
+            header,
+            [
+                [
+                    _int(k + 1),
+                    Cell(r.player, cls="key"),
+                    _num(r.elo, 0),
+                    _ci(r.low, r.high, 0),
+                    _int(r.games),
+                    _int(r.wins),
+                    _int(r.draws),
+                    _int(r.losses),
+                ]
+                for k, r in enumerate(ratings)
+            ],
+        )
         for scope, ratings in table.items()
     ]
 
@@ -141,27 +200,64 @@ def ratings_by_scope(results: list[tuple[str, Any]]) -> dict[str, list[Rating]]:
 
 
 def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
-    header = ["replay", "#", "game", "formulation", "player", "seat", "opponent", "outcome", "moves",
-              "player's optimal moves", "output tokens"]
+    header = [
+        "replay",
+        "#",
+        "game",
+        "formulation",
+        "player",
+        "seat",
+        "opponent",
+        "outcome",
+        "moves",
+        "player's optimal moves",
+        "output tokens",
+    ]
     body = [
-        [Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html" if s["replay"] else None),
-         _int(s["idx"]), Cell(s["game"]),
-         Cell(s["formulation"]), Cell(s["player"], cls="key"), _int(s["seat"]), Cell(s["opponent"], cls="key"),
-         Cell(s["outcome"] + (f" ({s['failure_kind']})" if s["failure_kind"] else ""), cls=f"outcome {s['outcome']}"),
-         _int(s["moves"]), Cell(f"{s['optimal']}/{s['scored']}" if s["scored"] else "–",
-                                sort=s["optimal"] / s["scored"] if s["scored"] else -1),
-         _int(s["tokens"])]
+        [
+            Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html" if s["replay"] else None),
+            _int(s["idx"]),
+            Cell(s["game"]),
+            Cell(s["formulation"]),
+            Cell(s["player"], cls="key"),
+            _int(s["seat"]),
+            Cell(s["opponent"], cls="key"),
+            Cell(
+                s["outcome"] + (f" ({s['failure_kind']})" if s["failure_kind"] else ""),
+                cls=f"outcome {s['outcome']}",
+            ),
+            _int(s["moves"]),
+            Cell(
+                f"{s['optimal']}/{s['scored']}" if s["scored"] else "–",
+                sort=s["optimal"] / s["scored"] if s["scored"] else -1,
+            ),
+            _int(s["tokens"]),
+        ]
         for s in listed
     ]
-    return Grid("games", "Games (open one to replay it)", header, body, note=note,
-                empty="No games stored for this run.")
+    return Grid(
+        "games",
+        "Games (open one to replay it)",
+        header,
+        body,
+        note=note,
+        empty="No games stored for this run.",
+    )
 
 
 def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
     header = ["run", "kind", "status", "games", "matchups", "games played", "seed", "started"]
     body = [
-        [Cell(s["name"], href=f"runs/run-{s['id']}.html"), Cell(s["kind"]), Cell(s["status"]), _int(s["games"]),
-         _int(s["matchups"]), Cell(", ".join(s["titles"])), _int(s["seed"]), Cell(s["created"])]
+        [
+            Cell(s["name"], href=f"runs/run-{s['id']}.html"),
+            Cell(s["kind"]),
+            Cell(s["status"]),
+            _int(s["games"]),
+            _int(s["matchups"]),
+            Cell(", ".join(s["titles"])),
+            _int(s["seed"]),
+            Cell(s["created"]),
+        ]
         for s in summaries
     ]
     return Grid("runs-table", "", header, body, empty="The store has no two-player runs.")
@@ -200,11 +296,17 @@ class SiteWriter:
         moves = store.moves_for_games(ids)
         for g in data.games_by_id(store, ids):
             payload = data.replay_payload(g, moves[g["id"]], run["name"])
-            self.page("replay.html", f"games/{g['id']}.html", "../", game=payload,
-                      run_href=run_page_path(run["id"], 1))
+            self.page(
+                "replay.html",
+                f"games/{g['id']}.html",
+                "../",
+                game=payload,
+                run_href=run_page_path(run["id"], 1),
+            )
 
-    def run_pages(self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]],
-                  replays: int = 0) -> None:
+    def run_pages(
+        self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]], replays: int = 0
+    ) -> None:
         """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
 
         Streamed from the store: at most one page of listed games and CHUNK games' moves are in
@@ -218,8 +320,14 @@ class SiteWriter:
             run_rows = [r for r in rows if r["run"] == run["name"]]
             tables = {"matchups": matchup_grid(run_rows), "pivots": pivot_grids(run_rows)}
             capped = replays > 0 and any(m["games"] > replays for m in matchups if m["run_id"] == run["id"])
-            note = (f"Replay pages for the first {replays} games (by index) of each matchup and seat "
-                    "(`plylab report --html DIR --replays N`; 0 writes one for every game).") if capped else ""
+            note = (
+                (
+                    f"Replay pages for the first {replays} games (by index) of each matchup and seat "
+                    "(`plylab report --html DIR --replays N`; 0 writes one for every game)."
+                )
+                if capped
+                else ""
+            )
             listed: list[dict[str, Any]] = []
             pending: list[int] = []
             page = 1
@@ -238,13 +346,32 @@ class SiteWriter:
                 self.replays(store, pending, run)
             self._run_page(run, summary, tables, listed, note, page, pages)
 
-    def _run_page(self, run: Any, summary: dict[str, Any], tables: dict[str, Any], listed: list[dict[str, Any]],
-                  note: str, page: int, pages: int) -> None:
+    def _run_page(
+        self,
+        run: Any,
+        summary: dict[str, Any],
+        tables: dict[str, Any],
+        listed: list[dict[str, Any]],
+        note: str,
+        page: int,
+        pages: int,
+    ) -> None:
         pager = [(str(p), f"../{run_page_path(run['id'], p)}", p == page) for p in range(1, pages + 1)]
-        self.page("run.html", run_page_path(run["id"], page), "../", run=summary, games=games_grid(listed, note),
-                  pager=pager if pages > 1 else [], page=page, pages=pages, **tables)
+        self.page(
+            "run.html",
+            run_page_path(run["id"], page),
+            "../",
+            run=summary,
+            games=games_grid(listed, note),
+            pager=pager if pages > 1 else [],
+            page=page,
+            pages=pages,
+            **tables,
+        )
 
-    def figures(self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]) -> tuple[list[Plot], Plot | None]:
+    def figures(
+        self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]
+    ) -> tuple[list[Plot], Plot | None]:
         """The index's figures: (optimality and outcomes, ratings); absent ones are skipped."""
         plot_dir = self.out / "plots"
         made = [
@@ -252,12 +379,16 @@ class SiteWriter:
             (plots.outcomes(rows, plot_dir), "Outcomes by opponent, from the player's side."),
         ]
         ratings_png = plots.ratings(ratings, plot_dir)
-        return ([plot_ref(p, self.out, c) for p, c in made if p is not None],
-                plot_ref(ratings_png, self.out, RATINGS_CAPTION) if ratings_png else None)
+        return (
+            [plot_ref(p, self.out, c) for p, c in made if p is not None],
+            plot_ref(ratings_png, self.out, RATINGS_CAPTION) if ratings_png else None,
+        )
 
 
-OPTIMALITY_CAPTION = ("Optimality by player, opponent and formulation: thick bars are 95% Wilson intervals over "
-                      "moves, thin bars 95% intervals clustered by game.")
+OPTIMALITY_CAPTION = (
+    "Optimality by player, opponent and formulation: thick bars are 95% Wilson intervals over "
+    "moves, thin bars 95% intervals clustered by game."
+)
 RATINGS_CAPTION = "Ratings with 95% bootstrap intervals; dashed: random = 1000."
 
 
@@ -285,15 +416,34 @@ def write_site(store_path: Path, run: str | None, out_dir: Path, *, replays: int
         store.close()
     ratings = ratings_by_scope(results)
     figures, ratings_plot = writer.figures(rows, ratings)
-    sections = [s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s]
-    main_toc = [("ratings", "Ratings"), ("results", "Matchups"), ("plots", "Plots"), ("paper", "Paper tables")]
+    sections = [
+        s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
+    ]
+    main_toc = [
+        ("ratings", "Ratings"),
+        ("results", "Matchups"),
+        ("plots", "Plots"),
+        ("paper", "Paper tables"),
+    ]
     games = sum(m["games"] for m in matchups)
     return writer.page(
-        "index.html", "index.html", "",
-        only_run=run, runs=runs_grid(data.run_summaries(runs, matchups)),
+        "index.html",
+        "index.html",
+        "",
+        only_run=run,
+        runs=runs_grid(data.run_summaries(runs, matchups)),
         sections=[("runs", "Runs"), *(main_toc if games else []), *((s.id, s.title) for s in sections)],
-        totals={"games": games, "runs": len(runs), "moves": sum(m["moves"] for m in matchups),
-                "players": len({m["player"] for m in matchups} | {m["opponent"] for m in matchups})},
-        ratings=rating_grids(ratings), ratings_plot=ratings_plot, plots=figures,
-        matchups=matchup_grid(rows), usage=usage_grid(rows), pivots=pivot_grids(rows), extras=sections,
+        totals={
+            "games": games,
+            "runs": len(runs),
+            "moves": sum(m["moves"] for m in matchups),
+            "players": len({m["player"] for m in matchups} | {m["opponent"] for m in matchups}),
+        },
+        ratings=rating_grids(ratings),
+        ratings_plot=ratings_plot,
+        plots=figures,
+        matchups=matchup_grid(rows),
+        usage=usage_grid(rows),
+        pivots=pivot_grids(rows),
+        extras=sections,
     )

@@ -27,4 +27,13 @@ if "local" not in EXECUTORS:
     EXECUTORS.add("local", LocalExecutor)
     EXECUTORS.add("ray", _ray)
 
-__all__ = ["EXECUTORS", "ExecOptions", "Executor", "LocalExecutor", "backend_session", "make_executor", "play", "uses_model"]
+__all__ = [
+    "EXECUTORS",
+    "ExecOptions",
+    "Executor",
+    "LocalExecutor",
+    "backend_session",
+    "make_executor",
+    "play",
+    "uses_model",
+]

@@ -35,7 +35,9 @@ class ExecOptions:
 
 
 class Executor(Protocol):
-    async def run(self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
+    async def run(
+        self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart
+    ) -> None:
         """Play jobs, calling on_result for each finished game (in the caller's loop/thread).
 
         `should_start()` is asked before each new game starts; False stops starting new games

@@ -52,23 +52,41 @@ class LoopbackCluster:
         temp = self.root / f"node{i}"
         temp.mkdir(parents=True, exist_ok=True)
         ports = {
-            "--node-manager-port": free_port(), "--object-manager-port": free_port(),
-            "--dashboard-agent-listen-port": free_port(), "--dashboard-agent-grpc-port": free_port(),
-            "--runtime-env-agent-port": free_port(), "--metrics-export-port": free_port(),
+            "--node-manager-port": free_port(),
+            "--object-manager-port": free_port(),
+            "--dashboard-agent-listen-port": free_port(),
+            "--dashboard-agent-grpc-port": free_port(),
+            "--runtime-env-agent-port": free_port(),
+            "--metrics-export-port": free_port(),
         }
-        args = [sys.executable, "-m", "ray.scripts.scripts", "start", "--block", "--node-ip-address=127.0.0.1",
-                f"--num-cpus={self.cpus}", f"--temp-dir={temp}", "--disable-usage-stats"]
+        args = [
+            sys.executable,
+            "-m",
+            "ray.scripts.scripts",
+            "start",
+            "--block",
+            "--node-ip-address=127.0.0.1",
+            f"--num-cpus={self.cpus}",
+            f"--temp-dir={temp}",
+            "--disable-usage-stats",
+        ]
         args += [f"{k}={v}" for k, v in ports.items()]
         if i == 0:
-            args += ["--head", f"--port={self.port}", "--include-dashboard=false",
-                     f"--ray-client-server-port={free_port()}"]
+            args += [
+                "--head",
+                f"--port={self.port}",
+                "--include-dashboard=false",
+                f"--ray-client-server-port={free_port()}",
+            ]
         else:
             args += [f"--address={self.address}"]
         log = open(self.root / f"node{i}.log", "wb")  # noqa: SIM115 - the child keeps writing
         self.logs.append(log)
         # Loopback only, for tests: no token auth, so any local driver can join without a token file.
         env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
-        self.procs.append(subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env))
+        self.procs.append(
+            subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        )
         self._wait_ready(i)
 
     def _wait_ready(self, i: int) -> None:

@@ -63,7 +63,9 @@ class LocalExecutor:
     def session(self) -> AbstractContextManager[None]:
         return nullcontext()
 
-    async def run(self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
+    async def run(
+        self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart
+    ) -> None:
         """Two lanes: in this process (`--concurrency` games) and, with workers, the pool (4 per worker).
         A job waits for a free slot in its lane before the next one is drawn."""
         workers = max(1, self.options.workers)

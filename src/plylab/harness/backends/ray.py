@@ -73,7 +73,9 @@ class BatchPlanner:
     Determinism does not depend on the cut: each game's seed comes from its job alone.
     """
 
-    def __init__(self, jobs: Iterable[GameJob], slots: int, concurrency: int, should_start: ShouldStart) -> None:
+    def __init__(
+        self, jobs: Iterable[GameJob], slots: int, concurrency: int, should_start: ShouldStart
+    ) -> None:
         self.source = iter(jobs)
         self.slots = max(1, slots)
         self.window = self.slots * 8 * MAX_CPU_BATCH
@@ -172,10 +174,16 @@ def ray_session(options: ExecOptions) -> Iterator[None]:
     # Ray's own warnings (e.g. about its token auth) are not the user's business; errors still show.
     if options.address:
         try:
-            ray.init(address=options.address, runtime_env={"env_vars": forwarded_env()}, log_to_driver=False,
-                     logging_level=logging.ERROR)
+            ray.init(
+                address=options.address,
+                runtime_env={"env_vars": forwarded_env()},
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+            )
         except Exception as exc:  # noqa: BLE001 - unreachable, refused, wrong token: one line
-            raise UserError(f"cannot join the Ray cluster at '{options.address}': {str(exc).splitlines()[0]}") from None
+            raise UserError(
+                f"cannot join the Ray cluster at '{options.address}': {str(exc).splitlines()[0]}"
+            ) from None
         try:
             yield
         finally:
@@ -184,8 +192,12 @@ def ray_session(options: ExecOptions) -> Iterator[None]:
     root, created = _temp_root(options.run_dir)
     try:
         ray.init(
-            address="local", num_cpus=options.workers or None, include_dashboard=False,
-            _temp_dir=str(root), log_to_driver=False, logging_level=logging.ERROR,
+            address="local",
+            num_cpus=options.workers or None,
+            include_dashboard=False,
+            _temp_dir=str(root),
+            log_to_driver=False,
+            logging_level=logging.ERROR,
         )
     except BaseException:
         _remove_session(root, created, None)
@@ -236,7 +248,9 @@ class RayExecutor:
     def session(self) -> AbstractContextManager[None]:
         return ray_session(self.options)
 
-    async def run(self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart) -> None:
+    async def run(
+        self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
+    ) -> None:
         source = iter(jobs)
         first = next(source, None)
         if first is None:

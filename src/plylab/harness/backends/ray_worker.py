@@ -158,7 +158,9 @@ def play_batch(
     ctx = context
     if services is not None:
         _install_gates(services.gates)
-        ctx = RunContext(store_path=context.store_path, cache=_cache(context.store_path, services), extra=context.extra)
+        ctx = RunContext(
+            store_path=context.store_path, cache=_cache(context.store_path, services), extra=context.extra
+        )
     if not concurrent:
         for job in jobs:
             yield node, loop.run_until_complete(play(job, ctx))
@@ -166,7 +168,9 @@ def play_batch(
     pending: set[asyncio.Task[Any]] = {loop.create_task(play(job, ctx)) for job in jobs}
     try:
         while pending:
-            done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+            done, pending = loop.run_until_complete(
+                asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            )
             for task in done:
                 yield node, task.result()
     finally:  # cancelled, or a game failed: stop the others before the worker takes new work

@@ -79,4 +79,3 @@ class Caller:
         if self.attempts:
             self.attempts[-1].failure, self.attempts[-1].error = kind, message
         return CallFailed(kind, message)
-

@@ -192,9 +192,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         memory = self.memory()
         if memory is not None:
             if o.k and len(memory):
-                s.cases = Retriever(memory, get_encoder())(
-                    key, o.k, stratified=self.stratified, by=o.strata
-                )
+                s.cases = Retriever(memory, get_encoder())(key, o.k, stratified=self.stratified, by=o.strata)
                 note["retrieved"] = [r.trace() for r in s.cases]
                 if memory.index().holds(s.observation):  # D.4.1's retrieval success, per move
                     note["recall"] = any(r.case.observation == s.observation for r in s.cases)

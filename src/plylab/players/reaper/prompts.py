@@ -170,11 +170,7 @@ class Step:
 def reflector_messages(rules_text: str, seat: str, steps: Sequence[Step], result: str) -> Messages:
     moves = []
     for i, st in enumerate(steps, 1):
-        after = (
-            f"Opponent replied: {st.reply}"
-            if st.reply
-            else "The game ended with this move."
-        )
+        after = f"Opponent replied: {st.reply}" if st.reply else "The game ended with this move."
         moves.append(
             f"Move {i}.\nPosition:\n{_indent(st.observation)}\n"
             f"You played: {st.action}\nIntent: {st.intent or '-'}\n{after}"
