@@ -134,7 +134,7 @@ def test_breakthrough_is_first_class_with_a_hidden_formulation() -> None:
         ("nim:is_misere=maybe", "parameter 'is_misere' must be true or false"),
         ("pig:players=3", "game 'pig' has no parameter 'players'"),  # fixed at two
         ("twixt:ansi_color_output=true", "has no parameter 'ansi_color_output'"),
-        ("hex:board_size=-3", "parameter 'board_size' must be 0 or more"),
+        ("hex:board_size=-3", "parameter 'board_size' must be between 0 and 2147483647"),
         ("nim:pile_sizes=2;x", "game 'nim:pile_sizes=2;x' is not valid: Could not parse size 'x'"),
         ("nim:pile_sizes=0", "is over before it starts"),
         ("breakthrough:rows=1", "game 'breakthrough:rows=1' is not valid: rows_ > 1"),

@@ -14,7 +14,8 @@ def test_learning_on_ray_matches_local(cli, tmp_path):
         "--game",
         "tic_tac_toe",
         "--player",
-        "memento:model=local",
+        # the 270M base model plays only with its one round forced to a legal answer
+        "cbr:model=local,max_tokens=48,iterations=1,k=4,answer=legal,force_final=on",
         "--opponent",
         "optimal",
         "--runs",
@@ -39,6 +40,11 @@ def test_learning_on_ray_matches_local(cli, tmp_path):
     for exp in reports:
         for cp in exp[0]["checkpoints"]:
             cp.pop("tokens_per_move", None)  # identical here too, but not the point of this test
+        for run in exp[0]["updates"]["runs"]:
+            assert run.pop("memory").endswith("run0/memory.sqlite")  # beside each backend's own store
+    assert (
+        reports[0][0]["checkpoints"][-1]["failure_rate"]["mean"] < 1
+    )  # games were played, not all forfeited
     assert reports[0] == reports[1]
     bad = cli(*args, "--store", str(tmp_path / "x.sqlite"), "--backend", "bogus")
     assert bad.code == 2 and "unknown backend 'bogus'" in bad.err
