@@ -135,6 +135,18 @@ def test_usage_that_is_not_a_number_is_flagged_not_fatal(hostile):
     assert any("input_tokens out of range (-4)" in f for f in reply.flags)
 
 
+def test_a_runaway_reply_is_capped_and_the_cut_recorded(hostile):
+    from plylab.models.sanitize import MAX_TEXT
+
+    model = get_model("openai-api/hostile/long", base_url=hostile.url, backoff=0.01)
+    hostile.queue(Hostile(body=completion(json.dumps("ANSWER: 1 " + "x" * (MAX_TEXT + 5000)))))
+    reply = asyncio.run(
+        model.generate([{"role": "user", "content": "hi"}], config=GenerateConfig(max_retries=0))
+    )
+    assert len(reply.text) == MAX_TEXT and reply.text.startswith("ANSWER: 1 ")
+    assert f"text: truncated to {MAX_TEXT:,} of {MAX_TEXT + 5010:,} characters" in reply.flags
+
+
 CLUE_REPLY = completion(
     '"{\\"action\\": \\"pass\\", \\"why\\": \\"\\ud800 I was sent Bearer ' + KEY + '\\"}"', usage=HUGE
 )

@@ -5,6 +5,7 @@ writers refuse it) or usage counts beyond 64 bits, negative, or not numbers at a
 INTEGER is 64-bit; SUM over a run must not overflow). Each unsafe value is replaced -- a lone
 surrogate by U+FFFD, an impossible count by 0, an impossible cost by None -- and the replacement
 is named in a flag that the reply and the attempt record keep, so nothing is changed silently.
+Text beyond MAX_TEXT characters is cut there, flagged the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from typing import Any
 # billion calls far inside 64 bits.
 MAX_TOKENS = 10**9
 MAX_COST = 10.0**6  # dollars for one call
+# The most characters kept of one reply's text (and of its reasoning). Real answers, reasoning
+# summaries included, stay far below it; a runaway or hostile server's megabytes stop here, and
+# the flag records how long the text was.
+MAX_TEXT = 1_000_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -34,6 +39,9 @@ def safe_text(value: Any, field: str, flags: list[str]) -> str:
     except UnicodeEncodeError:
         text, n = _SURROGATE.subn("\ufffd", text)
         flags.append(f"{field}: {n} lone surrogate(s) replaced with U+FFFD")
+    if len(text) > MAX_TEXT:
+        flags.append(f"{field}: truncated to {MAX_TEXT:,} of {len(text):,} characters")
+        text = text[:MAX_TEXT]
     return text
 
 
