@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from plylab.analysis.learning import learning_data, learning_report
 from plylab.harness.records import GameRecord, MoveRecord
 from plylab.harness.store import Store
@@ -67,9 +69,20 @@ def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
     store = Store(path)
     folder = tmp_path / "s.memory" / "reaper" / "run0"
     memory = CaseMemory.open(folder / "memory.sqlite", frozen=False, game="tic_tac_toe")
-    with memory.transaction() as conn:
-        memory._log(conn, 1, [Update("reflect"), Update("reflect", failure="truncated"), Update("rules")])
-        memory._log(conn, 2, [Update("reflect", failure="partial"), Update("rules", failure="unparseable")])
+    # Two learning games with no new cases, each logging its updates as the learner does.
+    no_cases = np.zeros((0, 384), dtype=np.float32)
+    memory.add_game(
+        [],
+        dedup=True,
+        encode=lambda texts: no_cases,
+        updates=[Update("reflect"), Update("reflect", failure="truncated"), Update("rules")],
+    )
+    memory.add_game(
+        [],
+        dedup=True,
+        encode=lambda texts: no_cases,
+        updates=[Update("reflect", failure="partial"), Update("rules", failure="unparseable")],
+    )
     memory.close()
     for c, notes in enumerate([[{}, {}], [{"recall": True}, {"recall": False}, {"recall": True}, {}]]):
         plan = {

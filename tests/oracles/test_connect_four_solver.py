@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import minimax
 
 from plylab.games import get_game
 from plylab.oracles import best_actions
-from plylab.oracles.connect_four import ConnectFourOracle, Solver, position_key, shared_solver
+from plylab.oracles.connect_four import ConnectFourOracle, DiskCache, Solver, position_key, shared_solver
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect_four"
 GAME = get_game("connect_four")
@@ -125,8 +125,9 @@ def test_disk_cache_is_read_before_solving(tmp_path: Path) -> None:
     path = tmp_path / "c4.sqlite"
     first = ConnectFourOracle(disk_cache=path)
     assert first.scores(columns("4453")) == {0: -5, 1: -5, 2: -2, 3: -3, 4: -4, 5: -2, 6: -2}
-    # A planted entry proves that a second oracle answers from the file, not from a search.
-    first._disk.put(position_key(columns("44")), (9, None, None, None, None, None, None))
+    # A planted entry (written through the file's own interface) proves that a second oracle answers
+    # from the file, not from a search.
+    DiskCache(path).put(position_key(columns("44")), (9, None, None, None, None, None, None))
     assert ConnectFourOracle(disk_cache=path).scores(columns("44")) == {0: 9}
     assert ConnectFourOracle(disk_cache=path).scores(columns("5344"))[2] == -2  # a transposition
 

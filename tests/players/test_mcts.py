@@ -43,7 +43,7 @@ def test_the_default_bot_proves_a_forced_win_and_plays_it(seed):
     winning = {a for a, v in values.items() if v == 1}
     assert winning and winning != set(state.legal_actions())  # the position discriminates
     player = make_player("mcts", game, seed)
-    root = player._bot().mcts_search(state)
+    root = player.search(state)
     # MCTS-Solver backs the proven outcome up to the root (X = player 0 wins) and stops early;
     # plain UCT never proves anything and spends its whole budget.
     assert list(root.outcome) == [1.0, -1.0]
@@ -55,5 +55,5 @@ def test_the_default_bot_proves_a_forced_win_and_plays_it(seed):
 def test_plain_uct_proves_nothing():
     game, state = _state("tic_tac_toe", FORK)
     player = make_player("mcts:solve=false", game, 0)
-    root = player._bot().mcts_search(state)
+    root = player.search(state)
     assert list(root.outcome) == [] and root.explore_count >= player.sims

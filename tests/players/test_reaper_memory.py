@@ -66,7 +66,7 @@ def sha(path: Path) -> str:
 
 
 def test_the_encoder_is_the_offline_minilm_truncated_to_256_tokens(encoder):
-    assert encoder.dim == 384 and encoder._model.max_seq_length == 256
+    assert encoder.dim == 384 and encoder.max_tokens == 256
     v = encoder.encode([EMPTY, EMPTY])
     assert v.shape == (2, 384) and np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
 

@@ -59,5 +59,9 @@ class MctsPlayer(Player[MctsOptions]):
             self._cached_bot = bot
         return bot
 
+    def search(self, state: pyspiel.State) -> pyspiel.SearchNode:
+        """One search from `state` with this player's bot; the root shows what the search proved."""
+        return self._bot().mcts_search(state)
+
     async def act(self, turn: Turn) -> Decision:
         return Decision(self._bot().step(turn.state))

@@ -66,6 +66,11 @@ class Encoder:
         self._memo.clear()
 
     @property
+    def max_tokens(self) -> int:
+        """Tokens the model reads of a text before truncating it (the paper's encoder reads 256)."""
+        return int(self._model.max_seq_length)  # type: ignore[attr-defined]
+
+    @property
     def dim(self) -> int:
         m = self._model
         dimension = getattr(m, "get_embedding_dimension", None) or m.get_sentence_embedding_dimension  # type: ignore[attr-defined]
