@@ -289,7 +289,7 @@ def test_recognition_knows_the_name_and_aliases(game: str, text: str) -> None:
 def test_a_plan_file_may_turn_scoring_off(cli, tmp_path) -> None:
     plan = tmp_path / "plan.yaml"
     plan.write_text(
-        'game: ["mnk:m=3,n=3,k=3"]\nplayers: [random]\nopponents: [optimal]\ngames: 2\nscore: false\n'
+        'games: ["mnk:m=3,n=3,k=3"]\nplayers: [random]\nopponents: [optimal]\ngames_per_matchup: 2\nscore: false\n'
     )
     store = str(tmp_path / "s.sqlite")
     assert cli("run", "--config", str(plan), "--store", store, "--quiet").code == 0

@@ -52,15 +52,35 @@ def test_unreadable_store_and_config(cli, tmp_path):
     res = cli("report", "--store", str(tmp_path / "missing.sqlite"))
     assert res.code == 2 and "does not exist" in res.err
     broken = tmp_path / "plan.yaml"
-    broken.write_text("game: [tic_tac_toe\nplayers: {")
+    broken.write_text("games: [tic_tac_toe\nplayers: {")
     res = cli("run", "--config", str(broken), "--store", str(tmp_path / "s.sqlite"))
     assert res.code == 2 and "not valid YAML" in res.err
-    broken.write_text("game: tic_tac_toe\nplayrs: [random]\n")
+    broken.write_text("games: tic_tac_toe\nplayrs: [random]\n")
     res = cli("run", "--config", str(broken), "--store", str(tmp_path / "s.sqlite"))
     assert res.code == 2 and "unknown key(s) playrs" in res.err
     res = cli("run", "--config", str(tmp_path / "nope.yaml"))
     assert res.code == 2 and "cannot read config" in res.err
     assert not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    "text, needles",
+    [
+        (  # a plan file as written before the keys said what they hold
+            "game: [tic_tac_toe]\ngames: 4\nplayers: [random]\nopponents: [random]\n",
+            ["'game' is now 'games'", "a number in 'games' is now 'games_per_matchup'"],
+        ),
+        ("games: 4\nplayers: [random]\nopponents: [random]\n", ["'games' is now 'games_per_matchup'"]),
+        ("game: nim\nplayers: [random]\nopponents: [random]\n", ["'game' is now 'games' (the game names)"]),
+    ],
+)
+def test_old_plan_keys_name_the_new_ones(cli, tmp_path, text, needles):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(text)
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--config", str(plan), "--store", str(store), "--quiet")
+    assert res.code == 2 and all(n in res.err for n in needles), res.err
+    assert len(res.err.strip().splitlines()) == 1 and not store.exists()
 
 
 def test_bad_report_options(cli, tmp_path):

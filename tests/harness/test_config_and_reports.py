@@ -11,8 +11,8 @@ from tests.support.minimax import rescore
 CONFIG = """
 name: grid
 seed: 5
-games: 2
-game: [tic_tac_toe, nim]
+games_per_matchup: 2
+games: [tic_tac_toe, nim]
 formulations: [standard]
 players: [random, "mcts:sims=20"]
 opponents: [optimal]

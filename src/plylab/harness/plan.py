@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..errors import UserError
 from ..games import GAMES, get_game
@@ -152,47 +153,61 @@ def single_plan(
 
 
 Names = list[str]
+# Old spellings: one line naming the key that replaced each (never a silent reinterpretation).
 RENAMED = {
-    "run": "name",
-    "games_per_matchup": "games",
-    "formulation": "formulations",
-    "player": "players",
-    "opponent": "opponents",
+    "run": "'run' is now 'name'",
+    "game": "'game' is now 'games' (the game names)",
+    "formulation": "'formulation' is now 'formulations'",
+    "player": "'player' is now 'players'",
+    "opponent": "'opponent' is now 'opponents'",
 }
+COUNT_RENAMED = "a number in 'games' is now 'games_per_matchup' ('games' lists the game names)"
 
 
 class PlanFile(BaseModel):
     """A grid plan file: games x formulations x players x opponents; one spelling per key.
 
-    `game` is one name or a list; `formulations` a list (applied to every game) or a mapping
-    game -> list; `games` the number of games per matchup.
+    `games` is one game name or a list; `formulations` a list (applied to every game) or a mapping
+    game -> list; `games_per_matchup` the number of games per matchup.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=False)
+    model_config = ConfigDict(extra="forbid")
 
     name: str | None = None
     seed: int = Field(0, ge=-INT64, le=INT64)
-    games: int = Field(10, ge=1, le=INT64)
-    game: Names
+    games_per_matchup: int = Field(10, ge=1, le=INT64)
+    games: Names
     formulations: Names | dict[str, Names] = ["standard"]
     players: Names
     opponents: Names
     score: bool = True  # false: no move is scored against an oracle (`--score off`)
 
-    @field_validator("game", "players", "opponents", "formulations", mode="before")
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spellings(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            old = [RENAMED[k] for k in data if k in RENAMED]
+            count = data.get("games")
+            if isinstance(count, int | float) and not isinstance(count, bool):
+                old.append(COUNT_RENAMED)
+            if old:
+                raise PydanticCustomError("renamed", "; ".join(old))
+        return data
+
+    @field_validator("games", "players", "opponents", "formulations", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
             return [str(value)]
         if isinstance(value, list):
-            return [str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v for v in value]
+            return [str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v for v in value]
         if isinstance(value, dict):
             return {k: cls._one_or_many(v) for k, v in value.items()}
         return value
 
     def matchups(self) -> list[Matchup]:
         out = []
-        for g in self.game:
+        for g in self.games:
             forms = (
                 self.formulations.get(g, ["standard"])
                 if isinstance(self.formulations, dict)
@@ -219,21 +234,20 @@ def _read_yaml(path: Path) -> Any:
 
 
 def _plan_error(path: Path, exc: ValidationError) -> UserError:
+    err = exc.errors()[0]
+    if err["type"] == "renamed":
+        return UserError(f"config '{path}': {err['msg']}")
     unknown = sorted({str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"})
-    renamed = [f"'{k}' is now '{RENAMED[k]}'" for k in unknown if k in RENAMED]
-    if renamed:  # an old synonym: name the key that replaced it
-        return UserError(f"config '{path}': {'; '.join(renamed)}")
     if unknown:
         return UserError(
             f"config '{path}': unknown key(s) {', '.join(unknown)}; accepted: {', '.join(PlanFile.model_fields)}"
         )
-    err = exc.errors()[0]
     key = str(err["loc"][0]) if err["loc"] else ""
     if err["type"] == "missing":
-        hint = f" ({', '.join(GAMES.names())})" if key == "game" else ""
+        hint = f" ({', '.join(GAMES.names())})" if key == "games" else ""
         return UserError(f"config '{path}' needs '{key}'{hint}")
-    if key in ("seed", "games"):
-        least = 1 if key == "games" else -INT64
+    if key in ("seed", "games_per_matchup"):
+        least = 1 if key == "games_per_matchup" else -INT64
         return UserError(f"config '{path}': '{key}' must be an integer from {least} to {INT64}")
     return UserError(f"config '{path}': '{key}' must be a string or a list of strings")
 
@@ -241,7 +255,8 @@ def _plan_error(path: Path, exc: ValidationError) -> UserError:
 def load_plan(
     path: Path, *, seed: int | None = None, games: int | None = None, name: str | None = None
 ) -> Plan:
-    """A grid plan from YAML (see `PlanFile`); CLI flags override `seed`, `games` and the run name."""
+    """A grid plan from YAML (see `PlanFile`); CLI flags override the seed, the games per matchup
+    (`--games`) and the run name."""
     data = _read_yaml(path)
     if not isinstance(data, dict):
         raise UserError(f"config '{path}' must be a mapping with keys: {', '.join(PlanFile.model_fields)}")
@@ -251,6 +266,6 @@ def load_plan(
         raise _plan_error(path, exc) from None
     except RecursionError:
         raise UserError(f"config '{path}' nests too deeply; a plan is a flat mapping of lists") from None
-    n = games if games is not None else spec.games
+    n = games if games is not None else spec.games_per_matchup
     s = seed if seed is not None else spec.seed
     return Plan(name or spec.name or Path(path).stem, s, n, spec.matchups()).validate()
