@@ -226,8 +226,8 @@ def test_model_errors_are_failures_of_their_kind(error, kind):
     d = act(player, turn)
     assert d.action is None and d.failure == kind
     assert d.attempts[0].error == error.message and d.attempts[0].prompt
-    if error.reply is not None:
-        assert d.attempts[0].output_tokens == 24
+    # A reply that came back (empty) still cost its tokens; a call that failed cost none.
+    assert d.attempts[0].output_tokens == (0 if error.reply is None else 24)
 
 
 def test_retry_reasks_with_the_error_shown():
