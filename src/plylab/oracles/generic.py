@@ -28,7 +28,7 @@ from typing import Any
 import pyspiel
 
 from .base import MoveValues
-from .minimax import cache_dir
+from .minimax import ExactTable, cache_dir, position_key
 
 DEFAULT_LIMIT = 2_000_000
 
@@ -97,25 +97,18 @@ class TooLarge(RuntimeError):
     """The reachable positions exceeded the limit while building."""
 
 
-def position_key(state: pyspiel.State) -> str:
-    return f"{state.current_player()}|{state}"
-
-
 def cache_path(key: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9_.=-]+", "_", key)[:80]
     digest = hashlib.sha256(key.encode()).hexdigest()[:10]
     return cache_dir() / f"generic-{slug}-{digest}.json"
 
 
-class GenericOracle:
+class GenericOracle(ExactTable):
     """Exact value (and score) of every legal move, from a table of every reachable position."""
 
     def __init__(self, game: pyspiel.Game, values: dict[str, float], build_seconds: float = 0.0) -> None:
-        self.game = game
-        self.values = values
-        self.build_seconds = build_seconds
+        super().__init__(game, values, build_seconds)
         self.has_scores = game.max_utility() > 1 or game.min_utility() < -1
-        self._moves: dict[str, MoveValues] = {}
 
     @classmethod
     def build(cls, game: pyspiel.Game, max_positions: int | None = None) -> GenericOracle:
@@ -182,22 +175,4 @@ class GenericOracle:
     def move_values(self, state: pyspiel.State) -> MoveValues:
         if state.is_terminal():
             raise ValueError("a terminal position has no moves to value")
-        key = position_key(state)
-        found = self._moves.get(key)
-        if found is None:
-            found = self._moves[key] = self._compute(state)
-        return found
-
-    def _compute(self, state: pyspiel.State) -> MoveValues:
-        mover = state.current_player()
-        returns: dict[int, float] = {}
-        for action in state.legal_actions():
-            child = state.child(action)
-            if child.is_terminal():
-                returns[action] = child.returns()[mover]
-            else:
-                v = self.values[position_key(child)]
-                returns[action] = v if child.current_player() == mover else -v
-        values = {a: (r > 0) - (r < 0) for a, r in returns.items()}
-        scores = {a: int(round(r)) for a, r in returns.items()} if self.has_scores else None
-        return MoveValues(values=values, scores=scores)
+        return super().move_values(state)

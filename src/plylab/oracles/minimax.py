@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pyspiel
@@ -30,14 +31,42 @@ def position_key(state: pyspiel.State) -> str:
     return f"{state.current_player()}|{state}"
 
 
-class MinimaxTable:
-    """Value of every reachable position for the player to move (+1 / 0 / -1)."""
+class ExactTable:
+    """Exact values of every reachable position for the player to move; a move is valued by one
+    lookup of its child (memoised per position). `has_scores`: the returns are finer than +-1."""
 
-    def __init__(self, game: pyspiel.Game, values: dict[str, int], build_seconds: float = 0.0):
+    has_scores = False
+
+    def __init__(self, game: pyspiel.Game, values: Mapping[str, float], build_seconds: float = 0.0) -> None:
         self.game = game
         self.values = values
         self.build_seconds = build_seconds
         self._moves: dict[str, MoveValues] = {}  # per-position memo: scoring a move is one lookup
+
+    def move_values(self, state: pyspiel.State) -> MoveValues:
+        key = position_key(state)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = self._compute(state)
+        return found
+
+    def _compute(self, state: pyspiel.State) -> MoveValues:
+        mover = state.current_player()
+        returns: dict[int, float] = {}
+        for action in state.legal_actions():
+            child = state.child(action)
+            if child.is_terminal():
+                returns[action] = child.returns()[mover]
+            else:
+                v = self.values[position_key(child)]
+                returns[action] = v if child.current_player() == mover else -v
+        values = {a: (r > 0) - (r < 0) for a, r in returns.items()}
+        scores = {a: int(round(r)) for a, r in returns.items()} if self.has_scores else None
+        return MoveValues(values=values, scores=scores)
+
+
+class MinimaxTable(ExactTable):
+    """Value of every reachable position for the player to move (+1 / 0 / -1)."""
 
     @classmethod
     def build(cls, game: pyspiel.Game) -> MinimaxTable:
@@ -77,22 +106,3 @@ class MinimaxTable:
         tmp.write_text(json.dumps(table.values))
         os.replace(tmp, path)
         return table
-
-    def move_values(self, state: pyspiel.State) -> MoveValues:
-        key = position_key(state)
-        found = self._moves.get(key)
-        if found is None:
-            found = self._moves[key] = self._compute(state)
-        return found
-
-    def _compute(self, state: pyspiel.State) -> MoveValues:
-        mover = state.current_player()
-        out: dict[int, int] = {}
-        for action in state.legal_actions():
-            child = state.child(action)
-            if child.is_terminal():
-                out[action] = int(round(child.returns()[mover]))
-            else:
-                v = self.values[position_key(child)]
-                out[action] = v if child.current_player() == mover else -v
-        return MoveValues(values=out)
