@@ -83,6 +83,25 @@ def actions(store: Path, name: str) -> dict[str, list[int | None]]:
     return out
 
 
+def eval_from_store(store: Path, name: str, checkpoint: int) -> tuple[float, float]:
+    """A checkpoint's draw rate and output tokens per model move, counted from its evaluation
+    games' rows in SQL (independently of the report's aggregation; one run, so the mean is the run's)."""
+    run = f"{name}/run0/eval{checkpoint}"
+    with sqlite3.connect(store) as conn:
+        games, draws = conn.execute(
+            "SELECT COUNT(*), TOTAL(g.outcome = 'draw') FROM games g JOIN runs r ON r.id = g.run_id "
+            "WHERE r.name = ?",
+            (run,),
+        ).fetchone()
+        moves, tokens = conn.execute(
+            "SELECT COUNT(*), TOTAL(m.output_tokens) FROM moves m JOIN games g ON g.id = m.game_id "
+            "JOIN runs r ON r.id = g.run_id WHERE r.name = ? AND m.calls + m.cache_hits > 0",
+            (run,),
+        ).fetchone()
+    assert games > 0 and moves > 0, run
+    return draws / games, tokens / moves
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("learn") / "s.sqlite"
@@ -105,7 +124,9 @@ def test_reaper_learns_and_the_report_has_every_checkpoint(store, capsys):
         assert c["runs"] == 1
         for metric in ("draw_rate", "win_rate", "optimality", "tokens_per_move"):
             assert set(c[metric]) == {"mean", "low", "high", "n"}
-        assert 0.0 <= c["draw_rate"]["mean"] <= 1.0 and c["tokens_per_move"]["mean"] > 0
+        draws, tokens = eval_from_store(store, "a", c["checkpoint"])
+        assert c["draw_rate"]["mean"] == pytest.approx(draws)
+        assert c["tokens_per_move"]["mean"] == pytest.approx(tokens) and tokens > 0
     assert "| reaper:" in report(store, capsys, "markdown")
 
 
