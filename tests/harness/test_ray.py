@@ -176,40 +176,62 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
+def same_game(here: Any, there: Any) -> None:
+    assert [(m.ply, m.state, m.action) for m in here.moves] == [
+        (m.ply, m.state, m.action) for m in there.moves
+    ], here.job_key
+    assert (here.returns, here.outcome) == (there.returns, there.outcome), here.job_key
+
+
 @needs_ray
 @pytest.mark.timeout(300)
 def test_plan_on_two_node_cluster_matches_local(cluster: str, tmp_path: Path) -> None:
-    """Games spread over both nodes, streamed back one by one, identical to the same jobs played here."""
+    """A plan run on the cluster streams back every game, each identical to the same job played here;
+    and a batch pinned to each node (Ray's own node affinity, not the timing of a run) runs on that
+    node and plays the same games. Where the executor's batches land is Ray's business: not checked."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
     from plylab.harness.backends import ExecOptions
-    from plylab.harness.backends.ray import RayExecutor
+    from plylab.harness.backends.ray import RayExecutor, ray_session
+    from plylab.harness.backends.ray_worker import play_batch
     from plylab.harness.plan import single_plan
     from plylab.harness.session import play_game
     from plylab.players import RunContext
 
-    # ~0.1 s a game, ~5 s of play in all: longer than a node takes to start its first worker, so the
-    # games spread. (With tiny games the head's warm worker drains the queue first; Ray then cancels
-    # the lease it asked of the other node, and every game runs on one node, as it should.)
-    jobs = list(single_plan("tic_tac_toe", "standard", "mcts:sims=30000", "optimal", 48, 5, None).jobs())
-    executor = RayExecutor(ExecOptions(address=cluster))
-    got: dict[str, Any] = {}
-    asyncio.run(
-        executor.run(
-            jobs,
-            RunContext(store_path=tmp_path / "s.sqlite"),
-            lambda r: got.setdefault(r.job_key, r),
-            lambda: True,
+    jobs = list(single_plan("tic_tac_toe", "standard", "mcts:sims=2000", "optimal", 24, 5, None).jobs())
+    local = {job.key: asyncio.run(play_game(job, RunContext())) for job in jobs}
+    options = ExecOptions(address=cluster)
+    with ray_session(options):
+        executor = RayExecutor(options)
+        got: dict[str, Any] = {}
+        asyncio.run(
+            executor.run(
+                jobs,
+                RunContext(store_path=tmp_path / "s.sqlite"),
+                lambda r: got.setdefault(r.job_key, r),
+                lambda: True,
+            )
         )
-    )
-    assert sorted(got) == sorted(j.key for j in jobs)
-    assert len(executor.nodes) == 2, f"games ran on {dict(executor.nodes)}"
-    assert executor.batches > 2
-    for job in jobs:
-        here = asyncio.run(play_game(job, RunContext()))
-        there = got[job.key]
-        assert [(m.ply, m.state, m.action) for m in here.moves] == [
-            (m.ply, m.state, m.action) for m in there.moves
-        ]
-        assert (here.returns, here.outcome) == (there.returns, there.outcome)
+        assert sorted(got) == sorted(local)
+        assert executor.batches > 2 and sum(executor.nodes.values()) == len(jobs)
+        for key, record in got.items():
+            same_game(local[key], record)
+
+        nodes = sorted(n["NodeID"] for n in ray.nodes() if n["Alive"])
+        assert len(nodes) == 2
+        remote = ray.remote(num_returns="streaming")(play_batch)
+        for i, node in enumerate(nodes):
+            batch = jobs[i::2][:3]
+            pinned = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+            gen = remote.options(num_cpus=1, scheduling_strategy=pinned).remote(
+                batch, RunContext(), False, None
+            )
+            played = [ray.get(ref) for ref in gen]
+            assert [n for n, _ in played] == [node] * len(batch)
+            assert [r.job_key for _, r in played] == [j.key for j in batch]
+            for _, record in played:
+                same_game(local[record.job_key], record)
 
 
 @needs_ray
@@ -243,10 +265,14 @@ def test_ctrl_c_on_cluster(cluster: str, tmp_path: Path) -> None:
 def test_model_games_on_cluster_share_one_cap_cache_and_budget(
     cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """LLM games on both nodes: the model's cap (2) holds cluster-wide, replies reach the store's cache
+    """LLM games on the cluster: the model's cap (2) holds cluster-wide, replies reach the store's cache
     from either node (a re-run asks the server nothing), and a budget stops and then resumes the run."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
     from plylab.harness.backends import ExecOptions, backend_session
     from plylab.harness.backends.ray import RayExecutor
+    from plylab.harness.backends.ray_worker import CacheServer, ModelGates, Services, play_batch
     from plylab.harness.budget import Budget
     from plylab.harness.plan import single_plan
     from plylab.harness.runner import run_plan
@@ -281,11 +307,36 @@ def test_model_games_on_cluster_share_one_cap_cache_and_budget(
             asked = len(server.requests)
             assert server.max_in_flight == 2  # the cap, and no lower: the gate does not serialise calls
 
-            # The same games again, on both nodes: every reply comes from the store's cache.
+            # The same games again: every reply comes from the store's cache.
             executor = RayExecutor(options)
             got: list[Any] = []
             asyncio.run(executor.run(plan.jobs(), RunContext(store_path=store), got.append, lambda: True))
-            assert len(got) == 12 and len(executor.nodes) == 2
+            assert len(got) == 12
             assert len(server.requests) == asked
             assert sum(m.calls for r in got for m in r.moves) == 0
             assert sum(m.cache_hits for r in got for m in r.moves) == asked
+
+            # And from either node, whatever Ray's placement above: a model batch pinned to each node
+            # (the head, which opens the store itself, and the worker, served by the cache actor).
+            driver = ray.get_runtime_context().get_node_id()
+            on_driver = NodeAffinitySchedulingStrategy(node_id=driver, soft=False)
+            services = Services(
+                cache=CacheServer.options(scheduling_strategy=on_driver).remote(str(store.resolve())),
+                gates=ModelGates.options(scheduling_strategy=on_driver).remote(),
+                driver_node=driver,
+            )
+            remote = ray.remote(num_returns="streaming")(play_batch)
+            jobs = list(plan.jobs())
+            nodes = sorted(n["NodeID"] for n in ray.nodes() if n["Alive"])
+            assert len(nodes) == 2 and driver in nodes
+            for i, node in enumerate(nodes):
+                batch = jobs[i * 2 : i * 2 + 2]
+                pinned = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+                gen = remote.options(num_cpus=0.5, scheduling_strategy=pinned).remote(
+                    batch, RunContext(store_path=store.resolve()), True, services
+                )
+                played = [ray.get(ref) for ref in gen]
+                assert {n for n, _ in played} == {node} and len(played) == 2
+                assert sum(m.calls for _, r in played for m in r.moves) == 0
+                assert sum(m.cache_hits for _, r in played for m in r.moves) > 0
+            assert len(server.requests) == asked
