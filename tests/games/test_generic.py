@@ -241,7 +241,7 @@ def test_score_off_leaves_every_move_unscored(cli, tmp_path) -> None:
         "--store",
         store,
     )
-    assert bad.code == 2 and "--score must be on or off" in bad.err
+    assert bad.code == 2 and "'--score': 'maybe' is not one of 'on', 'off'" in bad.err
 
 
 def test_optimal_needs_an_oracle(cli, tmp_path) -> None:

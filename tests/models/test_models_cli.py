@@ -25,7 +25,7 @@ def test_list_as_json(cli):
 
 def test_bad_format_is_one_line(cli):
     r = cli("models", "list", "--format", "xml")
-    assert r.code == 2 and r.err.count("\n") == 1 and "table, json" in r.err
+    assert r.code == 2 and r.err.count("\n") == 1 and "'xml' is not one of 'table', 'json'" in r.err
 
 
 def test_prepare_says_where_the_model_is(cli, local_model):

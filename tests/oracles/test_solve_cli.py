@@ -71,7 +71,7 @@ def test_printed_moves_parse_back(game: str) -> None:
         (["--game", "tic_tac_toe", "--moves", "B2 B2"], "move 2 of 'B2 B2' is not legal there"),
         (["--game", "tic_tac_toe", "--moves", "D4"], "bad tic-tac-toe move 'D4'"),
         (["--game", "nim", "--moves", "1:2"], "move 1 of '1:2' is not legal there"),
-        (["--game", "nim", "--format", "xml"], "unknown format 'xml'"),
+        (["--game", "nim", "--format", "xml"], "'xml' is not one of 'text', 'json'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) -> None:

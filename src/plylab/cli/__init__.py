@@ -31,12 +31,6 @@ app = typer.Typer(
 )
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one line and return an Exit to raise."""
-    print(f"plylab: error: {message}", file=sys.stderr)
-    return typer.Exit(code)
-
-
 def _load_commands() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -80,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print("plylab: interrupted", file=sys.stderr)
         return 130
     except click_exc.ClickException as exc:
-        return _user_error(exc, exc.format_message())
+        return _user_error(exc, exc.format_message().replace("Value error, ", "", 1))  # typer's choices
     except KeyboardInterrupt:
         print("plylab: interrupted", file=sys.stderr)
         return 130

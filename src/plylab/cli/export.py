@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
@@ -14,7 +14,6 @@ from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, re
 if TYPE_CHECKING:
     import pyarrow as pa
 
-TABLES = ("runs", "games", "moves")
 FORMATS = ("csv", "parquet")
 QUERIES = {
     "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
@@ -29,7 +28,7 @@ QUERIES = {
 def export(
     out: Path = typer.Argument(..., help="output file"),
     store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
-    table: str = typer.Option("games", "--table", help=f"one of: {', '.join(TABLES)}"),
+    table: Literal["runs", "games", "moves"] = typer.Option("games", "--table"),
     fmt: str | None = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
     run: str | None = typer.Option(None, "--run", help="only this run"),
 ) -> None:
@@ -39,8 +38,6 @@ def export(
         raise UserError(
             f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)"
         )
-    if table not in TABLES:
-        raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if not out.parent.is_dir():
         raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
     s = Store(store, create=False)

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import Literal
 
 import pyspiel
 import typer
 
-from ..errors import UserError
 from ..games import GAMES
 from ..games.params import format_value, game_type
 from ..players import PLAYERS
 
-
-def _emit(rows: list[dict], fmt: str, key: str) -> None:
-    if fmt == "json":
-        print(json.dumps({key: rows}, indent=2))
-    elif fmt == "table":
-        for r in rows:
-            extra = ", ".join(r.get("formulations", [])) or r.get("options", "")
-            print(f"{r['name']:<18} {r['summary']}" + (f"  [{extra}]" if extra else ""))
-    else:
-        raise UserError(f"unknown format '{fmt}'; accepted: table, json")
+Format = Literal["table", "json"]
 
 
 def game_rows() -> list[dict]:
@@ -44,25 +35,21 @@ def game_rows() -> list[dict]:
     return rows
 
 
-def games(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
+def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
     formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
-    if fmt not in ("table", "json"):
-        raise UserError(f"unknown format '{fmt}'; accepted: table, json")
     rows = game_rows()
-    if fmt == "table":
-        for r in rows:
-            params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
-            oracle = "oracle" if r["oracle"] else "no oracle"
-            chance = " chance" if r["chance"] else ""
-            print(
-                f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
-            )
+    if fmt == "json":
+        print(json.dumps({"games": rows}, indent=2))
         return
-    _emit(rows, fmt, "games")
+    for r in rows:
+        params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
+        oracle = "oracle" if r["oracle"] else "no oracle"
+        chance = " chance" if r["chance"] else ""
+        print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
 
 
-def players(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
+def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Registered players and their spec options."""
     from ..clue.players import CLUE_PLAYERS
 
@@ -79,7 +66,11 @@ def players(fmt: str = typer.Option("table", "--format", help="table or json")) 
         for c in [PLAYERS.get(n) for n in PLAYERS.names()]
         + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
     ]
-    _emit(rows, fmt, "players")
+    if fmt == "json":
+        print(json.dumps({"players": rows}, indent=2))
+        return
+    for r in rows:
+        print(f"{r['name']:<18} {r['summary']}" + (f"  [{r['options']}]" if r["options"] else ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any
+from typing import Any, Literal
 
 import typer
-
-from ..errors import UserError
 
 # Provider families inspect serves, with where their credentials and servers come from.
 PROVIDERS = [
@@ -43,7 +41,9 @@ def prepare() -> None:
 
 
 @models_app.command("list")
-def list_models(fmt: str = typer.Option("table", "--format", help="table or json")) -> None:
+def list_models(
+    fmt: Literal["table", "json"] = typer.Option("table", "--format", help="table or json"),
+) -> None:
     """The embedded model and the providers a model name may use (no network, no key values)."""
     from ..models.weights import GGUF_NAME, cache_dir, is_prepared
 
@@ -61,20 +61,18 @@ def list_models(fmt: str = typer.Option("table", "--format", help="table or json
         rows.append({"name": name, "summary": summary, "key": key, "key_set": has_key})
     if fmt == "json":
         print(json.dumps({"models": rows}, indent=2))
-    elif fmt == "table":
-        for r in rows:
-            if r["name"] == "local":
-                state = "ready" if r["ready"] else "not prepared: run `plylab models prepare`"
-                print(f"{'local':<30} {r['summary']} [{state}]")
-            else:
-                key = (
-                    ""
-                    if r["key"] is None
-                    else f" [{r['key']}" + {True: " set", False: " not set", None: ""}[r["key_set"]] + "]"
-                )
-                print(f"{r['name']:<30} {r['summary']}{key}")
-    else:
-        raise UserError(f"unknown format '{fmt}'; accepted: table, json")
+        return
+    for r in rows:
+        if r["name"] == "local":
+            state = "ready" if r["ready"] else "not prepared: run `plylab models prepare`"
+            print(f"{'local':<30} {r['summary']} [{state}]")
+        else:
+            key = (
+                ""
+                if r["key"] is None
+                else f" [{r['key']}" + {True: " set", False: " not set", None: ""}[r["key_set"]] + "]"
+            )
+            print(f"{r['name']:<30} {r['summary']}{key}")
 
 
 def register(app: typer.Typer) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
@@ -54,13 +54,11 @@ def _protocol_line(p: Protocol) -> dict[str, str]:
 
 
 @paper_app.command("list")
-def list_(fmt: str = typer.Option("table", "--format", help="table | json")) -> None:
+def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--format")) -> None:
     """Every reproducible table and figure with its protocol (games, opponents, formulations, effort, size)."""
     from ..analysis.tables import format_grid
     from ..paper.protocols import PROTOCOLS
 
-    if fmt not in ("table", "json", "markdown"):
-        raise UserError(f"unknown format '{fmt}'; accepted: table, json, markdown")
     if fmt == "json":
         typer.echo(json.dumps([p.describe() for p in PROTOCOLS.values()], indent=2))
         return
@@ -123,8 +121,6 @@ def run(
 
     p = get_protocol(table)
     models = list(model or [])
-    if address is not None and backend != "ray":
-        raise UserError("--address is for the ray backend (add --backend ray)")
     if p.kind != "play" and references:
         raise UserError(f"--references is for tables; {table} has no classic reference rows")
     if not models and not references:

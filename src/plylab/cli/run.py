@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Literal
 
 import typer
 
@@ -52,7 +53,7 @@ def run(
         None, "--config", help="YAML grid plan (games x formulations x players x opponents)"
     ),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
-    score: str = typer.Option(
+    score: Literal["on", "off"] = typer.Option(
         "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
     ),
 ) -> None:
@@ -62,11 +63,7 @@ def run(
     once the next one would exceed it, games in flight finish, and the run is marked stopped; the
     same command with a larger budget resumes it. Ctrl-C or SIGTERM stops at once, keeping every saved game.
     """
-    if address is not None and backend != "ray":
-        raise UserError("--address is for the ray backend (add --backend ray)")
     run_name, concurrency = run_name or old_name, parallel or concurrency
-    if score not in ("on", "off"):
-        raise UserError(f"--score must be on or off (got '{score}')")
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     if config is not None:
         given = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Literal
 
 import pyspiel
 import typer
@@ -108,11 +109,9 @@ def solve(
         "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1), other games their listed move labels "
         "(mnk: x(1,1) o(0,0)); empty = the initial position",
     ),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves."""
-    if fmt not in ("text", "json"):
-        raise UserError(f"unknown format '{fmt}'; accepted: json, text")
     definition = get_game(game)
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))

@@ -77,14 +77,13 @@ class RunPlan:
             raise UserError(
                 f"Clue takes {MIN_PLAYERS} to {MAX_PLAYERS} players (one --player per seat), got {len(self.specs)}"
             )
-        if self.games < 1:
-            raise UserError(f"--games must be at least 1, got {self.games}")
-        check_int("--games", self.games, 1)
-        check_int("--seed", self.seed, -INT64)
-        if self.turn_limit < 1:
-            raise UserError(f"--turn-limit must be at least 1, got {self.turn_limit}")
-        if self.concurrency < 1:
-            raise UserError(f"--concurrency must be at least 1, got {self.concurrency}")
+        for flag, value, least in (
+            ("--games", self.games, 1),
+            ("--seed", self.seed, -INT64),
+            ("--turn-limit", self.turn_limit, 1),
+            ("--concurrency", self.concurrency, 1),
+        ):
+            check_int(flag, value, least)
         specs = []
         for text in self.specs:
             _, cls, options = clue_player_class(text)
@@ -151,8 +150,6 @@ def run_plan(
     """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
     a local instance) and save each one as it ends."""
     specs = plan.validate()
-    if address is not None and backend != "ray":
-        raise UserError("--address is for the ray backend (add --backend ray)")
     store_path = Path(store_path)
     options = ExecOptions(
         concurrency=plan.concurrency, address=address, run_dir=str(store_path.parent), workers=0
@@ -160,30 +157,22 @@ def run_plan(
     with Driver(store_path, backend=backend, options=options, progress=progress, stderr=True) as driver:
         store = driver.open(ClueStore)
         # Runs stored before seeds were shared resume with the seeds their games were played with.
-        legacy = store.conn.execute(
-            "SELECT 1 FROM clue_runs WHERE key=?", (plan.key(specs, legacy=True),)
-        ).fetchone()
-        key = plan.key(specs, legacy=legacy is not None)
-        seed_of = clue_seed_v1 if legacy is not None else derive_seed
+        old_key = plan.key(specs, legacy=True)
+        legacy = store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (old_key,)).fetchone() is not None
+        key = plan.key(specs, legacy=legacy)
+        seed_of = clue_seed_v1 if legacy else derive_seed
         driver.claim(store.conn, f"clue:{key}")
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
         done = store.finished(run_id)
         model = any(clue_player_class(s)[1].uses_model for s in specs)
-        outcome = RunOutcome(run_id, key, 0, len([i for i in done if i < plan.games]))
+        outcome = RunOutcome(run_id, key, 0, sum(i < plan.games for i in done))
         driver.bar.update(driver.task, description=f"clue {key}"[:48], total=plan.games - outcome.skipped)
 
         def jobs() -> Iterator[ClueJob]:
             for i in range(plan.games):
                 if i not in done:
-                    yield ClueJob(
-                        f"{key}/{i}",
-                        i,
-                        tuple(specs),
-                        seed_of(plan.seed, i),
-                        plan.turn_limit,
-                        model,
-                        legacy is not None,
-                    )
+                    seed = seed_of(plan.seed, i)
+                    yield ClueJob(f"{key}/{i}", i, tuple(specs), seed, plan.turn_limit, model, legacy)
 
         def save(result: ClueResult) -> bool:
             log = result.log

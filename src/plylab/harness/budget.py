@@ -112,17 +112,21 @@ class Budget:
     tripped: str | None = None  # the flag of the limit that stopped new games
 
     def __post_init__(self) -> None:
-        for flag, value in (
-            ("--max-calls", self.max_calls),
-            ("--max-tokens", self.max_tokens),
-            ("--max-cost", self.max_cost),
-        ):
-            if value is not None and value < 0:
-                raise UserError(f"{flag} must be zero or more (got {value})")
+        for flag, limit, _ in self._limits():
+            if limit is not None and limit < 0:
+                raise UserError(f"{flag} must be zero or more (got {limit})")
+
+    def _limits(self) -> tuple[tuple[str, float | None, float], ...]:
+        """(flag, limit, used so far) per limit."""
+        return (
+            ("--max-calls", self.max_calls, self.spent.calls),
+            ("--max-tokens", self.max_tokens, self.spent.tokens),
+            ("--max-cost", self.max_cost, self.spent.cost),
+        )
 
     @property
     def limited(self) -> bool:
-        return any(v is not None for v in (self.max_calls, self.max_tokens, self.max_cost))
+        return any(limit is not None for _, limit, _ in self._limits())
 
     def resume(self, conn: sqlite3.Connection, run_id: int) -> Budget:
         """Count what the run's saved games already used (a resumed run continues from there)."""
@@ -136,12 +140,8 @@ class Budget:
         the mean usage of the saved ones (None if all fit). A zero limit means no model calls at
         all: it refuses even the first game of a run."""
         scale = 1.0 + games_ahead / self.games if self.games else 1.0
-        for flag, limit, value in (
-            ("--max-calls", self.max_calls, self.spent.calls * scale),
-            ("--max-tokens", self.max_tokens, self.spent.tokens * scale),
-            ("--max-cost", self.max_cost, self.spent.cost * scale),
-        ):
-            if limit is not None and (value > limit or (limit == 0 and self.games == 0)):
+        for flag, limit, used in self._limits():
+            if limit is not None and (used * scale > limit or (limit == 0 and self.games == 0)):
                 return flag
         return None
 

@@ -147,9 +147,8 @@ class Driver:
         self.store_path = Path(store_path)
         self.backend = backend
         self.options = options or ExecOptions()
-        self.executor = make_executor(
-            backend, self.options
-        )  # unknown backend, missing extra: nothing written yet
+        # an unknown backend, a missing extra, --address without ray: one line, nothing written yet
+        self.executor = make_executor(backend, self.options)
         self.interrupted = False
         self._progress = progress
         self._label, self._total, self._stderr = label, total, stderr

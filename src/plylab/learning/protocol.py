@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..games import get_game
-from ..harness.backends import ExecOptions, make_executor
+from ..harness.backends import ExecOptions
 from ..harness.budget import GameLimit
 from ..harness.driver import Driver
 from ..harness.seeds import derive_seed
@@ -103,7 +103,6 @@ class Learner:
         self.root = memory_root(store_path, exp)
         planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
         self.summary = LearnSummary(exp.label, store_path, planned)
-        make_executor(backend, self.exec_options)  # an unknown backend or missing extra: one line, first
 
     def run(self) -> LearnSummary:
         with Driver(
@@ -146,9 +145,7 @@ class Learner:
                 if done.exists():
                     self.driver.advance(phase.games)
                     continue
-                copy_atomic(
-                    files.checkpoint(phase.index - 1), files.latest
-                )  # restart from the last checkpoint
+                copy_atomic(files.checkpoint(phase.index - 1), files.latest)  # from the last checkpoint
                 if not await self._phase(phase, files.latest, learn=True):
                     return False
                 await self._consolidate(phase, files.latest)
@@ -214,8 +211,3 @@ class Learner:
             await player.consolidate(game.formulation(self.exp.formulation), key)  # type: ignore[attr-defined]
         finally:
             player.close()
-
-
-def learn(exp: Experiment, store_path: Path, **kwargs: object) -> LearnSummary:
-    """Play (or resume) a learning experiment; see `Learner`."""
-    return Learner(exp, store_path, **kwargs).run()  # type: ignore[arg-type]

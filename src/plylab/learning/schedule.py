@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import UserError
-from ..harness.plan import GameJob, Matchup, single_plan
+from ..harness.plan import GameJob, Matchup, Plan, check_int, single_plan
 from ..harness.seeds import derive_seed
 from ..players import player_class
 from ..players.reaper import ReaperPlayer
@@ -72,8 +72,7 @@ class Experiment:
             ("--learn-games", self.learn_games, 1),
             ("--eval-games", self.eval_games, 1),
         ):
-            if value < least:
-                raise UserError(f"{flag} must be at least {least} (got {value})")
+            check_int(flag, value, least)
         for player in filter(None, (self.agent, self.reference)):  # game, formulation and specs
             single_plan(self.game, self.formulation, player, self.opponent, 1, self.seed, None)
         spec, cls, options = player_class(self.agent)
@@ -110,11 +109,8 @@ class Phase:
         )
 
     def jobs(self, exp: Experiment, skip: Container[str] = ()) -> Iterator[GameJob]:
-        """The phase's jobs in order, made as drawn; those whose key is in `skip` left out."""
-        for i in range(self.games):
-            job = self.job(exp, i)
-            if job.key not in skip:
-                yield job
+        """The phase's jobs in order, made as drawn (a one-matchup plan); those in `skip` left out."""
+        return Plan(self.store_run(exp), self.seed(exp), self.games, [self.job(exp, 0).matchup]).jobs(skip)
 
 
 def run_phases(exp: Experiment, run: int) -> list[Phase]:

@@ -23,9 +23,8 @@ def _ray(options: ExecOptions) -> Executor:
     return RayExecutor(options)
 
 
-if "local" not in EXECUTORS:
-    EXECUTORS.add("local", LocalExecutor)
-    EXECUTORS.add("ray", _ray)
+EXECUTORS.add("local", LocalExecutor)
+EXECUTORS.add("ray", _ray)
 
 __all__ = [
     "EXECUTORS",

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from ...errors import UserError
 from ...players import RunContext
 from .base import ExecOptions, OnResult, ShouldStart, play, uses_model
 
@@ -58,6 +59,8 @@ def _kill_pool(pool: cf.ProcessPoolExecutor) -> None:
 
 class LocalExecutor:
     def __init__(self, options: ExecOptions) -> None:
+        if options.address is not None:
+            raise UserError("--address is for the ray backend (add --backend ray)")
         self.options = options
 
     def session(self) -> AbstractContextManager[None]:
