@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..harness.store import connect, flag, json_text, transaction
+from ..models.cache import hand_over, keep_texts_trigger
 from .session import GameLog
 
 SCHEMA = """
@@ -79,6 +80,9 @@ CREATE TABLE IF NOT EXISTS clue_knowledge (
 );
 CREATE INDEX IF NOT EXISTS clue_games_run ON clue_games(run_id);
 """
+# A turn's long prompt, reply or trace is stored once: the response cache's copy moves into the
+# saved turn (models/cache.py, `hand_over`), and goes back to the cache if the turn is deleted.
+SCHEMA += keep_texts_trigger("clue_turns")
 
 
 class ClueStore:
@@ -142,9 +146,13 @@ class ClueStore:
             if cur.rowcount == 0:
                 return False
             game_id = cur.lastrowid
+            assert game_id is not None  # set by every successful INSERT
             rows = []
             for t in log.turns:
                 d, call = t.decision, t.decision.call
+                if call is not None:  # first: the freed pages then hold the turn
+                    texts = [(f, None, getattr(call, f)) for f in ("prompt", "reply", "reasoning")]
+                    hand_over(c, "clue_turns", game_id, t.turn, texts)
                 belief = None if d.deductions is None else [d.deductions.envelope.get(i) for i in range(3)]
                 rows.append(
                     (

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import UserError
+from ..models.cache import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
 from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
 
@@ -93,6 +94,9 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
 """
+# A long prompt, reply or trace is stored once: the response cache's copy moves into the saved move
+# (models/cache.py, `hand_over`), and goes back to the cache if the move is ever deleted.
+SCHEMA += TEXTS_SCHEMA + keep_texts_trigger("moves")
 
 
 def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
@@ -290,6 +294,15 @@ def expand_attempts(attempts: list[dict[str, Any]] | None, move: Any) -> list[di
     ]
 
 
+def _texts(m: MoveRecord, attempts: list[dict[str, Any]] | None) -> Iterator[tuple[str, str | None, Any]]:
+    """A move's texts as stored: (column, JSON path inside it, text), for `hand_over`."""
+    for f in SHARED_FIELDS:
+        yield f, None, getattr(m, f)
+    for i, a in enumerate(attempts or ()):
+        for f in SHARED_FIELDS:
+            yield "attempts", f"$[{i}].{f}", a.get(f)
+
+
 class Store:
     """Typed access to runs, games and moves. The run loop holds the only writing instance."""
 
@@ -372,6 +385,10 @@ class Store:
             if cur.rowcount == 0:
                 return False
             game_id = cur.lastrowid
+            assert game_id is not None  # set by every successful INSERT
+            attempts = [stored_attempts(m) for m in rec.moves]
+            for m, stored in zip(rec.moves, attempts):  # first: the freed pages then hold the move
+                hand_over(c, "moves", game_id, m.ply, _texts(m, stored))
             c.executemany(
                 """INSERT INTO moves(game_id, ply, seat, player, state, observation, legal, action,
                    action_label, elapsed, values_json, scores_json, optimal, informative, optimal_score,
@@ -406,10 +423,10 @@ class Store:
                         m.calls,
                         m.cache_hits,
                         m.failure_kind,
-                        json_text(stored_attempts(m)),
+                        json_text(stored),
                         json_text(m.note),
                     )
-                    for m in rec.moves
+                    for m, stored in zip(rec.moves, attempts)
                 ],
             )
         return True

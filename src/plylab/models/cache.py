@@ -8,15 +8,24 @@ Failed calls (time-outs, 5xx) are not cached: a resumed run asks again.
 
 Rows are untrusted on the way back: a stored reply is re-validated (and made safe: see
 `Reply`); one that cannot be read at all is a failed attempt of kind `bad_reply`, never a crash.
+
+Long texts (a reply, its reasoning, a prompt) are stored once (issue 15 point 7): the row refers
+to them by hash ({"$text": sha256}) in the `texts` table, and when the game is saved the move (or
+Clue turn) that holds the same text takes it over: the `texts` row then keeps only where it lives
+(`hand_over`). A text whose home cannot give it back (deleted, edited) is a cache miss: asked again.
+Rows written by older versions hold their texts inline and read as before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +33,107 @@ from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply
 
-SCHEMA = """
+TEXTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS texts (
+    hash TEXT PRIMARY KEY,   -- sha256 of the text's UTF-8
+    text TEXT,               -- the text; NULL once a saved move or turn holds it (its home below)
+    home TEXT,               -- moves | clue_turns
+    game_id INTEGER,
+    n INTEGER,               -- the move's ply or the turn's number
+    col TEXT,                -- prompt | reply | reasoning | attempts
+    path TEXT                -- inside `attempts`: a JSON path such as $[0].reply
+);
+CREATE INDEX IF NOT EXISTS texts_home ON texts(home, game_id, n) WHERE home IS NOT NULL;
+"""
+
+SCHEMA = (
+    TEXTS_SCHEMA
+    + """
 CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY,
     model TEXT NOT NULL,
     request TEXT NOT NULL,   -- JSON: messages, schema, sampling config, cache_key (never credentials)
-    reply TEXT NOT NULL,     -- JSON: Reply without the cached flag
+    reply TEXT NOT NULL,     -- JSON: Reply without the cached flag; long texts as {"$text": hash}
     created REAL NOT NULL
 );
 """
+)
+
+TEXT_MIN = 256  # characters: shorter texts are kept inline (a reference would cost about as much)
+HOMES = {"moves": "ply", "clue_turns": "turn"}  # where a text can live once its game is saved
+COLUMNS = ("prompt", "reply", "reasoning", "attempts")
+_PATH = re.compile(r"\$\[\d+\]\.(prompt|reply|reasoning)")
+
+
+def keep_texts_trigger(home: str) -> str:
+    """DDL: before a row of `home` is deleted, the texts it holds for the cache go back to `texts`."""
+    n = HOMES[home]
+    cases = " ".join(f"WHEN '{c}' THEN OLD.{c}" for c in COLUMNS[:3])
+    attempts = "json_extract(OLD.attempts, path)" if home == "moves" else "NULL"  # Clue turns have none
+    return f"""
+CREATE TRIGGER IF NOT EXISTS {home}_keep_texts BEFORE DELETE ON {home} BEGIN
+    UPDATE texts SET text = CASE col {cases} ELSE {attempts} END,
+        home = NULL, game_id = NULL, n = NULL, col = NULL, path = NULL
+    WHERE home = '{home}' AND game_id = OLD.game_id AND n = OLD.{n};
+END;
+"""
+
+
+def text_hash(text: str) -> str | None:
+    """sha256 of the text's UTF-8; None for a text that has none (a lone surrogate stays inline)."""
+    try:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError:
+        return None
+
+
+def _long(text: Any) -> str | None:
+    return text_hash(text) if isinstance(text, str) and len(text) >= TEXT_MIN else None
+
+
+def resolve_text(conn: sqlite3.Connection, digest: str) -> str | None:
+    """The text stored under `digest`, from `texts` or from its home; None when it cannot be had."""
+    try:
+        row = conn.execute(
+            "SELECT text, home, game_id, n, col, path FROM texts WHERE hash=?", (digest,)
+        ).fetchone()
+        if row is None:
+            return None
+        text, home, game_id, n, col, path = tuple(row)
+        if text is None:
+            if home not in HOMES or col not in COLUMNS:
+                return None
+            where = f"FROM {home} WHERE game_id=? AND {HOMES[home]}=?"
+            if col == "attempts":
+                if not isinstance(path, str) or not _PATH.fullmatch(path):
+                    return None
+                found = conn.execute(
+                    f"SELECT json_extract(attempts, ?) {where}", (path, game_id, n)
+                ).fetchone()
+            else:
+                found = conn.execute(f"SELECT {col} {where}", (game_id, n)).fetchone()
+            text = found[0] if found is not None else None
+    except sqlite3.OperationalError:  # malformed JSON in a home, a table gone
+        return None
+    return text if isinstance(text, str) and text_hash(text) == digest else None
+
+
+def hand_over(
+    conn: sqlite3.Connection, home: str, game_id: int, n: int, texts: Iterable[tuple[str, str | None, Any]]
+) -> None:
+    """Saving a move or turn: each of its long texts (column, JSON path in it, text) that the cache
+    holds is dropped from `texts`, which keeps where it now lives. Call inside the save's transaction."""
+    for col, path, text in texts:
+        digest = _long(text)
+        if digest is not None:
+            conn.execute(
+                "UPDATE texts SET text=NULL, home=?, game_id=?, n=?, col=?, path=? WHERE hash=? AND text IS NOT NULL",
+                (home, game_id, n, col, path, digest),
+            )
+
+
+def _is_ref(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"$text"} and isinstance(value["$text"], str)
 
 
 def request_record(
@@ -68,6 +169,13 @@ def _json_column(value: Any) -> str:
     return text
 
 
+def _loads(text: Any) -> Any:
+    try:
+        return json.loads(text) if isinstance(text, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        return None
+
+
 class ResponseCache:
     """Replies by key in the `responses` table of a plylab store (or any SQLite file)."""
 
@@ -88,14 +196,20 @@ class ResponseCache:
         return cls(connect(path), owned=True)
 
     def get(self, key: str) -> Reply | None:
+        """The reply stored under `key`; None (a miss) when there is none or its texts are gone."""
         with self._lock:
             row = self.conn.execute("SELECT reply FROM responses WHERE key=?", (key,)).fetchone()
+            data = _loads(row[0]) if row is not None else None
+            for field in ("text", "reasoning"):
+                if isinstance(data, dict) and _is_ref(data.get(field)):
+                    data[field] = resolve_text(self.conn, data[field]["$text"])
+                    if data[field] is None:
+                        row = None  # a text that cannot be had: ask again
         if row is None:
             self.misses += 1
             return None
         self.hits += 1
         try:
-            data = json.loads(row[0]) if isinstance(row[0], (str, bytes)) else None
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             data["cached"] = True
@@ -105,12 +219,49 @@ class ResponseCache:
             raise ModelError("bad_reply", f"the cached reply cannot be used ({why})") from None
 
     def put(self, key: str, request: dict[str, Any], reply: Reply) -> None:
-        body = _json_column(reply.model_dump(mode="json", exclude={"cached"}))
-        with self._lock:
+        """Store a reply (its long texts, and the request's, once in `texts`), in one transaction."""
+        body = reply.model_dump(mode="json", exclude={"cached"})
+        messages = request.get("messages")
+        with self._lock, self._transaction():
+            for field in ("text", "reasoning"):
+                body[field] = self._ref(body.get(field))
+            if isinstance(messages, list):
+                request = dict(request)
+                request["messages"] = [
+                    {**m, "content": self._ref(m.get("content"))} if isinstance(m, dict) else m
+                    for m in messages
+                ]
             self.conn.execute(
                 "INSERT OR REPLACE INTO responses(key, model, request, reply, created) VALUES (?,?,?,?,?)",
-                (key, request["model"], _json_column(request), body, time.time()),
+                (key, request["model"], _json_column(request), _json_column(body), time.time()),
             )
+
+    def _ref(self, text: Any) -> Any:
+        """A long text as {"$text": hash}, stored in `texts` unless it is there already (or at home)."""
+        digest = _long(text)
+        if digest is None:
+            return text
+        added = self.conn.execute("INSERT OR IGNORE INTO texts(hash, text) VALUES (?,?)", (digest, text))
+        if added.rowcount == 0 and resolve_text(self.conn, digest) is None:  # its home lost it
+            self.conn.execute(
+                "UPDATE texts SET text=?, home=NULL, game_id=NULL, n=NULL, col=NULL, path=NULL WHERE hash=?",
+                (text, digest),
+            )
+        return {"$text": digest}
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN..COMMIT on an autocommit connection; inside a caller's transaction, just that one."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
 
     def __len__(self) -> int:
         with self._lock:
