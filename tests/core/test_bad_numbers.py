@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.cli import run_args
+
 
 @pytest.mark.parametrize(
     ("game", "player", "says"),
@@ -19,19 +21,7 @@ import pytest
 )
 def test_numbers_beyond_the_engine_are_one_line(cli, tmp_path, game: str, player: str, says: str) -> None:
     store = tmp_path / "s.sqlite"
-    r = cli(
-        "run",
-        "--game",
-        game,
-        "--player",
-        player,
-        "--opponent",
-        "random",
-        "--games",
-        "1",
-        "--store",
-        str(store),
-    )
+    r = cli(*run_args(game, player, "random", games=1, store=store, quiet=False))
     assert r.code == 2
     assert says in r.err
     assert "Traceback" not in r.err + r.out

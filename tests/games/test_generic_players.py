@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.support.cli import plylab_subprocess
+from tests.support.cli import plylab_subprocess, run_args
 
 
 def test_a_person_plays_a_generic_game_at_the_terminal(tmp_path):
@@ -59,22 +59,7 @@ def server(monkeypatch):
 def test_a_model_over_http_plays_generic_games(cli, tmp_path, server, game, formulation, output):
     store = str(tmp_path / "s.sqlite")
     spec = f"llm:model=openai-api/play/m,base_url={server.url},output={output}"
-    r = cli(
-        "run",
-        "--game",
-        game,
-        "--formulation",
-        formulation,
-        "--player",
-        spec,
-        "--opponent",
-        "random",
-        "--games",
-        "2",
-        "--store",
-        store,
-        "--quiet",
-    )
+    r = cli(*run_args(game, spec, "random", formulation=formulation, games=2, store=store))
     assert r.code == 0, r.err
     [row] = json.loads(cli("report", "--store", store, "--format", "json").out)["matchups"]
     assert row["games"] == 2 and row["failures"] == 0 and row["usage"]["calls"] > 0

@@ -8,6 +8,7 @@ import pytest
 
 from plylab.analysis.recognition import names_game, recognizer
 from plylab.games import get_game
+from tests.support.cli import run_args
 
 NAMED = {
     "tic_tac_toe": [
@@ -122,18 +123,7 @@ def test_recognition_is_counted_on_traces_and_a_traceless_cell_is_missing(cli, t
     store, spec = tmp_path / "s.sqlite", f"llm:model=openai-api/trace/m,base_url={server.url}"
     server.queue(*[Behaviour(reasoning="Plainly this is tic-tac-toe; take a corner.") for _ in range(9)])
     run = [
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        spec,
-        "--opponent",
-        "optimal",
-        "--games",
-        "1",
-        "--store",
-        str(store),
-        "--quiet",
+        *run_args("tic_tac_toe", spec, "optimal", games=1, store=store),
     ]
     assert cli(*run, "--run", "traced").code == 0
     on_trace, csv = _recognition(cli, store, "traced")
@@ -152,22 +142,6 @@ def test_recognition_is_counted_on_traces_and_a_traceless_cell_is_missing(cli, t
 
 def test_an_unknown_recognition_source_is_one_clear_error(cli, tmp_path, server):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "nim",
-            "--player",
-            "random",
-            "--opponent",
-            "random",
-            "--games",
-            "1",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("nim", games=1, store=store)).code == 0
     res = cli("report", "--store", str(store), "--table", "recognition", "--on", "vibes")
     assert res.code == 2 and "trace, reply" in res.err

@@ -12,6 +12,7 @@ import pytest
 from plylab.errors import UserError
 from plylab.harness.budget import Budget, game_usage, move_usage
 from plylab.harness.store import GameRecord, MoveRecord
+from tests.support.cli import run_args
 from tests.support.fake_openai_server import FakeOpenAIServer
 
 
@@ -93,17 +94,7 @@ def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 def run(cli, store: Path, model: str, *extra: str, name: str | None = None):  # noqa: ANN001, ANN201
     args = [
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        model,
-        "--opponent",
-        "random",
-        "--games",
-        "8",
-        "--store",
-        str(store),
+        *run_args("tic_tac_toe", model, "random", games=8, store=store, quiet=False),
         "--concurrency",
         "2",
         "--quiet",

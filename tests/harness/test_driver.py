@@ -15,6 +15,7 @@ import pytest
 from plylab.harness.plan import GameJob, Matchup, Plan
 from plylab.harness.seeds import derive_seed
 from plylab.learning.schedule import Phase
+from tests.support.cli import run_args
 
 BILLION = "1000000000"
 SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
@@ -66,20 +67,9 @@ def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
 ) -> None:
     store = tmp_path / "s.sqlite"
     proc = plylab(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        BILLION,
-        "--store",
-        str(store),
+        *run_args("tic_tac_toe", games=BILLION, store=store),
         "--run",
         "big",
-        "--quiet",
     )
     wait_for_games(proc, store, 50, timeout=60)  # listing a billion jobs first would take minutes and ~500 GB
     early = rss_mb(proc.pid)
@@ -194,20 +184,9 @@ def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) 
     store = tmp_path / "s.sqlite"
     if kind == "run":
         args = [
-            "run",
-            "--game",
-            "tic_tac_toe",
-            "--player",
-            "random",
-            "--opponent",
-            "random",
-            "--games",
-            "3000",
-            "--store",
-            str(store),
+            *run_args("tic_tac_toe", games=3000, store=store),
             "--run",
             "d",
-            "--quiet",
         ]
         table, total = "games", 3000
     else:
@@ -265,18 +244,7 @@ def test_bad_plan_files_are_one_line(cli, tmp_path: Path, text: bytes, needle: s
 
 def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    base = [
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--store",
-        str(store),
-        "--quiet",
-    ]
+    base = run_args("nim", store=store)
     res = cli(*base, "--seed", str(2**64))
     assert res.code == 2 and "--seed must be at most" in res.err
     res = cli(*base, "--games", str(2**64))
@@ -295,17 +263,7 @@ def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: P
 def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     res = cli(
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "2",
-        "--store",
-        str(store),
+        *run_args("nim", games=2, store=store, quiet=False),
         "--name",
         "old",
         "--parallel",
@@ -360,33 +318,25 @@ def test_a_job_key_and_seed_are_what_runs_stored_before() -> None:
     assert job.seed == 463357481
 
 
+def start_time(pid: int) -> str:
+    """proc(5): field 22 of /proc/PID/stat, the process's start in clock ticks after boot (fields
+    count from 1; the command name, field 2, is in parentheses and may hold spaces)."""
+    after_name = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return after_name[22 - 3]
+
+
 def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) -> None:
-    from plylab.harness.driver import LEASES, _born
+    from plylab.harness.driver import LEASES
 
     store = tmp_path / "s.sqlite"
-    args = [
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "2",
-        "--run",
-        "l",
-        "--store",
-        str(store),
-        "--quiet",
-    ]
+    args = [*run_args("nim", games=2, store=store), "--run", "l"]
     other = subprocess.Popen(["sleep", "60"])  # a live process that is not playing the run
     try:
         conn = sqlite3.connect(store)
         conn.execute(LEASES)
         host = __import__("socket").gethostname()
         conn.execute(
-            "INSERT INTO run_leases VALUES ('play:l', ?, ?, 0, ?)", (other.pid, host, _born(other.pid))
+            "INSERT INTO run_leases VALUES ('play:l', ?, ?, 0, ?)", (other.pid, host, start_time(other.pid))
         )
         conn.commit()
         res = cli(*args)

@@ -2,26 +2,12 @@ import csv
 
 import pyarrow.parquet as pq
 
+from tests.support.cli import run_args
+
 
 def test_export_games_and_moves(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "nim",
-            "--player",
-            "random",
-            "--opponent",
-            "optimal",
-            "--games",
-            "3",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("nim", "random", "optimal", games=3, store=store)).code == 0
     res = cli("export", str(tmp_path / "g.csv"), "--store", str(store))
     assert res.code == 0 and "wrote 3 games" in res.out
     rows = list(csv.DictReader(open(tmp_path / "g.csv")))

@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from tests.support.cli import run_args
 from tests.support.minimax import rescore
 
 NIM = {"pile_sizes": "1;3;5;7", "is_misere": True}
@@ -22,20 +23,7 @@ def report(cli, store, *extra):
 
 def test_tic_tac_toe_optimal_vs_optimal_is_always_a_draw(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    res = cli(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "optimal",
-        "--opponent",
-        "optimal",
-        "--games",
-        "20",
-        "--store",
-        str(store),
-        "--quiet",
-    )
+    res = cli(*run_args("tic_tac_toe", "optimal", "optimal", games=20, store=store))
     assert res.code == 0, res.err
     [row] = report(cli, store)
     assert (row["games"], row["draws"], row["wins"], row["losses"], row["failures"]) == (20, 20, 0, 0, 0)
@@ -47,23 +35,7 @@ def test_tic_tac_toe_optimal_vs_optimal_is_always_a_draw(cli, tmp_path):
 
 def test_nim_optimal_vs_optimal_second_player_always_wins(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "nim",
-            "--player",
-            "optimal",
-            "--opponent",
-            "optimal",
-            "--games",
-            "20",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("nim", "optimal", "optimal", games=20, store=store)).code == 0
     [row] = report(cli, store)
     # Sides switch after half: the player moves first (and loses) in games 0-9, second (and wins) in 10-19.
     assert (row["wins"], row["losses"], row["draws"]) == (10, 10, 0)
@@ -71,23 +43,7 @@ def test_nim_optimal_vs_optimal_second_player_always_wins(cli, tmp_path):
 
 def test_random_never_beats_optimal_at_tic_tac_toe(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "tic_tac_toe",
-            "--player",
-            "random",
-            "--opponent",
-            "optimal",
-            "--games",
-            "100",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("tic_tac_toe", "random", "optimal", games=100, store=store)).code == 0
     [row] = report(cli, store)
     assert row["games"] == 100 and row["wins"] == 0
     truth = rescore(store, "tic_tac_toe", "tic_tac_toe", player="random")
@@ -98,23 +54,7 @@ def test_random_never_beats_optimal_at_tic_tac_toe(cli, tmp_path):
 
 def test_mcts_on_nim_against_optimal_completes_and_is_scored(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "nim",
-            "--player",
-            "mcts:sims=1000",
-            "--opponent",
-            "optimal",
-            "--games",
-            "6",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("nim", "mcts:sims=1000", "optimal", games=6, store=store)).code == 0
     [row] = report(cli, store)
     assert row["games"] == 6
     opt = row["optimality"]
@@ -129,40 +69,8 @@ def test_mcts_on_nim_against_optimal_completes_and_is_scored(cli, tmp_path):
 
 def test_connect_four_is_scored_exactly(cli, tmp_path):
     store = tmp_path / "s.sqlite"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "connect_four",
-            "--player",
-            "mcts:sims=200",
-            "--opponent",
-            "optimal",
-            "--games",
-            "4",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
-    assert (
-        cli(
-            "run",
-            "--game",
-            "connect_four",
-            "--player",
-            "optimal",
-            "--opponent",
-            "mcts:sims=200",
-            "--games",
-            "2",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("connect_four", "mcts:sims=200", "optimal", games=4, store=store)).code == 0
+    assert cli(*run_args("connect_four", "optimal", "mcts:sims=200", games=2, store=store)).code == 0
     rows = {r["player"]: r for r in report(cli, store)}
     mcts, optimal = rows["mcts:sims=200"], rows["optimal"]
     assert mcts["optimality"]["scored"] > 0 and mcts["optimality"]["rate"] < 1.0

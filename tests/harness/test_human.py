@@ -2,7 +2,7 @@
 
 import json
 
-from tests.support.cli import plylab_subprocess
+from tests.support.cli import plylab_subprocess, run_args
 
 
 def test_human_is_reasked_until_the_move_is_legal(tmp_path):
@@ -23,18 +23,7 @@ def test_human_is_reasked_until_the_move_is_legal(tmp_path):
         + "\n"
     )
     res = plylab_subprocess(
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "human",
-        "--opponent",
-        "random",
-        "--games",
-        "1",
-        "--store",
-        str(store),
-        "--quiet",
+        *run_args("nim", "human", "random", games=1, store=store),
         input=answers,
     )
     assert res.returncode == 0, res.stderr

@@ -14,6 +14,7 @@ from plylab.games import get_game
 from plylab.harness.plan import single_plan
 from plylab.harness.runner import run_plan
 from plylab.harness.store import Store
+from tests.support.cli import run_args
 
 
 def moves_by_job(path):
@@ -48,17 +49,7 @@ def test_sides_switch_after_half(tmp_path):
 def test_rerun_skips_finished_games_and_a_different_plan_is_refused(tmp_path, cli):
     store = tmp_path / "s.sqlite"
     args = [
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "4",
-        "--store",
-        str(store),
+        *run_args("nim", games=4, store=store, quiet=False),
         "--run",
         "x",
         "--quiet",
@@ -98,17 +89,7 @@ def test_kill_9_mid_run_resumes_with_no_game_lost_or_doubled(tmp_path):
         sys.executable,
         "-m",
         "plylab",
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "mcts:sims=20000",
-        "--opponent",
-        "mcts:sims=20000",
-        "--games",
-        "30",
-        "--store",
-        str(store),
+        *run_args("tic_tac_toe", "mcts:sims=20000", "mcts:sims=20000", games=30, store=store, quiet=False),
         "--run",
         "k",
         "--quiet",

@@ -20,6 +20,7 @@ from plylab.analysis.learning import plot_learning
 from plylab.cli import main
 from plylab.learning import Experiment, Learner, RunFiles, memory_root
 from plylab.players.reaper import CaseMemory
+from tests.support.cli import run_args
 
 pytestmark = [pytest.mark.slow, pytest.mark.model]  # REAPER on the local model and the sentence encoder
 
@@ -183,18 +184,7 @@ def test_the_trained_memory_plays_in_plylab_run(store, tmp_path):
     assert (
         main(
             [
-                "run",
-                "--game",
-                "tic_tac_toe",
-                "--player",
-                spec,
-                "--opponent",
-                "optimal",
-                "--games",
-                "1",
-                "--store",
-                str(tmp_path / "play.sqlite"),
-                "--quiet",
+                *run_args("tic_tac_toe", spec, "optimal", games=1, store=tmp_path / "play.sqlite"),
             ]
         )
         == 0

@@ -13,6 +13,7 @@ from plylab.games import get_game
 from plylab.models import ModelError, Reply, ResponseCache, Usage
 from plylab.players import RunContext, Turn, make_player
 from plylab.players.llm import build_prompt, extract_answer, move_schema, policy_of
+from tests.support.cli import run_args
 
 # -- a game loop, as the harness drives it ------------------------------------------------------
 
@@ -451,23 +452,7 @@ def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):
     """Constrained decoding is not the paper's protocol: every table shows the key with the player."""
     store = tmp_path / "s.sqlite"
     spec = f"llm:model=openai-api/play/m,base_url={server.url},output=enum"
-    assert (
-        cli(
-            "run",
-            "--game",
-            "nim",
-            "--player",
-            spec,
-            "--opponent",
-            "optimal",
-            "--games",
-            "1",
-            "--store",
-            str(store),
-            "--quiet",
-        ).code
-        == 0
-    )
+    assert cli(*run_args("nim", spec, "optimal", games=1, store=store)).code == 0
     for table in ("matchups", "optimality", "outcomes"):
         out = cli("report", "--store", str(store), "--table", table, "--format", "csv").out
         assert "output=enum" in out, table

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from plylab.cli import main
+from tests.support.cli import run_args
 
 LLM_REPLY_REASONING = "I take {move}, the first move listed."
 
@@ -94,49 +95,17 @@ def report_store(tmp_path_factory: pytest.TempPathFactory, chat_server: str) -> 
     store = tmp_path_factory.mktemp("report-store") / "s.sqlite"
     s = str(store)
     _plylab(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "mcts:sims=50",
-        "--opponent",
-        "optimal",
-        "--games",
-        "4",
-        "--store",
-        s,
+        *run_args("tic_tac_toe", "mcts:sims=50", "optimal", games=4, store=s, quiet=False),
         "--run",
         "ttt-mcts",
     )
     _plylab(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--formulation",
-        "hidden",
-        "--player",
-        "random",
-        "--opponent",
-        "optimal",
-        "--games",
-        "2",
-        "--store",
-        s,
+        *run_args("tic_tac_toe", "random", "optimal", formulation="hidden", games=2, store=s, quiet=False),
         "--run",
         "ttt-random",
     )
     _plylab(
-        "run",
-        "--game",
-        "nim",
-        "--player",
-        "mcts:sims=50",
-        "--opponent",
-        "random",
-        "--games",
-        "2",
-        "--store",
-        s,
+        *run_args("nim", "mcts:sims=50", "random", games=2, store=s, quiet=False),
         "--run",
         "nim-mcts",
     )
