@@ -53,18 +53,18 @@ def players(fmt: Format = typer.Option("table", "--format", help="table or json"
     """Registered players and their spec options."""
     from ..clue.players import CLUE_PLAYERS
 
+    classes = [(PLAYERS.get(n), None) for n in PLAYERS] + [
+        (CLUE_PLAYERS.get(n), ["clue"]) for n in CLUE_PLAYERS
+    ]
     rows = [
         {
             "name": c.name,
             "summary": c.summary,
             "options": ", ".join(c.Options.model_fields),
-            "uses_model": getattr(c, "uses_model", c.name == "clue-llm"),
-            "games": list(getattr(c, "games", None) or [])
-            if getattr(c, "games", None)
-            else (["clue"] if c.name.startswith("clue-") else None),
+            "uses_model": c.uses_model,
+            "games": list(getattr(c, "games", None) or []) or clue,
         }
-        for c in [PLAYERS.get(n) for n in PLAYERS.names()]
-        + [CLUE_PLAYERS.get(n) for n in CLUE_PLAYERS.names()]
+        for c, clue in classes
     ]
     if fmt == "json":
         print(json.dumps({"players": rows}, indent=2))

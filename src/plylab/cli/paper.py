@@ -187,18 +187,14 @@ def _run_tables(
         plans.append((plan, True))
     if references:
         plans.append((reference_plan(p, opts.games, opts.seed), False))
+    options = ExecOptions(
+        concurrency=w.concurrency, workers=0, address=w.address, run_dir=str(w.store.parent)
+    )
     for plan, budgeted in plans:
-        budget = Budget(max_calls=limits[0], max_tokens=limits[1], max_cost=limits[2])
-        options = ExecOptions(
-            concurrency=w.concurrency, workers=0, address=w.address, run_dir=str(w.store.parent)
-        )
+        budget = Budget(*limits)  # a fresh one per run: each run spends its own
+        limited = budget if budgeted and budget.limited else None
         summary = run_plan(
-            plan,
-            w.store,
-            backend=w.backend,
-            options=options,
-            progress=not w.quiet,
-            budget=budget if budgeted and budget.limited else None,
+            plan, w.store, backend=w.backend, options=options, progress=not w.quiet, budget=limited
         )
         typer.echo(summary.line())
         if summary.status == "interrupted":

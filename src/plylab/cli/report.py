@@ -40,46 +40,30 @@ def report(
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
     with reading(store):
-        _report(store, run, fmt, table, by, learning, html, latex, replays, on)
+        if html is not None or latex is not None:
+            if html is not None:
+                from ..reports.site import write_site
 
+                with writing(html, "site"):
+                    print(f"wrote {write_site(store, run, html, replays=replays)}")
+            if latex is not None:
+                from ..reports.latex import write_latex
 
-def _report(
-    store: Path,
-    run: str | None,
-    fmt: str,
-    table: str,
-    by: str,
-    learning: bool,
-    html: Path | None,
-    latex: Path | None,
-    replays: int,
-    on: str = "trace",
-) -> None:
-    if html is not None or latex is not None:
-        if html is not None:
-            from ..reports.site import write_site
+                with writing(latex, "LaTeX tables"):
+                    print(f"wrote {write_latex(store, run, latex)}")
+        elif learning:
+            from ..analysis.learning import learning_report
 
-            with writing(html, "site"):
-                print(f"wrote {write_site(store, run, html, replays=replays)}")
-        if latex is not None:
-            from ..reports.latex import write_latex
+            print(learning_report(store, run, fmt))
+        else:
+            from ..analysis.metrics import matchup_rows  # scipy is slow to import: only when reporting
 
-            with writing(latex, "LaTeX tables"):
-                print(f"wrote {write_latex(store, run, latex)}")
-        return
-    if learning:
-        from ..analysis.learning import learning_report
-
-        print(learning_report(store, run, fmt))
-        return
-    from ..analysis.metrics import matchup_rows  # scipy is slow to import: only when reporting
-
-    s = Store(store, create=False)
-    try:
-        rows = matchup_rows(s, run, recognition_on=on)
-    finally:
-        s.close()
-    print(render(rows, fmt, table, by))
+            s = Store(store, create=False)
+            try:
+                rows = matchup_rows(s, run, recognition_on=on)
+            finally:
+                s.close()
+            print(render(rows, fmt, table, by))
 
 
 @contextmanager

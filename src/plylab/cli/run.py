@@ -65,35 +65,19 @@ def run(
     """
     run_name, concurrency = run_name or old_name, parallel or concurrency
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
+    named = {"--game": game, "--player": player, "--opponent": opponent}
     if config is not None:
-        given = [
-            flag
-            for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent))
-            if v is not None
-        ]
+        given = [flag for flag, v in named.items() if v is not None]
         if given or formulation != "standard":
-            raise UserError(
-                f"--config sets the games and players; drop {', '.join(given or ['--formulation'])} "
-                "(or drop --config)"
-            )
+            drop = ", ".join(given or ["--formulation"])
+            raise UserError(f"--config sets the games and players; drop {drop} (or drop --config)")
         plan = load_plan(config, seed=seed, games=games, name=run_name)
+    elif game is None or player is None or opponent is None:
+        missing = [flag for flag, v in named.items() if v is None]
+        raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
     else:
-        if game is None or player is None or opponent is None:
-            missing = [
-                flag
-                for flag, v in (("--game", game), ("--player", player), ("--opponent", opponent))
-                if v is None
-            ]
-            raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
         plan = single_plan(
-            game,
-            formulation,
-            player,
-            opponent,
-            10 if games is None else games,
-            0 if seed is None else seed,
-            run_name,
-            score=score == "on",
+            game, formulation, player, opponent, 10 if games is None else games, seed or 0, run_name
         )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]

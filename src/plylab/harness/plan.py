@@ -139,16 +139,9 @@ def default_run_name(m: Matchup, seed: int, games: int) -> str:
 
 
 def single_plan(
-    game: str,
-    formulation: str,
-    player: str,
-    opponent: str,
-    games: int,
-    seed: int,
-    name: str | None,
-    score: bool = True,
+    game: str, formulation: str, player: str, opponent: str, games: int, seed: int, name: str | None
 ) -> Plan:
-    m = Matchup(game, formulation, player, opponent, score)
+    m = Matchup(game, formulation, player, opponent)
     return Plan(name or default_run_name(m, seed, games), seed, games, [m]).validate()
 
 
@@ -171,7 +164,7 @@ class PlanFile(BaseModel):
     game -> list; `games_per_matchup` the number of games per matchup.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)  # a game named 2048 is "2048"
 
     name: str | None = None
     seed: int = Field(0, ge=-INT64, le=INT64)
@@ -198,9 +191,7 @@ class PlanFile(BaseModel):
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         if isinstance(value, str | int | float) and not isinstance(value, bool):
-            return [str(value)]
-        if isinstance(value, list):
-            return [str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v for v in value]
+            return [value]
         if isinstance(value, dict):
             return {k: cls._one_or_many(v) for k, v in value.items()}
         return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -86,12 +87,12 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     game: GameDef = get_game(m.game)
     formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
-    ctx = RunContext(store_path=base.store_path, cache=base.cache, job_key=job.key, extra=base.extra)
+    ctx = replace(base, job_key=job.key)
     players = [
         make_player(spec, game, derive_seed(job.seed, seat), ctx)
         for seat, spec in enumerate(job.seat_specs())
     ]
-    oracle = game.oracle() if score and getattr(m, "score", True) and game.has_oracle else None
+    oracle = game.oracle() if score and m.score and game.has_oracle else None
     state = game.new_state()
     moves: list[MoveRecord] = []
     forfeit_by: int | None = None
