@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_reports.py                    # figures, written to bench/RESULTS-reports.md
     .venv/bin/python bench/bench_reports.py --games 50 --out - # a smaller store, print only
     .venv/bin/python bench/bench_reports.py --scale 20000 --baseline /tmp/old/src   # memory at scale (issue 15)
+    .venv/bin/python bench/bench_reports.py --long-replies 3 --baseline /tmp/old/src  # a long reply's bytes
 
 The store is real: tic-tac-toe (random and MCTS against optimal, in two formulations), Nim (MCTS
 against random) and Clue (bots), played here first. Then, on that store:
@@ -209,7 +210,7 @@ def reply_copies() -> str:
     return (
         f"A 5 MB reply (with its attempt) grows a fresh store to {size / 1e6:.1f} MB: stored once in the move's "
         "`reply` column, its attempt refers to it (before: twice that, a second copy in `attempts`; tests/reports/test_report_scale.py). The "
-        "response cache (models/cache.py) keeps one more copy, needed to resume without calling again."
+        "response cache's copy, needed to resume without calling again, is lent to the saved move (next section)."
     )
 
 
@@ -271,6 +272,86 @@ def scale(games: int, baseline: str | None) -> str:
     return "\n".join(lines)
 
 
+LONG_HEADER = "## A long reply in the store (issue 15 point 7)"
+LONG_CHARS = 900_000  # characters a reply (under the door's 1,000,000 cap); its trace a third of that
+
+
+def long_replies(games: int, baseline: str | None) -> str:
+    """Store bytes per model move when every reply is ~900 kB: a real run through the loopback server."""
+    import json
+
+    sys.path.insert(0, str(ROOT))
+    from tests.support.fake_openai_server import Behaviour, FakeOpenAIServer, legal_move
+
+    class Long(FakeOpenAIServer):
+        async def _answer(self, request: Any, body: dict[str, Any], b: Behaviour) -> Any:
+            n = len(self.requests)
+            word = f"thought{n} "
+            text = (word * (LONG_CHARS // len(word))) + "\nANSWER: " + legal_move(body).split("ANSWER: ")[-1]
+            return await super()._answer(
+                request, body, Behaviour(text=text, reasoning=text[: LONG_CHARS // 3])
+            )
+
+    lines = [
+        LONG_HEADER,
+        "",
+        f"A real run: tic-tac-toe, `llm:` through the loopback OpenAI server (every reply {LONG_CHARS:,} characters "
+        f"of distinct text and a {LONG_CHARS // 3:,}-character trace) against random, {games} games. Bytes on disk "
+        "after the run (the file and any -wal), against the distinct text that went over the wire (replies, traces, prompts).",
+        "",
+        "| code | model moves | store MB | MB per model move | store / distinct text |",
+        "|---|---|---|---|---|",
+    ]
+    os.environ["LONG_API_KEY"] = "sk-bench"
+    for label, src in ([("before (" + baseline + ")", baseline)] if baseline else []) + [
+        ("this checkout", None)
+    ]:
+        with tempfile.TemporaryDirectory() as tmp, Long() as server:
+            store = Path(tmp) / "s.sqlite"
+            spec = f"llm:model=openai-api/long/m,base_url={server.url}"
+            args = [
+                "run",
+                "--game",
+                "tic_tac_toe",
+                "--player",
+                spec,
+                "--opponent",
+                "random",
+                "--games",
+                str(games),
+            ]
+            env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
+            cmd = [sys.executable, "-m", "plylab", *args, "--store", str(store), "--seed", "1", "--quiet"]
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+            size = sum(p.stat().st_size for p in Path(tmp).glob("s.sqlite*"))
+            texts = {json.dumps(m["content"]) for r in server.requests for m in r["messages"]}
+            wire = sum(len(t) - 2 for t in texts) + sum(
+                LONG_CHARS + 20 + LONG_CHARS // 3 for _ in server.requests
+            )
+            moves = len(server.requests)
+        lines.append(
+            f"| {label} | {moves} | {size / 1e6:.1f} | {size / 1e6 / moves:.2f} | {size / wire:.2f} |"
+        )
+    lines += [
+        "",
+        "Before, the response cache kept a second copy of each reply, trace and prompt beside the move's; now the "
+        "cache lends its long texts to the saved move (the `texts` table keeps where they live, models/cache.py). "
+        "Test: tests/models/test_stored_once.py (< 1.3 x the distinct text, in `run` and in Clue).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(out: str, header: str, section: str) -> None:
+    """Put `section` in the results file in place of its old `## ` section (or at the end)."""
+    old = Path(out).read_text() if Path(out).exists() else ""
+    head, *rest = old.split("\n## ")
+    sections = ["## " + p.strip("\n") for p in rest]
+    at = next((i for i, p in enumerate(sections) if p.startswith(header)), len(sections))
+    sections[at : at + 1] = [section.strip("\n")]
+    Path(out).write_text("\n\n".join([head.strip("\n")] * bool(head.strip()) + sections) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per two-player matchup (3 matchups)")
@@ -285,19 +366,31 @@ def main() -> None:
     ap.add_argument(
         "--baseline",
         metavar="SRC",
-        help="with --scale: also measure the plylab package under SRC "
+        help="with --scale or --long-replies: also measure the plylab package under SRC "
         "(e.g. an older checkout's src, from `git archive REV src | tar -x -C DIR`)",
     )
+    ap.add_argument(
+        "--long-replies",
+        type=int,
+        metavar="GAMES",
+        help="instead: store bytes per model move when every reply is ~900 kB (GAMES games)",
+    )
     args = ap.parse_args()
+    if args.long_replies:
+        section = long_replies(args.long_replies, args.baseline)
+        command = "python bench/bench_reports.py " + shlex.join(sys.argv[1:])
+        section = section.replace("\n\n", f"\n\nCommand: `{command}`.\n\n", 1)
+        print(section)
+        if args.out != "-":
+            write_section(args.out, LONG_HEADER, section)
+        return
     if args.scale:
         section = scale(args.scale, args.baseline)
         command = "python bench/bench_reports.py " + shlex.join(sys.argv[1:])
         section = section.replace("\n\n", f"\n\nCommand: `{command}`.\n\n", 1)
         print(section)
         if args.out != "-":
-            old = Path(args.out).read_text() if Path(args.out).exists() else ""
-            keep = old.split(SCALE_HEADER)[0].rstrip("\n")
-            Path(args.out).write_text((keep + "\n\n" if keep else "") + section)
+            write_section(args.out, SCALE_HEADER, section)
         return
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "bench.sqlite"
@@ -348,7 +441,9 @@ def main() -> None:
     print(text)
     if args.out != "-":
         old = Path(args.out).read_text() if Path(args.out).exists() else ""
-        kept = SCALE_HEADER + old.split(SCALE_HEADER)[1] if SCALE_HEADER in old else ""
+        kept = (
+            old[old.index("\n## ") + 1 :] if "\n## " in old else ""
+        )  # the --scale and --long-replies sections
         Path(args.out).write_text(text + ("\n" + kept if kept else ""))
 
 
