@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+
+if TYPE_CHECKING:
+    from ..clue.study import RunPlan
 
 clue_app = typer.Typer(
     help="Clue: LLMs and bots deduce the envelope; scored against a SAT oracle.",
@@ -26,10 +29,10 @@ BACKEND_HELP = "executor backend: local (default) or ray"
 ADDRESS_HELP = "Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
 
 
-def _run(plan: object, store: Path, quiet: bool, backend: str = "local", address: str | None = None) -> None:
+def _run(plan: RunPlan, store: Path, quiet: bool, backend: str, address: str | None) -> None:
     from ..clue.study import run_plan
 
-    outcome = run_plan(plan, store, progress=not quiet, backend=backend, address=address)  # type: ignore[arg-type]
+    outcome = run_plan(plan, store, progress=not quiet, backend=backend, address=address)
     wins = ", ".join(f"{spec} {n}" for spec, n in sorted(outcome.wins.items())) or "none"
     stopped = " (interrupted — re-run the same command to resume)" if outcome.status == "interrupted" else ""
     typer.echo(
