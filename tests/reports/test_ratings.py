@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from plylab.reports.ratings import ANCHOR_ELO, Result, rate
@@ -53,3 +55,24 @@ def test_without_random_the_mean_is_the_anchor() -> None:
     assert (r["p"].elo + r["q"].elo) / 2 == pytest.approx(ANCHOR_ELO)
     assert r["p"].elo > r["q"].elo
     assert rate([]) == []
+
+
+def test_two_players_are_rated_at_the_independent_map_estimate() -> None:
+    """Against a one-dimensional fit written here: p scores 6 wins, 2 draws (half each), 2 losses
+    against q; the strengths maximise the Bradley-Terry likelihood times the Gaussian prior of
+    PRIOR_SD_ELO on each (centred, so each is half the gap)."""
+    from scipy.optimize import minimize_scalar
+
+    from plylab.reports.ratings import ELO_PER_LOGIT, PRIOR_SD_ELO
+
+    sd = PRIOR_SD_ELO / ELO_PER_LOGIT  # the prior in logits
+    won = 6 + 2 * 0.5  # draws count half a win for each side
+    lost = 10 - won
+
+    def minus_log_posterior(gap: float) -> float:
+        return won * math.log1p(math.exp(-gap)) + lost * math.log1p(math.exp(gap)) + gap**2 / (4 * sd**2)
+
+    gap = minimize_scalar(minus_log_posterior, bounds=(-20, 20), method="bounded", options={"xatol": 1e-9}).x
+    r = _by_player(_games("p", "q", 6, 2, 2))
+    assert r["p"].elo - r["q"].elo == pytest.approx(gap * ELO_PER_LOGIT, abs=0.01)
+    assert 0 < r["p"].elo - r["q"].elo < 400 * math.log10(won / lost)  # the prior pulls in the plain MLE
