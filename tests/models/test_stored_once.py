@@ -99,7 +99,7 @@ def stored_replies(store: Path) -> list[tuple[str, str]]:
         )
         out = [tuple(r) for r in rows]
     conn.close()
-    return out  # type: ignore[return-value]
+    return out
 
 
 def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, tmp_path):
