@@ -1,6 +1,7 @@
 """The human player through a real terminal session: shows the board, re-asks on bad input."""
 
 import json
+import sqlite3
 
 from tests.support.cli import plylab_subprocess, run_args
 
@@ -32,3 +33,7 @@ def test_human_is_reasked_until_the_move_is_legal(tmp_path):
     rep = plylab_subprocess("report", "--store", str(store), "--format", "json")
     [row] = json.loads(rep.stdout)["matchups"]
     assert row["games"] == 1 and row["failures"] == 0
+    # The first legal line is the move stored: 7 from pile 4 (action (7 - 1) * 4 piles + index 3).
+    with sqlite3.connect(store) as conn:
+        first = conn.execute("SELECT seat, action FROM moves WHERE ply = 0").fetchall()
+    assert first == [(0, 27)]
