@@ -157,7 +157,9 @@ def test_a_position_is_worth_its_best_child(state) -> None:
     assert mv.value == (direct > 0) - (direct < 0)
     for action, score in mv.scores.items():
         child = state.child(action)
-        if not child.is_terminal():
+        if child.is_terminal():  # Pons' convention: a win now scores (43 - stones before it) // 2
+            assert score == (0 if child.returns()[0] == 0 else (43 - len(state.history())) // 2)
+        else:
             assert score == -shared_solver().solve(child.history())
 
 
