@@ -111,7 +111,7 @@ class Plan:
         ]
         return {"seed": self.seed, "games": self.games, "matchups": matchups}
 
-    def validate(self, preflight: bool = True) -> Plan:
+    def validate(self) -> Plan:
         check_int("--games", self.games, 1)
         check_int("--seed", self.seed, -INT64)
         if not self.matchups:
@@ -129,8 +129,7 @@ class Plan:
                     raise UserError(
                         f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')"
                     )
-                if preflight:
-                    cls.preflight(options)
+                cls.preflight(options)
         return self
 
 
