@@ -119,7 +119,7 @@ def storage_failure(exc: BaseException) -> str | None:
     """Why writing the store failed for lack of room (None for any other error)."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return exc.strerror or str(exc)
-    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+    if isinstance(exc, sqlite3.DatabaseError):  # OperationalError included
         text = str(exc)
         if "full" in text or "disk I/O error" in text:
             return text
