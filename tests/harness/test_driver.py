@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,30 @@ BILLION = "1000000000"
 SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
 
 
+STARTED: list[subprocess.Popen[str]] = []
+
+
 def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "plylab", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         **kwargs,
     )
+    STARTED.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def no_run_outlives_its_test() -> Iterator[None]:
+    """A test that fails before it stops its run (a billion games) must not leave it playing."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def count(store: Path, table: str = "games") -> int:
