@@ -138,7 +138,7 @@ def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, t
 
 def test_a_cached_text_whose_move_is_gone_is_asked_again(cli, long_server, tmp_path):
     """A text the cache lent to a move that was edited away is a miss (a new call), never a crash."""
-    from plylab.models.cache import resolve_text
+    from plylab.texts import resolve_text
 
     store = tmp_path / "s.sqlite"
     assert cli(*run_args(long_server, store, games=1)).code == 0
@@ -160,7 +160,7 @@ def downgrade(store: Path) -> None:
     """Rewrite a store in the layout of plylab before texts were shared (31b6ae8): no `texts` table
     or triggers, every text inline in the cache rows and in each attempt."""
     from plylab.harness.store import expand_attempts
-    from plylab.models.cache import resolve_text
+    from plylab.texts import resolve_text
 
     conn = sqlite3.connect(store)
     conn.row_factory = sqlite3.Row

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..harness.store import connect, flag, json_text, transaction
-from ..models.cache import hand_over, keep_texts_trigger
+from ..texts import hand_over, keep_texts_trigger
 from .session import GameLog
 
 SCHEMA = """

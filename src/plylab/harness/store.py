@@ -22,8 +22,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import UserError
-from ..models.cache import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
+from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
