@@ -21,6 +21,7 @@ import itertools
 import json
 import re
 import sqlite3
+import textwrap
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -354,6 +355,11 @@ def plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path
     return written
 
 
+def _wrap(text: str, width: int = 40) -> str:
+    """Long specs (an agent with many keys) on several lines, so a legend never squeezes the axes away."""
+    return "\n".join(textwrap.wrap(text.replace(",", ", "), width)) or text
+
+
 def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) -> Any:
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -372,7 +378,7 @@ def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) ->
             [y - c[metric]["low"] for y, c in zip(ys, pts)],
             [c[metric]["high"] - y for y, c in zip(ys, pts)],
         ]
-        label = e["agent"] if agents.count(e["agent"]) == 1 else e["name"]
+        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["name"])
         line = ax.errorbar(
             [c["checkpoint"] + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
         )
@@ -384,12 +390,12 @@ def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) ->
             mean,
             linestyle="--",
             color=color if len(refs) > 1 else "grey",
-            label=f"single-call reference ({player})",
+            label=_wrap(f"single-call reference ({player})"),
         )
     ax.set_xlabel("checkpoint (learning phases completed)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(_wrap(title, 60))
     if metric == "draw_rate":
         ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize="small")
