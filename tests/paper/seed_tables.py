@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-SEEDS = Path("/work/shared/seeds")
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"  # shared/ lies beside the checkout
 RATE = re.compile(r"\$?([\d.]+)(\^\{\\dagger\})?\$?\s*\[([\d.]+),\s*([\d.]+)\]")
 PM = re.compile(r"([\d.]+)\s*\$\\pm\$\s*([\d.]+)")
 
