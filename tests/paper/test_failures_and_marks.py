@@ -87,3 +87,20 @@ def test_marks_follow_the_intervals_and_failures_get_a_dagger(cli, tmp_path, ser
     assert line.count("†") == 2 and "missing" in line  # no scored move: optimality is missing, not zero
     assert "failed to return a legal action in 2 game(s) on tic-tac-toe" in md
     assert "failed to return a legal action in 2 game(s) on Nim" in md
+
+
+def test_table3_marks_failed_games_per_opponent(cli, tmp_path, server):
+    """Table 3 has no F column, so a game the model forfeits gets the † too: 0 wins and 0 moves
+    from failures must not read as a model that played and lost."""
+    from tests.support.fake_openai_server import Behaviour
+
+    store = str(tmp_path / "s.sqlite")
+    server.queue(*[Behaviour(text="I would rather not say.") for _ in range(40)])
+    args = ("paper", "run", "table3", "--model", MODEL, "--games", "2", "--store", store, "--quiet")
+    r = cli(*args, "--player-options", f"base_url={server.url}")
+    assert r.code == 0, r.err
+    md = cli("paper", "report", "table3", "--store", store).out
+    [line] = [ln for ln in md.splitlines() if ln.startswith(f"| llm:model={MODEL}")]
+    assert line.count("†") == 4  # win rate and moves, vs Random and vs MCTS
+    assert "failed to return a legal action in 2 game(s) vs random" in md
+    assert "failed to return a legal action in 2 game(s) vs mcts" in md

@@ -263,6 +263,8 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
     header = ["Model", "source"] + [c["label"] for c in cols]
     body, notes = [], []
     daggers: list[str] = []
+    has_f = any(c["metric"] == "F" for c in cols)
+    one_per_matchup = len({c["key"].split(".")[0] for c in cols}) == len(cols)
     for row in data["rows"]:
         line = [row["model"], row["source"] if row["source"] == "paper" else "this run"]
         for c in cols:
@@ -272,12 +274,13 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
                 text = "–" if pc is None else show(pc, c["metric"]) + ("†" if pc.get("dagger") else "")
             else:
                 text = show(cell["reproduced"], c["metric"])
-                if data["table"] == "table2" and cell.get("failures"):
+                if cell.get("failures") and not has_f:  # Table 2's †, wherever no F column shows them
                     text += "†"
-                    daggers.append(
-                        f"{row['model']} failed to return a legal action in {cell['failures']} game(s) "
-                        f"on {c['label']}"
-                    )
+                    # one note per matchup: a column's label when each column is one, else its opponent
+                    where = f"on {c['label']}" if one_per_matchup else f"vs {c['key'].split('.')[0]}"
+                    note = f"{row['model']} failed to return a legal action in {cell['failures']} game(s) {where}"
+                    if note not in daggers:
+                        daggers.append(note)
                 if cell["disjoint"]:
                     text += f" {NEQ}"
             line.append(text)
