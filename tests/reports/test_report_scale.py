@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import plylab_subprocess
+from tests.support.cli import plylab_subprocess, run_args
 
 GAMES = 20_000
 MAX_RSS_MB = 250
@@ -89,22 +89,7 @@ def test_report_and_export_memory_stay_flat_on_a_20000_game_store(big_store: Pat
 
 
 def _small_store(cli, path: Path, games: int) -> Path:
-    res = cli(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "random",
-        "--opponent",
-        "optimal",
-        "--games",
-        str(games),
-        "--store",
-        str(path),
-        "--run",
-        "small",
-        "--quiet",
-    )
+    res = cli(*run_args("tic_tac_toe", "random", "optimal", games=games, store=path), "--run", "small")
     assert res.code == 0, res.err
     return path
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from plylab.harness.store import Store
+from tests.support.cli import run_args
 
 READERS = (
     ("report",),
@@ -36,22 +37,7 @@ def _fingerprint(path: Path) -> tuple[str, int, list[str]]:
 
 
 def _store(cli, path: Path, games: int = 40) -> Path:
-    res = cli(
-        "run",
-        "--game",
-        "tic_tac_toe",
-        "--player",
-        "random",
-        "--opponent",
-        "optimal",
-        "--games",
-        str(games),
-        "--store",
-        str(path),
-        "--run",
-        "r",
-        "--quiet",
-    )
+    res = cli(*run_args("tic_tac_toe", "random", "optimal", games=games, store=path), "--run", "r")
     assert res.code == 0, res.err
     return path
 
