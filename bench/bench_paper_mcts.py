@@ -120,6 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=None, help="write the cells as JSON here")
+    ap.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="continue from an earlier --out file: its games count and the next ones are the games a "
+        "single longer run would play (seeds are per game index), so the result is that run's",
+    )
     args = ap.parse_args(argv)
     games = args.game or list(SIMS)
     opponents = args.opponent or ["random", "optimal"]
@@ -128,6 +135,23 @@ def main(argv: list[str] | None = None) -> int:
     cells: dict[tuple[str, str, str], Cell] = {
         (g, o, i): Cell() for g in games for o in opponents for i in ("cpp", "python")
     }
+    earlier_s = 0.0
+    if args.resume:
+        earlier = json.loads(args.resume.read_text())
+        earlier_s = earlier["elapsed_s"]
+        for row in earlier["cells"]:
+            for impl in ("cpp", "python"):
+                if (key := (row["game"], row["opponent"], impl)) in cells:
+                    r, n = row[impl], row[impl]["counts"]
+                    cells[key] = Cell(
+                        games=r["games"],
+                        win=n["W"],
+                        draw=n["D"],
+                        loss=n["L"],
+                        optimal=n["optimal"],
+                        scored=n["scored"],
+                        seconds=(r["seconds_per_game"] or 0.0) * r["games"],
+                    )
     start = time.monotonic()
     chunk = max(2, args.chunk - args.chunk % 2)
     # Games in order (tic-tac-toe and Nim are cheap, Connect Four at n=5000 is not); within a game,
@@ -205,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                     "agree": agree,
                 }
             )
-    elapsed = time.monotonic() - start
-    print(f"elapsed {elapsed:.0f}s")
+    elapsed = time.monotonic() - start + earlier_s
+    print(f"elapsed {elapsed:.0f}s" + (f" (with {earlier_s:.0f}s of {args.resume})" if args.resume else ""))
     if args.out:
         args.out.write_text(
             json.dumps({"command": " ".join(sys.argv), "elapsed_s": elapsed, "cells": rows}, indent=2)

@@ -11,7 +11,7 @@ import pytest
 
 from plylab.errors import UserError
 from plylab.harness.budget import Budget, game_usage, move_usage
-from plylab.harness.store import GameRecord, MoveRecord
+from plylab.harness.records import GameRecord, MoveRecord
 from tests.support.cli import run_args
 from tests.support.fake_openai_server import FakeOpenAIServer
 

@@ -113,7 +113,7 @@ def test_batches_draw_a_billion_jobs_a_window_ahead() -> None:
 
 @needs_ray
 def test_unreachable_address_is_one_clear_line(tmp_path: Path) -> None:
-    from plylab.harness.backends.cluster import free_port
+    from tests.support.cluster import free_port
 
     store = tmp_path / "s.sqlite"
     r = plylab(
@@ -170,7 +170,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A head and a worker node (`ray start`, one CPU each) on 127.0.0.1, stopped after the module."""
     if importlib.util.find_spec("ray") is None:
         pytest.skip("the ray extra is not installed")
-    from plylab.harness.backends.cluster import LoopbackCluster
+    from tests.support.cluster import LoopbackCluster
 
     with LoopbackCluster(tmp_path_factory.mktemp("rc"), nodes=2, cpus_per_node=1) as address:
         yield address

@@ -316,7 +316,7 @@ def main() -> None:
         cluster = None
         address = args.address
         if args.cluster:
-            from plylab.harness.backends.cluster import LoopbackCluster
+            from tests.support.cluster import LoopbackCluster
 
             cluster = LoopbackCluster(Path(tmp) / "rc")
             address = cluster.start()

@@ -10,6 +10,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from . import options as o
 
 if TYPE_CHECKING:
     from ..clue.study import RunPlan
@@ -23,10 +24,6 @@ clue_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(clue_app, name="clue")
-
-
-BACKEND_HELP = "executor backend: local (default) or ray"
-ADDRESS_HELP = "Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
 
 
 def _run(plan: RunPlan, store: Path, quiet: bool, backend: str, address: str | None) -> None:
@@ -49,18 +46,16 @@ def run(
         None, "--player", "-p", help="player spec, one per seat (3 to 6)"
     ),
     games: int = typer.Option(1, "--games", "-n", help="number of games"),
-    seed: int = typer.Option(0, "--seed", help="run seed; game i gets a seed derived from (seed, i)"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
+    seed: o.Seed = 0,
+    store: o.Store = DEFAULT_STORE,
     turn_limit: int = typer.Option(
         150, "--turn-limit", help="the game ends without a winner after this many turns"
     ),
-    concurrency: int = typer.Option(
-        1, "--concurrency", help="games played at once (useful with hosted models)"
-    ),
-    parallel: int | None = typer.Option(None, "--parallel", hidden=True),  # old spelling of --concurrency
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
-    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    concurrency: o.Concurrency = 1,
+    parallel: o.Parallel = None,
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    quiet: o.Quiet = False,
 ) -> None:
     """Play N games with the given seats (seating shuffled per game); resumable."""
     from ..clue.study import RunPlan
@@ -76,16 +71,16 @@ def study(
         None, "--model", "-m", help="model name; three seats per model (1 or 2)"
     ),
     games: int = typer.Option(6, "--games", "-n"),
-    seed: int = typer.Option(0, "--seed"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store"),
+    seed: o.Seed = 0,
+    store: o.Store = DEFAULT_STORE,
     turn_limit: int = typer.Option(150, "--turn-limit"),
     temperature: float | None = typer.Option(None, "--temperature"),
     max_tokens: int | None = typer.Option(None, "--max-tokens"),
-    concurrency: int = typer.Option(1, "--concurrency", help="games played at once"),
-    parallel: int | None = typer.Option(None, "--parallel", hidden=True),  # old spelling of --concurrency
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
-    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
-    quiet: bool = typer.Option(False, "--quiet", "-q"),
+    concurrency: o.Concurrency = 1,
+    parallel: o.Parallel = None,
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    quiet: o.Quiet = False,
 ) -> None:
     """The paper's study: per model three LLM seats, all baseline, all matrix, or mixed (1 matrix + 2 baseline)."""
     from ..clue.study import RunPlan, study_specs
@@ -102,7 +97,7 @@ def study(
 
 @clue_app.command("report")
 def report(
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite store"),
+    store: o.Store = DEFAULT_STORE,
     fmt: Literal["json", "markdown"] = typer.Option("markdown", "--format", help="json | markdown"),
     plot: Path | None = typer.Option(
         None, "--plot", help="directory for the knowledge-curve and delay figures"

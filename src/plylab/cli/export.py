@@ -10,6 +10,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
+from . import options as o
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -27,7 +28,7 @@ QUERIES = {
 
 def export(
     out: Path = typer.Argument(..., help="output file"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    store: o.Store = DEFAULT_STORE,
     table: Literal["runs", "games", "moves"] = typer.Option("games", "--table"),
     fmt: str | None = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
     run: str | None = typer.Option(None, "--run", help="only this run"),

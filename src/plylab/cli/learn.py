@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from . import options as o
 
 
 def learn(
@@ -23,20 +22,21 @@ def learn(
     ),
     learn_games: int = typer.Option(20, "--learn-games", help="games per learning phase"),
     eval_games: int = typer.Option(50, "--eval-games", help="games per evaluation (memory frozen)"),
-    seed: int = typer.Option(0, "--seed", help="experiment seed"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store (memories go beside it)"),
+    seed: o.Seed = 0,
+    store: o.Store = DEFAULT_STORE,  # memories go beside it
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
     run_name: str | None = typer.Option(
         None, "--run", help="experiment name (default: derived from the command)"
     ),
-    name: str | None = typer.Option(None, "--name", hidden=True),  # old spelling of --run
+    name: o.OldName = None,
     reference: str | None = typer.Option(
         None, "--reference", help="memory-free reference player, e.g. llm:model=local"
     ),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, help="evaluation games in flight at once"),
-    backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
-    address: str | None = typer.Option(None, "--address", help="Ray cluster address (ray backend)"),
-    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    concurrency: o.Concurrency = 1,  # evaluation games; a learning phase plays in order
+    parallel: o.Parallel = None,
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    quiet: o.Quiet = False,
 ) -> None:
     """Run the learning protocol; re-running the same command resumes to exactly the same memory.
     Ctrl-C or SIGTERM stops at once, keeping every saved game."""
@@ -59,7 +59,7 @@ def learn(
         reference,
     )
     learner = Learner(
-        exp, store, concurrency=concurrency, progress=not quiet, backend=backend, address=address
+        exp, store, concurrency=parallel or concurrency, progress=not quiet, backend=backend, address=address
     )
     summary = learner.run()
     print(summary.line())

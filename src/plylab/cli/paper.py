@@ -11,6 +11,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from . import options as o
 
 if TYPE_CHECKING:
     from ..paper.plan import Options
@@ -98,22 +99,18 @@ def run(
     eval_games: int | None = typer.Option(
         None, "--eval-games", help="figures: games per evaluation (paper: 50)"
     ),
-    seed: int = typer.Option(0, "--seed", help="run seed"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    seed: o.Seed = 0,
+    store: o.Store = DEFAULT_STORE,
     run_name: str | None = typer.Option(
         None, "--run", help="run name (default paper/<table>/<model>; give it to `paper report --run` too)"
     ),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
-    backend: str = typer.Option("local", "--backend", help="executor backend: local or ray"),
-    address: str | None = typer.Option(None, "--address", help="Ray cluster to join (ray backend)"),
-    max_calls: int | None = typer.Option(
-        None, "--max-calls", help="tables: stop starting games after N new model calls"
-    ),
-    max_tokens: int | None = typer.Option(
-        None, "--max-tokens", help="... after N new tokens (input + output)"
-    ),
-    max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
-    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    concurrency: o.Concurrency = 1,
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    max_calls: o.MaxCalls = None,  # tables only
+    max_tokens: o.MaxTokens = None,
+    max_cost: o.MaxCost = None,
+    quiet: o.Quiet = False,
 ) -> None:
     """Play exactly the paper's protocol for TABLE into the store; re-running the same command resumes it."""
     from ..paper.plan import Options
@@ -248,7 +245,7 @@ def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _
 @paper_app.command("report")
 def report(
     table: str = typer.Argument(..., help="a name from `plylab paper list`"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    store: o.Store = DEFAULT_STORE,
     fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | html | table"),
     run_name: list[str] | None = typer.Option(
         None, "--run", help="read these runs (default: paper/<table>/*)"

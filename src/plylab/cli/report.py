@@ -12,12 +12,13 @@ import typer
 from ..analysis.tables import BY, FORMATS, TABLES, render
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, reading
+from . import options as o
 
 REPLAYS = 50  # replay pages per matchup and seat in --html (keeps the site's size bounded)
 
 
 def report(
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    store: o.Store = DEFAULT_STORE,
     run: str | None = typer.Option(None, "--run", help="only this run"),
     fmt: str = typer.Option("table", "--format", help=f"one of: {', '.join(FORMATS)}"),
     table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(TABLES)}"),

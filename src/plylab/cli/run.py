@@ -9,11 +9,12 @@ from typing import Literal
 import typer
 
 from ..errors import UserError
-from ..harness.backends import EXECUTORS, ExecOptions
+from ..harness.backends import ExecOptions
 from ..harness.budget import Budget
 from ..harness.plan import load_plan, single_plan
 from ..harness.runner import run_plan
 from ..harness.store import DEFAULT_STORE
+from . import options as o
 
 
 def run(
@@ -23,36 +24,26 @@ def run(
     opponent: str | None = typer.Option(None, "--opponent", help="opponent spec, e.g. optimal"),
     games: int | None = typer.Option(None, "--games", help="games per matchup (sides switch after half)"),
     seed: int | None = typer.Option(None, "--seed", help="run seed (default 0)"),
-    store: Path = typer.Option(DEFAULT_STORE, "--store", help="SQLite results store"),
+    store: o.Store = DEFAULT_STORE,
     run_name: str | None = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
-    old_name: str | None = typer.Option(
-        None, "--name", hidden=True
-    ),  # old spelling of --run, for one release
-    concurrency: int = typer.Option(1, "--concurrency", min=1, help="games in flight at once"),
-    parallel: int | None = typer.Option(None, "--parallel", min=1, hidden=True),  # old --concurrency
+    old_name: o.OldName = None,
+    concurrency: o.Concurrency = 1,
+    parallel: o.Parallel = None,
     workers: int | None = typer.Option(
         None,
         "--workers",
         min=1,
         help="worker processes for CPU-bound games (local; default 1), or CPU slots (ray; default all)",
     ),
-    backend: str = typer.Option(
-        "local", "--backend", help=f"executor backend: {' or '.join(EXECUTORS.names())}"
-    ),
-    address: str | None = typer.Option(
-        None, "--address", help="Ray cluster to join, e.g. 10.0.0.5:6379 or auto (default: start one here)"
-    ),
-    max_calls: int | None = typer.Option(
-        None, "--max-calls", help="stop starting games after N new model calls"
-    ),
-    max_tokens: int | None = typer.Option(
-        None, "--max-tokens", help="... after N new tokens (input + output)"
-    ),
-    max_cost: float | None = typer.Option(None, "--max-cost", help="... after USD dollars of new calls"),
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    max_calls: o.MaxCalls = None,
+    max_tokens: o.MaxTokens = None,
+    max_cost: o.MaxCost = None,
     config: Path | None = typer.Option(
         None, "--config", help="YAML grid plan (games x formulations x players x opponents)"
     ),
-    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    quiet: o.Quiet = False,
     score: Literal["on", "off"] = typer.Option(
         "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
     ),

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from ..errors import UserError
-from ..harness.store import connect, flag, json_text, transaction
+from ..harness.store import connect, insert, insert_many, json_text, transaction
 from ..texts import hand_over, keep_texts_trigger
 from .session import GameLog
 
@@ -83,6 +84,14 @@ CREATE INDEX IF NOT EXISTS clue_games_run ON clue_games(run_id);
 # A turn's long prompt, reply or trace is stored once: the response cache's copy moves into the
 # saved turn (models/cache.py, `hand_over`), and goes back to the cache if the turn is deleted.
 SCHEMA += keep_texts_trigger("clue_turns")
+TEXTS = ("prompt", "reply", "reasoning")
+GAME_FIELDS = ("seed", "winner", "end_reason", "rounds", "solution_suggested_turn", "started", "finished")
+TOKENS = ("input_tokens", "output_tokens", "reasoning_tokens")
+CALL_COLUMNS = (*TEXTS, *TOKENS, "error", "cost", "latency", "cached")
+NO_CALL = {
+    **dict.fromkeys((*CALL_COLUMNS, "failure_kind")),
+    **dict.fromkeys(TOKENS, 0),
+}  # a turn no model played
 
 
 class ClueStore:
@@ -122,27 +131,12 @@ class ClueStore:
 
     def save_game(self, run_id: int, idx: int, log: GameLog) -> bool:
         """Write a game with its turns and knowledge rows atomically; False if already stored."""
+        game = {f: getattr(log, f) for f in GAME_FIELDS} | {"run_id": run_id, "idx": idx}
+        game.update(
+            {f: json_text(getattr(log, f)) for f in ("seats", "envelope", "hands")}, turns=len(log.turns)
+        )
         with transaction(self.conn) as c:
-            cur = c.execute(
-                """INSERT OR IGNORE INTO clue_games(run_id, idx, seed, seats, envelope, hands, winner,
-                   end_reason, turns, rounds, solution_suggested_turn, started, finished)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-                (
-                    run_id,
-                    idx,
-                    log.seed,
-                    json_text(log.seats),
-                    json_text(list(log.envelope)),
-                    json_text(log.hands),
-                    log.winner,
-                    log.end_reason,
-                    len(log.turns),
-                    log.rounds,
-                    log.solution_suggested_turn,
-                    log.started,
-                    log.finished,
-                ),
-            )
+            cur = insert(c, "clue_games", game, or_ignore=True)
             if cur.rowcount == 0:
                 return False
             game_id = cur.lastrowid
@@ -150,51 +144,30 @@ class ClueStore:
             rows = []
             for t in log.turns:
                 d, call = t.decision, t.decision.call
-                if call is not None:  # first: the freed pages then hold the turn
-                    texts = [(f, None, getattr(call, f)) for f in ("prompt", "reply", "reasoning")]
-                    hand_over(c, "clue_turns", game_id, t.turn, texts)
-                belief = None if d.deductions is None else [d.deductions.envelope.get(i) for i in range(3)]
-                rows.append(
-                    (
-                        game_id,
-                        t.turn,
-                        t.round,
-                        t.seat,
-                        d.kind,
-                        json_text(list(d.cards) if d.cards else None),
-                        t.disprover,
-                        t.shown,
-                        flag(t.correct),
-                        json_text(belief),
-                        json_text([list(c) for c in t.claims]),
-                        flag(d.ready),
-                        call.failure if call else None,
-                        call.error if call else None,
-                        call.prompt if call else None,
-                        call.reply if call else None,
-                        call.reasoning if call else None,
-                        call.input_tokens if call else 0,
-                        call.output_tokens if call else 0,
-                        call.reasoning_tokens if call else 0,
-                        call.cost if call else None,
-                        call.latency if call else None,
-                        flag(call.cached) if call else None,
-                    )
-                )
-            c.executemany(
-                """INSERT INTO clue_turns(game_id, turn, round, seat, action, cards, disprover, shown, correct,
-                   envelope_belief, claims, ready, failure_kind, error, prompt, reply, reasoning, input_tokens,
-                   output_tokens, reasoning_tokens, cost, latency, cached)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-                rows,
-            )
-            c.executemany(
-                "INSERT INTO clue_knowledge(game_id, turn, seat, oracle_known, oracle_solved, matrix_ready) VALUES (?,?,?,?,?,?)",
-                [
-                    (game_id, s.turn, s.seat, s.oracle_known, int(s.oracle_solved), int(s.matrix_ready))
-                    for s in log.snapshots
-                ],
-            )
+                row = {
+                    "game_id": game_id,
+                    "turn": t.turn,
+                    "round": t.round,
+                    "seat": t.seat,
+                    "action": d.kind,
+                    "cards": json_text(list(d.cards) if d.cards else None),
+                    "disprover": t.disprover,
+                    "shown": t.shown,
+                    "correct": t.correct,
+                    "envelope_belief": None
+                    if d.deductions is None
+                    else json_text([d.deductions.envelope.get(i) for i in range(3)]),
+                    "claims": json_text([list(c) for c in t.claims]),
+                    "ready": d.ready,
+                }
+                if call is not None:
+                    texts = [(f, None, getattr(call, f)) for f in TEXTS]
+                    hand_over(c, "clue_turns", game_id, t.turn, texts)  # first: freed pages hold the turn
+                    row.update({f: getattr(call, f) for f in CALL_COLUMNS}, failure_kind=call.failure)
+                rows.append(row if call is not None else {**NO_CALL, **row})
+            insert_many(c, "clue_turns", rows)
+            knowledge = [asdict(snap) | {"game_id": game_id} for snap in log.snapshots]
+            insert_many(c, "clue_knowledge", knowledge)
         return True
 
     # reading ---------------------------------------------------------------------------

@@ -161,12 +161,8 @@ class Budget:
 
         Once False, it stays False for this invocation: a stopped run stays stopped until re-run.
         """
-        if self.tripped is not None:
-            return False
-        if not self.limited:
-            self.in_flight += 1
-            return True
-        self.tripped = self._over(self.in_flight + 1)
+        if self.tripped is None and self.limited:
+            self.tripped = self._over(self.in_flight + 1)
         if self.tripped is not None:
             return False
         self.in_flight += 1

@@ -13,22 +13,6 @@ from .store import Store
 __all__ = ["RunSummary", "run_plan"]
 
 
-class StoredKeys:
-    """A run's saved job keys, looked up one at a time: memory stays flat however many are stored."""
-
-    def __init__(self, store: Store, run_id: int) -> None:
-        self.conn, self.run_id = store.conn, run_id
-
-    def __contains__(self, key: object) -> bool:
-        sql = "SELECT 1 FROM games WHERE run_id=? AND job_key=?"
-        return self.conn.execute(sql, (self.run_id, key)).fetchone() is not None
-
-    def count(self) -> int:
-        return int(
-            self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0]
-        )
-
-
 def run_plan(
     plan: Plan,
     store_path: Path,
@@ -47,7 +31,7 @@ def run_plan(
         store = driver.open(Store)
         driver.claim(store.conn, f"play:{plan.name}")
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
-        done = StoredKeys(store, run_id)
+        done = store.saved(run_id)
         summary = RunSummary(plan.name, store_path, plan.planned, done.count(), 0, "finished")
         driver.advance(summary.already)
         if budget is not None:

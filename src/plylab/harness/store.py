@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -24,7 +25,7 @@ from urllib.parse import quote
 from ..errors import UserError
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
-from .records import GameRecord, MoveRecord  # noqa: F401 (re-exported while importers move to records)
+from .records import GameRecord, MoveRecord
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
 
@@ -256,8 +257,22 @@ def json_text(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
-def flag(value: bool | None) -> int | None:
-    return None if value is None else int(value)
+def insert(
+    conn: sqlite3.Connection, table: str, row: dict[str, Any], *, or_ignore: bool = False
+) -> sqlite3.Cursor:
+    """INSERT one row given as column -> value (sqlite3 stores a bool as 0/1)."""
+    return conn.execute(_insert_sql(table, row, or_ignore), row)
+
+
+def insert_many(conn: sqlite3.Connection, table: str, rows: list[dict[str, Any]]) -> None:
+    """INSERT rows that share their columns (the first row's keys)."""
+    if rows:
+        conn.executemany(_insert_sql(table, rows[0], False), rows)
+
+
+def _insert_sql(table: str, row: dict[str, Any], or_ignore: bool) -> str:
+    verb = "INSERT OR IGNORE" if or_ignore else "INSERT"
+    return f"{verb} INTO {table}({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})"
 
 
 SHARED_FIELDS = ("prompt", "reply", "reasoning")
@@ -301,6 +316,22 @@ def _texts(m: MoveRecord, attempts: list[dict[str, Any]] | None) -> Iterator[tup
     for i, a in enumerate(attempts or ()):
         for f in SHARED_FIELDS:
             yield "attempts", f"$[{i}].{f}", a.get(f)
+
+
+class SavedKeys:
+    """A run's saved job keys, looked up one at a time: memory stays flat however many are stored."""
+
+    def __init__(self, conn: sqlite3.Connection, run_id: int) -> None:
+        self.conn, self.run_id = conn, run_id
+
+    def __contains__(self, key: object) -> bool:
+        sql = "SELECT 1 FROM games WHERE run_id=? AND job_key=?"
+        return self.conn.execute(sql, (self.run_id, key)).fetchone() is not None
+
+    def count(self) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0]
+        )
 
 
 class Store:
@@ -351,84 +382,43 @@ class Store:
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
         return rows
 
-    def finished_keys(self, run_id: int) -> set[str]:
-        return {r[0] for r in self.conn.execute("SELECT job_key FROM games WHERE run_id=?", (run_id,))}
+    def saved(self, run_id: int) -> SavedKeys:
+        return SavedKeys(self.conn, run_id)
 
     # games ------------------------------------------------------------------------------
     def save_game(self, run_id: int, rec: GameRecord) -> bool:
         """Write a game and its moves atomically; False if that job was already stored."""
+        game = {f.name: getattr(rec, f.name) for f in fields(GameRecord) if f.name != "moves"}
+        game.update(
+            run_id=run_id,
+            player=scrub_spec(rec.player),
+            opponent=scrub_spec(rec.opponent),
+            returns=json_text(rec.returns),
+            extra=json_text(rec.extra),
+            num_moves=len(rec.moves),
+        )
         with transaction(self.conn) as c:
-            cur = c.execute(
-                """INSERT OR IGNORE INTO games(run_id, job_key, idx, game, formulation, player, opponent,
-                   player_seat, seed, returns, outcome, forfeit_by, failure_kind, num_moves, started,
-                   finished, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-                (
-                    run_id,
-                    rec.job_key,
-                    rec.idx,
-                    rec.game,
-                    rec.formulation,
-                    scrub_spec(rec.player),
-                    scrub_spec(rec.opponent),
-                    rec.player_seat,
-                    rec.seed,
-                    json_text(rec.returns),
-                    rec.outcome,
-                    rec.forfeit_by,
-                    rec.failure_kind,
-                    len(rec.moves),
-                    rec.started,
-                    rec.finished,
-                    json_text(rec.extra),
-                ),
-            )
+            cur = insert(c, "games", game, or_ignore=True)
             if cur.rowcount == 0:
                 return False
             game_id = cur.lastrowid
             assert game_id is not None  # set by every successful INSERT
-            attempts = [stored_attempts(m) for m in rec.moves]
-            for m, stored in zip(rec.moves, attempts):  # first: the freed pages then hold the move
-                hand_over(c, "moves", game_id, m.ply, _texts(m, stored))
-            c.executemany(
-                """INSERT INTO moves(game_id, ply, seat, player, state, observation, legal, action,
-                   action_label, elapsed, values_json, scores_json, optimal, informative, optimal_score,
-                   informative_score, prompt, reply, reasoning, input_tokens, output_tokens,
-                   reasoning_tokens, cost, calls, cache_hits, failure_kind, attempts, note)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-                [
-                    (
-                        game_id,
-                        m.ply,
-                        m.seat,
-                        scrub_spec(m.player),
-                        m.state,
-                        m.observation,
-                        json_text(m.legal),
-                        m.action,
-                        m.action_label,
-                        m.elapsed,
-                        json_text(m.values),
-                        json_text(m.scores),
-                        flag(m.optimal),
-                        flag(m.informative),
-                        flag(m.optimal_score),
-                        flag(m.informative_score),
-                        m.prompt,
-                        m.reply,
-                        m.reasoning,
-                        m.input_tokens,
-                        m.output_tokens,
-                        m.reasoning_tokens,
-                        m.cost,
-                        m.calls,
-                        m.cache_hits,
-                        m.failure_kind,
-                        json_text(stored),
-                        json_text(m.note),
-                    )
-                    for m, stored in zip(rec.moves, attempts)
-                ],
-            )
+            rows = []
+            for m in rec.moves:
+                row = {f.name: getattr(m, f.name) for f in fields(MoveRecord)}
+                attempts = stored_attempts(m)
+                hand_over(c, "moves", game_id, m.ply, _texts(m, attempts))  # first: freed pages hold the move
+                row.update(
+                    game_id=game_id,
+                    player=scrub_spec(m.player),
+                    legal=json_text(m.legal),
+                    values_json=json_text(row.pop("values")),
+                    scores_json=json_text(row.pop("scores")),
+                    attempts=json_text(attempts),
+                    note=json_text(m.note),
+                )
+                rows.append(row)
+            insert_many(c, "moves", rows)
         return True
 
     def games(self, run_ids: Iterable[int] | None = None) -> list[sqlite3.Row]:

@@ -177,8 +177,8 @@ class Learner:
         run_id = store.open_run(
             phase.store_run(self.exp), phase.seed(self.exp), self._plan(phase, memory), kind="learn"
         )
-        stored = store.finished_keys(run_id)
-        skipped = 0 if learn else len(stored)
+        stored = store.saved(run_id)
+        skipped = 0 if learn else stored.count()
         self.summary.skipped += skipped
         self.driver.advance(skipped)
         extra: dict[str, object] = {}

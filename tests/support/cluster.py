@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from .ray import MAX_TEMP_DIR
+from plylab.harness.backends.ray import MAX_TEMP_DIR
 
 READY = "Ray runtime started"
 
