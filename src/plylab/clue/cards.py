@@ -79,9 +79,6 @@ class Deck:
         cs, cw, cr = self.categories
         return ((s - cs[0]) * len(cw) + (w - cw[0])) * len(cr) + (r - cr[0])
 
-    def is_triple(self, cards: tuple[int, ...]) -> bool:
-        return len(cards) == 3 and all(c in cat for c, cat in zip(cards, self.categories))
-
     def describe(self, cards: tuple[int, ...] | list[int]) -> str:
         return ", ".join(self.names[c] for c in cards)
 

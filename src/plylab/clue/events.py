@@ -8,7 +8,6 @@ and the player who showed it; everything else in an event is public at the table
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .cards import Triple
 
@@ -51,16 +50,3 @@ def seen_by(event: Event, player: int) -> Event:
     ):
         return replace(event, shown=None)
     return event
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    kind = {Suggestion: "suggest", Accusation: "accuse", Pass: "pass"}[type(event)]
-    return {"kind": kind, **{k: (list(v) if isinstance(v, tuple) else v) for k, v in event.__dict__.items()}}
-
-
-def event_from_dict(data: dict[str, Any]) -> Event:
-    data = dict(data)
-    cls = {"suggest": Suggestion, "accuse": Accusation, "pass": Pass}[data.pop("kind")]
-    if "cards" in data:
-        data["cards"] = tuple(data["cards"])
-    return cls(**data)

@@ -125,7 +125,3 @@ def install_log_scrubber() -> None:
         return record
 
     logging.setLogRecordFactory(scrubbed)
-
-
-def scrub_optional(text: str | None) -> str | None:
-    return None if text is None else scrub(text)

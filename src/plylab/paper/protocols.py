@@ -137,11 +137,15 @@ EFFORTS = ("low", "medium", "high")
 _SECTION3 = "003 l.51 (reasoning effort high unless stated otherwise)"
 _SIDES = "003 l.60 (100 games per pair, sides switched after half; optimality excludes states where every move is optimal)"
 
+
+def _table(name: str, title: str, cite: tuple[str, ...], *args: Any, **kw: Any) -> Protocol:
+    """A PlyBench table: the model plays (games, opponents, formulations, ...) as given."""
+    return Protocol(name, "plybench", "play", title, cite, *args, **kw)
+
+
 _PLAY: tuple[Protocol, ...] = (
-    Protocol(
+    _table(
         "table2",
-        "plybench",
-        "play",
         "Per-move optimality vs Optimal, tic-tac-toe and Nim [Wilson]; † failures",
         ("003 l.66-74 (Table 2)", _SIDES, _SECTION3),
         ("tic_tac_toe", "nim"),
@@ -151,10 +155,8 @@ _PLAY: tuple[Protocol, ...] = (
             Column("nim", "Nim", "optimality", "nim"),
         ),
     ),
-    Protocol(
+    _table(
         "table3",
-        "plybench",
-        "play",
         "Connect Four: win rate [Wilson] and LLM moves per game [Student-t] vs Random and MCTS",
         ("003 l.80-86 (Table 3: 10 games per opponent, sides switched)", "003 l.49 (MCTS n=5000)", _SECTION3),
         ("connect_four",),
@@ -167,10 +169,8 @@ _PLAY: tuple[Protocol, ...] = (
             Column("mcts.moves", "MCTS moves", "moves", "connect_four", opponent="mcts"),
         ),
     ),
-    Protocol(
+    _table(
         "table4",
-        "plybench",
-        "play",
         "Optimality vs Optimal on tic-tac-toe and its obfuscations [Wilson]",
         ("003 l.100-110 (Table 4: 100 games per formulation)", _SIDES, _SECTION3),
         ("tic_tac_toe",),
@@ -178,10 +178,8 @@ _PLAY: tuple[Protocol, ...] = (
         tuple(f for f, _ in TTT_FORMS),
         columns=_optimality("tic_tac_toe", TTT_FORMS),
     ),
-    Protocol(
+    _table(
         "table5",
-        "plybench",
-        "play",
         "Recognition: traces naming tic-tac-toe under each obfuscation [Wilson]",
         ("003 l.114-124 (Table 5: reasoning-trace summaries, same games as Table 4)",),
         ("tic_tac_toe",),
@@ -190,30 +188,24 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_recognition("tic_tac_toe", TTT_OBF),
         plays="table4",
     ),
-    Protocol(
+    _table(
         "table6",
-        "plybench",
-        "play",
         "W D L F out of 100 games on standard tic-tac-toe vs Random, MCTS, Optimal",
         ("003 l.202-216 (Table 6)", "003 l.49 (MCTS n=1000)", _SECTION3),
         ("tic_tac_toe",),
         OPPONENT_ROLES,
         columns=_wdlf("tic_tac_toe"),
     ),
-    Protocol(
+    _table(
         "table7",
-        "plybench",
-        "play",
         "W D L F out of 100 games on standard Nim vs Random, MCTS, Optimal",
         ("003 l.220-232 (Table 7)", "003 l.49 (MCTS n=1000)", _SECTION3),
         ("nim",),
         OPPONENT_ROLES,
         columns=_wdlf("nim"),
     ),
-    Protocol(
+    _table(
         "table8",
-        "plybench",
-        "play",
         "Optimality vs Optimal on tic-tac-toe obfuscations, all tiers [Wilson]",
         ("003 l.250-261 (Table 8)", _SIDES, _SECTION3),
         ("tic_tac_toe",),
@@ -222,10 +214,8 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_optimality("tic_tac_toe", TTT_FORMS),
         plays="table4",
     ),
-    Protocol(
+    _table(
         "table9",
-        "plybench",
-        "play",
         "Recognition of tic-tac-toe under each obfuscation, all tiers [Wilson]",
         ("003 l.265-276 (Table 9)",),
         ("tic_tac_toe",),
@@ -234,10 +224,8 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_recognition("tic_tac_toe", TTT_OBF),
         plays="table4",
     ),
-    Protocol(
+    _table(
         "table10",
-        "plybench",
-        "play",
         "Optimality vs Optimal on Nim and its obfuscations [Wilson]",
         ("003 l.292-303 (Table 10)", "003 l.284-286 (Nim obfuscations)", _SIDES, _SECTION3),
         ("nim",),
@@ -245,10 +233,8 @@ _PLAY: tuple[Protocol, ...] = (
         tuple(f for f, _ in NIM_FORMS),
         columns=_optimality("nim", NIM_FORMS),
     ),
-    Protocol(
+    _table(
         "table11",
-        "plybench",
-        "play",
         "Recognition of Nim under each obfuscation [Wilson]",
         ("003 l.309-320 (Table 11)",),
         ("nim",),
@@ -257,10 +243,8 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_recognition("nim", NIM_OBF),
         plays="table10",
     ),
-    Protocol(
+    _table(
         "table12",
-        "plybench",
-        "play",
         "Output tokens per move, tic-tac-toe formulations [Student-t]",
         ("003 l.330-341 (Table 12)",),
         ("tic_tac_toe",),
@@ -269,10 +253,8 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_tokens("tic_tac_toe", TTT_FORMS),
         plays="table4",
     ),
-    Protocol(
+    _table(
         "table13",
-        "plybench",
-        "play",
         "Output tokens per move, Nim formulations [Student-t]",
         ("003 l.345-356 (Table 13)",),
         ("nim",),
@@ -281,10 +263,8 @@ _PLAY: tuple[Protocol, ...] = (
         columns=_tokens("nim", NIM_FORMS),
         plays="table10",
     ),
-    Protocol(
+    _table(
         "table14",
-        "plybench",
-        "play",
         "Optimality [Wilson] and tokens per move [Student-t] by reasoning effort",
         ("003 l.362-371 (Table 14: standard tic-tac-toe vs Optimal, low / medium / high)", _SIDES),
         ("tic_tac_toe",),

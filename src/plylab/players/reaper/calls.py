@@ -14,8 +14,6 @@ from ...errors import FailureKind, model_failure
 from ...models import GenerateConfig, Model, ModelError, ResponseCache
 from ..base import Attempt
 
-COMPONENTS = ("planner", "executor", "descriptor", "reflector", "extractor")
-
 
 class CallFailed(Exception):
     """A component produced no usable message: `kind` is the failure a move records."""
