@@ -258,3 +258,15 @@ def test_other_server_errors_are_not_taken_for_a_refused_format(server, remote):
     reply = run(remote.generate(HI, schema=SCHEMA, config=GenerateConfig(max_retries=1)))
     assert reply.flags == () and remote.schema_format == "json_schema"
     assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_schema"]
+
+
+def test_a_model_error_crosses_processes_whole() -> None:
+    """A worker's failure reaches the run's process with its kind, message and reply (pickle, as pools and Ray do)."""
+    import pickle
+
+    from plylab.models import Reply
+
+    err = ModelError("timeout", "no reply in 5 s", Reply(text="", stop_reason="max_tokens"))
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.kind, back.message, str(back)) == ("timeout", "no reply in 5 s", str(err))
+    assert back.reply == err.reply

@@ -28,3 +28,7 @@ class ModelError(Exception):
         self.kind: ErrorKind = kind
         self.message = message
         self.reply = reply
+
+    def __reduce__(self) -> tuple[type[ModelError], tuple[ErrorKind, str, Reply | None]]:
+        """Rebuilt from its parts in another process (a pool worker's or a Ray worker's failure)."""
+        return type(self), (self.kind, self.message, self.reply)
