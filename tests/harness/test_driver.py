@@ -25,12 +25,19 @@ SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
 STARTED: list[subprocess.Popen[str]] = []
 
 
+def _foreground() -> None:
+    """The child takes Ctrl-C as a person's terminal would send it: a suite started in the background
+    by a shell without job control inherits SIGINT ignored, which a run rightly keeps ignoring."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "plylab", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=kwargs.pop("preexec_fn", _foreground),
         **kwargs,
     )
     STARTED.append(proc)
