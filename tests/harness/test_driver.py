@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import sqlite3
@@ -38,6 +39,7 @@ def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=kwargs.pop("preexec_fn", _foreground),
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints every thread's stack
         **kwargs,
     )
     STARTED.append(proc)
@@ -53,6 +55,18 @@ def no_run_outlives_its_test() -> Iterator[None]:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    """Signal a run and collect its output; a run that does not end within a minute fails the test
+    with the stack it is stuck in (faulthandler's dump on SIGABRT), not a bare time-out."""
+    proc.send_signal(sig)
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=30)
+        pytest.fail(f"the run did not end within 60 s of signal {sig}; it was at:\n{err[-6000:]}")
 
 
 def count(store: Path, table: str = "games") -> int:
@@ -100,8 +114,7 @@ def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
     wait_for_games(proc, store, count(store) + 300)
     late = rss_mb(proc.pid)
     assert late < 600 and late - early < 50, f"resident memory {early:.0f} MB, then {late:.0f} MB"
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    out, err = stop(proc, sig)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = out.strip().splitlines()
@@ -115,8 +128,7 @@ def test_a_billion_clue_games_start_at_once_and_sigterm_stops_them(tmp_path: Pat
         "clue", "run", *["--player", "clue-random"] * 3, "--games", BILLION, "--store", str(store), "-q"
     )
     wait_for_games(proc, store, 5, table="clue_games", timeout=60)
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = stop(proc, signal.SIGTERM)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and len(out.strip().splitlines()) == 1 and "interrupted" in out
 
