@@ -384,3 +384,42 @@ def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) ->
     finally:
         other.kill()
         other.wait()
+
+
+def test_a_lease_held_on_another_host_is_free_once_its_heartbeat_is_stale(cli, tmp_path: Path) -> None:
+    """A process on another host (a store on a shared disk) cannot be asked if it lives: its lease
+    holds while its heartbeat is fresh, and a killed one frees the run once the heartbeat is old."""
+    from plylab.harness.driver import LEASE_STALE, LEASES
+
+    store = tmp_path / "s.sqlite"
+    args = [*run_args("nim", games=2, store=store), "--run", "far"]
+    conn = sqlite3.connect(store)
+    conn.execute(LEASES)
+    conn.execute("INSERT INTO run_leases VALUES ('play:far', 4242, 'elsewhere', ?, NULL)", (time.time(),))
+    conn.commit()
+    res = cli(*args)
+    assert res.code == 2 and "is being played by process 4242 on elsewhere" in res.err
+    conn.execute("UPDATE run_leases SET since=?", (time.time() - LEASE_STALE - 1,))
+    conn.commit()
+    res = cli(*args)
+    assert res.code == 0 and "2/2 games saved" in res.out
+    assert conn.execute("SELECT COUNT(*) FROM run_leases").fetchone()[0] == 0  # released at the end
+
+
+def test_a_holder_renews_its_lease_while_it_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plylab.harness import driver as driver_module
+    from plylab.harness.driver import Driver
+    from plylab.harness.store import Store
+
+    monkeypatch.setattr(driver_module, "LEASE_BEAT", 0.05)
+    with Driver(tmp_path / "s.sqlite", progress=False) as d:
+        store = d.open(Store)
+        d.claim(store.conn, "play:beat")
+        first = store.conn.execute("SELECT since FROM run_leases").fetchone()[0]
+        deadline = time.monotonic() + 10
+        while store.conn.execute("SELECT since FROM run_leases").fetchone()[0] == first:
+            assert time.monotonic() < deadline, "the lease was never renewed"
+            time.sleep(0.02)
+    assert (
+        sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT COUNT(*) FROM run_leases").fetchone()[0] == 0
+    )

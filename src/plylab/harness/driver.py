@@ -47,9 +47,12 @@ LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
     name TEXT PRIMARY KEY,          -- study:run name
     pid INTEGER NOT NULL,           -- the process playing it; a dead pid leaves the lease free
     host TEXT NOT NULL,
-    since REAL NOT NULL,
+    since REAL NOT NULL,            -- the holder's last heartbeat (renewed every LEASE_BEAT seconds)
     born TEXT                       -- the process's start time (/proc), so a reused pid is not mistaken for it
 )"""
+LEASE_BEAT = 60.0  # seconds between a holder's heartbeats
+# A process on another host cannot be asked if it lives: its lease is free once its heartbeat is this old.
+LEASE_STALE = 5 * LEASE_BEAT
 
 
 @dataclass
@@ -113,6 +116,17 @@ def _alive(pid: int, born: str | None) -> bool:
     except PermissionError:
         pass
     return born is None or _born(pid) in (None, born)
+
+
+def _heartbeat(path: Path, name: str, pid: int, stop: threading.Event) -> None:
+    """Renew a lease until `stop` is set, on a connection of its own (the run's is busy playing)."""
+    conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    try:
+        while not stop.wait(LEASE_BEAT):
+            with suppress(sqlite3.Error):
+                conn.execute("UPDATE run_leases SET since=? WHERE name=? AND pid=?", (time.time(), name, pid))
+    finally:
+        conn.close()
 
 
 def storage_failure(exc: BaseException) -> str | None:
@@ -195,25 +209,35 @@ class Driver:
         """Take the lease on run `name`, or refuse with one line while a live process holds it.
 
         A second process on a run in progress would play the same games; a lease whose process is
-        dead (even `kill -9`ed) is free, so a killed run always resumes."""
+        dead (even `kill -9`ed) is free, so a killed run always resumes: on this host by asking the
+        process, from another host (a store on a shared disk) once its heartbeat is LEASE_STALE old."""
         conn.execute(LEASES)
         me, host = os.getpid(), socket.gethostname()
         with transaction(conn):
             row = conn.execute(
                 "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
             ).fetchone()
-            if row is not None and int(row[0]) != me and (row[1] != host or _alive(int(row[0]), row[3])):
-                since = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
+            held = row is not None and int(row[0]) != me
+            if held and (
+                _alive(int(row[0]), row[3]) if row[1] == host else time.time() - row[2] < LEASE_STALE
+            ):
+                seen = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
                 raise UserError(
-                    f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (since {since}) "
-                    f"in {self.store_path}; wait for it to end or stop it, then re-run to resume"
+                    f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (last seen "
+                    f"{seen}) in {self.store_path}; wait for it to end or stop it, then re-run to resume"
                 )
             conn.execute(
                 "INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
                 (name, me, host, time.time(), _born(me)),
             )
 
+        stop = threading.Event()
+        beat = threading.Thread(target=_heartbeat, args=(self.store_path, name, me, stop), daemon=True)
+        beat.start()
+
         def release() -> None:
+            stop.set()
+            beat.join()
             with suppress(sqlite3.Error):
                 conn.execute("DELETE FROM run_leases WHERE name=? AND pid=?", (name, me))
 
