@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..errors import UserError
-from ..harness.store import connect, insert, insert_many, json_text, transaction
+from ..harness.store import SHARED_FIELDS, connect, insert, insert_many, json_text, transaction
 from ..texts import hand_over, keep_texts_trigger
 from .session import GameLog
 
@@ -84,14 +84,10 @@ CREATE INDEX IF NOT EXISTS clue_games_run ON clue_games(run_id);
 # A turn's long prompt, reply or trace is stored once: the response cache's copy moves into the
 # saved turn (models/cache.py, `hand_over`), and goes back to the cache if the turn is deleted.
 SCHEMA += keep_texts_trigger("clue_turns")
-TEXTS = ("prompt", "reply", "reasoning")
 GAME_FIELDS = ("seed", "winner", "end_reason", "rounds", "solution_suggested_turn", "started", "finished")
 TOKENS = ("input_tokens", "output_tokens", "reasoning_tokens")
-CALL_COLUMNS = (*TEXTS, *TOKENS, "error", "cost", "latency", "cached")
-NO_CALL = {
-    **dict.fromkeys((*CALL_COLUMNS, "failure_kind")),
-    **dict.fromkeys(TOKENS, 0),
-}  # a turn no model played
+CALL_COLUMNS = (*SHARED_FIELDS, *TOKENS, "error", "cost", "latency", "cached")
+NO_CALL = {**dict.fromkeys((*CALL_COLUMNS, "failure_kind")), **dict.fromkeys(TOKENS, 0)}  # a bot's turn
 
 
 class ClueStore:
@@ -145,6 +141,7 @@ class ClueStore:
             for t in log.turns:
                 d, call = t.decision, t.decision.call
                 row = {
+                    **NO_CALL,
                     "game_id": game_id,
                     "turn": t.turn,
                     "round": t.round,
@@ -161,10 +158,10 @@ class ClueStore:
                     "ready": d.ready,
                 }
                 if call is not None:
-                    texts = [(f, None, getattr(call, f)) for f in TEXTS]
+                    texts = [(f, None, getattr(call, f)) for f in SHARED_FIELDS]
                     hand_over(c, "clue_turns", game_id, t.turn, texts)  # first: freed pages hold the turn
                     row.update({f: getattr(call, f) for f in CALL_COLUMNS}, failure_kind=call.failure)
-                rows.append(row if call is not None else {**NO_CALL, **row})
+                rows.append(row)
             insert_many(c, "clue_turns", rows)
             knowledge = [asdict(snap) | {"game_id": game_id} for snap in log.snapshots]
             insert_many(c, "clue_knowledge", knowledge)
