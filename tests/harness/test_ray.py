@@ -113,7 +113,7 @@ def test_batches_draw_a_billion_jobs_a_window_ahead() -> None:
 
 @needs_ray
 def test_unreachable_address_is_one_clear_line(tmp_path: Path) -> None:
-    from tests.support.cluster import free_port
+    from tests.support.ports import free_port
 
     store = tmp_path / "s.sqlite"
     r = plylab(

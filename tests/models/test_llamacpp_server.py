@@ -7,7 +7,6 @@ game per output mode of the LLM player goes through `plylab run` end to end (iss
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,18 +19,13 @@ import httpx
 import pytest
 
 from plylab.players.llm import LLMOptions
+from tests.support.ports import free_port
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (the dev extra)")
 
 MODES = get_args(LLMOptions.model_fields["output"].annotation)  # every output mode the player has
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

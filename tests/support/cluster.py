@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,14 +19,9 @@ from pathlib import Path
 from typing import IO
 
 from plylab.harness.backends.ray import MAX_TEMP_DIR
+from tests.support.ports import free_port
 
 READY = "Ray runtime started"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class LoopbackCluster:
