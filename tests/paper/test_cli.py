@@ -44,7 +44,6 @@ def test_list_table_and_json(cli):
             ("paper", "run", "table2", "--model", "local", "--player-options", "effort=low"),
             "may not set model= or effort=",
         ),
-        (("paper", "report", "table2", "--store", "/nonexistent/x.sqlite"), "does not exist"),
         (("paper", "report", "table2", "--format", "docx"), "unknown format 'docx'"),
     ],
 )

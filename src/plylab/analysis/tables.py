@@ -122,6 +122,8 @@ def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], l
     """Players as rows, `by` values as columns (the paper's Tables 4-13 layout)."""
     cols, grid = _grid(rows, by, CELLS[table])
     label = "W D L F by " + by if table == "outcomes" else f"{table} by {by}"
+    if table == "recognition" and any(r["recognition"].get("scope") == "wide" for r in rows):
+        label += ", wide patterns (not the paper's: names only)"
     header = ["player", "setting"] + [f"{c}" for c in cols]
     body = [[p, setting] + [cells.get(c, "–") for c in cols] for (p, setting), cells in grid.items()]
     header[1] = f"setting ({label})"
