@@ -136,7 +136,11 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
             entry[k]["truncated"] = entry[k]["failed"].get("truncated", 0)
     return {
         **{
-            k: {"total": v["total"], "failed": dict(v["failed"]), "truncated": v["failed"].get("truncated", 0)}
+            k: {
+                "total": v["total"],
+                "failed": dict(v["failed"]),
+                "truncated": v["failed"].get("truncated", 0),
+            }
             for k, v in totals.items()
         },
         "runs": runs,

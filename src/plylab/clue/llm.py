@@ -25,7 +25,6 @@ from .matrix import PossibilityMatrix
 from .prompts import messages, parse_reply, reply_schema
 from .view import ClueView
 
-
 MAX_TOKENS = 16384
 
 

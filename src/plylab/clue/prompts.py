@@ -130,7 +130,9 @@ def render_matrix(view: ClueView, matrix: PossibilityMatrix) -> str:
     return "\n".join(lines)
 
 
-def messages(view: ClueView, matrix: PossibilityMatrix | None, history: bool | None = None) -> list[dict[str, str]]:
+def messages(
+    view: ClueView, matrix: PossibilityMatrix | None, history: bool | None = None
+) -> list[dict[str, str]]:
     """The turn's chat. The matrix replaces the natural-language history (000 l.138 "shorter
     context", l.56): a matrix player sees the history too only with `history=True`."""
     parts = [render_view(view, matrix is None if history is None else history)]

@@ -248,7 +248,11 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
     if not any(r["source"] == "this run" for r in data["rows"]):
         head.append(
             "the paper's numbers alone: "
-            + (data.get("store_note") or f"no Clue study games in {data['store']}" if data["store"] else "no store")
+            + (
+                data.get("store_note") or f"no Clue study games in {data['store']}"
+                if data["store"]
+                else "no store"
+            )
             + f"; run `plylab paper run {data['table']} --model M` to add yours"
         )
     text = (
@@ -286,7 +290,9 @@ def plot_clue(data: dict[str, Any], out_dir: Path) -> list[Path]:
     pub = data["published"]
     {"clue-accuracy": _accuracy, "clue-knowledge": _knowledge, "clue-delay": _delay}[name](ax, data, pub)
     ax.legend(fontsize="small")
-    fig.suptitle(f"{name} (Clue {FIGURES[name].replace('fig', 'Figure ')}): {data['title']}", fontsize="small")
+    fig.suptitle(
+        f"{name} (Clue {FIGURES[name].replace('fig', 'Figure ')}): {data['title']}", fontsize="small"
+    )
     return [save(fig, out_dir, f"{name}-{FIGURES[name]}")]
 
 
@@ -312,13 +318,24 @@ def _knowledge(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
     """Figure 5: cards known per round (ceiling 18); the seed's matrix end point and baseline rounds."""
     for i, g in enumerate(data["groups"]):
         pts = g["knowledge_curve"]["rounds"]
-        ax.plot([p["round"] for p in pts], [p["stated"] for p in pts], marker="o", ms=3, color=f"C{i % 10}",
-                label=f"{g['condition']} {g['spec']}")
+        ax.plot(
+            [p["round"] for p in pts],
+            [p["stated"] for p in pts],
+            marker="o",
+            ms=3,
+            color=f"C{i % 10}",
+            label=f"{g['condition']} {g['spec']}",
+        )
     ax.axhline(18, color="grey", ls=":", label="ceiling (18)")
     m = pub.get("matrix", {})
     if "rounds" in m and "final_known" in m:
-        ax.plot([m["rounds"]["value"]], [m["final_known"]["value"]], "k*", markersize=12,
-                label="paper: matrix ends ~round 11, ~14 cards")
+        ax.plot(
+            [m["rounds"]["value"]],
+            [m["final_known"]["value"]],
+            "k*",
+            markersize=12,
+            label="paper: matrix ends ~round 11, ~14 cards",
+        )
     b = pub.get("baseline", {}).get("ceiling_rounds")
     if b:
         ax.plot([b["low"], b["high"]], [18, 18], "k-", lw=4, label="paper: baseline at ceiling, rounds 17-18")
@@ -339,8 +356,14 @@ def _delay(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
         band = pub.get(cond, {}).get("suggested_to_accusation")
         if band:
             lo_x, hi_x = (xs[0] - 0.4, xs[-1] + 0.4) if xs else (x - 0.4, x + 0.4)
-            ax.fill_between([lo_x, hi_x], band["low"], band["high"], color=f"C{i}", alpha=0.2,
-                            label=f"{cond} (paper: {band['low']}-{band['high']} turns)")
+            ax.fill_between(
+                [lo_x, hi_x],
+                band["low"],
+                band["high"],
+                color=f"C{i}",
+                alpha=0.2,
+                label=f"{cond} (paper: {band['low']}-{band['high']} turns)",
+            )
         ticks.append((x + max(len(games) - 1, 0) / 2, cond))
         x += max(len(games), 1) + 1
     ax.set_xticks([t for t, _ in ticks], [c for _, c in ticks])

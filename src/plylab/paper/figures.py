@@ -198,7 +198,14 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
 
     parts = [comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]
     if data.get("every_checkpoint"):
-        eh = ["agent", "metric", "checkpoint", "reproduced [95% t]", "paper (every checkpoint)", "paper outside"]
+        eh = [
+            "agent",
+            "metric",
+            "checkpoint",
+            "reproduced [95% t]",
+            "paper (every checkpoint)",
+            "paper outside",
+        ]
         eb = [
             [
                 x["agent"],

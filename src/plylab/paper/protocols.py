@@ -105,7 +105,9 @@ class Protocol:
     def describe(self) -> dict[str, Any]:
         d = asdict(self)
         d["columns"] = [c.key for c in self.columns]
-        d["agents"] = {a.label: a.spec + (f" (= {a.same_as}'s runs)" if a.same_as else "") for a in self.agents}
+        d["agents"] = {
+            a.label: a.spec + (f" (= {a.same_as}'s runs)" if a.same_as else "") for a in self.agents
+        }
         return {k: v for k, v in d.items() if v not in (None, (), [], {})}
 
 
@@ -290,9 +292,7 @@ _PLAY: tuple[Protocol, ...] = (
         ("optimal",),
         efforts=EFFORTS,
         columns=tuple(
-            Column(
-                f"{key}.{e}", f"{row} {e}", metric, "tic_tac_toe", effort=e, sub=e.capitalize(), row=row
-            )
+            Column(f"{key}.{e}", f"{row} {e}", metric, "tic_tac_toe", effort=e, sub=e.capitalize(), row=row)
             for key, metric, row in (
                 ("optimality", "optimality", "Optimality"),
                 ("tokens", "tokens", "Tokens per move"),

@@ -66,7 +66,7 @@ def _html(header: list[str], body: list[list[str]], notes: Sequence[str], groups
 
 def _markdown(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
     """Markdown has one header row: the groups head the table, the sub-columns are its first row."""
-    top = [g or h for g, h in zip(_spread(groups), header)]
+    top = [g if _in_group(groups, i) else h for i, (g, h) in enumerate(zip(_spread(groups), header))]
     lines = ["| " + " | ".join(top) + " |", "|" + "---|" * len(header)]
     second = [f"**{h}**" if _in_group(groups, i) else "" for i, h in enumerate(header)]
     lines.append("| " + " | ".join(second) + " |")
@@ -87,7 +87,7 @@ def _csv(header: list[str], body: list[list[str]], notes: Sequence[str], groups:
     out = io.StringIO()
     top = _spread(groups)
     second = [h if _in_group(groups, i) else "" for i, h in enumerate(header)]
-    first = [g or (h if not _in_group(groups, i) else "") for i, (g, h) in enumerate(zip(top, header))]
+    first = [g if _in_group(groups, i) else h for i, (g, h) in enumerate(zip(top, header))]
     csv.writer(out, lineterminator="\n").writerows([first, second, *body])
     return out.getvalue().rstrip("\n")
 
@@ -128,13 +128,14 @@ def _text(header: list[str], body: list[list[str]], notes: Sequence[str], groups
     def line(cells: list[str]) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
-    top, i = [], 0
+    top, under, i = [], [], 0
     for label, n in groups:
         span = sum(widths[i : i + n]) + 2 * (n - 1)
         top.append(label.center(span) if label else " " * span)
+        under.append(("-" if label else " ") * span)
         i += n
     rule = "  ".join("-" * w for w in widths)
-    out = ["  ".join(top).rstrip(), line(header), rule]
+    out = ["  ".join(top).rstrip(), "  ".join(under).rstrip(), line(header), rule]
     out += [line(r) for r in body] + list(notes)
     return "\n".join(out)
 

@@ -28,6 +28,7 @@ FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
 TRANSPORT = ("base_url", "timeout", "max_connections")  # where a model is reached, not how it plays
 NEQ = "≠"
+ROW_KEYS = {"moves": "moves_per_game", "tokens": "tokens_per_move"}  # metric -> matchup row key
 
 
 # -- cells -------------------------------------------------------------------------------------
@@ -39,14 +40,7 @@ def _cell(row: dict[str, Any], metric: str) -> dict[str, Any] | None:
     if metric in ("W", "D", "L", "F"):
         key = {"W": "wins", "D": "draws", "L": "losses", "F": "failures"}[metric]
         return {"count": row[key], "of": row["games"]}
-    src = {
-        "optimality": row["optimality"],
-        "win_rate": row["win_rate"],
-        "draw_rate": row["draw_rate"],
-        "recognition": row["recognition"],
-        "moves": row["moves_per_game"],
-        "tokens": row["tokens_per_move"],
-    }[metric]
+    src = row[ROW_KEYS.get(metric, metric)]
     value = src.get("rate", src.get("mean"))
     if value is None:
         return None
@@ -346,7 +340,11 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
     lines = _dedupe_paper_rows(lines, data)
     for ref in data.get("reference_rows", []):
         lines.append(
-            (ref["model"], "reference", {k: show(v["reproduced"], _metric(cols, k), n_paper) for k, v in ref["cells"].items()})
+            (
+                ref["model"],
+                "reference",
+                {k: show(v["reproduced"], _metric(cols, k), n_paper) for k, v in ref["cells"].items()},
+            )
         )
     header, body, groups = _shape(cols, lines)
     if any(cell.get("disjoint") for row in data["rows"] for cell in row["cells"].values()):
