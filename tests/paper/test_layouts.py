@@ -152,3 +152,15 @@ def test_fig5_original_is_compared_at_every_checkpoint(tmp_path) -> None:
     marks = [(x["checkpoint"], x["outside"]) for x in data["every_checkpoint"] if x["agent"] == "Original"]
     assert marks == [(0, True), (1, False)]
     assert "paper (every checkpoint)" in render_figure(data, "markdown")
+
+
+def test_plylab_report_outcomes_sets_w_d_l_f_under_each_opponent(cli, tmp_path) -> None:
+    from tests.support.cli import run_args
+
+    store = tmp_path / "s.sqlite"
+    assert cli(*run_args("nim", "random", "optimal", games=2, store=store)).code == 0
+    args = ("report", "--store", str(store), "--table", "outcomes", "--by", "opponent")
+    tex = cli(*args, "--format", "latex").out
+    assert r"\multicolumn{4}{c}{optimal}" in tex and r"\cmidrule(lr){3-6}" in tex
+    md = cli(*args, "--format", "markdown").out.splitlines()
+    assert md[2].startswith("|  |  | **W** | **D** | **L** | **F** |")

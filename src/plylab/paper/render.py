@@ -7,14 +7,10 @@ A grid may carry a two-level header, as the papers print Tables 3, 6 and 7: `gro
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from html import escape
 
-from ..analysis.tables import format_grid, latex_escape
-
-Groups = Sequence[tuple[str, int]]
+from ..analysis.tables import Groups, format_grid
 
 
 def grid(
@@ -25,21 +21,9 @@ def grid(
     groups: Groups | None = None,
 ) -> str:
     """analysis.tables.format_grid, plus a plain HTML table and the two-level header in every format."""
-    if groups and sum(n for _, n in groups) != len(header):
-        raise ValueError("header groups must span the header exactly")
     if fmt == "html":
         return _html(header, body, notes, groups)
-    if not groups or not any(label for label, _ in groups):
-        return format_grid(header, body, fmt, notes=notes)
-    return {"markdown": _markdown, "csv": _csv, "latex": _latex}.get(fmt, _text)(header, body, notes, groups)
-
-
-def _spread(groups: Groups) -> list[str]:
-    """The group label over the first column of its span, blank over the rest."""
-    out: list[str] = []
-    for label, n in groups:
-        out += [label] + [""] * (n - 1)
-    return out
+    return format_grid(header, body, fmt, notes=notes, groups=groups)
 
 
 def _html(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups | None) -> str:
@@ -62,82 +46,6 @@ def _html(header: list[str], body: list[list[str]], notes: Sequence[str], groups
         + "\n</table>"
         + "".join(f"\n<p class=note>{escape(n)}</p>" for n in notes)
     )
-
-
-def _markdown(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    """Markdown has one header row: the groups head the table, the sub-columns are its first row."""
-    top = [g if _in_group(groups, i) else h for i, (g, h) in enumerate(zip(_spread(groups), header))]
-    lines = ["| " + " | ".join(top) + " |", "|" + "---|" * len(header)]
-    second = [f"**{h}**" if _in_group(groups, i) else "" for i, h in enumerate(header)]
-    lines.append("| " + " | ".join(second) + " |")
-    lines += ["| " + " | ".join(row) + " |" for row in body]
-    return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
-
-
-def _in_group(groups: Groups, col: int) -> bool:
-    i = 0
-    for label, n in groups:
-        if i <= col < i + n:
-            return bool(label)
-        i += n
-    return False
-
-
-def _csv(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    out = io.StringIO()
-    top = _spread(groups)
-    second = [h if _in_group(groups, i) else "" for i, h in enumerate(header)]
-    first = [g if _in_group(groups, i) else h for i, (g, h) in enumerate(zip(top, header))]
-    csv.writer(out, lineterminator="\n").writerows([first, second, *body])
-    return out.getvalue().rstrip("\n")
-
-
-def _latex(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    top, rules, i = [], [], 0
-    for label, n in groups:
-        if label:
-            top.append(rf"\multicolumn{{{n}}}{{c}}{{{latex_escape(label)}}}")
-            rules.append(rf"\cmidrule(lr){{{i + 1}-{i + n}}}")
-        else:
-            top += [latex_escape(h) for h in header[i : i + n]]
-        i += n
-    second = [latex_escape(h) if _in_group(groups, j) else "" for j, h in enumerate(header)]
-    lines = [
-        r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}",
-        r"\toprule",
-        " & ".join(top) + r" \\",
-        " ".join(rules),
-        " & ".join(second) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines + [f"% {n}" for n in notes])
-
-
-def _text(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    """A plain terminal table whose group labels are centred over their columns."""
-    widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)]
-    i = 0
-    for label, n in groups:  # a group label wider than its columns widens its last column
-        span = sum(widths[i : i + n]) + 2 * (n - 1)
-        if len(label) > span:
-            widths[i + n - 1] += len(label) - span
-        i += n
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-
-    top, under, i = [], [], 0
-    for label, n in groups:
-        span = sum(widths[i : i + n]) + 2 * (n - 1)
-        top.append(label.center(span) if label else " " * span)
-        under.append(("-" if label else " ") * span)
-        i += n
-    rule = "  ".join("-" * w for w in widths)
-    out = ["  ".join(top).rstrip(), "  ".join(under).rstrip(), line(header), rule]
-    out += [line(r) for r in body] + list(notes)
-    return "\n".join(out)
 
 
 def html_page(title: str, body: str) -> str:
