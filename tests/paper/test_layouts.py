@@ -46,10 +46,11 @@ def test_table7_without_a_store_prints_the_papers_table_with_a_two_level_header(
 
 
 def test_table3_groups_win_rate_and_moves_under_each_opponent(nowhere) -> None:
+    from plylab.paper import table_layout
     from plylab.paper.render import grid
-    from plylab.paper.report import _table_grid
 
-    header, _, _, groups = _table_grid(table_data(Path(nowhere), "table3"))
+    layout = table_layout(table_data(Path(nowhere), "table3"))
+    header, groups = layout["header"], layout["groups"]
     assert header == ["Model", "source", "Win rate", "Moves", "Win rate", "Moves"]
     assert groups == [("", 2), ("Random", 2), ("MCTS", 2)]
     assert "<th colspan=2>MCTS</th>" in grid(header, [], "html", groups=groups)

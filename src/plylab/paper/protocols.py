@@ -148,6 +148,12 @@ NIM_FORMS = (("standard", "Nim"), ("hidden", "Hid"), ("inverse", "Inv"), ("story
 TTT_OBF, NIM_OBF = TTT_FORMS[1:], NIM_FORMS[1:]
 EFFORTS = ("low", "medium", "high")
 
+# Table 3's sub-columns under each opponent; Table 14's rows (key, metric, row label).
+_C4_SUBS: tuple[tuple[Metric, str], ...] = (("win_rate", "Win rate"), ("moves", "Moves"))
+_T14_ROWS: tuple[tuple[str, Metric, str], ...] = (
+    ("optimality", "optimality", "Optimality"),
+    ("tokens", "tokens", "Tokens per move"),
+)
 _SECTION3 = "003 l.51 (reasoning effort high unless stated otherwise)"
 _SIDES = "003 l.60 (100 games per pair, sides switched after half; optimality excludes states where every move is optimal)"
 
@@ -187,7 +193,7 @@ _PLAY: tuple[Protocol, ...] = (
                 sub=sub,
             )
             for opp in ("random", "mcts")
-            for metric, sub in (("win_rate", "Win rate"), ("moves", "Moves"))
+            for metric, sub in _C4_SUBS
         ),
     ),
     _table(
@@ -293,10 +299,7 @@ _PLAY: tuple[Protocol, ...] = (
         efforts=EFFORTS,
         columns=tuple(
             Column(f"{key}.{e}", f"{row} {e}", metric, "tic_tac_toe", effort=e, sub=e.capitalize(), row=row)
-            for key, metric, row in (
-                ("optimality", "optimality", "Optimality"),
-                ("tokens", "tokens", "Tokens per move"),
-            )
+            for key, metric, row in _T14_ROWS
             for e in EFFORTS
         ),
     ),

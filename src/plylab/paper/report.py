@@ -368,6 +368,14 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
     return header, body, notes, groups
 
 
+def table_layout(data: dict[str, Any]) -> dict[str, Any]:
+    """A table as printed, as data (for the HTML site and other renderers): `header` (the lower
+    header row), `groups` ((label, span) over it; [] for one level), `body` rows of cell text and
+    `notes`, in the paper's layout, from `table_data`."""
+    header, body, notes, groups = _table_grid(data)
+    return {"header": header, "groups": groups, "body": body, "notes": notes}
+
+
 def _metric(cols: list[dict[str, Any]], key: str) -> str:
     return next(str(c["metric"]) for c in cols if c["key"] == key)
 
