@@ -80,6 +80,7 @@ def test_counts_of_another_size_are_rates_with_their_n_beside_the_papers_counts(
     assert all(c.endswith("(n=20)") for c in cells[8:])
     assert "| GPT-5 nano | paper | 96 | 0 | 4 | 0 |" in md  # the paper's counts out of 100
     assert "(n=k): a count from a run of k games, not the paper's 100" in md
+    assert "20 games per matchup in run paper/table7/reference (paper: 100)" in md
     data = json.loads(cli("paper", "report", "table7", "--store", store, "--format", "json").out)
     [opt] = [r for r in data["reference_rows"] if r["model"] == "optimal"]
     assert opt["cells"]["optimal.W"]["reproduced"]["of"] == 20

@@ -201,7 +201,9 @@ def table_data(
                 plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
             all_names = {r["name"] for r in store.runs()}
             if not runs and reference_run_name(p) in all_names:
-                ref_rows = matchup_rows(store, reference_run_name(p))
+                ref = reference_run_name(p)
+                ref_rows = matchup_rows(store, ref)
+                plans[ref] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == ref), {})
         finally:
             store.close()
     elif runs:
