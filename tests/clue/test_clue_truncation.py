@@ -21,12 +21,14 @@ def cut_server(monkeypatch: pytest.MonkeyPatch):
 def test_cut_replies_are_counted_in_the_clue_report(cli, tmp_path, cut_server) -> None:
     store = tmp_path / "clue.sqlite"
     cut_server.queue(*[Behaviour(text='{"action": "sugg', finish_reason="length")] * 40)
-    seats = ["clue-llm:model=openai-api/cut/m", "clue-random", "clue-random"]
-    args = ["clue", "run", *[a for s in seats for a in ("--player", s)], "--games", "1", "--turn-limit", "6"]
+    args = ["clue", "study", "--condition", "baseline", "--model", "openai-api/cut/m", "--games", "1"]
+    args += ["--turn-limit", "6"]
     assert cli(*args, "--seed", "1", "--store", str(store), "--quiet").code == 0
     res = cli("clue", "report", "--store", str(store), "--format", "json")
     assert res.code == 0, res.err
-    [model] = [g["model"] for g in json.loads(res.out)["groups"] if g["model"]]
+    [model] = [g["model"] for g in json.loads(res.out)["groups"] if g["model"]]  # three seats, one spec
     assert model["turns"] >= 1 and model["truncated"] == model["turns"]
     md = cli("clue", "report", "--store", str(store), "--format", "markdown").out
     assert "| truncated |" in md
+    paper = cli("paper", "report", "clue-accuracy", "--store", str(store), "--format", "json").out
+    assert json.loads(paper)["truncated"] == model["truncated"]

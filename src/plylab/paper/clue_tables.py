@@ -187,6 +187,8 @@ def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
         "published": pub.get("rows", {}),
         "store": None if store_path is None else str(store_path),
         "store_note": missing,
+        # model replies cut off at max_tokens (recorded passes): none in a run at the paper's cap
+        "truncated": sum((g.get("model") or {}).get("truncated", 0) for g in groups),
     }
 
 
@@ -264,6 +266,7 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
             fmt,
             notes=[
                 data["note"],
+                f"model replies cut off at max_tokens in these games: {data['truncated']}",
                 "missing: the paper has the value and the run does not; – : the paper prints none",
             ],
         )
