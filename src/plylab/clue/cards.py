@@ -55,6 +55,9 @@ class Deck:
         s, w = len(self.suspects), len(self.weapons)
         return (tuple(range(s)), tuple(range(s, s + w)), tuple(range(s + w, self.size)))
 
+    def category(self, card: int) -> int:
+        return next(i for i, cards in enumerate(self.categories) if card in cards)
+
     @cached_property
     def _index(self) -> dict[str, int]:
         return {name.lower(): i for i, name in enumerate(self.names)}
