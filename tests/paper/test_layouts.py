@@ -123,29 +123,29 @@ def test_fig6_state_mode_agents_are_fig4s_runs() -> None:
 def test_fig5_original_is_compared_at_every_checkpoint(tmp_path) -> None:
     """003 l.188: Original's draw rate is 0 at every checkpoint; a checkpoint before the last that
     draws is marked, though the final one agrees with the paper."""
-    import dataclasses
-
     from plylab.harness.store import Store
     from plylab.paper.figures import figure_data, render_figure
-    from tests.analysis.test_learning_diagnostics import IDENT, game
+    from tests.support import records
 
+    agent = "memento:model=m"
     path = tmp_path / "s.sqlite"
     store = Store(path)
-    ident = {**IDENT, "name": "paper/fig5/m/Original"}
+    ident = {"name": "paper/fig5/m/Original", "game": "tic_tac_toe", "formulation": "standard"}
+    ident |= {"opponent": "optimal", "agent": agent, "seed": 0, "learn_games": 2, "eval_games": 1}
     for run in range(2):
-        for c, outcome in enumerate(("draw", "loss")):  # draws at checkpoint 0, none at the last
-            plan = {
-                "learn": ident,
-                "run": run,
-                "phase": "eval",
-                "index": c,
-                "games": 1,
-                "player": IDENT["agent"],
-            }
+        for c, (outcome, returns) in enumerate((("draw", [0.0, 0.0]), ("loss", [-1.0, 1.0]))):
+            # draws at checkpoint 0, none at the last
+            plan = {"learn": ident, "run": run, "phase": "eval", "index": c, "games": 1, "player": agent}
             run_id = store.open_run(f"paper/fig5/m/Original/run{run}/eval{c}", 0, plan, kind="learn")
-            record = game(f"r{run}c{c}", [{}])
-            if outcome == "loss":
-                record = dataclasses.replace(record, outcome="loss", returns=[-1.0, 1.0])
+            move = records.move(0, player=agent, optimal=True, informative=True, output_tokens=5, calls=1)
+            record = records.game(
+                [move],
+                job_key=f"r{run}c{c}",
+                player=agent,
+                opponent="optimal",
+                outcome=outcome,
+                returns=returns,
+            )
             store.save_game(run_id, record)
     store.close()
     data = figure_data(path, "fig5")
