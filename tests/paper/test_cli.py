@@ -45,6 +45,8 @@ def test_list_table_and_json(cli):
             "may not set model= or effort=",
         ),
         (("paper", "report", "table2", "--format", "docx"), "unknown format 'docx'"),
+        (("paper", "report", "table7", "--plot", "figs"), "--plot is for figures"),
+        (("paper", "report", "clue-deduction", "--plot", "figs"), "a table without a figure"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, says):

@@ -527,4 +527,6 @@ def report(
 
         cdata = clue_data(store_path, name)
         return render_clue(cdata, fmt), plot_clue(cdata, plot_dir) if plot_dir is not None else []
+    if plot_dir is not None:
+        raise UserError(f"--plot is for figures (fig4, fig5, fig6) and Clue's figures; {name} is a table")
     return render_table(table_data(store_path, name, runs, compare_to), fmt), []
