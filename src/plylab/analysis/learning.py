@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..harness.store import Store
+from ..players.canonical import canonical_spec
 from .metrics import matchup_rows
 from .stats import student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
@@ -139,6 +140,7 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
     runs = [r["name"] for r in store.runs() if r["kind"] != "learn"]
+    setting = (*setting[:-1], canonical_spec(setting[-1]))  # rows name the opponent canonically
     out = []
     for name in runs:
         for row in matchup_rows(store, name):
