@@ -23,6 +23,9 @@ class Grid:
     rows: list[list[Cell]]
     note: str = ""
     empty: str = "Nothing to show."
+    # per row, what folds into a detail row under it (columns that matter less, so the table fits
+    # 1280 px); a "more" button opens it. Empty: no detail rows.
+    details: list[str] = field(default_factory=list)
 
 
 @dataclass
