@@ -30,6 +30,7 @@ from ..errors import UserError
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from .metrics import matchup_rows
+from .plot_style import styled
 from .stats import student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 
@@ -335,7 +336,12 @@ PLOTTED = {"draw_rate": "draw rate", "tokens_per_move": "output tokens per move"
 
 def plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     """Figures 4/5-style curves (PNG and SVG) per setting and metric: mean ± t-interval per
-    checkpoint for each agent, the single-call reference as a dashed line."""
+    checkpoint for each agent, the single-call reference as a dashed line (plylab's plot style)."""
+    with styled():
+        return _plot_learning(store_path, run, out_dir)
+
+
+def _plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     store = Store(store_path, create=False)
     try:
         data = learning_data(store, run)

@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
+from ..analysis.plot_style import styled
 from ..analysis.tables import pivot
 from ..errors import UserError
 from ..harness.store import Store
@@ -463,13 +464,14 @@ def write_site(
     finally:
         store.close()
     ratings = ratings_by_game(results, pooled=pooled_ratings)
-    papers = paper_pages(store_path, out_dir) if run is None else []  # the papers read their own runs
+    with styled():  # every figure of the site in one style (analysis/plot_style.py)
+        papers = paper_pages(store_path, out_dir) if run is None else []  # the papers read their own runs
+        figures, ratings_plot = writer.figures(rows, ratings)
+        sections = [
+            s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
+        ]
     for paper in papers:
         writer.page("paper.html", paper.path, "../", paper=paper)
-    figures, ratings_plot = writer.figures(rows, ratings)
-    sections = [
-        s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
-    ]
     main_toc = [
         ("ratings", "Ratings"),
         ("results", "Matchups"),

@@ -106,7 +106,11 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
         f'<p class="chart-key"><span class="seat0">{escape(seat_names[0])} (solid)</span>'
         f'<span class="seat1">{escape(seat_names[1])} (dashed)</span>'
         '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
-        + ("<span>numbers: Connect Four's exact score</span>" if any(p["score"] is not None for p in points) else "")
+        + (
+            "<span>numbers: Connect Four's exact score</span>"
+            if any(p["score"] is not None for p in points)
+            else ""
+        )
         + "<span><kbd>n</kbd> / <kbd>p</kbd>: next / previous mistake</span></p>"
     )
     return (

@@ -54,6 +54,12 @@ def title(text: object) -> str:
     return f"<title>{escape(str(text))}</title>"
 
 
+def marked_actions(marks: Marks) -> list[int]:
+    """Every action to draw: those with a value or score, and the one played."""
+    extra = {marks.chosen} if marks.chosen is not None else set()
+    return sorted(marks.values.keys() | marks.scores.keys() | extra)
+
+
 def value_title(marks: Marks, action: int) -> str:
     v = marks.values.get(action)
     s = marks.scores.get(action)

@@ -16,7 +16,18 @@ from typing import Any
 
 from markupsafe import escape
 
-from .base import CHOSEN, LAST, VALUE_COLOURS, Marks, attr, register_drawing, svg, title, value_title
+from .base import (
+    CHOSEN,
+    LAST,
+    VALUE_COLOURS,
+    Marks,
+    attr,
+    marked_actions,
+    register_drawing,
+    svg,
+    title,
+    value_title,
+)
 
 Cell = tuple[int, int]
 
@@ -89,7 +100,8 @@ class Square:
 
     def __init__(self, rows: int, cols: int, style: Style) -> None:
         self.rows, self.cols, self.style, self.size = rows, cols, style, style.size
-        self.width, self.height = cols * self.size + 2 * self.pad, rows * self.size + 2 * self.pad
+        self.width: float = cols * self.size + 2 * self.pad
+        self.height: float = rows * self.size + 2 * self.pad
 
     def centre(self, cell: Cell) -> tuple[float, float]:
         return self.pad + cell[1] * self.size + self.size / 2, self.pad + cell[0] * self.size + self.size / 2
@@ -145,7 +157,7 @@ def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = S
     # legal moves, coloured by their exact value for the mover; a move that changes no cell (a pass)
     # is a chip under the board
     chips = []
-    for action in sorted(marks.values.keys() | marks.scores.keys() | ({marks.chosen} - {None})):
+    for action in marked_actions(marks):
         left, reached = _move(state, action, rows, style)
         colour = VALUE_COLOURS.get(marks.values.get(action, ""), "#8c959f")
         chosen = action == marks.chosen

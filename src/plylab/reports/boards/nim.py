@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from ...games.nim import decode, pile_sizes
-from .base import CHOSEN, LAST, VALUE_COLOURS, Marks, register_drawing, svg, title, value_title
+from .base import (
+    CHOSEN,
+    LAST,
+    VALUE_COLOURS,
+    Marks,
+    marked_actions,
+    register_drawing,
+    svg,
+    title,
+    value_title,
+)
 
 GAP, STICK_W, STICK_H, ROW_H, LEFT = 18, 6, 34, 54, 74
 
@@ -44,18 +54,18 @@ def draw_nim(state: Any, marks: Marks) -> str | None:
                     else 'fill="#8c5a2b"/>'
                 )
             )
-    for action in sorted(marks.values.keys() | marks.scores.keys() | ({marks.chosen} - {None})):
+    for action in marked_actions(marks):
         pile, k = decode(action, piles)
         if pile >= piles or k > sizes[pile]:
             continue
-        x = LEFT + (sizes[pile] - k) * GAP + STICK_W / 2
+        cx = LEFT + (sizes[pile] - k) * GAP + STICK_W / 2
         y = 8 + pile * ROW_H + STICK_H + 8
         colour = VALUE_COLOURS.get(marks.values.get(action, ""), "#8c959f")
         chosen = action == marks.chosen
         body.append(
             f'<g class="legal{" chosen" if chosen else ""}" data-action="{action}" data-value="{marks.values.get(action, "")}">'
             f"{title(f'take {k} from pile {pile + 1}: ' + value_title(marks, action))}"
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}"'
+            f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="5" fill="{colour}"'
             + (f' stroke="{CHOSEN}" stroke-width="3"' if chosen else "")
             + "/></g>"
         )
