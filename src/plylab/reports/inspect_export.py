@@ -162,11 +162,6 @@ def _results(samples: list[Any]) -> Any:
         completed_samples=n,
         scores=[
             EvalScore(
-                name="outcome",
-                scorer="outcome",
-                metrics={f"{o}_rate": EvalMetric(name=f"{o}_rate", value=v) for o, v in rate.items()},
-            ),
-            EvalScore(
                 name="optimality",
                 scorer="optimality",
                 metrics={
@@ -174,8 +169,22 @@ def _results(samples: list[Any]) -> Any:
                     "scored_moves": EvalMetric(name="scored_moves", value=float(scored)),
                 },
             ),
+            EvalScore(
+                name="outcome",
+                scorer="outcome",
+                metrics={f"{o}_rate": EvalMetric(name=f"{o}_rate", value=v) for o, v in rate.items()},
+            ),
         ],
     )
+
+
+def _usage(samples: list[Any]) -> dict[str, Any]:
+    """The log's model usage: its samples' summed."""
+    total: dict[str, Any] = {}
+    for s in samples:
+        for model, u in s.model_usage.items():
+            total[model] = total[model] + u if model in total else u
+    return total
 
 
 MATCHUPS = """SELECT game, formulation, player, opponent, MIN(started) AS started, MAX(finished) AS finished
@@ -225,7 +234,11 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
                 eval=spec,
                 plan=EvalPlan(name="plylab"),
                 results=_results(samples),
-                stats=EvalStats(started_at=_iso(mu["started"]), completed_at=_iso(mu["finished"])),
+                stats=EvalStats(
+                    started_at=_iso(mu["started"]),
+                    completed_at=_iso(mu["finished"]),
+                    model_usage=_usage(samples),
+                ),
                 samples=samples,
             )
             path = (
