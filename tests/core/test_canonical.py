@@ -28,6 +28,11 @@ from tests.support.cli import run_args
         ("llm:model=local,on_failure=retry:3", "llm:model=local,on_failure=retry:3"),
         ("optimal", "optimal"),
         ("clue-matrix:z=1,a=2", "clue-matrix:a=2,z=1"),  # not a two-player player: keys sorted only
+        (
+            "llm:output=json,base_url=http://h:1/v1,model=openai-api/s/m",
+            "llm:model=openai-api/s/m,base_url=http://h:1/v1,output=json",
+        ),
+        ("llm", "llm:model=local"),  # `model` is always written, and first
     ],
 )
 def test_one_rule_gives_one_spelling(given: str, canonical: str) -> None:

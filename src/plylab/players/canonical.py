@@ -2,8 +2,8 @@
 
 The rule (one for every player): parse and validate the spec against the player's options,
 drop every key whose validated value equals that option's default, except `model` (it names who
-plays, so it is always written, given or not), and write the remaining keys sorted by name with
-their validated values (booleans as `true`/`false`). So `mcts:sims=1000`,
+plays, so it is always written, given or not, and written first), and write the remaining keys
+sorted by name with their validated values (booleans as `true`/`false`). So `mcts:sims=1000`,
 `mcts:solve=true,sims=1000` and `mcts:sims=1000,solve=True` are all `mcts:sims=1000`, and a
 player is one row in every table, rating and plot. Games are stored under this form, and reports
 map the specs of older stores through it when they read them.
@@ -27,6 +27,9 @@ from ..specs import parse_spec
 from .base import player_class
 
 
+ALWAYS = ("model",)  # keys written even at their default, and first: they name who plays
+
+
 def _text(value: Any, given: str) -> str:
     """A validated value as spec text: one spelling for equal values, the given text otherwise."""
     if isinstance(value, bool):
@@ -39,10 +42,8 @@ def _text(value: Any, given: str) -> str:
 
 
 def _join(name: str, options: dict[str, str]) -> str:
-    return name + (":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
-
-
-ALWAYS = ("model",)  # keys written even at their default: they name who plays
+    order = sorted(options, key=lambda k: (k not in ALWAYS, k))  # `model` first, then by name
+    return name + (":" + ",".join(f"{k}={options[k]}" for k in order) if options else "")
 
 
 def _kept(options: BaseModel, given: dict[str, str]) -> dict[str, str]:
