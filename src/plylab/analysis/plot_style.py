@@ -40,5 +40,6 @@ def styled() -> Iterator[None]:
     import matplotlib
     from cycler import cycler
 
-    with matplotlib.rc_context({**RC, "axes.prop_cycle": cycler(color=list(PALETTE))}):
+    rc: Any = {**RC, "axes.prop_cycle": cycler(color=list(PALETTE))}  # matplotlib types keys as literals
+    with matplotlib.rc_context(rc):
         yield

@@ -26,7 +26,6 @@ from ..errors import UserError
 from ..specs import parse_spec
 from .base import player_class
 
-
 ALWAYS = ("model",)  # keys written even at their default, and first: they name who plays
 
 
