@@ -39,6 +39,7 @@ CASES = [
     ("breakthrough:rows=6,columns=5", 1, 30, 20),  # a first move cannot capture
     ("clobber", 1, 30, 29),  # every Clobber move captures
     ("go:board_size=5", 3, 25, 3),
+    ("dots_and_boxes:num_rows=2,num_cols=2", 3, 4, 3),  # cells: boxes; pieces: lines drawn
 ]
 
 
@@ -66,7 +67,7 @@ def test_nim_is_drawn_as_piles_of_sticks() -> None:
 
 
 def test_a_game_without_a_drawing_keeps_its_text_board() -> None:
-    assert "dots_and_boxes" not in DRAWINGS and draw("dots_and_boxes", object(), Marks()) is None
+    assert "amazons" not in DRAWINGS and draw("amazons", object(), Marks()) is None
 
 
 def _step(seat: int, action: int | None, value: str | None, optimal: bool | None, informative: bool = True):

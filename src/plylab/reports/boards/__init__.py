@@ -2,7 +2,8 @@
 
 One module per family of games, each registering a drawer under the game's name in DRAWINGS:
 `grid` (placement and moving games on a square board: tic-tac-toe, mnk, Connect Four, Othello, Go,
-Breakthrough, Clobber), `hexboard` (Hex, as hexagons) and `nim` (piles of sticks). A drawer gets
+Breakthrough, Clobber), `hexboard` (Hex, as hexagons), `nim` (piles of sticks) and `dots` (dots
+and boxes). A drawer gets
 the engine state and the marks to put on it (the last move, the exact value of each legal move)
 and returns SVG text, or None when it cannot read the position; a game without a drawer keeps its
 text board. Nothing is fetched when a page is viewed.
@@ -15,7 +16,7 @@ from typing import Any
 
 from .base import DRAWINGS, Marks, register_drawing
 
-for _module in ("grid", "hexboard", "nim"):
+for _module in ("grid", "hexboard", "nim", "dots"):
     import_module(f"{__name__}.{_module}")
 
 
