@@ -67,3 +67,11 @@ def test_export_inspect_to_a_file_is_one_clear_error(report_store: Path, tmp_pat
     target.write_text("")
     result = cli("export", str(target), "--format", "inspect", "--store", str(report_store))
     assert result.code == 2 and "give a directory" in result.err
+
+
+def test_export_inspect_of_an_unknown_run_is_one_clear_error(report_store: Path, tmp_path: Path, cli) -> None:
+    result = cli(
+        "export", str(tmp_path / "logs"), "--format", "inspect", "--store", str(report_store), "--run", "nope"
+    )
+    assert result.code == 2 and "nope" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "logs").exists()

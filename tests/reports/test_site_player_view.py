@@ -6,6 +6,7 @@ a paper page are written for a person to look at (into $PLYLAB_SHOTS when set)."
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,6 +189,11 @@ def test_filtering_200_games_to_lost_shows_exactly_the_lost_games(page, site: Pa
 def test_a_matchup_row_opens_its_page(page, site: Path, shots: Path) -> None:
     _open(page, site / "index.html")
     _no_overflow(page)
+    # anchors are valid ids, and every in-page link lands on one
+    ids = page.eval_on_selector_all("[id]", "els => els.map(e => e.id)")
+    assert all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", i) for i in ids), ids
+    targets = page.eval_on_selector_all('a[href^="#"]', "as => as.map(a => a.getAttribute('href').slice(1))")
+    assert targets and set(targets) <= set(ids)
     link = page.locator("table[data-table=matchups] tbody a", has_text="random").first
     link.click()
     page.wait_for_load_state("load")
