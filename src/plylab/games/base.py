@@ -20,7 +20,16 @@ from typing_extensions import TypeVar
 from ..errors import ParseError, UserError
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
-from .params import bind_params, canonical, describe, parameter_types, split_game
+from .params import (
+    MAX_BOARD_CELLS,
+    bind_params,
+    board_cells,
+    canonical,
+    describe,
+    engine_quiet,
+    parameter_types,
+    split_game,
+)
 
 if TYPE_CHECKING:
     from ..oracles import Oracle
@@ -158,6 +167,11 @@ class GameDef:
         changed = {k: v for k, v in params.items() if base.get(k) != v}
         if not changed:
             return self
+        if (cells := board_cells({**base, **changed})) > MAX_BOARD_CELLS:
+            raise UserError(
+                f"game '{canonical(self.name, changed)}' is too large: a board of {cells:,} cells "
+                f"(at most {MAX_BOARD_CELLS:,}); parameters: {self.parameters_text()}"
+            )
         shown = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
         derived = dataclasses.replace(
             self,
@@ -169,10 +183,11 @@ class GameDef:
         )
         derived.recognition = self.recognition
         try:  # the engine's own check first: a title or an oracle bound may read the parameters
-            state = derived.new_state()
-            str(state)
-            stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
-        except (pyspiel.SpielError, ValueError) as exc:
+            with engine_quiet():
+                state = derived.new_state()
+                str(state)
+                stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
+        except (pyspiel.SpielError, ValueError, IndexError, MemoryError) as exc:
             raise UserError(
                 f"game '{derived.spec}' is not valid: {engine_message(exc)}; "
                 f"parameters: {self.parameters_text()}"
