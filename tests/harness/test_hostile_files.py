@@ -100,13 +100,56 @@ def _corrupt(path: Path) -> None:
 def test_run_refuses_a_damaged_store_with_the_readers_line(cli, tmp_path: Path) -> None:
     path = _store(cli, tmp_path / "s.sqlite", games=200)
     _corrupt(path)
-    before, files = _bytes(path), _files(path)
     reader = cli("report", "--store", str(path))
+    before, files = _bytes(path), _files(path)
     res = cli(*run_args("tic_tac_toe", games=300, store=path), "--run", "r")
     assert res.code == 2 and "damaged" in res.err and "malformed" in res.err, res.err
     _one_line(res.err)
     assert res.err.split("(")[0] == reader.err.split("(")[0]  # the line the reading commands give
     assert _bytes(path) == before and _files(path) == files
+
+
+# -- point 8: a store left by a full disk is read as SQLite reads it, with its -wal ---------------------
+
+
+def _checkpoint_cut_short(cli, folder: Path) -> Path:
+    """What a full disk leaves: every page in the -wal, and only page 1 (with the new schema and
+    page count) copied back into a main file the disk had no room to grow."""
+    source = _store(cli, folder / "source.sqlite", games=40)
+    path = folder / "s.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    with sqlite3.connect(source) as src:
+        src.backup(writer)
+    src.close()
+    left = folder / "left"
+    left.mkdir()
+    for suffix in ("", "-wal"):
+        (left / f"s.sqlite{suffix}").write_bytes(Path(f"{path}{suffix}").read_bytes())
+    writer.close()
+    wal = (left / "s.sqlite-wal").read_bytes()
+    size, offset, first = int.from_bytes(wal[8:12], "big"), 32, b""
+    while offset + 24 + size <= len(wal):
+        if int.from_bytes(wal[offset : offset + 4], "big") == 1:
+            first = wal[offset + 24 : offset + 24 + size]
+        offset += 24 + size
+    with open(left / "s.sqlite", "r+b") as fh:
+        fh.write(first)
+    return left / "s.sqlite"
+
+
+def test_a_store_left_by_a_full_disk_is_read_not_called_damaged(cli, tmp_path: Path) -> None:
+    path = _checkpoint_cut_short(cli, tmp_path)
+    report = cli("report", "--store", str(path), "--format", "csv")
+    assert report.code == 0, report.err
+    assert "tic_tac_toe,standard,random,random,40," in report.out
+    out = tmp_path / "games.csv"
+    assert cli("export", str(out), "--store", str(path)).code == 0
+    assert len(out.read_text().splitlines()) == 41
+    with sqlite3.connect(path) as conn:  # as SQLite itself reads it
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
 
 
 # -- point 9: a FIFO never hangs a command ----------------------------------------------------------
@@ -177,7 +220,10 @@ def test_a_plan_naming_a_player_twice_is_refused(cli, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "game, needle",
-    [("hex:board_size=1", "is not valid"), ("mnk:m=100000,n=100000,k=3", "too large")],
+    [
+        ("hex:board_size=1", "after 1 move(s) a position that is not over has no legal move"),
+        ("mnk:m=100000,n=100000,k=3", "too large: a board of 10,000,000,000 cells"),
+    ],
 )
 def test_unplayable_game_parameters_are_one_line(capfd, tmp_path: Path, game: str, needle: str) -> None:
     from plylab.cli import main
@@ -190,13 +236,20 @@ def test_unplayable_game_parameters_are_one_line(capfd, tmp_path: Path, game: st
     assert time.monotonic() - t0 < 60  # refused before a board of 10^10 cells is built
 
 
-def test_openspiels_own_error_line_is_not_printed(capfd, tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["breakthrough:rows=1", "nim:pile_sizes=a"])
+def test_openspiels_own_error_line_is_not_printed(capfd, tmp_path: Path, game: str) -> None:
     from plylab.cli import main
 
-    code = main(run_args("mnk:m=3,n=3,k=9", games=1, store=tmp_path / "s.sqlite"))
+    code = main(run_args(game, games=1, store=tmp_path / "s.sqlite"))
     err = capfd.readouterr().err  # file-descriptor level: what OpenSpiel's C++ writes too
-    assert code == 2 and "OpenSpiel exception" not in err, err
+    assert code == 2 and "is not valid" in err and "OpenSpiel exception" not in err, err
     _one_line(err)
+
+
+def test_a_board_side_of_zero_is_refused_not_a_crash(tmp_path: Path) -> None:
+    res = plylab_subprocess(*run_args("connect_four:rows=0", games=1, store=tmp_path / "s.sqlite"))
+    assert res.returncode == 2 and "a board side of 0" in res.stderr, (res.returncode, res.stderr)
+    _one_line(res.stderr)
 
 
 # -- point 14: multi-line errors and terminal escapes ---------------------------------------------------
@@ -216,11 +269,22 @@ def test_a_run_name_with_escapes_is_printed_inert(cli, tmp_path: Path) -> None:
     assert res.code == 0, res.err
     assert "\x1b" not in res.out and "\x07" not in res.out and "\\x1b]0;pwned\\x07" in res.out
     assert len(res.out.strip().splitlines()) == 1
-    for fmt in ("table", "markdown", "csv"):
-        report = cli("report", "--store", str(store), "--format", fmt)
-        assert report.code == 0, report.err
-        assert "\x1b" not in report.out and "\x07" not in report.out and "\r" not in report.out, fmt
-        assert "\\x1b]0;pwned" in report.out, fmt
+    listed = cli("report", "--store", str(store), "--run", "missing")  # names the runs it has
+    assert listed.code == 2 and "\x1b" not in listed.err and "\\x1b]0;pwned" in listed.err, listed.err
+    _one_line(listed.err)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "latex"])
+def test_report_tables_escape_stored_strings(fmt: str) -> None:
+    from plylab.analysis.tables import format_grid
+
+    text = format_grid(["run", "games"], [[ESCAPES, "2"], ["[bold]x[/bold]", "1"]], fmt, title=ESCAPES)
+    assert not any(c in text for c in "\x1b\x07\r"), text
+    assert "pwned" in text and "x1b]0;pwned" in text
+    row = [line for line in text.splitlines() if "pwned" in line and "name" in line]  # not split
+    assert len(row) == (2 if fmt == "table" else 1), text  # the terminal table also shows the title
+    if fmt == "table":
+        assert "[bold]x[/bold]" in text  # rich markup in a stored string is shown, not obeyed
 
 
 def test_a_plan_name_with_escapes_is_printed_inert(cli, tmp_path: Path) -> None:

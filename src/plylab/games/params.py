@@ -101,6 +101,12 @@ MAX_BOARD_CELLS = 100_000
 _SIDES = ({"m", "n"}, {"rows", "columns"}, {"num_rows", "num_cols"}, {"height", "width"}, {"board_size"})
 
 
+def board_sides(params: Mapping[str, object]) -> list[int]:
+    """Every board side `params` sets (some engines crash on a side of 0 instead of refusing it)."""
+    names = set().union(*_SIDES)
+    return [v for k, v in params.items() if k in names and isinstance(v, int) and not isinstance(v, bool)]
+
+
 def board_cells(params: Mapping[str, object]) -> int:
     """The most cells any pair of board sides in `params` (defaults included) describes; 0 for none."""
     cells = 0
