@@ -161,7 +161,7 @@ def _huge_valid_reply(choices: int = 200_000) -> str:
     listed = ", ".join(one % i for i in range(choices))
     return (
         '{"id": "x", "object": "chat.completion", "created": 1, "model": "m", '
-        f'"choices": [{listed}], "usage": {{"prompt_tokens": 5, "completion_tokens": 3}}}}'
+        f'"choices": [{listed}], "usage": {{"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}}}'
     )
 
 

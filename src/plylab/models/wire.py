@@ -90,7 +90,9 @@ class CappedTransport:
             await response.aclose()
             raise UnsafeReply(why)
         headers = [
-            (k, v) for k, v in response.headers.raw if k.lower() not in (b"content-encoding", b"content-length")
+            (k, v)
+            for k, v in response.headers.raw
+            if k.lower() not in (b"content-encoding", b"content-length")
         ]
         return type(response)(
             response.status_code,
@@ -114,7 +116,7 @@ class CappedTransport:
 def cap_replies(api: Any, cap: int = MAX_REPLY_BYTES) -> bool:
     """Put a CappedTransport under the httpx(2) client of an inspect provider; False when it has
     none (the local model; a provider SDK on another HTTP library)."""
-    http = getattr(getattr(api, "client", None), "_client", None)  # openai's and anthropic's SDKs
+    http: Any = getattr(getattr(api, "client", None), "_client", None)  # openai's and anthropic's SDKs
     libraries = {c.__module__.split(".")[0] for c in type(http).__mro__}
     if not libraries & set(HTTP_LIBRARIES) or not hasattr(http, "_transport"):
         return False
