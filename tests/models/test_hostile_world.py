@@ -222,7 +222,7 @@ def test_huge_replies_end_the_move_in_bounded_memory(tmp_path: Path, hostile) ->
     assert code == 0, res.stderr
     kinds = [g["failure_kind"] for g in rows(store, "SELECT failure_kind FROM games ORDER BY id")]
     assert kinds == ["bad_reply"] * 3
-    assert peak_mb < 700, f"peak RSS {peak_mb} MB"
+    assert peak_mb < 400, f"peak RSS {peak_mb} MB"  # 172 MB measured (150 MB for well-formed replies)
 
 
 # -- point 15: a connection reset is a `connection` failure at once -------------------------------------
