@@ -40,6 +40,9 @@ CASES = [
     ("clobber", 1, 30, 29),  # every Clobber move captures
     ("go:board_size=5", 3, 25, 3),
     ("dots_and_boxes:num_rows=2,num_cols=2", 3, 4, 3),  # cells: boxes; pieces: lines drawn
+    ("chess", 0, 64, 32),  # from its FEN
+    ("checkers", 0, 64, 24),
+    ("lines_of_action", 0, 64, 24),
 ]
 
 

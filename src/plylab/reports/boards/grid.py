@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,8 @@ class Style:
     size: int = 44
     holes: bool = False  # Connect Four: round holes in a blue frame
     moves: bool = False  # pieces move from a cell to a cell (Breakthrough, Clobber)
+    text: Callable[[Any], str] = str  # the engine's text of a position (chess: its FEN, unfolded)
+    ranks: str = r"^\s*\d+\s?|\s?\d+\s*$"  # rank numbers around a row, removed before reading it
 
 
 BLACK, WHITE = "#24292f", "#ffffff"
@@ -51,7 +54,29 @@ STYLES = {
     "go": Style("+.", {"X": BLACK, "O": WHITE}, board="#e3b873", size=36),
     "breakthrough": Style(".", {"b": BLACK, "w": WHITE}, board="#eaddc8", moves=True),
     "clobber": Style(".", {"x": BLACK, "o": WHITE}, board="#eaddc8", moves=True),
+    # OpenSpiel's checkers: o white, + black, 8 and * their kings
+    "checkers": Style(
+        ".",
+        {"o": WHITE, "+": BLACK, "8": "king:" + WHITE, "*": "king:" + BLACK},
+        board="#eaddc8",
+        moves=True,
+        ranks=r"^\d",  # one digit: a king is an 8 too
+    ),
+    "lines_of_action": Style(".", {"x": BLACK, "o": WHITE}, board="#eaddc8", moves=True),
 }
+
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+
+
+def fen_rows(state: Any) -> str:
+    """A chess position (its FEN) as eight lines of one character per square, '.' for empty."""
+    board = str(state).split()[0]
+    return "\n".join(re.sub(r"\d", lambda m: "." * int(m[0]), rank) for rank in board.split("/"))
+
+
+STYLES["chess"] = Style(
+    ".", {k: "glyph:" + g for k, g in GLYPHS.items()}, board="#f0d9b5", moves=True, text=fen_rows
+)
 
 
 def rows_of(text: str, style: Style) -> list[str]:
@@ -59,7 +84,7 @@ def rows_of(text: str, style: Style) -> list[str]:
     chars = set(style.empty) | set(style.pieces)
     found = []
     for line in text.split("\n"):
-        core = re.sub(r"^\s*\d+\s?|\s?\d+\s*$", "", line).replace(" ", "")
+        core = re.sub(style.ranks, "", line).replace(" ", "")
         if len(core) >= 2 and set(core) <= chars:
             found.append(core)
     if not found:
@@ -90,7 +115,7 @@ def _changes(before: list[str], after: list[str], style: Style) -> tuple[Cell | 
 def _move(state: Any, action: int, before: list[str], style: Style) -> tuple[Cell | None, Cell | None]:
     child = state.clone()
     child.apply_action(action)
-    return _changes(before, rows_of(str(child), style), style)
+    return _changes(before, rows_of(style.text(child), style), style)
 
 
 class Square:
@@ -129,6 +154,17 @@ class Square:
 
 def _piece(look: str, x: float, y: float, size: int) -> str:
     r = size * 0.36
+    if look.startswith("glyph:"):
+        return (
+            f'<text class="piece" x="{x:.1f}" y="{y + size * 0.3:.1f}" font-size="{size * 0.8:.0f}" '
+            f'text-anchor="middle" fill="#24292f">{look[6:]}</text>'
+        )
+    if look.startswith("king:"):
+        return (
+            f'<g class="piece"><circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{look[5:]}" stroke="#24292f" '
+            f'stroke-width="1.2"/><text x="{x:.1f}" y="{y + size * 0.1:.1f}" font-size="{size * 0.3:.0f}" '
+            f'text-anchor="middle" fill="#bf8700">♔</text></g>'
+        )
     if look == "x":
         d = size * 0.26
         return (
@@ -145,7 +181,7 @@ def _piece(look: str, x: float, y: float, size: int) -> str:
 
 
 def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = Square) -> str | None:
-    rows = rows_of(str(state), style)
+    rows = rows_of(style.text(state), style)
     if not rows:
         return None
     g = geometry(len(rows), len(rows[0]), style)
@@ -199,7 +235,7 @@ def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = S
                 pieces += 1
                 body.append(_piece(style.pieces[ch], *g.centre((r, c)), size))
     if marks.last is not None and marks.before is not None:
-        _, reached = _move(marks.before, marks.last, rows_of(str(marks.before), style), style)
+        _, reached = _move(marks.before, marks.last, rows_of(style.text(marks.before), style), style)
         if reached is not None:
             body.append(g.outline(reached))
     height = g.height
