@@ -9,9 +9,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import UserError
+from ..printable import printable
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
@@ -181,12 +183,17 @@ def format_grid(
     groups: Groups | None = None,
 ) -> str:
     """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it),
-    with `groups` over the header where given."""
+    with `groups` over the header where given.
+
+    Cells hold stored strings (run names, specs): control characters are escaped in every format,
+    and a terminal table shows rich markup as the text it is."""
+    header = [printable(h) for h in header]
+    body = [[printable(c) for c in row] for row in body]
     if groups and sum(n for _, n in groups) != len(header):
         raise ValueError("header groups must span the header exactly")
     if groups and any(label for label, _ in groups):
         render = {"markdown": _markdown, "csv": _csv, "latex": _latex}.get(fmt, _text)
-        return render(header, body, notes, groups)
+        return render(header, body, notes, [(printable(label), n) for label, n in groups])
     if fmt == "csv":
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows([header, *body])
@@ -206,9 +213,9 @@ def format_grid(
         lines += [r"\bottomrule", r"\end{tabular}"]
         lines += [f"% {n}" for n in notes]
         return "\n".join(lines)
-    t = Table(*header, title=title, show_lines=False)
+    t = Table(*map(escape, header), title=title and escape(printable(title)), show_lines=False)
     for row in body:
-        t.add_row(*row)
+        t.add_row(*map(escape, row))
     console = Console(record=True, width=200)
     with console.capture() as cap:
         console.print(t)
