@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import GAMES
 from ..harness.store import Store
 from .recognition import Tally, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
@@ -98,7 +97,9 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
     Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
     each, for the game-clustered interval), not with what their moves store.
     """
-    runs = {r["id"]: r["name"] for r in store.runs(run)}
+    listed = store.runs(run)
+    runs = {r["id"]: r["name"] for r in listed}
+    status = {r["name"]: r["status"] for r in listed}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
     for g in game_totals(store, runs):
         key = (runs[g["run_id"]], g["game"], g["formulation"], g["player"], g["opponent"])
@@ -121,6 +122,8 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
     recognizers = {}
     for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
         if r["game"] not in recognizers:
+            from ..games import GAMES  # OpenSpiel loads only for a store with model moves
+
             recognizers[r["game"]] = (
                 recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
             )
@@ -135,6 +138,7 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
         opt_n = sum(n for _, n in opt)
         row: dict[str, Any] = {
             "run": run_name,
+            "status": status[run_name],  # finished | running | interrupted | stopped | failed
             "game": game,
             "formulation": form,
             "player": player,

@@ -4,32 +4,49 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import pyspiel
 import typer
 
 from ..errors import ParseError, UserError
-from ..games import GameDef, get_game
-from ..games.nim import decode, piles_of
-from ..games.tic_tac_toe import cell_name
-from ..oracles import MoveValues, best_actions
+
+if TYPE_CHECKING:  # OpenSpiel and the games load when `solve` runs, not for `plylab --help`
+    import pyspiel
+
+    from ..games import GameDef
+    from ..oracles import MoveValues
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def _cell(action: int) -> str:
+    from ..games.tic_tac_toe import cell_name
+
+    return cell_name(action)
+
+
+def _nim(action: int, piles: int | None = None) -> str:
+    from ..games.nim import decode
+
+    pile, take = decode(action) if piles is None else decode(action, piles)
+    return f"{pile + 1}:{take}"
+
 
 # Each game's move notation, the inverse of its `parse_moves`: what `--moves` accepts, we print.
 NOTATION: dict[str, Callable[[int], int | str]] = {
     "connect_four": lambda action: action + 1,
-    "tic_tac_toe": cell_name,
-    "nim": lambda action: f"{decode(action)[0] + 1}:{decode(action)[1]}",
+    "tic_tac_toe": _cell,
+    "nim": _nim,
 }
 
 
 def notation(game: GameDef, state: pyspiel.State) -> Callable[[int], int | str]:
     """How `solve` writes a move: the game's own notation, else the standard formulation's label."""
     if game.name == "nim":
+        from ..games.nim import piles_of
+
         piles = len(piles_of(game))
-        return lambda action: f"{decode(action, piles)[0] + 1}:{decode(action, piles)[1]}"
+        return lambda action: _nim(action, piles)
     if game.name in NOTATION and not game.params:
         return NOTATION[game.name]
     standard = game.formulation("standard")
@@ -53,6 +70,8 @@ def _generic_moves(game: GameDef, moves: str) -> list[int]:
 
 def position(game: GameDef, moves: str) -> pyspiel.State:
     """The non-terminal state reached by `moves` in the game's own notation."""
+    import pyspiel
+
     if game.engine.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
         raise UserError(f"game '{game.spec}' has chance moves; `solve` takes deterministic games")
     parse = game.parse_moves or _generic_moves
@@ -73,6 +92,8 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
 
     With exact scores (Connect Four), `best_moves` are those of the best score; otherwise those
     of the best value."""
+    from ..oracles import best_actions
+
     name = notation(game, state)
     return {
         "game": game.spec,
@@ -112,6 +133,8 @@ def solve(
     fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves."""
+    from ..games import get_game
+
     definition = get_game(game)
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))

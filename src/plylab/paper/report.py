@@ -17,7 +17,7 @@ from ..analysis.metrics import matchup_rows
 from ..analysis.stats import wilson
 from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
-from ..harness.store import Store
+from ..harness.store import Store, stores_beside
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import Column, Protocol, get_protocol, opponent_spec
@@ -407,7 +407,9 @@ def report(
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     if not Path(store_path).exists():
-        raise UserError(f"store '{store_path}' does not exist; run `plylab paper run {name} ...` first")
+        raise UserError(
+            f"store '{store_path}' does not exist; {stores_beside(store_path, f'plylab paper run {name} ...')}"
+        )
     p = get_protocol(name)
     if p.kind == "learn":
         from .figures import figure_data, plot_figure, render_figure
