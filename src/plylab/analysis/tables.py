@@ -116,13 +116,18 @@ def _grid(
 ) -> tuple[list[str], dict[tuple[str, str], dict[str, Any]]]:
     cols: list[str] = []
     grid: dict[tuple[str, str], dict[str, Any]] = {}
-    label = run_label(rows)  # two runs of one setting are two rows, not one cell overwritten
+    def setting(r: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
+
+    # Runs usually fill different columns of one row (a run per formulation); where two runs fill the
+    # same cell, every row names its run instead of one cell overwriting the other.
+    cells = [(r["player"], setting(r), r[by]) for r in rows]
+    label = run_label(rows) if len(set(cells)) < len(cells) else None
     for r in rows:
         col = r[by]
         if col not in cols:
             cols.append(col)
-        rest = tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
-        rest = rest if label is None else (*rest, label(r))
+        rest = setting(r) if label is None else (*setting(r), label(r))
         grid.setdefault((r["player"], " / ".join(rest)), {})[col] = cell(r)
     return cols, grid
 
@@ -206,7 +211,8 @@ def format_grid(
     t = Table(*header, title=title, show_lines=False)
     for row in body:
         t.add_row(*row)
-    console = Console(record=True, width=200)
+    widest = [max(len(str(c)) for c in column) for column in zip(header, *body, strict=True)]
+    console = Console(record=True, width=max(200, sum(widest) + 3 * len(widest) + 1))  # never cut a cell
     with console.capture() as cap:
         console.print(t)
         for n in notes:

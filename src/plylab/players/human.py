@@ -124,6 +124,11 @@ class HumanPlayer(Player):
         return state
 
     async def act(self, turn: Turn) -> Decision:
+        if self.formulation is None:  # a player is built per game: this is its first move
+            order = "first" if turn.seat == 0 else "second"
+            self._say(
+                f"\nNew game of {self.game.title}: you are {turn.formulation.seat_name(turn.seat)}, moving {order}"
+            )
         f = self.formulation = turn.formulation
         self.seat = turn.seat
         self._announce(f, turn.state.history())
@@ -139,6 +144,11 @@ class HumanPlayer(Player):
                 text = await read_line()
             except EOFError:
                 return Decision(None, attempts, failure="empty")
+            except (
+                asyncio.CancelledError
+            ):  # Ctrl-C at the prompt: the run's closing line starts a line of its own
+                self.console.print()
+                raise
             try:
                 action = f.parse_action(turn.state, text)
             except ParseError as err:
