@@ -71,12 +71,18 @@ def main() -> None:
 
         def hundred(i: int) -> list[str]:
             return [*cmd, "run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random"] + [
-                "--games", "100", "--run", f"r{i}", "--store", str(big), "--quiet"
+                "--games",
+                "100",
+                "--run",
+                f"r{i}",
+                "--store",
+                str(big),
+                "--quiet",
             ]
 
         wall: dict[str, list[float]] = {name: [] for name, _, _ in cases}
         cpu: dict[str, list[float]] = {name: [] for name, _, _ in cases}
-        for name, argv, _ in cases:  # warm-up, not counted: bytecode caches, the oracle table, disk cache
+        for _name, argv, _ in cases:  # warm-up, not counted: bytecode caches, the oracle table, disk cache
             timed(argv or hundred(-1), work)
         for i in range(RUNS):
             for name, argv, _ in cases:

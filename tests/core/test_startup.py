@@ -46,9 +46,7 @@ def test_help_loads_no_library_beyond_the_cli():
     assert loaded("--help") & (NEVER | {"scipy", "pyspiel", "numpy", "pydantic", "rich", "yaml"}) == set()
 
 
-@pytest.mark.parametrize(
-    "args", [("games",), ("solve", "--game", "tic_tac_toe", "--moves", "B2 A1")]
-)
+@pytest.mark.parametrize("args", [("games",), ("solve", "--game", "tic_tac_toe", "--moves", "B2 A1")])
 def test_games_and_solve_load_openspiel_but_no_model_or_statistics(args):
     assert loaded(*args) & (NEVER | {"scipy", "numpy"}) == set()
 

@@ -42,7 +42,12 @@ def test_a_missing_store_names_the_stores_in_its_folder(cli, tmp_path):
     results = tmp_path / "results"
     assert cli(*run_args("nim", games=2, store=results / "demo.sqlite")).code == 0
     assert cli(*run_args("nim", games=2, store=results / "mine.sqlite")).code == 0
-    for args in (("report",), ("export", str(tmp_path / "g.csv")), ("clue", "report"), ("paper", "report", "table2")):
+    for args in (
+        ("report",),
+        ("export", str(tmp_path / "g.csv")),
+        ("clue", "report"),
+        ("paper", "report", "table2"),
+    ):
         res = cli(*args, "--store", str(results / "plylab.sqlite"))
         assert res.code == 2 and len(res.err.strip().splitlines()) == 1, res.err
         assert "does not exist" in res.err and "demo.sqlite, mine.sqlite" in res.err, res.err
@@ -76,9 +81,7 @@ def test_report_rows_name_their_run_and_an_unfinished_runs_status(cli, tmp_path)
     rows = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]
     assert [(r["run"], r["status"]) for r in rows] == [("first", "finished"), ("second", "interrupted")]
     # The pivot layouts keep both: two rows, not one cell written twice.
-    pivot = json.loads(
-        cli("report", "--store", str(store), "--table", "optimality", "--format", "json").out
-    )
+    pivot = json.loads(cli("report", "--store", str(store), "--table", "optimality", "--format", "json").out)
     assert len(pivot["rows"]) == 2 and {r["setting"].split(" / ")[-1] for r in pivot["rows"]} == {
         "first",
         "second (interrupted)",

@@ -116,6 +116,7 @@ def _grid(
 ) -> tuple[list[str], dict[tuple[str, str], dict[str, Any]]]:
     cols: list[str] = []
     grid: dict[tuple[str, str], dict[str, Any]] = {}
+
     def setting(r: dict[str, Any]) -> tuple[str, ...]:
         return tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
 

@@ -53,7 +53,11 @@ def report(
                 with writing(latex, "LaTeX tables"):
                     index, *tables = write_latex(store, run, latex)
                     listed = ", ".join(p.name for p in tables)
-                    print(f"wrote {index}, which inputs {len(tables)} files: {listed}" if tables else f"wrote {index} (no games, so no tables)")
+                    print(
+                        f"wrote {index}, which inputs {len(tables)} files: {listed}"
+                        if tables
+                        else f"wrote {index} (no games, so no tables)"
+                    )
         elif learning:
             from ..analysis.learning import learning_report
 

@@ -101,7 +101,9 @@ class Plan:
 
     @property
     def interactive(self) -> bool:
-        return any(player_class(spec)[1].interactive for m in self.matchups for spec in (m.player, m.opponent))
+        return any(
+            player_class(spec)[1].interactive for m in self.matchups for spec in (m.player, m.opponent)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         # no base_url keys; `score` only when off, so plans stored before it existed still resume
