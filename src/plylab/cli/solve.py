@@ -19,36 +19,11 @@ if TYPE_CHECKING:  # OpenSpiel and the games load when `solve` runs, not for `pl
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
-def _cell(action: int) -> str:
-    from ..games.tic_tac_toe import cell_name
-
-    return cell_name(action)
-
-
-def _nim(action: int, piles: int | None = None) -> str:
-    from ..games.nim import decode
-
-    pile, take = decode(action) if piles is None else decode(action, piles)
-    return f"{pile + 1}:{take}"
-
-
-# Each game's move notation, the inverse of its `parse_moves`: what `--moves` accepts, we print.
-NOTATION: dict[str, Callable[[int], int | str]] = {
-    "connect_four": lambda action: action + 1,
-    "tic_tac_toe": _cell,
-    "nim": _nim,
-}
-
-
 def notation(game: GameDef, state: pyspiel.State) -> Callable[[int], int | str]:
     """How `solve` writes a move: the game's own notation, else the standard formulation's label."""
-    if game.name == "nim":
-        from ..games.nim import piles_of
-
-        piles = len(piles_of(game))
-        return lambda action: _nim(action, piles)
-    if game.name in NOTATION and not game.params:
-        return NOTATION[game.name]
+    if game.move_name is not None:
+        named = game.move_name
+        return lambda action: named(game, action)
     standard = game.formulation("standard")
     return lambda action: standard.action_label(state, action)
 

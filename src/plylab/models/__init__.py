@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .cache import ResponseCache, make_key, request_record
     from .config import Effort, GenerateConfig
     from .errors import ErrorKind, ModelError
-    from .model import LOCAL, CallGate, Model, close_models, get_model, set_call_gate
+    from .model import LOCAL, CallGate, Model, get_model, set_call_gate
     from .reply import Reply, Usage
 
 _HOME = {
@@ -31,7 +31,6 @@ _HOME = {
     "LOCAL": "model",
     "CallGate": "model",
     "Model": "model",
-    "close_models": "model",
     "get_model": "model",
     "set_call_gate": "model",
     "Reply": "reply",
@@ -58,7 +57,6 @@ __all__ = [
     "Reply",
     "ResponseCache",
     "Usage",
-    "close_models",
     "get_model",
     "make_key",
     "request_record",
