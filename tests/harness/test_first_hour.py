@@ -130,8 +130,8 @@ def test_paper_run_help_says_references_alone_play_only_the_reference_rows(cli):
 def test_the_readme_example_plans_are_valid_and_the_small_one_is_small():
     small = load_plan(ROOT / "examples" / "plan.yaml")
     full = load_plan(ROOT / "examples" / "plan-full.yaml")
-    assert small.matchups == full.matchups  # the same grid, fewer games
-    assert (small.planned, full.planned) == (80, 2000)
+    assert set(small.matchups) < set(full.matchups)  # part of the same grid, fewer games
+    assert (small.planned, full.planned) == (24, 2000)
     readme = (ROOT / "README.md").read_text()
     assert "plylab run --config examples/plan.yaml" in readme and "examples/plan-full.yaml" in readme
     tour = readme.split("## Quick tour", 1)[1].split("\n### ", 1)[0]
