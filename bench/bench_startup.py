@@ -108,21 +108,15 @@ def main() -> None:
 
 
 def write(lines: list[str]) -> None:
-    text = f"""# CLI start-up (issue 22, point 5)
+    """bench/RESULTS-startup.md: these figures; the notes below them are kept as they are."""
+    path = BENCH / "RESULTS-startup.md"
+    notes = path.read_text().split("\n```\n", 2)[2] if path.exists() else ""
+    head = """# CLI start-up (issue 22, point 5)
 
-Command: `.venv/bin/python bench/bench_startup.py --write` (each command a fresh process; commands
-alternate run by run, so load on the shared machine hits them alike)
-
-```
-{chr(10).join(lines)}
-```
-
-- Each command imports only what it uses: `--help` loads the subcommand modules and typer, nothing
-  else; `games` and `solve` add OpenSpiel and the game modules; `report` adds the store and the
-  statistics. inspect_ai, torch, ray, llama.cpp and matplotlib load only with a command that uses
-  them (`tests/core/test_startup.py` checks this for `--help`, `games`, `solve` and `report`).
+Command: `.venv/bin/python bench/bench_startup.py --write` (each command a fresh process, bytecode caches
+written; commands alternate run by run, so load on the shared machine hits them alike)
 """
-    (BENCH / "RESULTS-startup.md").write_text(text)
+    path.write_text(head + "\n```\n" + "\n".join(lines) + "\n```\n" + notes)
 
 
 if __name__ == "__main__":
