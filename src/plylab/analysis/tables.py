@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import UserError
+from ..printable import printable
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
@@ -186,7 +187,12 @@ def latex_escape(text: str) -> str:
 def format_grid(
     header: list[str], body: list[list[str]], fmt: str, *, title: str | None = None, notes: Sequence[str] = ()
 ) -> str:
-    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it)."""
+    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it).
+
+    Cells hold stored strings (run names, specs): control characters are escaped in every format,
+    and a terminal table shows rich markup as the text it is."""
+    header = [printable(h) for h in header]
+    body = [[printable(c) for c in row] for row in body]
     if fmt == "csv":
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows([header, *body])
@@ -207,11 +213,12 @@ def format_grid(
         lines += [f"% {n}" for n in notes]
         return "\n".join(lines)
     from rich.console import Console  # here, not above: the CLI reads FORMATS etc. for its help text
+    from rich.markup import escape
     from rich.table import Table
 
-    t = Table(*header, title=title, show_lines=False)
+    t = Table(*map(escape, header), title=title and escape(printable(title)), show_lines=False)
     for row in body:
-        t.add_row(*row)
+        t.add_row(*map(escape, row))
     widest = [max(len(str(c)) for c in column) for column in zip(header, *body, strict=True)]
     console = Console(record=True, width=max(200, sum(widest) + 3 * len(widest) + 1))  # never cut a cell
     with console.capture() as cap:

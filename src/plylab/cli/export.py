@@ -41,6 +41,7 @@ def export(
         )
     if not out.parent.is_dir():
         raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
+    refuse_store_as_output(out, store)
     s = Store(store, create=False)
     try:
         with reading(store):
@@ -50,6 +51,20 @@ def export(
     finally:
         s.close()
     print(f"wrote {count} {table} to {out}")
+
+
+def refuse_store_as_output(out: Path, store: Path) -> None:
+    """An output path that is the store itself (or its -wal/-shm) would destroy what it exports."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{store}{suffix}")
+        same = out.resolve() == part.resolve()
+        if not same and out.exists() and part.exists():
+            same = out.samefile(part)  # a hard link, or another name for the same file
+        if same:
+            raise UserError(
+                f"cannot write '{out}': it is the store '{part}' being exported; "
+                "give another output path (the store was left unchanged)"
+            )
 
 
 BATCH = 2000  # rows in memory at once: the export streams, whatever the store's size

@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -36,6 +37,7 @@ from rich.progress import (
 
 from ..errors import UserError
 from ..players import RunContext
+from ..printable import printable
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
 from .store import transaction
@@ -73,7 +75,7 @@ class RunSummary:
         left = self.planned - self.saved
         tail = "" if left == 0 else f"; {left} left — re-run the same command to resume"
         why = f" ({self.reason})" if self.reason else ""
-        return (
+        return printable(  # a run name comes from the user or a plan file: inert on the terminal
             f"run '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in {self.store} "
             f"({self.played} played now, {self.already} already there){tail}"
         )
@@ -179,7 +181,7 @@ class Driver:
         self.bar = self._stack.enter_context(
             Progress(*columns, console=console, disable=not self._progress, transient=False)
         )
-        self.task = self.bar.add_task(self._label[:48], total=self._total)
+        self.task = self.bar.add_task(escape(printable(self._label[:48])), total=self._total)
         return self
 
     def __exit__(
