@@ -17,13 +17,9 @@ from ..analysis.metrics import matchup_rows
 from ..analysis.stats import wilson
 from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
-<<<<<<< HEAD
 from ..harness.store import Store, stores_beside
-=======
-from ..harness.store import Store
 from ..players import player_class
 from ..players.canonical import canonical_spec
->>>>>>> main
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import Column, Protocol, get_protocol, opponent_spec
