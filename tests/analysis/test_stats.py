@@ -28,3 +28,21 @@ def test_cluster_bootstrap_is_wider_than_wilson_when_games_differ():
 def test_welch_one_sided():
     assert welch_one_sided([0.9, 0.88, 0.91, 0.9], [0.8, 0.79, 0.82, 0.81]) < 0.01
     assert welch_one_sided([0.8, 0.79, 0.82, 0.81], [0.9, 0.88, 0.91, 0.9]) > 0.99
+
+
+def test_wilson_and_t_quantiles_match_scipy_without_importing_it():
+    """The intervals are computed without scipy (it cost a report a second of start-up); scipy's own
+    functions agree (checked here, where importing it is free)."""
+    from scipy import stats
+    from scipy.special import stdtrit
+
+    from plylab.analysis.stats import t_quantile
+
+    for n in (1, 2, 7, 30, 155, 1000):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+            est = wilson(k, n)
+            assert (est.low, est.high) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    for df in (1, 2, 3, 5, 10, 29, 100, 999, 2999, 3001, 10_000, 10**6, 10**9):
+        for p in (0.6, 0.9, 0.975, 0.995, 0.9995):
+            assert t_quantile(p, df) == pytest.approx(float(stdtrit(df, p)), rel=1e-11)

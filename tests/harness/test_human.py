@@ -1,7 +1,13 @@
-"""The human player through a real terminal session: shows the board, re-asks on bad input."""
+"""The human player through a real terminal session: the board, the replies, the result, re-asking on
+bad input, and Ctrl-C at the prompt."""
 
 import json
+import os
+import re
 import sqlite3
+import sys
+
+import pexpect
 
 from tests.support.cli import plylab_subprocess, run_args
 
@@ -37,3 +43,59 @@ def test_human_is_reasked_until_the_move_is_legal(tmp_path):
     with sqlite3.connect(store) as conn:
         first = conn.execute("SELECT seat, action FROM moves WHERE ply = 0").fetchall()
     assert first == [(0, 27)]
+
+
+# -- a person at a real terminal (a pseudo-terminal): what they see, and Ctrl-C at the prompt ------
+
+
+def _terminal(*args: str) -> pexpect.spawn:
+    """`plylab ARGS` on a pseudo-terminal, as a person at a keyboard runs it (no --quiet)."""
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "plylab", *args],
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 100),
+    )
+
+
+def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
+    store = tmp_path / "s.sqlite"
+    child = _terminal(*run_args("tic_tac_toe", "human", "optimal", games=1, store=store, quiet=False))
+    seen = ""
+    while child.expect([r"Legal moves: ([^\r\n]+)\r?\n", "Final position:"]) == 0:
+        seen += child.before + child.after
+        first = child.match.group(1).split(" | ")[0].strip()  # the first legal move, typed as a person would
+        child.expect_exact("Your move: ")
+        seen += child.before + child.after
+        child.sendline(first)
+    seen += child.before + child.after
+    child.expect(pexpect.EOF)
+    seen += child.before
+    child.close()
+    assert child.exitstatus == 0, seen
+    # The board with its coordinates before each move, then the opponent's reply announced.
+    assert seen.count("  A B C") >= 3 and "1 . . ." in seen
+    assert "O played " in seen
+    # The end: the final position, and who won from the person's side (Optimal never loses).
+    assert re.search(r"Final position:.*(You lose\.|A draw\.)", seen, re.S), seen
+    # No progress bar drawn while a person plays (it would redraw over the prompt).
+    assert "━" not in seen and "0/1" not in seen
+    assert "run '" in seen and "1/1 games saved" in seen
+
+
+def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_path):
+    store = tmp_path / "s.sqlite"
+    child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
+    child.expect_exact("Your move: ")
+    child.sendline("pile 4, take 7")  # one move played, then Ctrl-C at the next prompt
+    child.expect_exact("Your move: ")
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=10)  # at once: before, the run waited for a line to be typed
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in child.before and "Traceback" not in child.before
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0

@@ -329,6 +329,12 @@ def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
     store = Store(store_path, create=False)
     try:
         data = learning_data(store, run)
+        if not data["experiments"]:
+            played = len(store.runs())
+            raise UserError(
+                f"no learning runs in {store_path} ({played} other run{'s' * (played != 1)}: see `plylab "
+                "report`); `plylab learn` makes one"
+            )
     finally:
         store.close()
     if fmt == "json":

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import GAMES
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from .recognition import Tally, patterns_for, recognizer
@@ -103,7 +102,9 @@ def matchup_rows(
     Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
     each, for the game-clustered interval), not with what their moves store.
     """
-    runs = {r["id"]: r["name"] for r in store.runs(run)}
+    listed = store.runs(run)
+    runs = {r["id"]: r["name"] for r in listed}
+    status = {r["name"]: r["status"] for r in listed}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
     for g in game_totals(store, runs):
         key = (
@@ -132,6 +133,8 @@ def matchup_rows(
     recognizers = {}
     for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
         if r["game"] not in recognizers:
+            from ..games import GAMES  # OpenSpiel loads only for a store with model moves
+
             recognizers[r["game"]] = (
                 recognizer(patterns_for(GAMES.get(r["game"]), recognize)) if r["game"] in GAMES else None
             )
@@ -154,6 +157,7 @@ def matchup_rows(
         opt_n = sum(n for _, n in opt)
         row: dict[str, Any] = {
             "run": run_name,
+            "status": status[run_name],  # finished | running | interrupted | stopped | failed
             "game": game,
             "formulation": form,
             "player": player,

@@ -15,11 +15,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from ..games import GameDef
 from .stats import wilson
+
+if TYPE_CHECKING:  # a report of classic games never loads OpenSpiel
+    from ..games import GameDef
 
 
 @lru_cache(maxsize=64)

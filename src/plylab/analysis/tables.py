@@ -8,10 +8,6 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
 from ..errors import UserError
 from ..printable import printable
 
@@ -46,6 +42,20 @@ def recognition_cell(est: dict[str, Any]) -> str:
     return f"{rate_cell(est)} ({est['traced']}/{est['moves']} traced)"
 
 
+def interval_cell(est: dict[str, Any] | None) -> str:
+    """The game-clustered bootstrap interval of a rate (moves within a game are not independent)."""
+    if not est or est.get("cluster_low") is None:
+        return "–"
+    return f"[{_p(est['cluster_low'])}, {_p(est['cluster_high'])}]"
+
+
+def run_label(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any]], str] | None:
+    """How a row names its run: needed when rows come from several runs, or from one not finished."""
+    if len({r.get("run") for r in rows}) < 2 and all(r.get("status", "finished") == "finished" for r in rows):
+        return None
+    return lambda r: r["run"] + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
+
+
 def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     header = [
         "game",
@@ -58,6 +68,7 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
         "L",
         "F",
         "optimality [95% Wilson]",
+        "clustered 95%",
         "scored",
         "tokens/move",
     ]
@@ -73,11 +84,16 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
             str(r["losses"]),
             str(r["failures"]),
             rate_cell(r["optimality"]),
+            interval_cell(r["optimality"]),
             str(r["optimality"]["scored"]),
             mean_cell(r["tokens_per_move"]),
         ]
         for r in rows
     ]
+    label = run_label(rows)
+    if label is not None:
+        header.insert(0, "run")
+        body = [[label(r), *cells] for r, cells in zip(rows, body, strict=True)]
     return header, body
 
 
@@ -101,11 +117,19 @@ def _grid(
 ) -> tuple[list[str], dict[tuple[str, str], dict[str, Any]]]:
     cols: list[str] = []
     grid: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def setting(r: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
+
+    # Runs usually fill different columns of one row (a run per formulation); where two runs fill the
+    # same cell, every row names its run instead of one cell overwriting the other.
+    cells = [(r["player"], setting(r), r[by]) for r in rows]
+    label = run_label(rows) if len(set(cells)) < len(cells) else None
     for r in rows:
         col = r[by]
         if col not in cols:
             cols.append(col)
-        rest = tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
+        rest = setting(r) if label is None else (*setting(r), label(r))
         grid.setdefault((r["player"], " / ".join(rest)), {})[col] = cell(r)
     return cols, grid
 
@@ -213,10 +237,15 @@ def format_grid(
         lines += [r"\bottomrule", r"\end{tabular}"]
         lines += [f"% {n}" for n in notes]
         return "\n".join(lines)
+    from rich.console import Console  # here, not above: the CLI reads FORMATS etc. for its help text
+    from rich.markup import escape
+    from rich.table import Table
+
     t = Table(*map(escape, header), title=title and escape(printable(title)), show_lines=False)
     for row in body:
         t.add_row(*map(escape, row))
-    console = Console(record=True, width=200)
+    widest = [max(len(str(c)) for c in column) for column in zip(header, *body, strict=True)]
+    console = Console(record=True, width=max(200, sum(widest) + 3 * len(widest) + 1))  # never cut a cell
     with console.capture() as cap:
         console.print(t)
         for n in notes:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE
+from ..harness.store import DEFAULT_STORE, stores_beside
 from . import options as o
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def report(
     from ..clue.store import ClueStore
 
     if not store.exists():
-        raise UserError(f"store '{store}' does not exist; run `plylab clue run ... --store {store}` first")
+        raise UserError(f"store '{store}' does not exist; {stores_beside(store, 'plylab clue run ...')}")
     clue_store = ClueStore(store, create=False)
     try:
         data = build(clue_store)

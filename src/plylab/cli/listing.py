@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-import pyspiel
 import typer
-
-from ..games import GAMES
-from ..games.params import format_value, game_type
-from ..players import PLAYERS
 
 Format = Literal["table", "json"]
 
 
 def game_rows() -> list[dict]:
     """Every playable game: parameters (with defaults), formulations, exact oracle or not."""
+    import pyspiel  # here, not above: `plylab --help` stays fast
+
+    from ..games import GAMES
+    from ..games.params import game_type
+
     rows = []
     for name in GAMES.names():
         g = GAMES.get(name)
@@ -38,6 +38,8 @@ def game_rows() -> list[dict]:
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
     formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
+    from ..games.params import format_value
+
     rows = game_rows()
     if fmt == "json":
         print(json.dumps({"games": rows}, indent=2))
@@ -52,6 +54,7 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
 def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Registered players and their spec options."""
     from ..clue.players import CLUE_PLAYERS
+    from ..players import PLAYERS
 
     classes = [(PLAYERS.get(n), None) for n in PLAYERS] + [
         (CLUE_PLAYERS.get(n), ["clue"]) for n in CLUE_PLAYERS

@@ -89,7 +89,8 @@ def run(
     references: bool = typer.Option(
         False,
         "--references",
-        help="also play the classic reference rows (the paper's MCTS vs Random and Optimal; Optimal vs the table's opponents)",
+        help="also play the classic reference rows (the paper's MCTS vs Random and Optimal; Optimal vs the "
+        "table's opponents); without --model, only those rows are played",
     ),
     runs: int | None = typer.Option(None, "--runs", help="figures: independent runs (paper: 10)"),
     epochs: int | None = typer.Option(None, "--epochs", help="figures: learning phases per run (paper: 5)"),

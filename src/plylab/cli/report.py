@@ -67,7 +67,13 @@ def report(
                 from ..reports.latex import write_latex
 
                 with writing(latex, "LaTeX tables"):
-                    print(f"wrote {write_latex(store, run, latex)}")
+                    index, *tables = write_latex(store, run, latex)
+                    listed = ", ".join(p.name for p in tables)
+                    print(
+                        f"wrote {index}, which inputs {len(tables)} files: {listed}"
+                        if tables
+                        else f"wrote {index} (no games, so no tables)"
+                    )
         elif learning:
             from ..analysis.learning import learning_report
 

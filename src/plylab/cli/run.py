@@ -9,10 +9,6 @@ from typing import Literal
 import typer
 
 from ..errors import UserError
-from ..harness.backends import ExecOptions
-from ..harness.budget import Budget
-from ..harness.plan import GAMES_PER_MATCHUP, load_plan, single_plan
-from ..harness.runner import run_plan
 from ..harness.store import DEFAULT_STORE
 from . import options as o
 
@@ -56,6 +52,11 @@ def run(
     once the next one would exceed it, games in flight finish, and the run is marked stopped; the
     same command with a larger budget resumes it. Ctrl-C or SIGTERM stops at once, keeping every saved game.
     """
+    from ..harness.backends import ExecOptions  # here, not above: `plylab --help` stays fast
+    from ..harness.budget import Budget
+    from ..harness.plan import GAMES_PER_MATCHUP, load_plan, single_plan
+    from ..harness.runner import run_plan
+
     run_name, concurrency = run_name or old_name, parallel or concurrency
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     named = {"--game": game, "--player": player, "--opponent": opponent}

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import pyspiel
 import typer
 
 from ..errors import ParseError, UserError
-from ..games import GameDef, get_game
-from ..oracles import MoveValues, best_actions
+
+if TYPE_CHECKING:  # OpenSpiel and the games load when `solve` runs, not for `plylab --help`
+    import pyspiel
+
+    from ..games import GameDef
+    from ..oracles import MoveValues
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -42,6 +45,8 @@ def _generic_moves(game: GameDef, moves: str) -> list[int]:
 
 def position(game: GameDef, moves: str) -> pyspiel.State:
     """The non-terminal state reached by `moves` in the game's own notation."""
+    import pyspiel
+
     if game.engine.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
         raise UserError(f"game '{game.spec}' has chance moves; `solve` takes deterministic games")
     parse = game.parse_moves or _generic_moves
@@ -62,6 +67,8 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
 
     With exact scores (Connect Four), `best_moves` are those of the best score; otherwise those
     of the best value."""
+    from ..oracles import best_actions
+
     name = notation(game, state)
     return {
         "game": game.spec,
@@ -101,6 +108,8 @@ def solve(
     fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves."""
+    from ..games import get_game
+
     definition = get_game(game)
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))

@@ -104,6 +104,12 @@ class Plan:
     def uses_model(self) -> bool:
         return any(player_class(spec)[1].uses_model for m in self.matchups for spec in (m.player, m.opponent))
 
+    @property
+    def interactive(self) -> bool:
+        return any(
+            player_class(spec)[1].interactive for m in self.matchups for spec in (m.player, m.opponent)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         # no base_url keys; `score` only when off, so plans stored before it existed still resume
         matchups = [

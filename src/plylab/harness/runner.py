@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from .backends import ExecOptions
@@ -25,6 +26,8 @@ def run_plan(
     """Play what the store lacks of `plan`. `budget` may stop new games early; Ctrl-C or SIGTERM
     stops at once. Either way every finished game is saved, and re-running resumes."""
     store_path = Path(store_path)
+    if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
+        progress, options = False, replace(options or ExecOptions(), concurrency=1)
     with Driver(
         store_path, backend=backend, options=options, progress=progress, label=plan.name, total=plan.planned
     ) as driver:

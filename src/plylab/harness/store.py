@@ -214,6 +214,19 @@ def _snapshot(path: Path) -> Path:
     return tmp / "store.sqlite"
 
 
+def stores_beside(path: str | Path, make: str = "plylab run ...", most: int = 8) -> str:
+    """What a missing store's message offers instead: the stores in its folder, or how to make one."""
+    path = Path(path)
+    try:
+        found = sorted(p.name for p in path.parent.glob("*.sqlite") if p.is_file())
+    except OSError:
+        found = []
+    if not found:
+        return f"run `{make} --store {path}` first"
+    shown = ", ".join(found[:most]) + (f" and {len(found) - most} more" if len(found) > most else "")
+    return f"stores in '{path.parent}': {shown} (choose one with --store)"
+
+
 def open_read_only(path: str | Path) -> sqlite3.Connection:
     """Open a store for reading without ever changing it, or refuse with one line.
 
@@ -227,7 +240,7 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
         if path.is_dir():
             raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
         if not path.exists():
-            raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
+            raise UserError(f"store '{path}' does not exist; {stores_beside(path)}")
         if not path.is_file():  # opening a FIFO would wait for a writer for ever
             raise UserError(
                 f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file"

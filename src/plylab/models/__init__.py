@@ -4,14 +4,47 @@
     reply = await model.generate([{"role": "user", "content": "..."}], schema=..., cache=cache,
                                  cache_key=f"{job_key}/{ply}/{attempt}")
 
-Importing this package is cheap: inspect_ai and llama.cpp load on the first `get_model`.
+Importing this package is cheap: each name below loads its module on first use (so the store can
+import `models.secrets` without pydantic), and inspect_ai and llama.cpp load on the first `get_model`.
 """
 
-from .cache import ResponseCache, make_key, request_record
-from .config import Effort, GenerateConfig
-from .errors import ErrorKind, ModelError
-from .model import LOCAL, CallGate, Model, get_model, set_call_gate
-from .reply import Reply, Usage
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cache import ResponseCache, make_key, request_record
+    from .config import Effort, GenerateConfig
+    from .errors import ErrorKind, ModelError
+    from .model import LOCAL, CallGate, Model, get_model, set_call_gate
+    from .reply import Reply, Usage
+
+_HOME = {
+    "ResponseCache": "cache",
+    "make_key": "cache",
+    "request_record": "cache",
+    "Effort": "config",
+    "GenerateConfig": "config",
+    "ErrorKind": "errors",
+    "ModelError": "errors",
+    "LOCAL": "model",
+    "CallGate": "model",
+    "Model": "model",
+    "get_model": "model",
+    "set_call_gate": "model",
+    "Reply": "reply",
+    "Usage": "reply",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "LOCAL",

@@ -125,6 +125,8 @@ class Player(ABC, Generic[OptionsT]):
     uses_model: ClassVar[bool] = False
     # True when a person reads the rendered position (stored with each move; model players always are).
     shows_observation: ClassVar[bool] = False
+    # True when a person types the moves: the run shows no progress bar and plays one game at a time.
+    interactive: ClassVar[bool] = False
     # Games this player supports; None = every game with the usual two-player API.
     games: ClassVar[tuple[str, ...] | None] = None
 

@@ -1,14 +1,95 @@
-"""A person at the terminal: sees the board and the legal moves, re-asked until the move is legal."""
+"""A person at the terminal: the board before each move, the opponent's replies, the end and who won.
+
+The prompt is read on a daemon thread that polls stdin, so Ctrl-C (or SIGTERM) at the prompt stops
+the run at once: the thread is told to stop and nothing waits for a line that will never come.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import select
+import sys
+import threading
 from typing import Any
 
+import pyspiel
 from rich.console import Console
 
 from ..errors import ParseError
-from .base import Attempt, Decision, Player, Turn, register_player
+from ..games import Formulation
+from .base import Attempt, Decision, GameResult, Player, Turn, register_player
+
+POLL = 0.1  # seconds between checks that the run is still going while waiting for a line
+
+
+class _Stopped(Exception):
+    """The run ended (Ctrl-C, SIGTERM) while the prompt was waiting."""
+
+
+class _Lines:
+    """Lines from stdin's file descriptor, read without blocking past `stop`.
+
+    One per process (stdin is one stream): a line typed ahead, or piped in, is kept for the next
+    prompt, even when that prompt belongs to the next game."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+        self.eof = False
+        self.lock = threading.Lock()
+
+    def readline(self, stop: threading.Event) -> str:
+        with self.lock:
+            try:
+                fd = sys.stdin.fileno()
+            except (AttributeError, OSError, ValueError):  # no real stdin (an embedding host): block
+                return input()
+            while b"\n" not in self.pending and not self.eof:
+                if stop.is_set():
+                    raise _Stopped
+                ready, _, _ = select.select([fd], [], [], POLL)
+                if ready:
+                    chunk = os.read(fd, 4096)
+                    self.pending += chunk
+                    self.eof = not chunk
+            if b"\n" not in self.pending:
+                if not self.pending:
+                    raise EOFError
+                line, self.pending = self.pending, b""
+            else:
+                line, self.pending = self.pending.split(b"\n", 1)
+            return line.decode(errors="replace")
+
+
+_STDIN = _Lines()
+
+
+def _read_line(stop: threading.Event, done: asyncio.Future[str], loop: asyncio.AbstractEventLoop) -> None:
+    def settle(set_result: Any, value: Any) -> None:
+        if not done.done():
+            set_result(value)
+
+    try:
+        line = _STDIN.readline(stop)
+    except _Stopped:
+        return
+    except BaseException as exc:  # noqa: BLE001 - EOF (and anything else) reaches the awaiting move
+        loop.call_soon_threadsafe(settle, done.set_exception, exc)
+        return
+    loop.call_soon_threadsafe(settle, done.set_result, line)
+
+
+async def read_line() -> str:
+    """One line from the terminal; cancelling the awaiting task ends the wait within POLL seconds."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+    stop = threading.Event()
+    # a daemon thread, not the default executor: asyncio.run waits for that executor when it ends
+    threading.Thread(target=_read_line, args=(stop, done, loop), daemon=True).start()
+    try:
+        return await done
+    finally:
+        stop.set()
 
 
 @register_player
@@ -16,32 +97,84 @@ class HumanPlayer(Player):
     name = "human"
     summary = "you, in the terminal"
     shows_observation = True
+    interactive = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.console = Console()
+        self.console = Console(highlight=False)
+        self.formulation: Formulation[Any] | None = None
+        self.seat = 0
+        self.shown = 0  # actions of the game's history already shown (announced or played here)
 
-    def _ask(self, turn: Turn) -> Decision:
-        f = turn.formulation
-        self.console.print(f"\n[bold]{f.seat_name(turn.seat)} to move[/bold] (ply {turn.ply + 1})")
-        self.console.print(f.render_state(turn.state), markup=False)
+    def _say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style, markup=False)
+
+    def _announce(self, f: Formulation[Any], history: list[int]) -> pyspiel.State:
+        """Say what happened since this player last moved (the opponent's replies, chance draws)."""
+        state = self.game.new_state()
+        for i, action in enumerate(history):
+            if i >= self.shown:
+                if state.is_chance_node():
+                    self._say(f"Chance: {state.action_to_string(state.current_player(), action)}")
+                elif state.current_player() != self.seat:
+                    mover = f.seat_name(state.current_player())
+                    self._say(f"{mover} played {f.action_label(state, action)}", style="bold")
+            state.apply_action(action)
+        self.shown = len(history)
+        return state
+
+    async def act(self, turn: Turn) -> Decision:
+        if self.formulation is None:  # a player is built per game: this is its first move
+            order = "first" if turn.seat == 0 else "second"
+            self._say(
+                f"\nNew game of {self.game.title}: you are {turn.formulation.seat_name(turn.seat)}, moving {order}"
+            )
+        f = self.formulation = turn.formulation
+        self.seat = turn.seat
+        self._announce(f, turn.state.history())
+        self._say(f"\n{f.seat_name(turn.seat)} (you) to move (ply {turn.ply + 1})", style="bold")
+        self._say(f.render_state(turn.state))
         labels = list(f.legal_labels(turn.state))
-        self.console.print("Legal moves: " + " | ".join(labels), markup=False)
+        self._say("Legal moves: " + " | ".join(labels))
         attempts: list[Attempt] = []
         while True:
+            self.console.print("Your move: ", end="")
+            self.console.file.flush()
             try:
-                text = self.console.input("Your move: ")
+                text = await read_line()
             except EOFError:
                 return Decision(None, attempts, failure="empty")
+            except (
+                asyncio.CancelledError
+            ):  # Ctrl-C at the prompt: the run's closing line starts a line of its own
+                self.console.print()
+                raise
             try:
                 action = f.parse_action(turn.state, text)
-                attempts.append(Attempt(reply=text))
-                return Decision(action, attempts)
             except ParseError as err:
                 attempts.append(
                     Attempt(reply=text, failure=getattr(err, "kind", "unparseable"), error=str(err))
                 )
-                self.console.print(f"[red]{err}[/red]; choose one of: {', '.join(labels)}")
+                self._say(f"{err}; choose one of: {', '.join(labels)}", style="red")
+                continue
+            attempts.append(Attempt(reply=text))
+            self.shown = len(turn.state.history()) + 1
+            return Decision(action, attempts)
 
-    async def act(self, turn: Turn) -> Decision:
-        return await asyncio.to_thread(self._ask, turn)
+    async def game_over(self, result: GameResult) -> None:
+        """The last replies, the final position and who won."""
+        self.seat = result.seat
+        f = self.formulation or self.game.formulation("standard")
+        end = self._announce(f, list(result.history))
+        self._say("\nFinal position:", style="bold")
+        board = f.render_state(end)
+        self._say(board)
+        if result.forfeit_by is not None:
+            who = "You" if result.forfeit_by == result.seat else f.seat_name(result.forfeit_by)
+            verdict = "you lose" if result.forfeit_by == result.seat else "you win"
+            self._say(f"{who} failed to give a legal move and forfeit: {verdict}.", style="bold")
+            return
+        mine, theirs = result.returns[result.seat], result.returns[1 - result.seat]
+        verdict = "You win." if mine > theirs else "You lose." if mine < theirs else "A draw."
+        outcome = f.describe_outcome(end)
+        self._say(verdict if outcome in board else f"{outcome} {verdict}", style="bold")

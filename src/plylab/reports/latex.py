@@ -53,8 +53,9 @@ def _ratings_tabular(ratings: list[Rating]) -> str:
     return "\n".join(lines)
 
 
-def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
-    """Write one .tex per paper table and game (and ratings); return tables.tex, which inputs them all."""
+def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
+    """Write one .tex per paper table and game (and ratings), and tables.tex, which inputs them all;
+    return every file written, tables.tex first."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     store = Store(store_path, create=False)
@@ -84,4 +85,4 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
         Path(store_path).name
     )
     index.write_text("\n".join([head, *(rf"\input{{{p.stem}}}" for p in written), ""]), "utf-8")
-    return index
+    return [index, *written]

@@ -1,0 +1,57 @@
+"""The CLI starts at once: each command imports only what it uses (issue 22, point 5).
+
+A behaviour test, not a timing test: each command runs in a fresh interpreter, which then reports
+which heavy modules got imported. The times are in bench/bench_startup.py and bench/RESULTS.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.cli import plylab_subprocess, run_args
+
+# What no short command needs: the model stack, the encoder, Ray, plots, the Clue solver.
+NEVER = {"inspect_ai", "torch", "ray", "llama_cpp", "matplotlib", "sentence_transformers", "openai", "pysat"}
+PROBE = """
+import json, sys
+from plylab.cli import main
+code = main(sys.argv[1:])
+heavy = ["inspect_ai", "torch", "ray", "llama_cpp", "matplotlib", "sentence_transformers", "openai", "pysat",
+         "scipy", "pyspiel", "numpy", "pydantic", "rich", "jinja2", "pyarrow", "yaml"]
+print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}), file=sys.stderr)
+"""
+
+
+def loaded(*args: str) -> set[str]:
+    res = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120, check=False
+    )
+    report = json.loads(res.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, res.stderr
+    return set(report["loaded"])
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    store = tmp_path_factory.mktemp("startup") / "s.sqlite"
+    res = plylab_subprocess(*run_args("tic_tac_toe", "random", "optimal", games=4, store=store))
+    assert res.returncode == 0, res.stderr
+    return str(store)
+
+
+def test_help_loads_no_library_beyond_the_cli():
+    assert loaded("--help") & (NEVER | {"scipy", "pyspiel", "numpy", "pydantic", "rich", "yaml"}) == set()
+
+
+@pytest.mark.parametrize("args", [("games",), ("solve", "--game", "tic_tac_toe", "--moves", "B2 A1")])
+def test_games_and_solve_load_openspiel_but_no_model_or_statistics(args):
+    assert loaded(*args) & (NEVER | {"scipy", "numpy"}) == set()
+
+
+def test_a_report_loads_no_model_and_no_scipy(small_store):
+    # (it reads canonical player names, so it loads the player registry: OpenSpiel, rich, numpy)
+    assert loaded("report", "--store", small_store) & (NEVER | {"scipy"}) == set()
+    assert loaded("report", "--store", small_store, "--format", "json") & (NEVER | {"scipy"}) == set()
