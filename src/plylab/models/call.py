@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import FailureKind, model_failure
-from .cache import ResponseCache
-from .config import GenerateConfig
 from .errors import ModelError
-from .model import Model
+
+if TYPE_CHECKING:  # the store reads SEEDING from here without loading the model door
+    from .cache import ResponseCache
+    from .config import GenerateConfig
+    from .model import Model
 
 # The per-call seed rule a new run records (`seeding` in its plan): `call_seed`. Runs stored
 # without it keep their callers' old seeds (1), so their replies still come from the cache.
