@@ -103,3 +103,19 @@ def test_a_store_written_before_the_rule_resumes_with_no_new_call(cli, tmp_path)
     turns = conn.execute("SELECT cached FROM clue_turns WHERE prompt IS NOT NULL").fetchall()
     assert len(attempts) == 3 and all(a.get("cached") for a in attempts)
     assert len(turns) == 2 and all(c for (c,) in turns)
+
+
+def test_reaper_components_seed_by_the_rule_and_old_runs_keep_theirs(server, remote) -> None:
+    from plylab.harness.seeds import derive_seed
+    from plylab.players.reaper.calls import Caller
+
+    config = GenerateConfig(max_retries=0)
+    for seeding in (SEEDING, 1):
+        caller = Caller({"planner": remote}, config, None, 9, seeding)
+        for key in ("job/0/0/planner/0", "job/0/0/planner/1", "job/2/0/planner/0"):
+            server.queue(Behaviour(text="plan"))
+            assert asyncio.run(caller.ask("planner", HI, None, key)) == "plan"
+    keys = ("job/0/0/planner/0", "job/0/0/planner/1", "job/2/0/planner/0")
+    expected = [call_seed(9, k) for k in keys] + [derive_seed(9, k) for k in keys]  # REAPER's seed before
+    assert [r["seed"] for r in server.requests] == expected and len(set(expected)) == 6
+    assert [a.seed for a in caller.take()] == expected[3:]
