@@ -119,3 +119,18 @@ def test_reaper_components_seed_by_the_rule_and_old_runs_keep_theirs(server, rem
     expected = [call_seed(9, k) for k in keys] + [derive_seed(9, k) for k in keys]  # REAPER's seed before
     assert [r["seed"] for r in server.requests] == expected and len(set(expected)) == 6
     assert [a.seed for a in caller.take()] == expected[3:]
+
+
+def test_a_run_records_its_seed_rule_and_one_stored_before_reopens_without_one(tmp_path) -> None:
+    from plylab.harness.store import Store
+
+    store = Store(tmp_path / "s.sqlite")
+    plan = {"seed": 1, "games": 2, "matchups": []}
+    new = store.open_run("new", 1, plan)
+    store.conn.execute(  # as plylab stored a run before the rule: the plan alone
+        "INSERT INTO runs(name, seed, plan, created, updated) VALUES ('old', 1, ?, 0, 0)", (json.dumps(plan, sort_keys=True),)
+    )
+    old = store.open_run("old", 1, plan)  # resumes: not "a different plan"
+    assert (store.seeding(new), store.seeding(old)) == (SEEDING, 1)
+    assert store.open_run("new", 1, plan) == new
+    store.close()
