@@ -128,7 +128,8 @@ def test_a_run_records_its_seed_rule_and_one_stored_before_reopens_without_one(t
     plan = {"seed": 1, "games": 2, "matchups": []}
     new = store.open_run("new", 1, plan)
     store.conn.execute(  # as plylab stored a run before the rule: the plan alone
-        "INSERT INTO runs(name, seed, plan, created, updated) VALUES ('old', 1, ?, 0, 0)", (json.dumps(plan, sort_keys=True),)
+        "INSERT INTO runs(name, seed, plan, created, updated) VALUES ('old', 1, ?, 0, 0)",
+        (json.dumps(plan, sort_keys=True),),
     )
     old = store.open_run("old", 1, plan)  # resumes: not "a different plan"
     assert (store.seeding(new), store.seeding(old)) == (SEEDING, 1)
