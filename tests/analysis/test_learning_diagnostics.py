@@ -87,12 +87,14 @@ def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
     assert empty["retrieval_success"]["rate"] is None  # nothing recurred: missing, not zero
     assert learned["retrieval_success"]["n"] == 3 and learned["retrieval_success"]["rate"] == 2 / 3
     u = exp["updates"]
-    assert u["reflect"] == {"total": 3, "failed": {"truncated": 1, "partial": 1}}
-    assert u["rules"] == {"total": 2, "failed": {"unparseable": 1}}
+    assert u["reflect"] == {"total": 3, "failed": {"truncated": 1, "partial": 1}, "truncated": 1}
+    assert u["rules"] == {"total": 2, "failed": {"unparseable": 1}, "truncated": 0}
     assert u["runs"][0]["run"] == 0 and u["runs"][0]["reflect"]["total"] == 3
+    assert u["runs"][0]["reflect"]["truncated"] == 1 and u["runs"][0]["rules"]["truncated"] == 0
 
     text = learning_report(path, None, "markdown")
     assert "retrieval success" in text and "0.667" in text
     assert "3 reflections, failed: partial 1, truncated 1" in text
     assert "2 rule extractions, failed: unparseable 1" in text
+    assert "run 0: 3 reflections (partial 1, truncated 1 failed, 1 truncated)" in text
     assert json.loads(learning_report(path, None, "json"))["experiments"][0]["updates"]["rules"]["total"] == 2

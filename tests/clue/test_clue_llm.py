@@ -29,6 +29,8 @@ class Scripted:
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):
             raise reply
+        if isinstance(reply, Reply):
+            return reply
         return Reply(text=reply, usage=Usage(input_tokens=100, output_tokens=20), latency=0.5)
 
 
@@ -85,6 +87,27 @@ def test_good_reply_becomes_action_and_deductions():
     prompt = json.loads(d.call.prompt)
     assert "Possibility matrix" in prompt[1]["content"]
     assert player.model.calls[0]["schema"] == reply_schema(deck, 4)
+
+
+def test_matrix_replaces_the_history_unless_named():
+    """000 l.138 ("shorter context"), l.56: the matrix stands in for the natural-language history."""
+    _, d = decide("clue-llm:model=local,matrix=on", GOOD)
+    content = json.loads(d.call.prompt)[1]["content"]
+    assert "Possibility matrix" in content and "What has happened:" not in content
+    assert "Your cards:" in content and "Now: turn" in content
+    _, d = decide("clue-llm:model=local,matrix=on,history=on", GOOD)
+    content = json.loads(d.call.prompt)[1]["content"]
+    assert "Possibility matrix" in content and "What has happened:" in content
+
+
+def test_reply_cap_is_large_enough_and_a_cut_reply_is_marked():
+    from plylab.clue.base import TRUNCATED
+
+    player, d = decide("clue-llm:model=local", GOOD)
+    assert player.options.max_tokens == 16384 and player.options.temperature == 0.0
+    cut = Reply(text=GOOD[:40], usage=Usage(output_tokens=400), stop_reason="max_tokens")
+    _, d = decide("clue-llm:model=local", cut)
+    assert d.kind == "pass" and d.call.failure == "unparseable" and TRUNCATED in d.call.error
 
 
 def test_baseline_prompt_has_history_but_no_matrix():

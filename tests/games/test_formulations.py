@@ -244,3 +244,10 @@ def test_relabel_parses_a_code_word_inside_a_sentence() -> None:
     f = game.formulation("relabel:seed=1")
     word = f.action_label(game.new_state(), 3)
     assert f.parse_action(game.new_state(), f"I drop into {word.upper()}.") == 3
+
+
+def test_story_nim_danger_advances_from_the_left() -> None:
+    """003 l.286: the characters 'flee a danger advancing from the left', not a danger that never moves."""
+    rules = get_game("nim").formulation("story").rules()
+    assert "danger is advancing from the left" in rules
+    assert "never moves" not in rules and "never catches" not in rules

@@ -18,6 +18,28 @@ NAMED = {
         "tick-tack-toe",
         "the classic game of noughts and crosses",
         "Naughts & Crosses",
+        "TTT with relabeled cells",
+    ],
+    "nim": [
+        "This is misère Nim.",
+        "the game of Nim",
+        "the nim-sum is 0",
+        "Nim's losing positions",
+        "a Nim-like game",
+    ],
+    "connect_four": [
+        "this is Connect Four",
+        "connect-4 strategy",
+        "Connect4",
+        "an old game called Four in a Row",
+        "the captain's mistress",
+    ],
+}
+
+# Not the game's name, so not counted by default (003 l.305: traces that "explicitly identify" the
+# game "by name"); counted under the named option `--recognize wide`.
+WIDER = {
+    "tic_tac_toe": [
         "map it onto X and O",
         "like Xs and Os",
         "X's & O's",
@@ -26,21 +48,11 @@ NAMED = {
         "tres en raya",
     ],
     "nim": [
-        "This is misère Nim.",
-        "the nim-sum is 0",
         "compute the nimsum",
-        "Nim's losing positions",
-        "a Nim-like game",
         "each pile has a nimber",
         "the misere convention",
+        "a misère game",
         "the game of Marienbad",
-    ],
-    "connect_four": [
-        "this is Connect Four",
-        "connect-4 strategy",
-        "Connect4",
-        "an old game called Four in a Row",
-        "the captain's mistress",
     ],
 }
 
@@ -81,6 +93,20 @@ def test_names(game_name: str, text: str) -> None:
 @pytest.mark.parametrize(("game_name", "text"), [(g, t) for g, ts in NOT_NAMED.items() for t in ts])
 def test_does_not_name(game_name: str, text: str) -> None:
     assert not names_game(get_game(game_name), text)
+
+
+@pytest.mark.parametrize(("game_name", "text"), [(g, t) for g, ts in WIDER.items() for t in ts])
+def test_wider_wording_counts_only_under_the_named_option(game_name: str, text: str) -> None:
+    game = get_game(game_name)
+    assert not names_game(game, text)
+    assert names_game(game, text, scope="wide")
+
+
+def test_an_unknown_recognition_scope_is_one_clear_error(cli, tmp_path) -> None:
+    store = tmp_path / "s.sqlite"
+    assert cli(*run_args("nim", games=1, store=store)).code == 0
+    res = cli("report", "--store", str(store), "--table", "recognition", "--recognize", "vibes")
+    assert res.code == 2 and "names, wide" in res.err
 
 
 def test_games_do_not_recognize_each_other() -> None:

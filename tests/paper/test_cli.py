@@ -44,8 +44,9 @@ def test_list_table_and_json(cli):
             ("paper", "run", "table2", "--model", "local", "--player-options", "effort=low"),
             "may not set model= or effort=",
         ),
-        (("paper", "report", "table2", "--store", "/nonexistent/x.sqlite"), "does not exist"),
         (("paper", "report", "table2", "--format", "docx"), "unknown format 'docx'"),
+        (("paper", "report", "table7", "--plot", "figs"), "--plot is for figures"),
+        (("paper", "report", "clue-deduction", "--plot", "figs"), "a table without a figure"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, says):

@@ -259,6 +259,16 @@ def test_learning_game_writes_reflected_cases_and_rules_every_period(tmp_path, s
     extract_prompt = next(m for k, m, _ in model.calls if k.endswith("rules"))[-1]["content"]
     assert extract_prompt.count("in a game the agent") == len(mem.cases())
     assert all(c.effort == "medium" for c in model.configs)  # the REAPER study's effort (l.162)
+    # reflection and rule extraction are not cut short: the paper states no cap (l.51, D.2)
+    updates = [c for (k, _, _), c in zip(model.calls, model.configs) if k.endswith(("/reflect", "rules"))]
+    assert updates and all(c.max_tokens is None for c in updates)
+
+
+def test_reflection_and_extraction_have_no_token_cap_unless_named():
+    from plylab.players.reaper.options import ReaperOptions
+
+    assert ReaperOptions().update_max_tokens is None  # l.51, D.2: no cap stated
+    assert ReaperOptions(update_max_tokens=1024).update_max_tokens == 1024  # the named key keeps one
 
 
 @pytest.mark.model  # case memory embeds with the real sentence encoder

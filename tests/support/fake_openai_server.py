@@ -34,6 +34,7 @@ class Behaviour:
     usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 50, "completion_tokens": 7})
     reasoning_tokens: int = 0
     headers: dict[str, str] = field(default_factory=dict)
+    finish_reason: str = "stop"  # "length": the reply was cut off at max_tokens
 
 
 def legal_move(body: dict[str, Any]) -> str:
@@ -167,7 +168,7 @@ class FakeOpenAIServer:
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": body.get("model", "fake"),
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": message, "finish_reason": b.finish_reason}],
                 "usage": usage,
             }
         )

@@ -133,8 +133,18 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
                     entry[kind]["failed"][failure] = entry[kind]["failed"].get(failure, 0) + count
                     totals[kind]["failed"][failure] += count
         runs.append(entry)
+    for entry in runs:  # cut off at update_max_tokens: counted apart, per run (issue 19)
+        for k in totals:
+            entry[k]["truncated"] = entry[k]["failed"].get("truncated", 0)
     return {
-        **{k: {"total": v["total"], "failed": dict(v["failed"])} for k, v in totals.items()},
+        **{
+            k: {
+                "total": v["total"],
+                "failed": dict(v["failed"]),
+                "truncated": v["failed"].get("truncated", 0),
+            }
+            for k, v in totals.items()
+        },
         "runs": runs,
     }
 
@@ -294,8 +304,9 @@ def _update_notes(data: dict[str, Any]) -> list[str]:
         if not u or not u["runs"]:
             continue
         per_run = "; ".join(
-            f"run {r['run']}: {r['reflect']['total']} reflections ({_failed(r['reflect']['failed'])} failed), "
-            f"{r['rules']['total']} rule extractions ({_failed(r['rules']['failed'])} failed)"
+            f"run {r['run']}: {r['reflect']['total']} reflections ({_failed(r['reflect']['failed'])} failed, "
+            f"{r['reflect']['truncated']} truncated), {r['rules']['total']} rule extractions "
+            f"({_failed(r['rules']['failed'])} failed, {r['rules']['truncated']} truncated)"
             for r in u["runs"]
         )
         out.append(

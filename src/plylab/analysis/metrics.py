@@ -12,7 +12,7 @@ from typing import Any
 from ..games import GAMES
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
-from .recognition import Tally, recognizer
+from .recognition import Tally, patterns_for, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
@@ -93,8 +93,12 @@ def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[in
     return [(k, n) for _, k, n in sorted(per_game)]
 
 
-def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "trace") -> list[dict[str, Any]]:
+def matchup_rows(
+    store: Store, run: str | None = None, recognition_on: str = "trace", recognize: str = "names"
+) -> list[dict[str, Any]]:
     """One row per (run, game, formulation, player, opponent), from the player's side.
+
+    Recognition counts the game's names (`recognize="names"`, the paper's) or the wider set ("wide").
 
     Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
     each, for the game-clustered interval), not with what their moves store.
@@ -129,7 +133,7 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
     for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
         if r["game"] not in recognizers:
             recognizers[r["game"]] = (
-                recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
+                recognizer(patterns_for(GAMES.get(r["game"]), recognize)) if r["game"] in GAMES else None
             )
         a = acc[
             (
@@ -166,7 +170,7 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
             "moves_per_game": _mean(a.player_moves),
             "usage": {**{k: int(v) for k, v in a.usage.items()}, "cost": a.cost},
             "tokens_per_move": _mean(a.tokens),
-            "recognition": a.recognition.as_dict(recognition_on),  # on traces by default (l.114)
+            "recognition": {**a.recognition.as_dict(recognition_on), "scope": recognize},  # traces (l.114)
         }
         opt_s = _clusters(a.opt_score)
         n_s = sum(n for _, n in opt_s)

@@ -30,9 +30,24 @@ def recognizer(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
-def names_game(game: GameDef, text: str | None, patterns: Iterable[str] | None = None) -> bool:
+# Which wording counts: the game's names and spellings (the paper's, 003 l.305 "explicitly identify"
+# the game "by name") or, as a named option, also the wider set (other languages, "X and O",
+# "misère", "marienbad", nimber).
+SCOPES = ("names", "wide")
+
+
+def patterns_for(game: GameDef, scope: str = "names") -> tuple[str, ...]:
+    """The recognition patterns of `game` under `scope` (names, or names plus the wider set)."""
+    if scope not in SCOPES:
+        raise UserError(f"unknown recognition scope '{scope}'; accepted: {', '.join(SCOPES)}")
+    return tuple(game.recognition) + (tuple(game.recognition_wide) if scope == "wide" else ())
+
+
+def names_game(
+    game: GameDef, text: str | None, patterns: Iterable[str] | None = None, scope: str = "names"
+) -> bool:
     """True when `text` names `game`; `patterns` overrides the game's own (configurable per run)."""
-    pattern = recognizer(tuple(game.recognition if patterns is None else patterns))
+    pattern = recognizer(patterns_for(game, scope) if patterns is None else tuple(patterns))
     return bool(text and pattern and pattern.search(text))
 
 

@@ -256,11 +256,15 @@ def report(
         help="the paper's row to set beside yours, e.g. 'GPT-5 nano' (default: same model name)",
     ),
     plot: Path | None = typer.Option(
-        None, "--plot", help="figures: write the plot (PNG + SVG) into this folder"
+        None,
+        "--plot",
+        help="figures, and Clue's clue-accuracy / clue-knowledge / clue-delay (the Clue paper's Figures 3, 5, 6): "
+        "write the plot (PNG + SVG) into this folder",
     ),
     out: Path | None = typer.Option(None, "--out", help="write the report to this file instead of stdout"),
 ) -> None:
-    """TABLE in the paper's layout, the published numbers beside the reproduced ones (≠: 95% intervals disjoint)."""
+    """TABLE in the paper's layout, the published numbers beside the reproduced ones (≠: 95% intervals disjoint);
+    without a store, or with no run for TABLE in it, the paper's numbers alone."""
     from ..paper.report import report as build
 
     text, files = build(

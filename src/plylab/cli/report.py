@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from ..analysis.recognition import SCOPES
 from ..analysis.tables import BY, FORMATS, TABLES, render
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, reading
@@ -25,6 +26,12 @@ def report(
     by: str = typer.Option("opponent", "--by", help=f"pivot columns: {', '.join(BY)}"),
     on: str = typer.Option(
         "trace", "--on", help="recognition counted on: trace (the paper's reasoning traces) or reply"
+    ),
+    recognize: str = typer.Option(
+        "names",
+        "--recognize",
+        help="recognition counts: names (the game's names and spellings, the paper's) or wide "
+        "(also other languages, 'X and O', 'misère', nimber)",
     ),
     learning: bool = typer.Option(False, "--learning", help="learning-run checkpoints (plylab learn)"),
     html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML site here"),
@@ -44,6 +51,8 @@ def report(
     """Per-matchup outcomes, optimality with Wilson and game-clustered intervals, usage and tokens."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    if recognize not in SCOPES:
+        raise UserError(f"unknown --recognize '{recognize}'; accepted: {', '.join(SCOPES)}")
     Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
     with reading(store):
         if html is not None or latex is not None:
@@ -68,7 +77,7 @@ def report(
 
             s = Store(store, create=False)
             try:
-                rows = matchup_rows(s, run, recognition_on=on)
+                rows = matchup_rows(s, run, recognition_on=on, recognize=recognize)
             finally:
                 s.close()
             print(render(rows, fmt, table, by))

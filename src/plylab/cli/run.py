@@ -11,7 +11,7 @@ import typer
 from ..errors import UserError
 from ..harness.backends import ExecOptions
 from ..harness.budget import Budget
-from ..harness.plan import load_plan, single_plan
+from ..harness.plan import GAMES_PER_MATCHUP, load_plan, single_plan
 from ..harness.runner import run_plan
 from ..harness.store import DEFAULT_STORE
 from . import options as o
@@ -22,7 +22,9 @@ def run(
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
     player: str | None = typer.Option(None, "--player", help="player spec, e.g. mcts:sims=1000"),
     opponent: str | None = typer.Option(None, "--opponent", help="opponent spec, e.g. optimal"),
-    games: int | None = typer.Option(None, "--games", help="games per matchup (sides switch after half)"),
+    games: int | None = typer.Option(
+        None, "--games", help="games per matchup (default 100, the paper's; sides switch after half)"
+    ),
     seed: int | None = typer.Option(None, "--seed", help="run seed (default 0)"),
     store: o.Store = DEFAULT_STORE,
     run_name: str | None = typer.Option(None, "--run", help="run name (default: derived from the plan)"),
@@ -68,7 +70,13 @@ def run(
         raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
     else:
         plan = single_plan(
-            game, formulation, player, opponent, 10 if games is None else games, seed or 0, run_name
+            game,
+            formulation,
+            player,
+            opponent,
+            GAMES_PER_MATCHUP if games is None else games,
+            seed or 0,
+            run_name,
         )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]

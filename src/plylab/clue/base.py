@@ -25,6 +25,9 @@ from .view import ClueView
 
 OptionsT = TypeVar("OptionsT", bound=Params, default=Params)
 
+# In a turn's error when the model's reply was cut off at max_tokens; the Clue report counts them.
+TRUNCATED = "reply cut off at max_tokens"
+
 
 @dataclass
 class ClueDecision:

@@ -1,8 +1,10 @@
 """`clue-llm`: a language model plays a seat through the model door (`plylab.models`).
 
-Each turn it gets the rules, its observation history in natural language and, with
-`matrix=on`, its possibility matrix; it answers in a JSON schema with its action and its
-deductions. A reply that is empty, not JSON or not a legal action, or a model error, becomes a
+Each turn it gets the rules and its observation history in natural language or, with
+`matrix=on`, its possibility matrix instead of the history (000 l.138, l.56; `history=on` keeps
+the history beside the matrix); it answers in a JSON schema with its action and its deductions.
+The reply cap is large enough that no reply of a paper run is cut short (a thinking model's
+thinking counts against it); a cut reply is a recorded pass that the Clue report counts. A reply that is empty, not JSON or not a legal action, or a model error, becomes a
 pass; the call is recorded either way (prompt, reply, tokens, failure kind).
 """
 
@@ -18,24 +20,29 @@ from ..errors import ParseError
 from ..models import GenerateConfig, Model, get_model
 from ..models.call import SEEDING, call, call_seed
 from ..specs import Params
-from .base import ClueDecision, CluePlayer, register_clue_player
+from .base import TRUNCATED, ClueDecision, CluePlayer, register_clue_player
 from .matrix import PossibilityMatrix
 from .prompts import messages, parse_reply, reply_schema
 from .view import ClueView
+
+MAX_TOKENS = 16384
 
 
 class LLMOptions(Params):
     model: str = Field(description="model name: 'local' (embedded Gemma 3 270M) or provider/name")
     matrix: Literal["on", "off"] = "off"
+    # The matrix replaces the history (000 l.138); `on` puts the history beside it, `off` drops it.
+    history: Literal["on", "off"] | None = None
     temperature: float = Field(0.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(400, ge=16, le=32768)
+    # 16384: the most GPT-4o-mini may return, far above any reply of the study (thinking included).
+    max_tokens: int = Field(MAX_TOKENS, ge=16, le=65536)
 
 
 @register_clue_player
 class LLMPlayer(CluePlayer[LLMOptions]):
     name = "clue-llm"
     Options = LLMOptions
-    summary = "language model; matrix=on adds the possibility matrix to its prompt"
+    summary = "language model; matrix=on gives it the possibility matrix instead of the history"
     uses_model = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -63,7 +70,8 @@ class LLMPlayer(CluePlayer[LLMOptions]):
                 )
             self.matrix.update(view)
             ready = self.matrix.ready
-        chat = messages(view, self.matrix)
+        history = None if opts.history is None else opts.history == "on"
+        chat = messages(view, self.matrix, history)
         prompt = json.dumps(chat, ensure_ascii=False)
         if self._schema is None:
             self._schema = reply_schema(view.deck, view.num_players)
@@ -88,10 +96,12 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             return ClueDecision("pass", None, None, attempt, ready)
         if attempt.repaired:  # the turn table has no flag column: the error column says what was replaced
             attempt.error = f"reply repaired at the model door: {attempt.repaired}"
+        if attempt.truncated:  # the turn row says so, and the Clue report counts it
+            attempt.error = f"{attempt.error}; {TRUNCATED}" if attempt.error else TRUNCATED
         try:
             parsed = parse_reply(attempt.reply or "", view.deck, view.num_players)
         except ParseError as exc:
-            stop = " (stop reason: max_tokens)" if attempt.truncated else ""
+            stop = f" (stop reason: max_tokens); {TRUNCATED}" if attempt.truncated else ""
             attempt.failure, attempt.error = exc.kind, f"{exc}{stop}"
             return ClueDecision("pass", None, None, attempt, ready)
         return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, attempt, ready)

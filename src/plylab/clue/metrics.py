@@ -25,7 +25,7 @@ from statistics import mean
 from typing import Any
 
 from ..errors import UserError
-from .base import sees_matrix
+from .base import TRUNCATED, sees_matrix
 from .cards import CLASSIC
 from .store import ClueStore
 
@@ -51,6 +51,7 @@ class PlayerGame:
     ready_turn: int | None = None
     model_turns: int = 0
     failures: dict[str, int] = field(default_factory=dict)
+    truncated: int = 0  # model replies cut off at max_tokens
     input_tokens: int = 0
     output_tokens: int = 0
     cost: float = 0.0
@@ -104,6 +105,7 @@ def player_games(store: ClueStore) -> list[PlayerGame]:
                     pg.cost += t["cost"] or 0.0
                 if t["failure_kind"]:
                     pg.failures[t["failure_kind"]] = pg.failures.get(t["failure_kind"], 0) + 1
+                pg.truncated += bool(t["error"] and TRUNCATED in t["error"])
             pg.cards_right = sum(1 for b, e in zip(belief, envelope) if b == e)
             verdicts = list(first_verdict.values())
             pg.incorrect = verdicts.count("incorrect")
@@ -227,6 +229,7 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
             "turns": model_turns,
             "failed_turns": sum(failures.values()),
             "failures": dict(failures),
+            "truncated": sum(p.truncated for p in pgs),  # replies cut off at max_tokens
             "input_tokens": sum(p.input_tokens for p in pgs),
             "output_tokens": sum(p.output_tokens for p in pgs),
             "cost": round(sum(p.cost for p in pgs), 6),
@@ -251,6 +254,8 @@ def report(store: ClueStore) -> dict[str, Any]:
                 "end_reasons": defaultdict(int),
                 "solution_suggested": 0,
                 "first_suggester_won": 0,
+                "confirmed_turns": [],  # the first undisproved suggestion of the solution, per game
+                "per_game": [],  # Fig. 6: confirmation -> right accusation, per game
             },
         )
         c["games"] += 1
@@ -263,6 +268,19 @@ def report(store: ClueStore) -> dict[str, Any]:
                 (game["id"], game["solution_suggested_turn"]),
             ).fetchone()
             c["first_suggester_won"] += int(row is not None and row["seat"] == game["winner"])
+            c["confirmed_turns"].append(game["solution_suggested_turn"])
+            right = store.conn.execute(
+                "SELECT turn FROM clue_turns WHERE game_id=? AND action='accuse' AND correct=1",
+                (game["id"],),
+            ).fetchone()
+            c["per_game"].append(
+                {
+                    "game": game["idx"],
+                    "confirmed": game["solution_suggested_turn"],
+                    "accused": None if right is None else right["turn"],
+                    "gap": None if right is None else right["turn"] - game["solution_suggested_turn"],
+                }
+            )
     for c in conditions.values():
         c["mean_turns"] = _mean(c.pop("turns"))
         c["end_reasons"] = dict(c["end_reasons"])
@@ -335,14 +353,14 @@ def to_markdown(data: dict[str, Any]) -> str:
     if models:
         lines += [
             "",
-            "| condition | player | model turns | failed | failures | input tokens | output tokens | cost |",
-            "|---|---|---|---|---|---|---|---|",
+            "| condition | player | model turns | failed | truncated | failures | input tokens | output tokens | cost |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for g in models:
             m = g["model"]
             kinds = ", ".join(f"{k} {v}" for k, v in sorted(m["failures"].items())) or "–"
             lines.append(
-                f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {kinds} | "
+                f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {m['truncated']} | {kinds} | "
                 f"{m['input_tokens']} | {m['output_tokens']} | {_fmt(m['cost'], 4)} |"
             )
     return "\n".join(lines) + "\n"

@@ -77,8 +77,9 @@ def describe_event(view: ClueView, event: Event) -> str:
     raise TypeError(f"unknown event {event!r}")
 
 
-def render_view(view: ClueView) -> str:
-    """The seat's observations in natural language (the baseline player's whole context)."""
+def render_view(view: ClueView, history: bool = True) -> str:
+    """The seat's observations in natural language (the baseline player's whole context); without
+    `history`, only who it is, its cards, the turn and a pending suggestion (the matrix player's)."""
     deck, n = view.deck, view.num_players
     lines = [
         f"You are {seat_label(view.me)} of {n}; play goes clockwise "
@@ -91,8 +92,9 @@ def render_view(view: ClueView) -> str:
             "Out after a wrong accusation: " + ", ".join(seat_label(s) for s in sorted(view.out)) + "."
         )
     lines.append(f"Now: turn {view.turn} of at most {view.turn_limit} (round {view.round}).")
-    lines.append("What has happened:" if view.events else "Nothing has happened yet.")
-    lines.extend(describe_event(view, e) for e in view.events)
+    if history:
+        lines.append("What has happened:" if view.events else "Nothing has happened yet.")
+        lines.extend(describe_event(view, e) for e in view.events)
     if view.pending is not None:
         p = view.pending
         assert p.disprover is not None  # a suggestion waits only on the player who must show a card
@@ -128,8 +130,12 @@ def render_matrix(view: ClueView, matrix: PossibilityMatrix) -> str:
     return "\n".join(lines)
 
 
-def messages(view: ClueView, matrix: PossibilityMatrix | None) -> list[dict[str, str]]:
-    parts = [render_view(view)]
+def messages(
+    view: ClueView, matrix: PossibilityMatrix | None, history: bool | None = None
+) -> list[dict[str, str]]:
+    """The turn's chat. The matrix replaces the natural-language history (000 l.138 "shorter
+    context", l.56): a matrix player sees the history too only with `history=True`."""
+    parts = [render_view(view, matrix is None if history is None else history)]
     if matrix is not None:
         parts.append(render_matrix(view, matrix))
     parts.append("It is your turn. Choose suggest, accuse or pass, and state your deductions.")

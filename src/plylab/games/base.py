@@ -146,8 +146,11 @@ class GameDef:
     openspiel_name: str
     openspiel_params: dict[str, object] = field(default_factory=dict)
     summary: str = ""
-    # Patterns that mean a reply or trace names the underlying game (recognition rate).
+    # Patterns that mean a reply or trace names the underlying game (recognition rate): the game's
+    # names and their spellings only, as the paper counts them (003 l.305, Table 5 caption).
     recognition: tuple[str, ...] = ()
+    # Wider wording (other languages, jargon of the game) counted only under `--recognize wide`.
+    recognition_wide: tuple[str, ...] = ()
     # Other names of the game; each also becomes a recognition pattern.
     aliases: tuple[str, ...] = ()
     # game -> oracle. None: no exact oracle.

@@ -89,8 +89,8 @@ GAME = register_game(
         openspiel_name="nim",
         openspiel_params={"pile_sizes": ";".join(map(str, PILES)), "is_misere": True},
         summary="Piles of 1, 3, 5, 7; take any number from one pile; taking the last stone loses.",
-        recognition=(
-            r"\bnim\b",  # also Nim's, nim-sum, Nim-like
+        recognition=(r"\bnim\b",),  # Nim, the game of Nim (also Nim's, nim-sum, Nim-like)
+        recognition_wide=(
             r"\bnim(?:sums?|bers?)\b",  # nimsum, nimber
             r"\bmis[eè]re\b",
             r"\bmarienbad\b",
@@ -244,7 +244,7 @@ class Inverse(Piles):
 
 @GAME.add_formulation
 class Story(Piles):
-    """The paper's Story: four characters in four rows run right, away from a danger, to safety."""
+    """The paper's Story: four characters in four rows flee a danger advancing from the left (003 l.286)."""
 
     name = "story"
     names = ("Ada", "Bram", "Cleo", "Dax", "Eli", "Fern", "Gus", "Hana", "Ivo", "Juno", "Kai", "Lena")
@@ -265,14 +265,14 @@ class Story(Piles):
         w = self.width
         example = self.things[min(2, len(self.things) - 1)]
         return (
-            f"A danger is coming from the left. {self.count.capitalize()} characters, {names}, flee from it, each in their "
+            f"A danger is advancing from the left. {self.count.capitalize()} characters, {names}, flee from it, each in their "
             f"own row of a track with columns 1 to {w} (left to right). Just past column {w} lies "
             f"safety. They start in columns {starts} respectively. Two players take turns helping "
             "them; Player 1 goes first. On your turn you must move exactly one character who is not "
             "yet safe one or more cells to the right. A character in column c can move at most "
             f"{w + 1} - c cells: moving exactly {w + 1} - c cells brings them into safety, where "
-            "they stay for the rest of the game. Characters never move left, and the danger is only "
-            "the story: it never moves and never catches anyone. The player who brings the last "
+            "they stay for the rest of the game. Characters never move left; the danger advances behind "
+            "them as they go. The player who brings the last "
             f"character into safety, so that all {self.count} are safe, "
             f"{'loses; the other player wins' if self.last_loses else 'wins'}. A move "
             f"is written 'move NAME N', for example 'move {example} 2' moves "

@@ -59,7 +59,7 @@ class Relabel(FixedLabels[RelabelOptions]):
         marks = getattr(self.inner, "marks", None)
         if marks:  # formulations that declare `marks` draw their seats and pieces with them
             self.inner.marks = tuple(rng.sample(SYMBOLS, len(marks)))  # type: ignore[attr-defined]
-        self._names_game = _name_runs(tuple(game.recognition))
+        self._names_game = _name_runs((*game.recognition, *game.recognition_wide))
         start = game.new_state()
         n = game.engine.num_distinct_actions()
         # Where the standard names depend on the position (generic games: chess SAN), each position

@@ -78,6 +78,9 @@ GAME = register_game(
         recognition=(
             r"\bti(?:c|ck|k)[\s-]*ta(?:c|ck|k)[\s-]*toe\b",  # tic-tac-toe, tictactoe, tick-tack-toe
             r"\bn[ao]ughts\s*(?:and|&|n)\s*crosses\b",
+            r"(?-i:\bTTT\b)",  # the abbreviation, capitals only
+        ),
+        recognition_wide=(
             r"\b(?-i:X)(?:'?s)?\s*(?:and|&|/)\s*(?-i:O)(?:'?s)?\b",  # X and O, Xs & Os (capitals only)
             r"\btris\b",  # Italian
             r"\bmorpion\b",  # French

@@ -146,6 +146,10 @@ class Plan:
         return self
 
 
+# The paper plays 100 games per matchup, sides switched after half (003 l.60); `--games N` is the opt-in.
+GAMES_PER_MATCHUP = 100
+
+
 def default_run_name(m: Matchup, seed: int, games: int) -> str:
     return scrub_spec(f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}")
 
@@ -180,7 +184,7 @@ class PlanFile(BaseModel):
 
     name: str | None = None
     seed: int = Field(0, ge=-INT64, le=INT64)
-    games_per_matchup: int = Field(10, ge=1, le=INT64)
+    games_per_matchup: int = Field(GAMES_PER_MATCHUP, ge=1, le=INT64)
     games: Names
     formulations: Names | dict[str, Names] = ["standard"]
     players: Names

@@ -394,6 +394,15 @@ def _chat_messages(messages: list[dict[str, str]]) -> list[Any]:
     return out
 
 
+def generated_tokens(output_tokens: int, reasoning_tokens: int | None) -> int:
+    """Every token the model generated, reasoning included (003 l.174, l.324: tokens per move count
+    reasoning). OpenAI, Anthropic and (through inspect) Google count reasoning inside output tokens,
+    reasoning being a subset; a server whose reasoning exceeds its output reports it apart, so it
+    is added (tests/models/test_reasoning_tokens.py keeps each provider's shape so)."""
+    reasoning = reasoning_tokens or 0
+    return output_tokens + reasoning if reasoning > output_tokens else output_tokens
+
+
 def _reply(output: Any, latency: float) -> Reply:
     from inspect_ai.model import ContentReasoning
 
@@ -412,7 +421,7 @@ def _reply(output: Any, latency: float) -> Reply:
             input_tokens=u.input_tokens
             + (u.input_tokens_cache_read or 0)
             + (u.input_tokens_cache_write or 0),
-            output_tokens=u.output_tokens,
+            output_tokens=generated_tokens(u.output_tokens, u.reasoning_tokens),
             reasoning_tokens=u.reasoning_tokens or 0,
             cost=u.total_cost,
         )

@@ -5,12 +5,13 @@ data, and the runs and reports that put them side by side (`plylab paper list | 
     published("table3")            # what the paper prints (published/*.json)
     play_plan(p, Options(model))   # the harness plan of a table (plan.py)
     report(store, "table3", "markdown")
+    table_layout(table_data(store, "table7"))   # the printed layout as data (two-level header)
 """
 
 from .plan import Options, learning_experiments, play_plan, reference_plan
 from .protocols import PROTOCOLS, Protocol, get_protocol
 from .published import published
-from .report import report
+from .report import report, table_data, table_layout
 
 __all__ = [
     "PROTOCOLS",
@@ -22,4 +23,6 @@ __all__ = [
     "published",
     "reference_plan",
     "report",
+    "table_data",
+    "table_layout",
 ]

@@ -64,7 +64,15 @@ COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
             "solution suggested -> accusation (mean, range)",
             lambda g: _range(g["accusation_delay"]["from_solution_suggested"]),
         ),
+        ("wins", "wins", lambda g: g["wins"]),
     ],
+}
+# Columns of a condition only (from its games, not its players).
+CONDITION_COLUMNS: dict[str, list[tuple[str, str]]] = {
+    "clue-delay": [
+        ("confirmed_turns", "solution confirmed on turns (range)"),
+        ("first_suggester_won", "first suggester won"),
+    ]
 }
 
 
@@ -104,17 +112,25 @@ def _same_model(paper_label: str, spec: str) -> bool:
     return key in _model_of(spec).lower()
 
 
-def clue_data(store_path: Path, name: str) -> dict[str, Any]:
+def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
+    """The Clue table as data, the seed's values beside (the seed's alone without a store)."""
     from ..clue.metrics import report as clue_report
     from ..clue.store import ClueStore
 
     p = get_protocol(name)
     pub = published(name)
-    store = ClueStore(store_path, create=False)
-    try:
-        data = clue_report(store)
-    finally:
-        store.close()
+    data: dict[str, Any] = {"groups": [], "conditions": {}}
+    missing = None
+    if store_path is not None:
+        try:
+            store = ClueStore(store_path, create=False)
+        except UserError as exc:  # no Clue tables there: the seed's numbers alone, saying why
+            missing = str(exc)
+        else:
+            try:
+                data = clue_report(store)
+            finally:
+                store.close()
     groups = [g for g in data["groups"] if g["condition"] in p.conditions]
     cols = COLUMNS[name]
     rows: list[dict[str, Any]] = []
@@ -128,6 +144,8 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
         if name == "clue-delay":
             c = data["conditions"].get(cond, {})
             pooled["first_suggester_won"] = f"{c.get('first_suggester_won', 0)}/{c.get('games', 0)}"
+            turns = c.get("confirmed_turns") or []
+            pooled["confirmed_turns"] = f"{min(turns)}-{max(turns)}" if turns else None
         rows.append({"row": cond, "source": "this run", "cells": pooled, "paper": paper_rows.get(cond)})
         used.add(cond)
         for g in mine:
@@ -153,8 +171,9 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
     for label, cells in paper_rows.items():
         if label not in used:
             rows.append({"row": label, "source": "paper", "cells": {}, "paper": cells})
-    keys = [k for k, _, _ in cols] + (["first_suggester_won"] if name == "clue-delay" else [])
-    labels = [lab for _, lab, _ in cols] + (["first suggester won"] if name == "clue-delay" else [])
+    extra = CONDITION_COLUMNS.get(name, [])
+    keys = [k for k, _, _ in cols] + [k for k, _ in extra]
+    labels = [lab for _, lab, _ in cols] + [lab for _, lab in extra]
     return {
         "table": name,
         "title": p.title,
@@ -164,6 +183,12 @@ def clue_data(store_path: Path, name: str) -> dict[str, Any]:
         "rows": rows,
         "note": "the Clue seed prints point values and ranges, no intervals: no overlap test",
         "conditions": data["conditions"],
+        "groups": groups,
+        "published": pub.get("rows", {}),
+        "store": None if store_path is None else str(store_path),
+        "store_note": missing,
+        # model replies cut off at max_tokens (recorded passes): none in a run at the paper's cap
+        "truncated": sum((g.get("model") or {}).get("truncated", 0) for g in groups),
     }
 
 
@@ -192,6 +217,8 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
                 if ready
                 else None
             )
+        elif key == "wins":
+            out[key] = sum(v for v, _ in nums)
         elif key in ("rounds", "ceiling"):
             out[key] = max((v for v, _ in nums), default=None)
         elif nums:
@@ -204,10 +231,6 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
 def render_clue(data: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(data, indent=2)
-    if not data["rows"]:
-        raise UserError(
-            f"no Clue study games in the store; run `plylab paper run {data['table']} --model M` first"
-        )
     header = ["row", "source"] + [c["label"] for c in data["columns"]]
     body = []
     for r in data["rows"]:
@@ -224,6 +247,16 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
 
     head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
+    if not any(r["source"] == "this run" for r in data["rows"]):
+        head.append(
+            "the paper's numbers alone: "
+            + (
+                data.get("store_note") or f"no Clue study games in {data['store']}"
+                if data["store"]
+                else "no store"
+            )
+            + f"; run `plylab paper run {data['table']} --model M` to add yours"
+        )
     text = (
         comment(fmt, head)
         + "\n\n"
@@ -233,9 +266,108 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
             fmt,
             notes=[
                 data["note"],
+                f"model replies cut off at max_tokens in these games: {data['truncated']}",
                 "missing: the paper has the value and the run does not; – : the paper prints none",
             ],
         )
         + "\n"
     )
     return html_page(data["table"], text) if fmt == "html" else text
+
+
+# The seed's figures drawn by `paper report NAME --plot DIR` (000 Figure 3, 5 and 6).
+FIGURES = {"clue-accuracy": "fig3", "clue-knowledge": "fig5", "clue-delay": "fig6"}
+
+
+def plot_clue(data: dict[str, Any], out_dir: Path) -> list[Path]:
+    """The Clue figure of this table, the seed's published points drawn as stars (or bands)."""
+    from matplotlib.figure import Figure
+
+    from ..reports.plots import save
+
+    name = data["table"]
+    if name not in FIGURES:
+        raise UserError(f"{name} is a table without a figure; --plot takes {', '.join(FIGURES)}")
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.subplots()
+    pub = data["published"]
+    {"clue-accuracy": _accuracy, "clue-knowledge": _knowledge, "clue-delay": _delay}[name](ax, data, pub)
+    ax.legend(fontsize="small")
+    fig.suptitle(
+        f"{name} (Clue {FIGURES[name].replace('fig', 'Figure ')}): {data['title']}", fontsize="small"
+    )
+    return [save(fig, out_dir, f"{name}-{FIGURES[name]}")]
+
+
+def _accuracy(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+    """Figure 3: share of players naming 3 / 2 / 1 / 0 envelope cards, per condition."""
+    keys = [("identified", "3 cards"), ("two_cards", "2"), ("one_card", "1"), ("no_card", "0")]
+    conds = list(data["protocol"]["conditions"])
+    rows = {r["row"]: r["cells"] for r in data["rows"] if r["source"] == "this run"}
+    width = 0.2
+    for j, (key, label) in enumerate(keys):
+        xs = [i + (j - 1.5) * width for i in range(len(conds))]
+        ax.bar(xs, [rows.get(c, {}).get(key) or 0 for c in conds], width, label=label, color=f"C{j}")
+        paper = [(x, pub.get(c, {}).get(key, {}).get("value")) for x, c in zip(xs, conds)]
+        paper = [(x, v) for x, v in paper if v is not None]
+        if paper:
+            ax.plot(*zip(*paper), "k*", markersize=10, label="paper" if j == 0 else None)
+    ax.set_xticks(range(len(conds)), conds)
+    ax.set_ylabel("share of players")
+    ax.set_ylim(0, 1.05)
+
+
+def _knowledge(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+    """Figure 5: cards known per round (ceiling 18); the seed's matrix end point and baseline rounds."""
+    for i, g in enumerate(data["groups"]):
+        pts = g["knowledge_curve"]["rounds"]
+        ax.plot(
+            [p["round"] for p in pts],
+            [p["stated"] for p in pts],
+            marker="o",
+            ms=3,
+            color=f"C{i % 10}",
+            label=f"{g['condition']} {g['spec']}",
+        )
+    ax.axhline(18, color="grey", ls=":", label="ceiling (18)")
+    m = pub.get("matrix", {})
+    if "rounds" in m and "final_known" in m:
+        ax.plot(
+            [m["rounds"]["value"]],
+            [m["final_known"]["value"]],
+            "k*",
+            markersize=12,
+            label="paper: matrix ends ~round 11, ~14 cards",
+        )
+    b = pub.get("baseline", {}).get("ceiling_rounds")
+    if b:
+        ax.plot([b["low"], b["high"]], [18, 18], "k-", lw=4, label="paper: baseline at ceiling, rounds 17-18")
+    ax.set_xlabel("round")
+    ax.set_ylabel("cards whose holder is known")
+
+
+def _delay(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+    """Figure 6: per game, turns from the first undisproved solution suggestion to the right
+    accusation; the seed's ranges as bands."""
+    x = 0
+    ticks = []
+    for i, cond in enumerate(data["protocol"]["conditions"]):
+        games = [g for g in data["conditions"].get(cond, {}).get("per_game", []) if g["gap"] is not None]
+        xs = list(range(x, x + len(games)))
+        if games:
+            ax.bar(xs, [g["gap"] for g in games], color=f"C{i}", label=f"{cond} (this run)")
+        band = pub.get(cond, {}).get("suggested_to_accusation")
+        if band:
+            lo_x, hi_x = (xs[0] - 0.4, xs[-1] + 0.4) if xs else (x - 0.4, x + 0.4)
+            ax.fill_between(
+                [lo_x, hi_x],
+                band["low"],
+                band["high"],
+                color=f"C{i}",
+                alpha=0.2,
+                label=f"{cond} (paper: {band['low']}-{band['high']} turns)",
+            )
+        ticks.append((x + max(len(games) - 1, 0) / 2, cond))
+        x += max(len(games), 1) + 1
+    ax.set_xticks([t for t, _ in ticks], [c for _, c in ticks])
+    ax.set_ylabel("turns, confirmation -> right accusation")

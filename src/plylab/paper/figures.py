@@ -25,21 +25,33 @@ METRICS = (("draw_rate", "draw rate"), ("optimality", "optimality"), ("tokens_pe
 def _est(e: dict[str, Any] | None, digits: int = 3) -> str:
     if not e or e.get("mean") is None:
         return "missing"
+    if (e.get("n") or 0) < 2 or e.get("low") is None:  # a one-run "interval" is none: show n
+        return f"{e['mean']:.{digits}f} (n={e.get('n')})"
     return f"{e['mean']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
 
 
-def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> dict[str, Any]:
+def figure_data(store_path: Path | None, name: str, runs: list[str] | None = None) -> dict[str, Any]:
+    """The figure as data: experiments' checkpoints, finals and checkpoint marks beside the paper's
+    (the paper's numbers alone without a store)."""
     p = get_protocol(name)
     pub = published(name)
-    store = Store(store_path, create=False)
-    try:
-        data = learning_data(store)
-    finally:
-        store.close()
+    data: dict[str, Any] = {"experiments": [], "comparisons": []}
+    if store_path is not None:
+        store = Store(store_path, create=False)
+        try:
+            data = learning_data(store)
+        finally:
+            store.close()
     prefix = f"paper/{name}/"
     prefixes = [r.rstrip("/") + "/" for r in runs] if runs else [prefix]
+    # agents that are another figure's experiment (Fig. 6's state-mode ones are Fig. 4's)
+    shared = {(f"paper/{a.same_as}/", a.label) for a in p.agents if a.same_as and not runs}
     exps = [
-        e for e in data["experiments"] if e["name"] in (runs or []) or e["name"].startswith(tuple(prefixes))
+        e
+        for e in data["experiments"]
+        if e["name"] in (runs or [])
+        or e["name"].startswith(tuple(prefixes))
+        or any(e["name"].startswith(pre) and e["name"].endswith("/" + lab) for pre, lab in shared)
     ]
     names = {e["name"] for e in exps}
     finals = []
@@ -53,7 +65,7 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
                 continue
             pv = paper.get(metric)
             outside = None
-            if pv is not None and mine and mine.get("low") is not None:
+            if pv is not None and mine and mine.get("low") is not None and (mine.get("n") or 0) >= 2:
                 outside = not (mine["low"] <= pv <= mine["high"])
             finals.append(
                 {
@@ -66,6 +78,33 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
                     "outside": outside,
                 }
             )
+    # values the paper states hold at every checkpoint (Fig. 5: Original's draw rate is 0, l.188)
+    every = []
+    for e in exps:
+        label = e["name"].rsplit("/", 1)[-1]
+        for metric, pv in pub.get("all_checkpoints", {}).get(label, {}).items():
+            for cp in e["checkpoints"]:
+                mine = cp[metric] if cp[metric].get("mean") is not None else None
+                outside = None
+                if mine and mine.get("low") is not None and (mine.get("n") or 0) >= 2:  # one run: no interval
+                    outside = not (mine["low"] <= pv <= mine["high"])
+                every.append(
+                    {
+                        "agent": label,
+                        "metric": metric,
+                        "checkpoint": cp["checkpoint"],
+                        "reproduced": mine,
+                        "published": pv,
+                        "outside": outside,
+                    }
+                )
+    for label, metrics in pub.get("all_checkpoints", {}).items():
+        if not any(x["agent"] == label for x in every):
+            every += [
+                {"agent": label, "metric": m, "checkpoint": "every", "reproduced": None, "published": pv}
+                | {"outside": None}
+                for m, pv in metrics.items()
+            ]
     # agents of the protocol the store has no experiment for: the paper's numbers, shown as missing
     have = {e["name"].rsplit("/", 1)[-1] for e in exps}
     for agent in p.agents:
@@ -94,6 +133,7 @@ def figure_data(store_path: Path, name: str, runs: list[str] | None = None) -> d
         "protocol": p.describe(),
         "experiments": exps,
         "finals": finals,
+        "every_checkpoint": every,
         "welch": tests,
         "published_welch": pub.get("welch", []),
         "published_model": pub.get("model"),
@@ -156,7 +196,29 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
         "the reproduced 95% Student-t interval; missing = the paper has it, the run does not"
     )
 
-    text = "\n\n".join([comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]) + "\n"
+    parts = [comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]
+    if data.get("every_checkpoint"):
+        eh = [
+            "agent",
+            "metric",
+            "checkpoint",
+            "reproduced [95% t]",
+            "paper (every checkpoint)",
+            "paper outside",
+        ]
+        eb = [
+            [
+                x["agent"],
+                x["metric"],
+                str(x["checkpoint"]),
+                _est(x["reproduced"]),
+                f"{x['published']:.3f}",
+                {True: "outside", False: "inside", None: "–"}[x["outside"]],
+            ]
+            for x in data["every_checkpoint"]
+        ]
+        parts.append(grid(eh, eb, fmt, notes=["the paper states these values at every checkpoint"]))
+    text = "\n\n".join(parts) + "\n"
     return html_page(data["figure"], text) if fmt == "html" else text
 
 

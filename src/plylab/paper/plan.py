@@ -124,9 +124,13 @@ def reference_plan(p: Protocol, games: int | None, seed: int = 0) -> Plan:
 
 
 def _source(p: Protocol) -> Protocol:
+    return _source_of(p.source)
+
+
+def _source_of(name: str) -> Protocol:
     from .protocols import get_protocol
 
-    return get_protocol(p.source)
+    return get_protocol(name)
 
 
 def learning_experiments(p: Protocol, o: Options) -> list[Experiment]:
@@ -147,7 +151,9 @@ def learning_experiments(p: Protocol, o: Options) -> list[Experiment]:
                 learn_games=o.learn_games if o.learn_games is not None else p.learn_games or 20,
                 eval_games=o.eval_games if o.eval_games is not None else p.eval_games or 50,
                 seed=o.seed,
-                name=f"{run_name(p, o.model)}/{agent.label}",
+                # an agent that is another figure's (Fig. 6's state-mode ones are Fig. 4's) runs
+                # under that figure's name: one experiment, its cached replies reused (issue 19)
+                name=f"{run_name(_source_of(agent.same_as) if agent.same_as else p, o.model)}/{agent.label}",
                 reference=model_spec(o.model, effort, _llm_options(o.player_options))
                 if i == 0 and p.reference
                 else None,

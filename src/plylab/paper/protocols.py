@@ -45,6 +45,12 @@ class Column:
     formulation: str = "standard"
     opponent: str = "optimal"  # a role in OPPONENT_ROLES
     effort: str | None = None  # None: the protocol's effort
+    # The printed layout: `group` spans its columns' `sub` labels (the opponent over W D L F in
+    # Tables 3, 6, 7); a column with a `row` goes into that row of its model (Table 14: Optimality
+    # and Tokens per move rows, Low / Medium / High columns).
+    group: str = ""
+    sub: str = ""
+    row: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class Agent:
 
     label: str
     spec: str
+    # The figure whose experiment this agent is (same spec, same runs): played once, read by both.
+    same_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,9 @@ class Protocol:
     def describe(self) -> dict[str, Any]:
         d = asdict(self)
         d["columns"] = [c.key for c in self.columns]
-        d["agents"] = {a.label: a.spec for a in self.agents}
+        d["agents"] = {
+            a.label: a.spec + (f" (= {a.same_as}'s runs)" if a.same_as else "") for a in self.agents
+        }
         return {k: v for k, v in d.items() if v not in (None, (), [], {})}
 
 
@@ -116,9 +126,13 @@ def _tokens(game: str, forms: tuple[tuple[str, str], ...]) -> tuple[Column, ...]
     return tuple(Column(f, label, "tokens", game, f, "optimal") for f, label in forms)
 
 
+def _role(opp: str) -> str:
+    return "MCTS" if opp == "mcts" else opp.capitalize()
+
+
 def _wdlf(game: str) -> tuple[Column, ...]:
     return tuple(
-        Column(f"{opp}.{m}", f"{opp.capitalize() if opp != 'mcts' else 'MCTS'} {m}", m, game, "standard", opp)
+        Column(f"{opp}.{m}", f"{_role(opp)} {m}", m, game, "standard", opp, group=_role(opp), sub=m)
         for opp in OPPONENT_ROLES
         for m in WDLF
     )
@@ -135,6 +149,12 @@ NIM_FORMS = (("standard", "Nim"), ("hidden", "Hid"), ("inverse", "Inv"), ("story
 TTT_OBF, NIM_OBF = TTT_FORMS[1:], NIM_FORMS[1:]
 EFFORTS = ("low", "medium", "high")
 
+# Table 3's sub-columns under each opponent; Table 14's rows (key, metric, row label).
+_C4_SUBS: tuple[tuple[Metric, str], ...] = (("win_rate", "Win rate"), ("moves", "Moves"))
+_T14_ROWS: tuple[tuple[str, Metric, str], ...] = (
+    ("optimality", "optimality", "Optimality"),
+    ("tokens", "tokens", "Tokens per move"),
+)
 _SECTION3 = "003 l.51 (reasoning effort high unless stated otherwise)"
 _SIDES = "003 l.60 (100 games per pair, sides switched after half; optimality excludes states where every move is optimal)"
 
@@ -163,11 +183,18 @@ _PLAY: tuple[Protocol, ...] = (
         ("connect_four",),
         ("random", "mcts"),
         games_per_matchup=10,
-        columns=(
-            Column("random.win_rate", "Random win rate", "win_rate", "connect_four", opponent="random"),
-            Column("random.moves", "Random moves", "moves", "connect_four", opponent="random"),
-            Column("mcts.win_rate", "MCTS win rate", "win_rate", "connect_four", opponent="mcts"),
-            Column("mcts.moves", "MCTS moves", "moves", "connect_four", opponent="mcts"),
+        columns=tuple(
+            Column(
+                f"{opp}.{metric}",
+                f"{_role(opp)} {sub.lower()}",
+                metric,
+                "connect_four",
+                opponent=opp,
+                group=_role(opp),
+                sub=sub,
+            )
+            for opp in ("random", "mcts")
+            for metric, sub in _C4_SUBS
         ),
     ),
     _table(
@@ -272,11 +299,9 @@ _PLAY: tuple[Protocol, ...] = (
         ("optimal",),
         efforts=EFFORTS,
         columns=tuple(
-            Column(f"optimality.{e}", f"Optimality {e}", "optimality", "tic_tac_toe", effort=e)
+            Column(f"{key}.{e}", f"{row} {e}", metric, "tic_tac_toe", effort=e, sub=e.capitalize(), row=row)
+            for key, metric, row in _T14_ROWS
             for e in EFFORTS
-        )
-        + tuple(
-            Column(f"tokens.{e}", f"Tokens/move {e}", "tokens", "tic_tac_toe", effort=e) for e in EFFORTS
         ),
     ),
 )
@@ -303,16 +328,16 @@ _LEARN_CITE = (
     "003 l.170 (draw rate primary; output tokens per move)",
 )
 
+_FIG4_REFL = "reaper:model={model},effort={effort},reflection=on,rules=off"
+_FIG4_RULES = "reaper:model={model},effort={effort},reflection=on,rules=on"
+
 _FIGS: tuple[Protocol, ...] = (
     replace(
         _LEARN,
         name="fig4",
         title="Ablation: REAPER reflection alone vs reflection + rules (draw rate, mean of runs [Student-t])",
         cite=("003 l.164 (Figure 4)", "003 l.180-182 (0.826 vs 0.868, Welch p=0.039)", *_LEARN_CITE),
-        agents=(
-            Agent("Refl.", "reaper:model={model},effort={effort},reflection=on,rules=off"),
-            Agent("Refl. + Rules", "reaper:model={model},effort={effort},reflection=on,rules=on"),
-        ),
+        agents=(Agent("Refl.", _FIG4_REFL), Agent("Refl. + Rules", _FIG4_RULES)),
     ),
     replace(
         _LEARN,
@@ -334,9 +359,11 @@ _FIGS: tuple[Protocol, ...] = (
         name="fig6",
         title="State descriptor: state-mode vs description-mode retrieval (draw rate [Student-t])",
         cite=("003 l.405 (Figure 6)", "003 l.409-413 (D.4.1)", *_LEARN_CITE),
+        # The state-mode variants are Figure 4's agents (l.409: "comparing against the corresponding
+        # variants with state embeddings", the same setting): Fig. 4's runs, not played again.
         agents=(
-            Agent("Refl.", "reaper:model={model},effort={effort},rules=off,descriptor=off"),
-            Agent("Refl. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=off"),
+            Agent("Refl.", _FIG4_REFL, same_as="fig4"),
+            Agent("Refl. + Rules", _FIG4_RULES, same_as="fig4"),
             Agent("Refl. + Desc.", "reaper:model={model},effort={effort},rules=off,descriptor=on"),
             Agent("Refl. + Desc. + Rules", "reaper:model={model},effort={effort},rules=on,descriptor=on"),
         ),

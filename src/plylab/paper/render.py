@@ -1,19 +1,44 @@
 """How a paper table, figure or Clue table is written out: grids, comments and a plain HTML page
-in every report format (one place, shared by report, figures and clue_tables)."""
+in every report format (one place, shared by report, figures and clue_tables).
+
+A grid may carry a two-level header, as the papers print Tables 3, 6 and 7: `groups` are
+(label, span) pairs over the header's columns ("" for a column with no group).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
 
-from ..analysis.tables import format_grid
+from ..analysis.tables import Groups, format_grid
 
 
-def grid(header: list[str], body: list[list[str]], fmt: str, notes: Sequence[str] = ()) -> str:
-    """analysis.tables.format_grid, plus a plain HTML table (a page with `html_page`)."""
-    if fmt != "html":
-        return format_grid(header, body, fmt, notes=notes)
-    rows = ["<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"]
+def grid(
+    header: list[str],
+    body: list[list[str]],
+    fmt: str,
+    notes: Sequence[str] = (),
+    groups: Groups | None = None,
+) -> str:
+    """analysis.tables.format_grid, plus a plain HTML table and the two-level header in every format."""
+    if fmt == "html":
+        return _html(header, body, notes, groups)
+    return format_grid(header, body, fmt, notes=notes, groups=groups)
+
+
+def _html(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups | None) -> str:
+    if groups and any(label for label, _ in groups):
+        top, second, i = [], [], 0
+        for label, n in groups:
+            if label:
+                top.append(f"<th colspan={n}>{escape(label)}</th>")
+                second += [f"<th>{escape(h)}</th>" for h in header[i : i + n]]
+            else:
+                top += [f"<th rowspan=2>{escape(h)}</th>" for h in header[i : i + n]]
+            i += n
+        rows = ["<tr>" + "".join(top) + "</tr>", "<tr>" + "".join(second) + "</tr>"]
+    else:
+        rows = ["<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"]
     rows += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in body]
     return (
         "<table>\n"

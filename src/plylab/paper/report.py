@@ -30,29 +30,32 @@ FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
 TRANSPORT = ("base_url", "timeout", "max_connections")  # where a model is reached, not how it plays
 NEQ = "≠"
+ROW_KEYS = {"moves": "moves_per_game", "tokens": "tokens_per_move"}  # metric -> matchup row key
 
 
 # -- cells -------------------------------------------------------------------------------------
 
 
 def _cell(row: dict[str, Any], metric: str) -> dict[str, Any] | None:
-    """One metric of a matchup row as {value, low, high, n} (or {count, of} for W/D/L/F)."""
+    """One metric of a matchup row as {value, low, high, n} (or {count, of} for W/D/L/F); low and
+    high are None where the interval cannot hold (one value, or a count's t-interval below 0)."""
     if metric in ("W", "D", "L", "F"):
         key = {"W": "wins", "D": "draws", "L": "losses", "F": "failures"}[metric]
         return {"count": row[key], "of": row["games"]}
-    src = {
-        "optimality": row["optimality"],
-        "win_rate": row["win_rate"],
-        "draw_rate": row["draw_rate"],
-        "recognition": row["recognition"],
-        "moves": row["moves_per_game"],
-        "tokens": row["tokens_per_move"],
-    }[metric]
+    src = row[ROW_KEYS.get(metric, metric)]
     value = src.get("rate", src.get("mean"))
     if value is None:
         return None
     n = src.get("scored", src.get("n"))
-    return {"value": value, "low": src["low"], "high": src["high"], "n": n}
+    cell = {"value": value, "low": src["low"], "high": src["high"], "n": n}
+    if metric in ("moves", "tokens") and not _holds(cell):
+        cell["low"] = cell["high"] = None  # a Student-t interval that cannot hold is not one (show n)
+    return cell
+
+
+def _holds(c: dict[str, Any]) -> bool:
+    """A Student-t interval holds with two values or more and, for counts, above 0."""
+    return (c.get("n") or 0) >= 2 and c.get("low") is not None and c["low"] >= 0
 
 
 def _ci(c: dict[str, Any] | None) -> tuple[float, float] | None:
@@ -63,6 +66,8 @@ def _ci(c: dict[str, Any] | None) -> tuple[float, float] | None:
         return (e.low, e.high) if e.low is not None and e.high is not None else None
     if c.get("low") is not None and c.get("high") is not None:
         return float(c["low"]), float(c["high"])
+    if "n" in c:  # a reproduced cell without an interval: no test
+        return None
     return interval(c)
 
 
@@ -80,11 +85,17 @@ def _num(x: float, metric: str) -> str:
     return rate_cell({"rate": x, "low": x, "high": x}).split(" ")[0]
 
 
-def show(c: dict[str, Any] | None, metric: str) -> str:
+def show(c: dict[str, Any] | None, metric: str, paper_games: int | None = None) -> str:
+    """A cell as printed. A count out of other than the paper's `paper_games` is a rate with its own
+    n; a mean whose interval cannot hold shows its n instead of an interval."""
     if c is None:
         return MISSING
     if "count" in c:
+        if paper_games is not None and "of" in c and c["of"] != paper_games:
+            return f"{_num(c['count'] / c['of'], 'rate') if c['of'] else '–'} (n={c['of']})"
         return str(c["count"])
+    if "n" in c and c.get("low") is None:
+        return f"{_num(c['value'], metric) if metric != 'tokens' else format(c['value'], '.1f')} (n={c['n']})"
     if metric == "tokens":
         if "pm" in c:
             return f"{c['value']:.1f} ±{c['pm']:.1f}"
@@ -171,9 +182,14 @@ def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[s
 
 
 def table_data(
-    store_path: Path, name: str, runs: list[str] | None = None, compare_to: str | None = None
+    store_path: Path | None, name: str, runs: list[str] | None = None, compare_to: str | None = None
 ) -> dict[str, Any]:
-    """The table as data: protocol, deviations, model rows beside the paper's, reference rows."""
+    """The table as data: protocol, deviations, model rows beside the paper's, reference rows.
+
+    Without a store (None, or a path where none exists) it is the paper's table alone. Each column
+    carries its printed layout (group / sub / row, see protocols.Column) and `paper_games` is the
+    paper's games per matchup, so a count from a run of another size is read as a rate with its n.
+    """
     p = get_protocol(name)
     if p.kind != "play":
         raise UserError(
@@ -183,22 +199,26 @@ def table_data(
     paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
     if compare_to is not None and compare_to not in paper_rows:
         raise UserError(f"--compare-to '{compare_to}' is not a row of {name}; rows: {', '.join(paper_rows)}")
-    store = Store(store_path, create=False)
-    try:
-        names = _runs(store, p, runs)
-        rows: list[dict[str, Any]] = []
-        plans: dict[str, dict[str, Any]] = {}
-        for n in names:
-            rows += matchup_rows(store, n)
-            plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
-        all_names = {r["name"] for r in store.runs()}
-        ref_rows = (
-            matchup_rows(store, reference_run_name(p))
-            if not runs and reference_run_name(p) in all_names
-            else []
-        )
-    finally:
-        store.close()
+    names: list[str] = []
+    rows: list[dict[str, Any]] = []
+    plans: dict[str, dict[str, Any]] = {}
+    ref_rows: list[dict[str, Any]] = []
+    if store_path is not None and Path(store_path).exists():
+        store = Store(store_path, create=False)
+        try:
+            names = _runs(store, p, runs)
+            for n in names:
+                rows += matchup_rows(store, n)
+                plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
+            all_names = {r["name"] for r in store.runs()}
+            if not runs and reference_run_name(p) in all_names:
+                ref = reference_run_name(p)
+                ref_rows = matchup_rows(store, ref)
+                plans[ref] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == ref), {})
+        finally:
+            store.close()
+    elif runs:
+        raise UserError(f"--run {', '.join(runs)}: no store at '{store_path}'")
     model_rows = [r for r in rows if parse_spec(r["player"], kind="player").name in MODEL_PLAYERS]
     by_label: dict[str, list[dict[str, Any]]] = {}
     for r in model_rows:
@@ -245,11 +265,31 @@ def table_data(
         "protocol": p.describe(),
         "runs": names,
         "deviations": _deviations(model_rows, p, plans),
-        "columns": [{"key": c.key, "label": c.label, "metric": c.metric} for c in p.columns],
+        "store": str(store_path) if store_path is not None else None,
+        "store_exists": store_path is not None and Path(store_path).exists(),
+        "paper_games": p.games_per_matchup,
+        "columns": [
+            {"key": c.key, "label": c.label, "metric": c.metric, "group": c.group, "sub": c.sub, "row": c.row}
+            for c in p.columns
+        ],
         "rows": out_rows,
         "footnotes": pub.get("footnotes", {}),
         "references": [_reference(r) for r in ref_rows],
+        "reference_rows": _reference_rows(ref_rows, p),
     }
+
+
+def _reference_rows(ref_rows: list[dict[str, Any]], p: Protocol) -> list[dict[str, Any]]:
+    """The reference players in the table's own layout (a row per player, a cell per column whose
+    game and opponent it played), so their counts sit under the paper's header too."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in ref_rows:
+        role = parse_spec(r["opponent"], kind="opponent").name
+        for c in p.columns:
+            if r["game"] == c.game and r["formulation"] == c.formulation and role == c.opponent:
+                row = out.setdefault(r["player"], {"model": r["player"], "source": "reference", "cells": {}})
+                row["cells"][c.key] = {"reproduced": _cell(r, c.metric), "published": None}
+    return list(out.values())
 
 
 def _reference(r: dict[str, Any]) -> dict[str, Any]:
@@ -269,49 +309,66 @@ def _reference(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[str]]:
+Line = tuple[str, str, dict[str, str]]  # (model, source, cell text by column key)
+
+
+def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[str], list[tuple[str, int]]]:
+    """Header, body, notes and header groups of the table in the paper's layout."""
     cols = data["columns"]
-    header = ["Model", "source"] + [c["label"] for c in cols]
-    body, notes = [], []
+    n_paper = data.get("paper_games")
+    lines: list[Line] = []
+    notes: list[str] = []
     daggers: list[str] = []
     has_f = any(c["metric"] == "F" for c in cols)
     one_per_matchup = len({c["key"].split(".")[0] for c in cols}) == len(cols)
+
+    def paper_text(cell: dict[str, Any]) -> str:
+        pc = cell["published"]
+        return "–" if pc is None else show(pc, c["metric"]) + ("†" if pc.get("dagger") else "")
+
     for row in data["rows"]:
-        line = [row["model"], row["source"] if row["source"] == "paper" else "this run"]
+        texts: dict[str, str] = {}
         for c in cols:
             cell = row["cells"][c["key"]]
             if row["source"] == "paper":
-                pc = cell["published"]
-                text = "–" if pc is None else show(pc, c["metric"]) + ("†" if pc.get("dagger") else "")
-            else:
-                text = show(cell["reproduced"], c["metric"])
-                if cell.get("failures") and not has_f:  # Table 2's †, wherever no F column shows them
-                    text += "†"
-                    # one note per matchup: a column's label when each column is one, else its opponent
-                    where = f"on {c['label']}" if one_per_matchup else f"vs {c['key'].split('.')[0]}"
-                    note = f"{row['model']} failed to return a legal action in {cell['failures']} game(s) {where}"
-                    if note not in daggers:
-                        daggers.append(note)
-                if cell["disjoint"]:
-                    text += f" {NEQ}"
-            line.append(text)
-        body.append(line)
+                texts[c["key"]] = paper_text(cell)
+                continue
+            text = show(cell["reproduced"], c["metric"], n_paper)
+            if cell.get("failures") and not has_f:  # Table 2's †, wherever no F column shows them
+                text += "†"
+                # one note per matchup: a column's label when each column is one, else its opponent
+                where = f"on {c['label']}" if one_per_matchup else f"vs {c['key'].split('.')[0]}"
+                note = f"{row['model']} failed to return a legal action in {cell['failures']} game(s) {where}"
+                if note not in daggers:
+                    daggers.append(note)
+            if cell["disjoint"]:
+                text += f" {NEQ}"
+            texts[c["key"]] = text
+        lines.append((row["model"], "paper" if row["source"] == "paper" else "this run", texts))
         if row["source"] == "this run" and row.get("paper_model"):
-            body.append(
-                [f"{row['paper_model']}", "paper"]
-                + [
-                    "–"
-                    if row["cells"][c["key"]]["published"] is None
-                    else show(row["cells"][c["key"]]["published"], c["metric"])
-                    + ("†" if row["cells"][c["key"]]["published"].get("dagger") else "")
-                    for c in cols
-                ]
+            twin = {}
+            for c in cols:
+                twin[c["key"]] = paper_text(row["cells"][c["key"]])
+            lines.append((row["paper_model"], "paper", twin))
+    lines = _dedupe_paper_rows(lines, data)
+    for ref in data.get("reference_rows", []):
+        lines.append(
+            (
+                ref["model"],
+                "reference",
+                {k: show(v["reproduced"], _metric(cols, k), n_paper) for k, v in ref["cells"].items()},
             )
-    body = _dedupe_paper_rows(body, data)
+        )
+    header, body, groups = _shape(cols, lines)
     if any(cell.get("disjoint") for row in data["rows"] for cell in row["cells"].values()):
         notes.append(
             f"{NEQ}: the reproduced 95% interval and the paper's do not overlap"
             + (" (W/D/L/F: Wilson intervals over the games)" if cols and cols[0]["metric"] in "WDLF" else "")
+        )
+    if any("(n=" in t for _, src, texts in lines if src != "paper" for t in texts.values()):
+        notes.append(
+            f"(n=k): a count from a run of k games, not the paper's {n_paper}, shown as a rate over its own "
+            "k games; a mean with (n=k) and no interval: one value, or an interval that cannot hold"
         )
     if data["footnotes"].get("†"):
         notes.append("† (paper) " + data["footnotes"]["†"])
@@ -321,15 +378,54 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
     notes.append(
         f"{MISSING}: the paper has this cell and the run has no games for it; – : the paper prints none"
     )
-    return header, body, notes
+    return header, body, notes, groups
 
 
-def _dedupe_paper_rows(body: list[list[str]], data: dict[str, Any]) -> list[list[str]]:
+def table_layout(data: dict[str, Any]) -> dict[str, Any]:
+    """A table as printed, as data (for the HTML site and other renderers): `header` (the lower
+    header row), `groups` ((label, span) over it; [] for one level), `body` rows of cell text and
+    `notes`, in the paper's layout, from `table_data`."""
+    header, body, notes, groups = _table_grid(data)
+    return {"header": header, "groups": groups, "body": body, "notes": notes}
+
+
+def _metric(cols: list[dict[str, Any]], key: str) -> str:
+    return next(str(c["metric"]) for c in cols if c["key"] == key)
+
+
+def _shape(
+    cols: list[dict[str, Any]], lines: list[Line]
+) -> tuple[list[str], list[list[str]], list[tuple[str, int]]]:
+    """Lines into the printed layout: columns under their groups (Tables 3, 6, 7) or, where columns
+    name a row, one line per model and row with the sub-labels as columns (Table 14)."""
+    measures = list(dict.fromkeys(c["row"] for c in cols if c.get("row")))
+    if measures:
+        subs = list(dict.fromkeys(c["sub"] for c in cols))
+        at = {(c["row"], c["sub"]): c["key"] for c in cols}
+        body = [
+            [model, source, m] + [texts.get(at.get((m, sub), ""), "–") for sub in subs]
+            for model, source, texts in lines
+            for m in measures
+        ]
+        return ["Model", "source", "measure", *subs], body, []
+    header = ["Model", "source"] + [c.get("sub") or c["label"] for c in cols]
+    body = [[model, source] + [texts.get(c["key"], "–") for c in cols] for model, source, texts in lines]
+    groups: list[tuple[str, int]] = [("", 2)] if any(c.get("group") for c in cols) else []
+    if groups:
+        for c in cols:
+            if c.get("group") and groups[-1][0] == c["group"]:
+                groups[-1] = (c["group"], groups[-1][1] + 1)
+            else:
+                groups.append((c.get("group", ""), 1))
+    return header, body, groups
+
+
+def _dedupe_paper_rows(lines: list[Line], data: dict[str, Any]) -> list[Line]:
     """A paper row printed beside its reproduced twin is not printed again below."""
     paired = {r["model"] for r in data["rows"] if r["source"] == "paper" and r.get("paired")}
     seen: set[str] = set()
     out = []
-    for line in body:
+    for line in lines:
         if line[1] == "paper" and line[0] in paired:
             if line[0] in seen:
                 continue
@@ -377,6 +473,17 @@ def _reference_grid(refs: list[dict[str, Any]]) -> tuple[list[str], list[list[st
 
 def _header_lines(data: dict[str, Any]) -> list[str]:
     lines = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
+    if not data.get("runs") and not data.get("references"):
+        lines.append(
+            "the paper's numbers alone: "
+            + (
+                f"no run for {data['table']} in {data['store']}"
+                if data.get("store_exists")
+                else f"no store at {data['store']}"
+                if data.get("store")
+                else "no store"
+            )
+        )
     if data.get("runs"):
         lines.append("runs: " + ", ".join(data["runs"]))
     lines.append("deviations from the paper's protocol: " + ("; ".join(data["deviations"]) or "none"))
@@ -386,8 +493,8 @@ def _header_lines(data: dict[str, Any]) -> list[str]:
 def render_table(data: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(data, indent=2)
-    header, body, notes = _table_grid(data)
-    main = grid(header, body, fmt, notes=notes)
+    header, body, notes, groups = _table_grid(data)
+    main = grid(header, body, fmt, notes=notes, groups=groups)
     if fmt == "latex":
         main = main.replace(NEQ, r"$\neq$").replace("†", r"$^\dagger$")
     parts = [comment(fmt, _header_lines(data)), main]
@@ -406,7 +513,7 @@ def render_table(data: dict[str, Any], fmt: str) -> str:
 
 
 def report(
-    store_path: Path,
+    store_path: Path | None,
     name: str,
     fmt: str = "markdown",
     *,
@@ -417,9 +524,9 @@ def report(
     """The rendered report and any figure files written."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
-    if not Path(store_path).exists():
-        raise UserError(f"store '{store_path}' does not exist; run `plylab paper run {name} ...` first")
     p = get_protocol(name)
+    if p.kind != "play" and store_path is not None and not Path(store_path).exists():
+        store_path = None  # the published numbers alone (table_data says where it looked)
     if p.kind == "learn":
         from .figures import figure_data, plot_figure, render_figure
 
@@ -427,7 +534,10 @@ def report(
         files = plot_figure(data, plot_dir) if plot_dir is not None else []
         return render_figure(data, fmt), files
     if p.kind == "clue":
-        from .clue_tables import clue_data, render_clue
+        from .clue_tables import clue_data, plot_clue, render_clue
 
-        return render_clue(clue_data(store_path, name), fmt), []
+        cdata = clue_data(store_path, name)
+        return render_clue(cdata, fmt), plot_clue(cdata, plot_dir) if plot_dir is not None else []
+    if plot_dir is not None:
+        raise UserError(f"--plot is for figures (fig4, fig5, fig6) and Clue's figures; {name} is a table")
     return render_table(table_data(store_path, name, runs, compare_to), fmt), []

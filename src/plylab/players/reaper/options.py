@@ -19,7 +19,8 @@ class ReaperOptions(Params):
     answer a failure (l.381; `force_final=on` makes the last round's schema admit only an answer),
     retrieval stratified by recorded reward (l.399; `strata=label` stratifies by the reflection's
     label instead), every case since the last extraction given to the rule extractor (l.154;
-    `rule_cases=N` keeps only the last N), and medium reasoning effort (l.162).
+    `rule_cases=N` keeps only the last N), reflections and rule extractions without a token cap
+    (l.51, D.2 state none; `update_max_tokens=N` keeps one), and medium reasoning effort (l.162).
     """
 
     model: str = "local"
@@ -45,7 +46,9 @@ class ReaperOptions(Params):
     effort: Literal["low", "medium", "high", "unset"] = "medium"  # the REAPER study's (l.162)
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)  # per decision call (planner, executor, descriptor)
-    update_max_tokens: int = Field(1024, ge=16)  # per reflection or rule extraction
+    # Per reflection or rule extraction: no cap, as the paper states none (l.51, D.2); a reply cut
+    # short falls back to outcome labels, and the learning report counts it as `truncated`.
+    update_max_tokens: int | None = Field(None, ge=16)
     timeout: float | None = Field(None, gt=0.0)
 
     @field_validator("on_failure")
