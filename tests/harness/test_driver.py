@@ -332,10 +332,10 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     plan = RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40)
     specs = [canonical(s) for s in plan.specs]
     old = ClueStore(store)  # a run as the old code stored it: its key has no seed marker
-    old.open_run(plan.key(specs, legacy=True), plan.condition, plan.seed, plan.turn_limit, specs)
+    old.open_run(plan.key(specs, legacy=True, seeding=1), plan.condition, plan.seed, plan.turn_limit, specs)
     old.close()
     outcome = run_plan(plan, store, progress=False)
-    assert outcome.key == plan.key(specs, legacy=True) and outcome.played == 3
+    assert outcome.key == plan.key(specs, legacy=True, seeding=1) and outcome.played == 3
     fresh = run_plan(
         RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40), tmp_path / "new.sqlite", progress=False
     )

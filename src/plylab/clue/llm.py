@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..errors import ParseError, model_failure
-from ..models import GenerateConfig, Model, ModelError, get_model
-from ..players.base import Attempt
+from ..errors import ParseError
+from ..models import GenerateConfig, Model, get_model
+from ..models.call import SEEDING, call, call_seed
 from ..specs import Params
 from .base import TRUNCATED, ClueDecision, CluePlayer, register_clue_player
 from .matrix import PossibilityMatrix
@@ -73,34 +73,35 @@ class LLMPlayer(CluePlayer[LLMOptions]):
         history = None if opts.history is None else opts.history == "on"
         chat = messages(view, self.matrix, history)
         prompt = json.dumps(chat, ensure_ascii=False)
-        call = Attempt(prompt=prompt)
         if self._schema is None:
             self._schema = reply_schema(view.deck, view.num_players)
         if self.model is None:
             self.model = get_model(opts.model)
         digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
         key = f"clue:{self.context.job_key}:turn{view.turn}:seat{view.me}:{digest}"
-        config = GenerateConfig(
-            temperature=opts.temperature, max_tokens=opts.max_tokens, seed=self.seed % 2**31
+        config = GenerateConfig(temperature=opts.temperature, max_tokens=opts.max_tokens)
+        # the shared rule: one seed per call (turn); runs stored before it used the seat's for every turn
+        seed = call_seed(self.seed, view.turn, 0) if self.context.seeding >= SEEDING else self.seed % 2**31
+        attempt = await call(
+            self.model,
+            chat,
+            schema=self._schema,
+            config=config,
+            cache=self.context.cache,
+            key=key,
+            seed=seed,
+            prompt=prompt,
         )
+        if attempt.failure is not None:
+            return ClueDecision("pass", None, None, attempt, ready)
+        if attempt.repaired:  # the turn table has no flag column: the error column says what was replaced
+            attempt.error = f"reply repaired at the model door: {attempt.repaired}"
+        if attempt.truncated:  # the turn row says so, and the Clue report counts it
+            attempt.error = f"{attempt.error}; {TRUNCATED}" if attempt.error else TRUNCATED
         try:
-            reply = await self.model.generate(
-                chat, schema=self._schema, config=config, cache_key=key, cache=self.context.cache
-            )
-        except ModelError as exc:
-            call.failure, call.error = model_failure(exc.kind), str(exc)
-            if exc.reply is not None:
-                call.record(exc.reply)
-            return ClueDecision("pass", None, None, call, ready)
-        call.record(reply)
-        if call.repaired:  # the turn table has no flag column: the error column says what was replaced
-            call.error = f"reply repaired at the model door: {call.repaired}"
-        if call.truncated:  # the turn row says so, and the Clue report counts it
-            call.error = f"{call.error}; {TRUNCATED}" if call.error else TRUNCATED
-        try:
-            parsed = parse_reply(reply.text, view.deck, view.num_players)
+            parsed = parse_reply(attempt.reply or "", view.deck, view.num_players)
         except ParseError as exc:
-            stop = f" (stop reason: {reply.stop_reason})" if reply.stop_reason not in (None, "stop") else ""
-            call.failure, call.error = exc.kind, f"{exc}{stop}" + (f"; {TRUNCATED}" if call.truncated else "")
-            return ClueDecision("pass", None, None, call, ready)
-        return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, call, ready)
+            stop = f" (stop reason: max_tokens); {TRUNCATED}" if attempt.truncated else ""
+            attempt.failure, attempt.error = exc.kind, f"{exc}{stop}"
+            return ClueDecision("pass", None, None, attempt, ready)
+        return ClueDecision(parsed.kind, parsed.cards, parsed.deductions, attempt, ready)

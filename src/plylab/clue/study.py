@@ -21,6 +21,7 @@ from ..harness.backends import ExecOptions
 from ..harness.driver import Driver
 from ..harness.plan import INT64, check_int
 from ..harness.seeds import clue_seed_v1, derive_seed
+from ..models.call import SEEDING
 from ..players import RunContext
 from ..specs import parse_spec
 from .base import clue_player_class
@@ -91,11 +92,11 @@ class RunPlan:
             specs.append(canonical(text))
         return specs
 
-    def key(self, specs: list[str], *, legacy: bool = False) -> str:
-        """The run's identity. Runs stored before seeds were shared (`legacy`) have no seed marker."""
-        parts: list[object] = [self.condition, self.seed, self.turn_limit, specs] + (
-            [] if legacy else ["seeds=shared"]
-        )
+    def key(self, specs: list[str], *, legacy: bool = False, seeding: int = SEEDING) -> str:
+        """The run's identity. Runs stored before seeds were shared (`legacy`) have no seed marker;
+        runs stored before the per-call seed rule (`seeding` 1) have no rule marker."""
+        parts: list[object] = [self.condition, self.seed, self.turn_limit, specs]
+        parts += ([] if legacy else ["seeds=shared"]) + ([] if seeding == 1 else [f"seeding={seeding}"])
         body = json.dumps(parts)
         return f"{self.condition}/seed{self.seed}/{hashlib.sha256(body.encode()).hexdigest()[:12]}"
 
@@ -129,9 +130,11 @@ class ClueJob:
     turn_limit: int
     uses_model: bool
     legacy_seeds: bool = False  # a run stored before seeds were shared: its seats keep the old seeds
+    seeding: int = SEEDING  # the run's per-call seed rule (1: a run stored before it)
 
     async def play(self, context: RunContext) -> ClueResult:
         game_context = RunContext(store_path=context.store_path, cache=context.cache, job_key=self.key)
+        game_context.extra["seeding"] = self.seeding
         seat_seed = clue_seed_v1 if self.legacy_seeds else derive_seed
         log = await play_game(
             list(self.specs), self.seed, turn_limit=self.turn_limit, context=game_context, seat_seed=seat_seed
@@ -156,10 +159,15 @@ def run_plan(
     )
     with Driver(store_path, backend=backend, options=options, progress=progress, stderr=True) as driver:
         store = driver.open(ClueStore)
-        # Runs stored before seeds were shared resume with the seeds their games were played with.
-        old_key = plan.key(specs, legacy=True)
-        legacy = store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (old_key,)).fetchone() is not None
-        key = plan.key(specs, legacy=legacy)
+
+        # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
+        # seeds their games were played with (their replies are cached under them).
+        def stored(key: str) -> bool:
+            return store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (key,)).fetchone() is not None
+
+        legacy = stored(plan.key(specs, legacy=True, seeding=1))
+        seeding = 1 if legacy or stored(plan.key(specs, seeding=1)) else SEEDING
+        key = plan.key(specs, legacy=legacy, seeding=seeding)
         seed_of = clue_seed_v1 if legacy else derive_seed
         driver.claim(store.conn, f"clue:{key}")
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
@@ -172,7 +180,9 @@ def run_plan(
             for i in range(plan.games):
                 if i not in done:
                     seed = seed_of(plan.seed, i)
-                    yield ClueJob(f"{key}/{i}", i, tuple(specs), seed, plan.turn_limit, model, legacy)
+                    yield ClueJob(
+                        f"{key}/{i}", i, tuple(specs), seed, plan.turn_limit, model, legacy, seeding
+                    )
 
         def save(result: ClueResult) -> bool:
             log = result.log

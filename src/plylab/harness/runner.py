@@ -43,7 +43,13 @@ def run_plan(
         model = summary.saved < summary.planned and plan.uses_model
         try:
             driver.run(
-                driver.play(todo, lambda rec: store.save_game(run_id, rec), model=model, budget=budget)
+                driver.play(
+                    todo,
+                    lambda rec: store.save_game(run_id, rec),
+                    model=model,
+                    budget=budget,
+                    extra={"seeding": store.seeding(run_id)},
+                )
             )
         except Exception as exc:
             if storage_failure(exc) is None:

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import UserError
+from ..models.call import SEEDING
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from .records import GameRecord, MoveRecord
@@ -408,8 +409,9 @@ class Store:
 
     # runs -------------------------------------------------------------------------------
     def open_run(self, name: str, seed: int, plan: dict[str, Any], kind: str = "play") -> int:
-        """Create a run, or reopen one with the same plan (resume). A different plan is an error."""
-        plan_text = json.dumps(plan, sort_keys=True)
+        """Create a run, or reopen one with the same plan (resume). A different plan is an error.
+        A new run records the per-call seed rule (`seeding`); a run stored before it has none."""
+        plan_text = json.dumps({**plan, "seeding": SEEDING}, sort_keys=True)
         row = self.conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
         now = time.time()
         if row is None:
@@ -419,7 +421,7 @@ class Store:
             )
             assert cur.lastrowid is not None  # set by every successful INSERT
             return cur.lastrowid
-        if row["plan"] != plan_text or row["seed"] != seed:
+        if row["plan"] not in (plan_text, json.dumps(plan, sort_keys=True)) or row["seed"] != seed:
             raise UserError(
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "
                 "use another --run name to start a new run, or repeat the original command to resume it"
@@ -428,6 +430,11 @@ class Store:
             "UPDATE runs SET status='running', stop_reason=NULL, updated=? WHERE id=?", (now, row["id"])
         )
         return int(row["id"])
+
+    def seeding(self, run_id: int) -> int:
+        """The run's per-call seed rule: `SEEDING`, or 1 (each caller's old seeds) for an older run."""
+        row = self.conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
+        return int(json.loads(row["plan"]).get("seeding", 1))
 
     def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
         self.conn.execute(

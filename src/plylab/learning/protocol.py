@@ -26,6 +26,7 @@ from ..harness.budget import GameLimit
 from ..harness.driver import Driver
 from ..harness.seeds import derive_seed
 from ..harness.store import Store
+from ..models.call import SEEDING
 from ..players import RunContext, make_player
 from ..players.reaper import CaseMemory, lend_memory
 from .schedule import Experiment, Phase, run_phases
@@ -103,6 +104,7 @@ class Learner:
         self.root = memory_root(store_path, exp)
         planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
         self.summary = LearnSummary(exp.label, store_path, planned)
+        self.seeding = SEEDING  # the per-call seed rule of the phase being played (its stored run's)
 
     def run(self) -> LearnSummary:
         with Driver(
@@ -181,7 +183,8 @@ class Learner:
         skipped = 0 if learn else stored.count()
         self.summary.skipped += skipped
         self.driver.advance(skipped)
-        extra: dict[str, object] = {}
+        self.seeding = store.seeding(run_id)
+        extra: dict[str, object] = {"seeding": self.seeding}
         if memory is not None:
             lend_memory(extra, self.exp.agent, memory, learn=learn)
         todo = phase.jobs(self.exp, skip=() if learn else stored)
@@ -203,6 +206,7 @@ class Learner:
     async def _consolidate(self, phase: Phase, memory: Path) -> None:
         """End of a learning phase: extract rules from the phase's new cases."""
         context = RunContext(store_path=self.store_path, cache=self.driver.cache())
+        context.extra["seeding"] = self.seeding
         lend_memory(context.extra, self.exp.agent, memory, learn=True)
         game = get_game(self.exp.game)
         player = make_player(self.exp.agent, game, derive_seed(phase.seed(self.exp), "rules"), context)

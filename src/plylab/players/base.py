@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic
 import pyspiel
 from typing_extensions import TypeVar
 
-from ..errors import FailureKind, UserError
+from ..errors import UserError
+from ..models.call import SEEDING, Attempt
 from ..registry import Registry
 from ..specs import Params, Spec, bind, parse_spec
 
@@ -34,41 +35,6 @@ class Turn:
     seat: int
     ply: int
     job_key: str  # identifies the game job; keys the response cache with ply and attempt
-
-
-@dataclass
-class Attempt:
-    """One try at producing a move (a model call, a human entry), kept even when it failed."""
-
-    prompt: str | None = None
-    reply: str | None = None
-    reasoning: str | None = None
-    failure: FailureKind | None = None
-    error: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float | None = None
-    cached: bool = False
-    latency: float = 0.0
-    truncated: bool = False  # the reply was cut off at max_tokens
-    # what the model door replaced in an unsafe reply (lone surrogates, out-of-range usage, a quoted key)
-    repaired: str | None = None
-
-    def record(self, reply: Any) -> None:
-        """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
-        self.reply, self.reasoning = reply.text, reply.reasoning
-        self.input_tokens = reply.usage.input_tokens
-        self.output_tokens = reply.usage.output_tokens
-        self.reasoning_tokens = reply.usage.reasoning_tokens
-        self.cost = reply.usage.cost
-        self.cached = reply.cached
-        self.latency = reply.latency
-        self.truncated = getattr(reply, "stop_reason", None) == "max_tokens"
-        self.repaired = "; ".join(getattr(reply, "flags", ())) or None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
 
 
 @dataclass
@@ -97,6 +63,11 @@ class RunContext:
     cache: Any = None
     job_key: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seeding(self) -> int:
+        """The run's per-call seed rule (`plylab.models.call.SEEDING`; 1: each caller's old one)."""
+        return int(self.extra.get("seeding", SEEDING))
 
 
 @dataclass(frozen=True)

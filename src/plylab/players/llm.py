@@ -18,15 +18,15 @@ uniformly random legal move and record the failure).
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..errors import ParseError, model_failure
-from ..models import GenerateConfig, Model, ModelError, ResponseCache, get_model
+from ..errors import ParseError
+from ..models import GenerateConfig, Model, ResponseCache, get_model
+from ..models.call import call, call_seed
 from ..models.jsontext import BadJSON, parse_json
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
@@ -146,12 +146,6 @@ def extract_answer(text: str, output: str) -> tuple[str, str | None]:
     raise ParseError("no line of the form 'ANSWER: <move>'")
 
 
-def move_seed(seed: int, ply: int, attempt: int) -> int:
-    """A per-move sampling seed: reproducible for a game job, different across moves and games."""
-    digest = hashlib.sha256(f"{seed}/{ply}/{attempt}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
 # -- the player --------------------------------------------------------------------------------
 
 
@@ -241,29 +235,24 @@ class LLMPlayer(Player[LLMOptions]):
             effort=self.effort,
             reasoning_summary=self.trace_summary,
             timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
-            seed=move_seed(self.seed, turn.ply, n),
         )
-        attempt = Attempt(prompt=messages[-1]["content"])
-        try:
-            reply = await self.model.generate(
-                messages,
-                schema=schema,
-                config=config,
-                cache=self.cache,
-                cache_key=f"{turn.job_key}/{turn.ply}/{n}",
-            )
-        except ModelError as err:
-            if err.reply is not None:
-                attempt.record(err.reply)
-            attempt.failure = model_failure(err.kind)
-            attempt.error = err.message
+        attempt = await call(
+            self.model,
+            messages,
+            schema=schema,
+            config=config,
+            cache=self.cache,
+            key=f"{turn.job_key}/{turn.ply}/{n}",
+            seed=call_seed(self.seed, turn.ply, n),  # the shared rule is this player's old one
+        )
+        if attempt.failure is not None:
             return attempt, None
-        attempt.record(reply)
+        reply = attempt.reply or ""
         try:
-            answer, _ = extract_answer(reply.text, o.output)  # a JSON "reasoning" stays in the reply
+            answer, _ = extract_answer(reply, o.output)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
             attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
-            cut = " (the reply was cut off at max_tokens)" if reply.stop_reason == "max_tokens" else ""
+            cut = " (the reply was cut off at max_tokens)" if attempt.truncated else ""
             attempt.error = f"{err}{cut}"
             return attempt, None

@@ -2,17 +2,25 @@
 
 Each call has a cache key built from the game job, the ply and the component's place in the
 decision loop (e.g. `<job>/<ply>/0/planner/1`), so a resumed game or learning run replays its
-calls from the response cache; the sampling seed derives from the same key.
+calls from the response cache; the sampling seed derives from the player's seed and the same key
+(`plylab.models.call.call_seed`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import FailureKind, model_failure
-from ...models import GenerateConfig, Model, ModelError, ResponseCache
-from ..base import Attempt
+from ...errors import FailureKind
+from ...models import GenerateConfig, Model, ResponseCache
+from ...models.call import SEEDING, Attempt, call, call_seed
+
+
+def legacy_seed(seed: int, key: str) -> int:
+    """REAPER's seed before the shared rule (`harness.seeds.derive_seed(seed, key)`), for stored runs."""
+    digest = hashlib.sha256(f"{seed}|{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 class CallFailed(Exception):
@@ -32,6 +40,7 @@ class Caller:
     config: GenerateConfig
     cache: ResponseCache | None
     seed: int
+    seeding: int = SEEDING  # the run's seed rule; 1: `legacy_seed`, for runs stored before it
     attempts: list[Attempt] = field(default_factory=list)
 
     async def ask(
@@ -43,29 +52,20 @@ class Caller:
         *,
         max_tokens: int | None = None,
     ) -> str:
-        from ...harness.plan import derive_seed  # lazy: the harness imports the players
-
-        update: dict[str, Any] = {"seed": derive_seed(self.seed, key)}
-        if max_tokens is not None:
-            update["max_tokens"] = max_tokens
-        attempt = Attempt(prompt=messages[-1]["content"])
+        update: dict[str, Any] = {} if max_tokens is None else {"max_tokens": max_tokens}
+        attempt = await call(
+            self.models[component],
+            messages,
+            schema=schema,
+            config=self.config.model_copy(update=update),
+            cache=self.cache,
+            key=key,
+            seed=call_seed(self.seed, key) if self.seeding >= SEEDING else legacy_seed(self.seed, key),
+        )
         self.attempts.append(attempt)
-        try:
-            reply = await self.models[component].generate(
-                messages,
-                schema=schema,
-                config=self.config.model_copy(update=update),
-                cache=self.cache,
-                cache_key=key,
-            )
-        except ModelError as err:
-            if err.reply is not None:
-                attempt.record(err.reply)
-            failure = model_failure(err.kind)
-            attempt.failure, attempt.error = failure, err.message
-            raise CallFailed(failure, f"{component}: {err.message}") from None
-        attempt.record(reply)
-        return reply.text
+        if attempt.failure is not None:
+            raise CallFailed(attempt.failure, f"{component}: {attempt.error}")
+        return attempt.reply or ""
 
     def take(self) -> list[Attempt]:
         """The attempts since the last take (one move's, or one update's)."""

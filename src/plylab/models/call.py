@@ -1,0 +1,99 @@
+"""One model call as a player makes it: ask, record the attempt, classify a failure.
+
+The LLM player, every REAPER component and the Clue player call the model through `call`, so
+the cache key, the per-call seed and what an attempt records are decided once. Each caller
+parses its own reply (`plylab.models.jsontext.parse_json` is the shared safe JSON parser).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import FailureKind, model_failure
+from .errors import ModelError
+
+if TYPE_CHECKING:  # the store reads SEEDING from here without loading the model door
+    from .cache import ResponseCache
+    from .config import GenerateConfig
+    from .model import Model
+
+# The per-call seed rule a new run records (`seeding` in its plan): `call_seed`. Runs stored
+# without it keep their callers' old seeds (1), so their replies still come from the cache.
+SEEDING = 2
+
+
+def call_seed(seed: int, *call: object) -> int:
+    """A call's sampling seed from the player's seed (one per game and seat) and the call's place
+    (the ply and the call within it): reproducible, different for every call of a run."""
+    digest = hashlib.sha256("/".join(map(str, (seed, *call))).encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+@dataclass
+class Attempt:
+    """One try at producing a move (a model call, a human entry), kept even when it failed."""
+
+    prompt: str | None = None
+    reply: str | None = None
+    reasoning: str | None = None
+    failure: FailureKind | None = None
+    error: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = None
+    cached: bool = False
+    latency: float = 0.0
+    truncated: bool = False  # the reply was cut off at max_tokens
+    # what the model door replaced in an unsafe reply (lone surrogates, out-of-range usage, a quoted key)
+    repaired: str | None = None
+    seed: int | None = None  # the sampling seed the call was made with
+
+    def record(self, reply: Any) -> None:
+        """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
+        self.reply, self.reasoning = reply.text, reply.reasoning
+        self.input_tokens = reply.usage.input_tokens
+        self.output_tokens = reply.usage.output_tokens
+        self.reasoning_tokens = reply.usage.reasoning_tokens
+        self.cost = reply.usage.cost
+        self.cached = reply.cached
+        self.latency = reply.latency
+        self.truncated = getattr(reply, "stop_reason", None) == "max_tokens"
+        self.repaired = "; ".join(getattr(reply, "flags", ())) or None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
+
+
+async def call(
+    model: Model,
+    messages: list[dict[str, str]],
+    *,
+    schema: dict[str, Any] | None,
+    config: GenerateConfig,
+    cache: ResponseCache | None,
+    key: str,
+    seed: int,
+    prompt: str | None = None,
+) -> Attempt:
+    """Ask `model` once with `seed` and the response-cache `key`; the attempt holds the reply and
+    its usage, or the failure kind and message (a model error never escapes). `prompt` is what the
+    attempt records as asked (default: the last message)."""
+    attempt = Attempt(prompt=messages[-1]["content"] if prompt is None else prompt, seed=seed)
+    try:
+        reply = await model.generate(
+            messages,
+            schema=schema,
+            config=config.model_copy(update={"seed": seed}),
+            cache=cache,
+            cache_key=key,
+        )
+    except ModelError as err:
+        if err.reply is not None:
+            attempt.record(err.reply)
+        attempt.failure, attempt.error = model_failure(err.kind), err.message
+        return attempt
+    attempt.record(reply)
+    return attempt
