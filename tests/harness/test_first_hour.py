@@ -46,11 +46,14 @@ def test_a_missing_store_names_the_stores_in_its_folder(cli, tmp_path):
         ("report",),
         ("export", str(tmp_path / "g.csv")),
         ("clue", "report"),
-        ("paper", "report", "table2"),
     ):
         res = cli(*args, "--store", str(results / "plylab.sqlite"))
         assert res.code == 2 and len(res.err.strip().splitlines()) == 1, res.err
         assert "does not exist" in res.err and "demo.sqlite, mine.sqlite" in res.err, res.err
+    # A paper table without a store is the paper's numbers alone (issue 19), and says which stores exist.
+    res = cli("paper", "report", "table2", "--store", str(results / "plylab.sqlite"))
+    assert res.code == 0 and "the paper's numbers alone: no store at" in res.out, res.err
+    assert "demo.sqlite, mine.sqlite" in res.out
     # A folder without stores: how to make one, as before.
     res = cli("report", "--store", str(tmp_path / "empty" / "plylab.sqlite"))
     assert res.code == 2 and "run `plylab run ... --store" in res.err

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FailureKind, model_failure
-from .errors import ModelError
 
-if TYPE_CHECKING:  # the store reads SEEDING from here without loading the model door
+if TYPE_CHECKING:  # the store reads SEEDING from here without loading the model door (or pydantic)
     from .cache import ResponseCache
     from .config import GenerateConfig
     from .model import Model
@@ -81,6 +80,8 @@ async def call(
     """Ask `model` once with `seed` and the response-cache `key`; the attempt holds the reply and
     its usage, or the failure kind and message (a model error never escapes). `prompt` is what the
     attempt records as asked (default: the last message)."""
+    from .errors import ModelError  # here: importing this module must stay light (see above)
+
     attempt = Attempt(prompt=messages[-1]["content"] if prompt is None else prompt, seed=seed)
     try:
         reply = await model.generate(

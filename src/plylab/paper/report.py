@@ -17,7 +17,7 @@ from ..analysis.metrics import matchup_rows
 from ..analysis.stats import wilson
 from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
-from ..harness.store import Store
+from ..harness.store import Store, stores_beside
 from ..players import player_class
 from ..players.canonical import canonical_spec
 from ..specs import parse_spec
@@ -479,7 +479,8 @@ def _header_lines(data: dict[str, Any]) -> list[str]:
             + (
                 f"no run for {data['table']} in {data['store']}"
                 if data.get("store_exists")
-                else f"no store at {data['store']}"
+                else f"no store at {data['store']}; "
+                + stores_beside(data["store"], f"plylab paper run {data['table']}")
                 if data.get("store")
                 else "no store"
             )
