@@ -1,7 +1,5 @@
 """Players: a protocol, a registry, and one module per player. Adding a player is one module."""
 
-from importlib import import_module
-
 from .base import (
     PLAYERS,
     Attempt,
@@ -15,9 +13,23 @@ from .base import (
     register_player,
 )
 
-# One module per player; adding a player is one more name here.
-for _module in ("random_player", "mcts", "optimal", "human", "llm", "reaper"):
-    import_module(f"{__name__}.{_module}")
+# One module per player, imported when one of its names is first used (a report of MCTS games
+# loads no model code); adding a player is one more entry here.
+PLAYERS.defer(
+    {
+        name: f"{__name__}.{module}"
+        for name, module in {
+            "random": "random_player",
+            "mcts": "mcts",
+            "optimal": "optimal",
+            "human": "human",
+            "llm": "llm",
+            "reaper": "reaper",
+            "memento": "reaper",
+            "cbr": "reaper",
+        }.items()
+    }
+)
 
 __all__ = [
     "PLAYERS",
