@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from plylab.cli import main
-from tests.reports.test_report_browser import ARGS, CHROMIUM
+from tests.support.browser import ARGS, CHROMIUM
 from tests.support.ports import free_port
 
 pytestmark = [

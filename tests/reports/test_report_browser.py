@@ -9,51 +9,24 @@ from pathlib import Path
 import pytest
 
 from plylab.games import get_game
+from tests.support.browser import browser_marks, checked_page, chromium, open_file
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(), reason=f"no system Chromium at {CHROMIUM} (make browser installs it)"
-    ),
-]
+pytestmark = browser_marks
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser) -> Iterator[object]:
-    """A page that fails the test on any script error or any request that leaves the disk."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("request", lambda r: r.url.startswith("file://") or errors.append(f"network request: {r.url}"))
-    yield pg
-    pg.close()
-    assert not errors
+    with checked_page(browser) as pg:
+        yield pg
 
 
-def _open(page, path: Path, fragment: str = "") -> None:
-    page.goto(path.resolve().as_uri() + fragment)
-    page.wait_for_load_state("load")
+_open = open_file
 
 
 def test_index_lists_runs_sorts_tables_and_loads_plots(page, site: Path) -> None:

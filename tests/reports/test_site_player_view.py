@@ -16,7 +16,7 @@ import pytest
 from plylab.cli import main
 from plylab.games import get_game
 from plylab.games.nim import pile_sizes
-from tests.reports.test_report_browser import ARGS, CHROMIUM
+from tests.support.browser import CHROMIUM, checked_page, chromium, open_file
 from tests.support.cli import run_args
 
 pytestmark = [
@@ -74,27 +74,17 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browser(site: Path) -> Iterator[object]:
     """Started after the site is built: the runs use asyncio, which Playwright's loop would block."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser) -> Iterator[object]:
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("request", lambda r: r.url.startswith("file://") or errors.append(f"network request: {r.url}"))
-    yield pg
-    pg.close()
-    assert not errors
+    with checked_page(browser) as pg:
+        yield pg
 
 
-def _open(page, path: Path, fragment: str = "") -> None:
-    page.goto(path.resolve().as_uri() + fragment)
-    page.wait_for_load_state("load")
+_open = open_file
 
 
 def _db(store: Path) -> sqlite3.Connection:
