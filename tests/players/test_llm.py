@@ -438,7 +438,8 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
 
     server.queue(Behaviour(delay=3.0), Behaviour(delay=3.0))
     player, turn, _ = scripted(
-        f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random"
+        f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random,"
+        "on_provider_failure=forfeit"  # the old policy: the failure is the move's (random fallback)
     )
     player.model = get_model(
         "openai-api/play/slow", base_url=server.url, backoff=0.01, defaults=GenerateConfig(max_retries=1)
@@ -446,6 +447,25 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
     d = act(player, turn)
     assert d.action in turn.state.legal_actions() and d.failure == "timeout"
     assert len(server.requests) == 1  # timeout= bounds the whole move: no second 1 s attempt
+
+
+def test_a_provider_failure_leaves_the_move_undecided_by_default(server):
+    from plylab.errors import ProviderFailure
+    from plylab.models import GenerateConfig, get_model
+    from tests.support.fake_openai_server import Behaviour
+
+    server.queue(Behaviour(delay=3.0))
+    player, turn, _ = scripted(
+        f"llm:model=openai-api/play/slow2,base_url={server.url},timeout=1,on_failure=random"
+    )
+    player.model = get_model(
+        "openai-api/play/slow2", base_url=server.url, backoff=0.01, defaults=GenerateConfig(max_retries=1)
+    )
+    with pytest.raises(
+        ProviderFailure
+    ) as failure:  # not a move, not a random fallback: the game is unfinished
+        act(player, turn)
+    assert failure.value.kind == "timeout"
 
 
 def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):

@@ -9,12 +9,13 @@ from typing import Literal
 import typer
 
 from ..errors import UserError
-from ..harness.backends import ExecOptions
 from ..harness.budget import Budget
+from ..harness.driver import exec_options
 from ..harness.plan import load_plan, single_plan
-from ..harness.runner import run_plan
+from ..harness.runner import PlanStudy
 from ..harness.store import DEFAULT_STORE
 from . import options as o
+from ._study import play
 
 
 def run(
@@ -44,6 +45,7 @@ def run(
         None, "--config", help="YAML grid plan (games x formulations x players x opponents)"
     ),
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
     score: Literal["on", "off"] = typer.Option(
         "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
     ),
@@ -72,20 +74,9 @@ def run(
         )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
-    options = ExecOptions(
-        concurrency=concurrency, workers=workers or 0, address=address, run_dir=str(store.parent)
-    )
-    summary = run_plan(
-        plan,
-        store,
-        backend=backend,
-        options=options,
-        progress=not quiet,
-        budget=budget if budget.limited else None,
-    )
-    print(summary.line())
-    if summary.status == "interrupted":
-        raise typer.Exit(130)
+    options = exec_options(store, concurrency=concurrency, workers=workers or 0, address=address)
+    study = PlanStudy(plan, budget if budget.limited else None)
+    play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 
 def register(app: typer.Typer) -> None:

@@ -46,10 +46,6 @@ MODEL_NAME = "gemma-3-270m"
 CONTEXT_TOKENS = 8192
 
 
-class _Cancelled(Exception):
-    """Raised inside llama.cpp's sampling loop when the caller gave up (attempt time-out)."""
-
-
 class LocalEngine:
     """The process's single llama.cpp model; thread-safe, explicitly closed."""
 
@@ -112,12 +108,13 @@ class LocalEngine:
     ) -> dict[str, Any]:
         """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread."""
 
-        def stop_if_cancelled(input_ids: Any, scores: Any) -> Any:
-            if cancel is not None and cancel.is_set():
-                raise _Cancelled
-            return scores
+        def cancelled(input_ids: Any, scores: Any) -> bool:
+            # A stopping criterion, asked in Python between tokens, ends the reply cleanly. (Raising
+            # from a logits processor does not: llama.cpp calls it through a ctypes callback, which
+            # swallows the exception, prints "Exception ignored ..." and decodes on, token by token.)
+            return cancel is not None and cancel.is_set()
 
-        from llama_cpp import LogitsProcessorList
+        from llama_cpp import StoppingCriteriaList
 
         with self._lock:
             llama = self._llama
@@ -132,7 +129,7 @@ class LocalEngine:
                 temperature=temperature,
                 max_tokens=max_tokens,
                 seed=seed,
-                logits_processor=LogitsProcessorList([stop_if_cancelled]),
+                stopping_criteria=StoppingCriteriaList([cancelled]),
                 **kwargs,
             )
 
@@ -228,7 +225,7 @@ class LocalModelAPI(ModelAPI):
         try:
             result = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
         except BaseException:
-            cancel.set()  # an attempt time-out: stop the abandoned thread at its next token
+            cancel.set()  # a time-out or a signal: the abandoned thread stops at its next token
             raise
         choice = result["choices"][0]
         usage = result.get("usage") or {}

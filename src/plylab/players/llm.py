@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..errors import ParseError, model_failure
+from ..errors import PROVIDER_FAILURES, ParseError, ProviderFailure, model_failure
 from ..models import GenerateConfig, Model, ModelError, ResponseCache, get_model
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
@@ -48,6 +48,10 @@ class LLMOptions(Params):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     on_failure: str = "forfeit"
+    # A provider's failure (time-out, rate limit, HTTP error, lost connection), retries spent, is
+    # not the model's (003 l.202: F is what the model answered): the game is left unfinished and
+    # played again on re-run. forfeit: the old policy, the move fails and the game is forfeited.
+    on_provider_failure: Literal["unfinished", "forfeit"] = "unfinished"
     timeout: float | None = Field(None, gt=0.0)
     # json: characters allowed for a reasoning field before the move; 0: none. Default: 300 for
     # hosted models, 0 for `local` (Gemma 270M fills it with filler at ~0.1 s a token).
@@ -162,10 +166,11 @@ class LLMPlayer(Player[LLMOptions]):
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
         "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
-        "on_failure=forfeit|retry:N|random, effort (default high), summary, temperature, max_tokens, timeout"
+        "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), summary, temperature, max_tokens, timeout"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
+    _provider_failed: tuple[str, str] | None = None  # (kind, message) when the last attempt's provider failed
 
     @classmethod
     def preflight(cls, options: Any) -> None:
@@ -209,6 +214,7 @@ class LLMPlayer(Player[LLMOptions]):
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
         self._deadline = time.monotonic() + o.timeout if o.timeout else None
         for n in range(self.retries + 1):
+            self._provider_failed = None
             attempt, action = await self._attempt(turn, messages, schema, n)
             attempts.append(attempt)
             if action is not None:
@@ -222,6 +228,8 @@ class LLMPlayer(Player[LLMOptions]):
                     {"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}
                 ]
         failure = attempts[-1].failure
+        if self._provider_failed is not None and o.on_provider_failure == "unfinished":
+            raise ProviderFailure(*self._provider_failed)
         if self.policy == "random":
             return Decision(
                 self.rng.choice(turn.state.legal_actions()),
@@ -257,6 +265,8 @@ class LLMPlayer(Player[LLMOptions]):
                 attempt.record(err.reply)
             attempt.failure = model_failure(err.kind)
             attempt.error = err.message
+            if err.kind in PROVIDER_FAILURES:
+                self._provider_failed = (err.kind, err.message)
             return attempt, None
         attempt.record(reply)
         try:
