@@ -36,7 +36,16 @@ def play(
     from ..harness.driver import run_study
 
     line = study.forecast(store).line()
-    typer.echo(line, err=not dry_run)
     if dry_run:
+        typer.echo(line)
         return
-    finish(run_study(study, store, backend=backend, options=options, progress=not quiet, stderr=stderr))
+    summary = run_study(
+        study,
+        store,
+        backend=backend,
+        options=options,
+        progress=not quiet,
+        stderr=stderr,
+        announce=lambda: typer.echo(line, err=True),
+    )
+    finish(summary)

@@ -344,6 +344,7 @@ def run_study(
     options: ExecOptions | None = None,
     progress: bool = True,
     stderr: bool = False,
+    announce: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Play a study whole: claim its run, play each part's missing games, record every part's status.
 
@@ -365,6 +366,8 @@ def run_study(
     ) as driver:
         store = driver.open(study.open_store)
         driver.claim(store.conn, study.lease)
+        if announce is not None:  # the run is ours: say what it will do (a refusal said one line only)
+            announce()
         summary = RunSummary(study.name, store_path, study.planned, kind=study.kind)
 
         async def main() -> None:
