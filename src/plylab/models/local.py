@@ -19,7 +19,7 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,12 +109,7 @@ class LocalEngine:
         """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread."""
 
         def cancelled(input_ids: Any, scores: Any) -> bool:
-            # A stopping criterion, asked in Python between tokens, ends the reply cleanly. (Raising
-            # from a logits processor does not: llama.cpp calls it through a ctypes callback, which
-            # swallows the exception, prints "Exception ignored ..." and decodes on, token by token.)
             return cancel is not None and cancel.is_set()
-
-        from llama_cpp import StoppingCriteriaList
 
         with self._lock:
             llama = self._llama
@@ -124,14 +119,32 @@ class LocalEngine:
             kwargs: dict[str, Any] = {}
             if schema is not None:
                 kwargs["grammar"] = _grammar(json.dumps(schema))
-            return llama.create_chat_completion(
+            # `create_chat_completion` with Gemma's handler, plus a stopping criterion: asked in Python
+            # between tokens, it ends an abandoned reply cleanly. (Raising from a logits processor does
+            # not: llama.cpp calls it through a ctypes callback, which swallows the exception, prints
+            # "Exception ignored on calling ctypes callback" and decodes on, once per token.)
+            return _gemma_handler(cancelled)(
+                llama=llama,
                 messages=_fold_system(messages),
                 temperature=temperature,
                 max_tokens=max_tokens,
                 seed=seed,
-                stopping_criteria=StoppingCriteriaList([cancelled]),
+                repeat_penalty=1.0,  # create_chat_completion's default (the handler's own is 1.1)
                 **kwargs,
             )
+
+
+def _gemma_handler(stop: Callable[[Any, Any], bool]) -> Any:
+    """Gemma's chat-completion handler, its prompt carrying `stop` as a stopping criterion."""
+    from llama_cpp import StoppingCriteriaList
+    from llama_cpp import llama_chat_format as chat_format
+
+    def formatter(*args: Any, **kwargs: Any) -> Any:
+        result = chat_format.format_gemma(*args, **kwargs)
+        result.stopping_criteria = StoppingCriteriaList([stop])
+        return result
+
+    return chat_format.chat_formatter_to_chat_completion_handler(formatter)
 
 
 @contextlib.contextmanager
