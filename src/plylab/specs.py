@@ -96,7 +96,3 @@ def bind(spec: Spec, model: type[P], *, kind: str = "spec") -> P:
                 f"integers must fit in 64 bits ({INT64[0]}..{INT64[1]}) and numbers must be finite"
             )
     return params
-
-
-def dump_options(params: BaseModel) -> dict[str, Any]:
-    return params.model_dump()

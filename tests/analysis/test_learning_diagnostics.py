@@ -8,9 +8,10 @@ import json
 import numpy as np
 
 from plylab.analysis.learning import learning_data, learning_report
-from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.records import GameRecord
 from plylab.harness.store import Store
 from plylab.players.reaper.memory import CaseMemory, Update
+from tests.support import records
 
 AGENT = "reaper:model=m"
 IDENT = {
@@ -27,14 +28,11 @@ IDENT = {
 
 def game(key: str, notes: list[dict]) -> GameRecord:
     moves = [
-        MoveRecord(
-            ply=2 * i,
+        records.move(
+            2 * i,
             seat=0,
             player=AGENT,
-            state="",
-            observation=None,
             legal=[0, 1],
-            action=0,
             action_label="A1",
             elapsed=0.1,
             optimal=True,
@@ -45,23 +43,7 @@ def game(key: str, notes: list[dict]) -> GameRecord:
         )
         for i, note in enumerate(notes)
     ]
-    return GameRecord(
-        job_key=key,
-        idx=0,
-        game="tic_tac_toe",
-        formulation="standard",
-        player=AGENT,
-        opponent="optimal",
-        player_seat=0,
-        seed=0,
-        returns=[0.0, 0.0],
-        outcome="draw",
-        forfeit_by=None,
-        failure_kind=None,
-        moves=moves,
-        started=0.0,
-        finished=1.0,
-    )
+    return records.game(moves, job_key=key, player=AGENT, opponent="optimal")
 
 
 def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,16 +16,16 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import plylab_subprocess
+
 pytestmark = pytest.mark.ray
 
 SEATS = ["clue-oracle", "clue-matrix", *["clue-random"] * 4]
 PLAN = [arg for spec in SEATS for arg in ("--player", spec)] + ["--games", "3", "--seed", "1", "--quiet"]
 
 
-def plylab(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
-    )
+def plylab(*args: str, cwd: Path | None = None, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return plylab_subprocess(*args, cwd=cwd, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

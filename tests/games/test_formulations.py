@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from plylab.analysis.recognition import names_game
 from plylab.errors import ParseError, UserError
 from plylab.games import GAMES, Formulation, get_game
-from plylab.games.chance import past_chance
 from plylab.games.tic_tac_toe import LINES, MAGIC, NumberClaim
 from plylab.oracles.minimax import position_key
+from tests.support.games import past_chance
 
 # Generated instances (issue 14) are walked exhaustively like the papers' games: Nim under other
 # pile sets and normal play, and the magic square under each of its 8 symmetries and other shifts.

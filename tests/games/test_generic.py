@@ -12,10 +12,10 @@ import pytest
 
 from plylab.errors import ParseError, UserError
 from plylab.games import GAMES, get_game
-from plylab.games.chance import past_chance
 from plylab.games.generic import Generic, playable_types
 from plylab.harness.plan import GameJob, Matchup
 from plylab.harness.session import play_game
+from tests.support.games import past_chance
 
 # Parametrised instances named in the issue, played beside every registered game.
 INSTANCES = ["nim:pile_sizes=2;4;6", "mnk:m=4,n=4,k=3", "breakthrough:rows=6,columns=6", "hex:board_size=5"]

@@ -11,31 +11,22 @@ import pytest
 
 from plylab.errors import UserError
 from plylab.harness.budget import Budget, game_usage, move_usage
-from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.records import GameRecord
+from tests.support import records
 from tests.support.cli import run_args
 from tests.support.fake_openai_server import FakeOpenAIServer
 
 
 def game(*moves: tuple[int, list[dict]]) -> GameRecord:
     """A record whose moves made (calls, attempts)."""
-    recs = [
-        MoveRecord(
-            ply=i,
-            seat=i % 2,
-            player="p",
-            state="",
-            observation=None,
-            legal=[0],
-            action=0,
-            action_label=None,
-            elapsed=0.0,
-            calls=c,
-            attempts=a,
-        )
-        for i, (c, a) in enumerate(moves)
-    ]
-    return GameRecord(
-        "k", 0, "tic_tac_toe", "standard", "p", "o", 0, 1, [1.0, -1.0], "win", None, None, recs, 0.0, 0.0
+    return records.game(
+        [records.move(i, calls=c, attempts=a) for i, (c, a) in enumerate(moves)],
+        player="p",
+        opponent="o",
+        player_seat=0,
+        seed=1,
+        returns=[1.0, -1.0],
+        outcome="win",
     )
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from tests.support import chaos
 from tests.support.chaos import assert_clean_interrupt, interrupt_run
+from tests.support.cli import plylab_subprocess
 
 pytestmark = pytest.mark.ray
 needs_ray = pytest.mark.skipif(
@@ -41,9 +42,7 @@ CHECKED = [
 
 
 def plylab(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "plylab", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
-    )
+    return plylab_subprocess(*args, cwd=cwd, timeout=timeout)
 
 
 def strip_timings(value: Any) -> Any:

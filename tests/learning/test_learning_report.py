@@ -10,8 +10,9 @@ from scipy import stats
 
 from plylab.analysis.learning import learning_data, learning_report, plot_learning
 from plylab.errors import UserError
-from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.records import GameRecord
 from plylab.harness.store import Store
+from tests.support import records
 
 SETTING = {"game": "tic_tac_toe", "formulation": "standard", "opponent": "optimal"}
 # draws per run (of 4 games) at checkpoints 0 and 1, for two agents over 3 runs
@@ -20,14 +21,11 @@ DRAWS = {"reaper:model=m": [[1, 2, 1], [3, 4, 3]], "cbr:model=m": [[1, 1, 2], [2
 
 def record(player: str, key: str, draw: bool, optimal: list[bool], tokens: int) -> GameRecord:
     moves = [
-        MoveRecord(
-            ply=2 * i,
+        records.move(
+            2 * i,
             seat=0,
             player=player,
-            state="",
-            observation=None,
             legal=[0, 1],
-            action=0,
             action_label="A1",
             elapsed=0.1,
             optimal=o,
@@ -37,22 +35,13 @@ def record(player: str, key: str, draw: bool, optimal: list[bool], tokens: int) 
         )
         for i, o in enumerate(optimal)
     ]
-    return GameRecord(
+    return records.game(
+        moves,
         job_key=key,
-        idx=0,
-        game="tic_tac_toe",
-        formulation="standard",
         player=player,
         opponent="optimal",
-        player_seat=0,
-        seed=0,
         returns=[0.0, 0.0] if draw else [-1.0, 1.0],
         outcome="draw" if draw else "loss",
-        forfeit_by=None,
-        failure_kind=None,
-        moves=moves,
-        started=0.0,
-        finished=1.0,
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import records
 from tests.support.cli import plylab_subprocess, run_args
 
 GAMES = 20_000
@@ -139,7 +140,6 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     second copy; the replay page and the export put it back (issue 15 point 7)."""
     import json
 
-    from plylab.harness.records import GameRecord, MoveRecord
     from plylab.harness.store import Store
     from plylab.reports import data
 
@@ -148,12 +148,9 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     store_path = tmp_path / "s.sqlite"
     store = Store(store_path)
     run_id = store.open_run("r", 0, {})
-    move = MoveRecord(
-        ply=0,
-        seat=0,
+    move = records.move(
+        0,
         player="llm:model=x",
-        state="",
-        observation=None,
         legal=[4],
         action=4,
         action_label="b2",
@@ -166,26 +163,7 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
             {"prompt": prompt, "reply": reply},
         ],
     )
-    store.save_game(
-        run_id,
-        GameRecord(
-            "k",
-            0,
-            "tic_tac_toe",
-            "standard",
-            "llm:model=x",
-            "random",
-            0,
-            1,
-            [0.0, 0.0],
-            "draw",
-            None,
-            None,
-            [move],
-            0.0,
-            1.0,
-        ),
-    )
+    store.save_game(run_id, records.game([move], player="llm:model=x", opponent="random", seed=1))
     store.close()
     with sqlite3.connect(store_path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -8,7 +8,11 @@ import sys
 
 
 def plylab_subprocess(
-    *args: str, input: str | None = None, timeout: float = 120, env: dict[str, str] | None = None
+    *args: str,
+    input: str | None = None,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "plylab", *args],
@@ -17,6 +21,7 @@ def plylab_subprocess(
         text=True,
         timeout=timeout,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
 
 

@@ -11,27 +11,16 @@ import typer
 
 from ..errors import ParseError, UserError
 from ..games import GameDef, get_game
-from ..games.nim import decode, piles_of
-from ..games.tic_tac_toe import cell_name
 from ..oracles import MoveValues, best_actions
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
-# Each game's move notation, the inverse of its `parse_moves`: what `--moves` accepts, we print.
-NOTATION: dict[str, Callable[[int], int | str]] = {
-    "connect_four": lambda action: action + 1,
-    "tic_tac_toe": cell_name,
-    "nim": lambda action: f"{decode(action)[0] + 1}:{decode(action)[1]}",
-}
-
 
 def notation(game: GameDef, state: pyspiel.State) -> Callable[[int], int | str]:
     """How `solve` writes a move: the game's own notation, else the standard formulation's label."""
-    if game.name == "nim":
-        piles = len(piles_of(game))
-        return lambda action: f"{decode(action, piles)[0] + 1}:{decode(action, piles)[1]}"
-    if game.name in NOTATION and not game.params:
-        return NOTATION[game.name]
+    if game.move_name is not None:
+        named = game.move_name
+        return lambda action: named(game, action)
     standard = game.formulation("standard")
     return lambda action: standard.action_label(state, action)
 

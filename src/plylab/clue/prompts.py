@@ -182,12 +182,6 @@ class Deductions:
     envelope: dict[int, int | None] = field(default_factory=dict)  # category -> card or None
     known: dict[int, int] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "envelope": [self.envelope.get(i) for i in range(3)],
-            "known": {str(c): h for c, h in self.known.items()},
-        }
-
 
 @dataclass
 class ParsedReply:

@@ -123,6 +123,8 @@ class GameDef:
     oracle_missing: str = "no exact oracle is available for this game"
     # Move notation for `plylab solve`: text -> engine actions from the initial state.
     parse_moves: Callable[[GameDef, str], list[int]] | None = None
+    # Its inverse: how `plylab solve` writes an engine action. None: the standard formulation's label.
+    move_name: Callable[[GameDef, int], int | str] | None = None
     formulations: Registry[type[Formulation[Any]]] = field(default_factory=lambda: Registry("formulation"))
     params: dict[str, object] = field(default_factory=dict)
     # OpenSpiel parameters fixed by plylab (e.g. colour codes off), not settable in the name.

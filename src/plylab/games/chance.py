@@ -19,10 +19,3 @@ def sample_chance(state: pyspiel.State, rng: random.Random) -> int:
     """One outcome of a chance node, drawn with the engine's probabilities."""
     outcomes, probs = zip(*state.chance_outcomes())
     return rng.choices(outcomes, weights=probs)[0]
-
-
-def past_chance(state: pyspiel.State, rng: random.Random) -> pyspiel.State:
-    """`state` advanced over any chance nodes (in place), so a player is to move or the game is over."""
-    while state.is_chance_node():
-        state.apply_action(sample_chance(state, rng))
-    return state

@@ -52,6 +52,7 @@ GAME = register_game(
         ),
         oracle_factory=_oracle,
         parse_moves=_parse_moves,
+        move_name=lambda game, action: action + 1,
         derived_oracle=derived_oracle,  # the solver is for 7x6; a small board gets the generic table
     )
 )

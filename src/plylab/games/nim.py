@@ -55,6 +55,12 @@ def decode(action: int, piles: int = len(PILES)) -> tuple[int, int]:
     return action % piles, action // piles + 1
 
 
+def _pile_take(action: int, piles: int) -> tuple[int, int]:
+    """An engine action as Nim's notation: (pile 1-based, stones taken)."""
+    pile, take = decode(action, piles)
+    return pile + 1, take
+
+
 def encode(pile: int, take: int, piles: int = len(PILES)) -> int:
     return (take - 1) * piles + pile
 
@@ -91,6 +97,7 @@ GAME = register_game(
         ),
         oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "nim"),
         parse_moves=_parse_moves,
+        move_name=lambda game, action: "{}:{}".format(*_pile_take(action, len(piles_of(game)))),
         derived_oracle=derived_oracle,
         title_for=title_for,
     )

@@ -86,6 +86,7 @@ GAME = register_game(
         ),
         oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "tic_tac_toe"),
         parse_moves=_parse_moves,
+        move_name=lambda game, action: cell_name(action),
     )
 )
 

@@ -10,7 +10,7 @@ Importing this package is cheap: inspect_ai and llama.cpp load on the first `get
 from .cache import ResponseCache, make_key, request_record
 from .config import Effort, GenerateConfig
 from .errors import ErrorKind, ModelError
-from .model import LOCAL, CallGate, Model, close_models, get_model, set_call_gate
+from .model import LOCAL, CallGate, Model, get_model, set_call_gate
 from .reply import Reply, Usage
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "Reply",
     "ResponseCache",
     "Usage",
-    "close_models",
     "get_model",
     "make_key",
     "request_record",

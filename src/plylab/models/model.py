@@ -186,9 +186,6 @@ class Model:
             else None,
         )
 
-    async def aclose(self) -> None:
-        await self._inspect.__aexit__(None, None, None)
-
 
 def get_model(
     name: str = LOCAL,
@@ -229,14 +226,6 @@ def get_model(
             check_reachable(model)
         _models[memo] = model
     return model
-
-
-def close_models() -> None:
-    """Forget every model and free the local one (its llama.cpp memory)."""
-    _models.clear()
-    from .local import LocalEngine
-
-    LocalEngine.close_shared()
 
 
 def provider_of(name: str) -> str:

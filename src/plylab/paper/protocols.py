@@ -18,14 +18,15 @@ CLUE = "000_f050b36d5294af19.txt"
 
 # The paper's opponents (003 l.49): Random; MCTS at n=1000 (tic-tac-toe, Nim) / n=5000 (Connect Four),
 # other hyperparameters OpenSpiel's defaults (MCTS-Solver, solve=true); Optimal = minimax, ties uniform.
-MCTS_SIMS = {"tic_tac_toe": 1000, "nim": 1000, "connect_four": 5000}
 OPPONENT_ROLES = ("random", "mcts", "optimal")
 
 
 def opponent_spec(role: str, game: str) -> str:
     """The paper's opponent `role` on `game` as a plylab player spec (explicit, so defaults cannot drift)."""
     if role == "mcts":
-        return f"mcts:sims={MCTS_SIMS[game]},solve=true"
+        from ..players.mcts import PAPER_SIMS  # the budgets are written once, beside the player (l.49)
+
+        return f"mcts:sims={PAPER_SIMS[game]},solve=true"
     return role
 
 
