@@ -1,10 +1,12 @@
 """The run driver: the loop every study shares (`plylab run`, `clue run`/`study`, `learn`, paper presets).
 
-A study describes its jobs (drawn lazily, finished ones left out) and how a result is saved; the
-driver owns the rest: the executor, the store's lease on the run, the response cache (opened only
-when a job uses a model), the progress bar, save-on-result (durable before counted), the budget,
-and how a run ends: finished, stopped (a budget), interrupted (Ctrl-C or SIGTERM) or, on a full
-disk, one line saying that every saved game is kept and the same command resumes.
+A study (`harness.study.Study`) describes its parts: their jobs (drawn lazily, finished ones left
+out) and how a result is saved. `run_study` owns the rest, once for all of them: the executor, the
+store's lease on the run, the response cache (opened only when a job uses a model), the progress
+bar, save-on-result (durable before counted), the budget, games a provider failure left unfinished,
+and how every part ends: finished, stopped (a budget, unfinished games), interrupted (Ctrl-C or
+SIGTERM), failed (an error) or, on a full disk, one line saying that every saved game is kept and
+the same command resumes. One `RunSummary` reports any study.
 """
 
 from __future__ import annotations
