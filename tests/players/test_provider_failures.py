@@ -23,6 +23,7 @@ def server(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("INFRA_API_KEY", "sk-infra")
     monkeypatch.setattr("plylab.models.model.DEFAULT_BACKOFF", 0.01)  # retries at once, not after 2 s
     with FakeOpenAIServer(api_key="sk-infra") as srv:
+        monkeypatch.setenv("INFRA_BASE_URL", srv.url)  # REAPER's models find the server here
         yield srv
 
 
@@ -80,3 +81,16 @@ def test_the_old_policy_forfeits_on_a_provider_failure_as_a_named_key(cli, tmp_p
     assert games(store) == [(0, "failure", "provider_error")]
     row = report(cli, store)
     assert row["failures"] == 1 and "on_provider_failure=forfeit" in row["player"]
+
+
+@pytest.mark.parametrize(
+    "policy, saved", [("", []), (",on_provider_failure=forfeit", [(0, "failure", "provider_error")])]
+)
+def test_reaper_leaves_the_game_unfinished_too_unless_told_to_forfeit(cli, tmp_path, server, policy, saved):
+    store = tmp_path / "s.sqlite"
+    server.queue(*FAILING)
+    player = f"reaper:model=openai-api/infra/reaper{len(policy)},answer=legal{policy}"
+    res = cli(*run_args("nim", player, "random", games=1, store=store))
+    assert res.code == 0, res.err
+    assert games(store) == saved
+    assert ("1 game unfinished by provider failures" in res.out) == (not policy)

@@ -21,6 +21,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ProviderFailure, UserError
 from ..games import get_game
 from ..harness.budget import GameLimit
 from ..harness.driver import Driver, RunSummary, exec_options, run_study
@@ -221,5 +222,10 @@ class Learner:
         key = f"{phase.job(self.exp, phase.games - 1).key}/phase-rules"
         try:
             await player.consolidate(game.formulation(self.exp.formulation), key)  # type: ignore[attr-defined]
+        except ProviderFailure as failure:  # no checkpoint yet: a re-run replays the phase from the cache
+            raise UserError(
+                f"rule extraction after learning phase {phase.index} of run {phase.run} got no answer from "
+                f"the provider ({failure}); every saved game is kept: re-run the same command to resume"
+            ) from None
         finally:
             player.close()

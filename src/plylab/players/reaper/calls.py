@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import FailureKind, model_failure
+from ...errors import PROVIDER_FAILURES, FailureKind, ProviderFailure, model_failure
 from ...models import GenerateConfig, Model, ModelError, ResponseCache
 from ..base import Attempt
 
@@ -33,6 +33,7 @@ class Caller:
     cache: ResponseCache | None
     seed: int
     attempts: list[Attempt] = field(default_factory=list)
+    leave_unfinished: bool = True  # a provider's failure leaves the game unfinished (not the move's failure)
 
     async def ask(
         self,
@@ -63,6 +64,8 @@ class Caller:
                 attempt.record(err.reply)
             failure = model_failure(err.kind)
             attempt.failure, attempt.error = failure, err.message
+            if self.leave_unfinished and err.kind in PROVIDER_FAILURES:
+                raise ProviderFailure(err.kind, f"{component}: {err.message}") from None
             raise CallFailed(failure, f"{component}: {err.message}") from None
         attempt.record(reply)
         return reply.text
