@@ -373,11 +373,16 @@ def run_study(
         summary = RunSummary(study.name, store_path, study.planned, kind=study.kind)
 
         async def main() -> None:
-            with driver.executor.session():  # a backend (Ray) joined once for every part
+            with ExitStack() as held:
+                joined = False
                 parts = study.parts(store, driver)
                 try:
                     async for part in parts:
                         current[:] = [part]
+                        if part.already < part.games and not joined:
+                            # a backend (Ray) joined once for every part, and only once there is work
+                            held.enter_context(driver.executor.session())
+                            joined = True
                         summary.already += part.already
                         driver.advance(part.already)
                         tally = await driver.play(
