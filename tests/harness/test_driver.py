@@ -14,6 +14,7 @@ import pytest
 
 from plylab.harness.plan import GameJob, Matchup, Plan
 from plylab.harness.seeds import derive_seed
+from plylab.harness.store import Store
 from plylab.learning.schedule import Phase
 from tests.support.cli import run_args
 from tests.support.runs import count, no_run_outlives_its_test, plylab, stop, wait_for_games  # noqa: F401
@@ -303,6 +304,7 @@ def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) ->
     args = [*run_args("nim", games=2, store=store), "--run", "l"]
     other = subprocess.Popen(["sleep", "60"])  # a live process that is not playing the run
     try:
+        Store(store).close()  # a plylab store (a writer refuses any other database)
         conn = sqlite3.connect(store)
         conn.execute(LEASES)
         host = __import__("socket").gethostname()
@@ -328,6 +330,7 @@ def test_a_lease_held_on_another_host_is_free_once_its_heartbeat_is_stale(cli, t
 
     store = tmp_path / "s.sqlite"
     args = [*run_args("nim", games=2, store=store), "--run", "far"]
+    Store(store).close()  # a plylab store (a writer refuses any other database)
     conn = sqlite3.connect(store)
     conn.execute(LEASES)
     conn.execute("INSERT INTO run_leases VALUES ('play:far', 4242, 'elsewhere', ?, NULL)", (time.time(),))

@@ -69,7 +69,7 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
 
     data = table_data(store, "table6")
     refs = {(r["player"], r["opponent"]): r for r in data["references"]}
-    mcts = "mcts:sims=1000,solve=true"
+    mcts = "mcts:sims=1000"  # reports name a player canonically (solve=true is the default)
     assert set(refs) == {
         (mcts, "random"),
         (mcts, "optimal"),

@@ -97,7 +97,10 @@ def test_replay_steps_with_the_keyboard_and_shows_board_and_values(
 
     def expect(ply: int) -> None:
         state = game.engine.deserialize_state(moves[ply]["state"])
-        assert page.locator("#board").inner_text() == form.render_state(state)
+        # the text board folds under the drawing (ttt's standard surface is not a disguise)
+        assert page.locator("#board").text_content() == form.render_state(state)
+        assert page.locator("#board-svg svg .piece").count() == ply
+        assert page.locator("#board-svg svg .legal").count() == len(state.legal_actions())
         rows = page.locator("#moves tbody tr").evaluate_all(
             "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.classList.contains('chosen')])"
         )
@@ -123,7 +126,7 @@ def test_replay_steps_with_the_keyboard_and_shows_board_and_values(
     page.keyboard.press("ArrowLeft")
     expect(1)
     page.keyboard.press("End")
-    assert "Game over" in page.locator("#board").inner_text()
+    assert "Game over" in page.locator("#board").text_content()
     assert page.locator("#next").is_disabled()
     page.keyboard.press("Home")
     expect(0)
@@ -169,3 +172,28 @@ def test_clue_replay_shows_matrix_and_oracle_side_by_side(page, site: Path) -> N
     assert page.locator("#story").inner_text().startswith("P1 (")
     page.select_option("#seat", "2")
     assert page.locator("#matrix-title").inner_text().startswith("P3 (")
+
+
+def test_game_list_search_reads_the_models_texts_and_filters_combine(
+    page, site: Path, report_store: Path
+) -> None:
+    conn = sqlite3.connect(report_store)
+    run_id, games = conn.execute(
+        "SELECT r.id, COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = 'ttt-llm'"
+    ).fetchone()
+    _open(page, site / "runs" / f"run-{run_id}.html")
+    status = page.locator("#filter-status")
+    rows = page.locator("table[data-table=games] tbody tr")
+    page.fill("input[name=q]", "THE FIRST MOVE listed")  # the scripted model's trace, any case
+    page.wait_for_function("document.getElementById('filter-status').textContent.includes('match')")
+    assert status.inner_text().startswith(f"{games} of {games}") and rows.count() == games
+    page.fill("input[name=q]", "a phrase no model wrote")
+    page.wait_for_function("document.getElementById('filter-status').textContent.startsWith('0 of')")
+    assert rows.count() == 0
+    page.fill("input[name=q]", "")
+    page.select_option("select[name=seat]", "1")
+    page.wait_for_function("document.getElementById('filter-status').textContent.includes('match')")
+    first = conn.execute(
+        "SELECT COUNT(*) FROM games WHERE run_id = ? AND player_seat = 0", (run_id,)
+    ).fetchone()[0]
+    assert rows.count() == first

@@ -86,7 +86,8 @@ def test_report_latex_writes_the_paper_tables(report_store: Path, tmp_path: Path
         "optimality-tic_tac_toe",
         "optimality-nim",
         "outcomes-tic_tac_toe",
-        "ratings",
+        "ratings-tic_tac_toe",
+        "ratings-nim",
         "tokens-tic_tac_toe",
         "recognition-tic_tac_toe",
     } <= names
@@ -101,7 +102,7 @@ def test_report_latex_writes_the_paper_tables(report_store: Path, tmp_path: Path
     assert "mcts:sims=50" in table and "hidden" in table and "standard" in table
     outcomes = (tex / "outcomes-tic_tac_toe.tex").read_text()
     assert "W D L F by opponent" in outcomes
-    assert r"random & 1000 & [1000, 1000]" in (tex / "ratings.tex").read_text()
+    assert r"random & 1000 & [1000, 1000]" in (tex / "ratings-tic_tac_toe.tex").read_text()
 
 
 def test_missing_store_is_one_clear_error(tmp_path: Path, cli) -> None:

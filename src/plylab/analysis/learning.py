@@ -28,7 +28,9 @@ from typing import Any
 
 from ..errors import UserError
 from ..harness.store import Store
+from ..players.canonical import canonical_spec
 from .metrics import matchup_rows
+from .plot_style import styled
 from .stats import student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 
@@ -139,6 +141,7 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
     runs = [r["name"] for r in store.runs() if r["kind"] != "learn"]
+    setting = (*setting[:-1], canonical_spec(setting[-1]))  # rows name the opponent canonically
     out = []
     for name in runs:
         for row in matchup_rows(store, name):
@@ -333,7 +336,12 @@ PLOTTED = {"draw_rate": "draw rate", "tokens_per_move": "output tokens per move"
 
 def plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     """Figures 4/5-style curves (PNG and SVG) per setting and metric: mean ± t-interval per
-    checkpoint for each agent, the single-call reference as a dashed line."""
+    checkpoint for each agent, the single-call reference as a dashed line (plylab's plot style)."""
+    with styled():
+        return _plot_learning(store_path, run, out_dir)
+
+
+def _plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     store = Store(store_path, create=False)
     try:
         data = learning_data(store, run)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..games import GAMES
 from ..harness.store import Store
+from ..players.canonical import canonical_spec
 from .recognition import Tally, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
@@ -101,7 +102,13 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
     runs = {r["id"]: r["name"] for r in store.runs(run)}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
     for g in game_totals(store, runs):
-        key = (runs[g["run_id"]], g["game"], g["formulation"], g["player"], g["opponent"])
+        key = (
+            runs[g["run_id"]],
+            g["game"],
+            g["formulation"],
+            canonical_spec(g["player"]),
+            canonical_spec(g["opponent"]),
+        )
         a = acc.setdefault(key, _Acc())
         a.games += 1
         a.outcomes[g["outcome"]] += 1
@@ -124,7 +131,15 @@ def matchup_rows(store: Store, run: str | None = None, recognition_on: str = "tr
             recognizers[r["game"]] = (
                 recognizer(tuple(GAMES.get(r["game"]).recognition)) if r["game"] in GAMES else None
             )
-        a = acc[(runs[r["run_id"]], r["game"], r["formulation"], r["player"], r["opponent"])]
+        a = acc[
+            (
+                runs[r["run_id"]],
+                r["game"],
+                r["formulation"],
+                canonical_spec(r["player"]),
+                canonical_spec(r["opponent"]),
+            )
+        ]
         a.recognition.add(recognizers[r["game"]], r["reasoning"], r["reply"])  # trace and reply apart
     rows = []
     for (run_name, game, form, player, opponent), a in sorted(

@@ -9,9 +9,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import UserError
+from ..printable import printable
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
@@ -161,7 +163,12 @@ def latex_escape(text: str) -> str:
 def format_grid(
     header: list[str], body: list[list[str]], fmt: str, *, title: str | None = None, notes: Sequence[str] = ()
 ) -> str:
-    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it)."""
+    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it).
+
+    Cells hold stored strings (run names, specs): control characters are escaped in every format,
+    and a terminal table shows rich markup as the text it is."""
+    header = [printable(h) for h in header]
+    body = [[printable(c) for c in row] for row in body]
     if fmt == "csv":
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows([header, *body])
@@ -181,9 +188,9 @@ def format_grid(
         lines += [r"\bottomrule", r"\end{tabular}"]
         lines += [f"% {n}" for n in notes]
         return "\n".join(lines)
-    t = Table(*header, title=title, show_lines=False)
+    t = Table(*map(escape, header), title=title and escape(printable(title)), show_lines=False)
     for row in body:
-        t.add_row(*row)
+        t.add_row(*map(escape, row))
     console = Console(record=True, width=200)
     with console.capture() as cap:
         console.print(t)

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - older typer on real click
     from click import exceptions as click_exc  # type: ignore[no-redef]
 
 from ..errors import UserError
+from ..printable import printable
 
 app = typer.Typer(
     name="plylab",
@@ -58,7 +59,7 @@ def _user_error(exc: BaseException, message: str) -> int:
             link.__suppress_context__ = False
             link = link.__cause__ or link.__context__
         traceback.print_exception(exc, file=sys.stderr)
-    print(f"plylab: error: {message}", file=sys.stderr)
+    print(f"plylab: error: {printable(message.strip())}", file=sys.stderr)  # one line, inert
     return 2
 
 

@@ -15,7 +15,7 @@ from . import options as o
 if TYPE_CHECKING:
     import pyarrow as pa
 
-FORMATS = ("csv", "parquet")
+FORMATS = ("csv", "parquet", "inspect")
 QUERIES = {
     "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
     "games": "SELECT r.name AS run, g.* FROM games g JOIN runs r ON r.id = g.run_id "
@@ -27,20 +27,30 @@ QUERIES = {
 
 
 def export(
-    out: Path = typer.Argument(..., help="output file"),
+    out: Path = typer.Argument(..., help="output file (a directory with --format inspect)"),
     store: o.Store = DEFAULT_STORE,
     table: Literal["runs", "games", "moves"] = typer.Option("games", "--table"),
-    fmt: str | None = typer.Option(None, "--format", help="csv or parquet (default: from the file suffix)"),
+    fmt: str | None = typer.Option(
+        None,
+        "--format",
+        help="csv, parquet (default: from the file suffix) or inspect (eval logs for `inspect view`)",
+    ),
     run: str | None = typer.Option(None, "--run", help="only this run"),
 ) -> None:
-    """Write one table of the store to a CSV or Parquet file."""
+    """Write one table of the store to a CSV or Parquet file, or its runs as inspect eval logs."""
     fmt = fmt or out.suffix.lstrip(".").lower()
+    if fmt == "inspect":
+        from ..reports.inspect_export import export_inspect
+
+        export_inspect(store, out, run)
+        return
     if fmt not in FORMATS:
         raise UserError(
             f"unknown export format '{fmt}'; accepted: {', '.join(FORMATS)} (or a .csv/.parquet name)"
         )
     if not out.parent.is_dir():
         raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
+    refuse_store_as_output(out, store)
     s = Store(store, create=False)
     try:
         with reading(store):
@@ -50,6 +60,20 @@ def export(
     finally:
         s.close()
     print(f"wrote {count} {table} to {out}")
+
+
+def refuse_store_as_output(out: Path, store: Path) -> None:
+    """An output path that is the store itself (or its -wal/-shm) would destroy what it exports."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{store}{suffix}")
+        same = out.resolve() == part.resolve()
+        if not same and out.exists() and part.exists():
+            same = out.samefile(part)  # a hard link, or another name for the same file
+        if same:
+            raise UserError(
+                f"cannot write '{out}': it is the store '{part}' being exported; "
+                "give another output path (the store was left unchanged)"
+            )
 
 
 BATCH = 2000  # rows in memory at once: the export streams, whatever the store's size

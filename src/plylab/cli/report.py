@@ -29,6 +29,11 @@ def report(
     learning: bool = typer.Option(False, "--learning", help="learning-run checkpoints (plylab learn)"),
     html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML site here"),
     latex: Path | None = typer.Option(None, "--latex", help="write the paper's tables as LaTeX here"),
+    pooled_ratings: bool = typer.Option(
+        False,
+        "--pooled-ratings",
+        help="with --html: also rate every game on one pooled scale (default: per game)",
+    ),
     replays: int = typer.Option(
         REPLAYS,
         "--replays",
@@ -46,7 +51,9 @@ def report(
                 from ..reports.site import write_site
 
                 with writing(html, "site"):
-                    print(f"wrote {write_site(store, run, html, replays=replays)}")
+                    print(
+                        f"wrote {write_site(store, run, html, replays=replays, pooled_ratings=pooled_ratings)}"
+                    )
             if latex is not None:
                 from ..reports.latex import write_latex
 

@@ -8,8 +8,28 @@ from typing import Any
 from ..errors import UserError
 
 
+def has_delays(groups: list[dict[str, Any]]) -> bool:
+    """Whether any group has an accusation delay to draw (else the delay figure would be empty)."""
+    for g in groups:
+        d = g["accusation_delay"]
+        ready = d.get("ready")
+        if any(d[k]["mean"] is not None for k in ("from_entailment", "from_solution_suggested")):
+            return True
+        if ready and ready["gap"]["mean"] is not None:
+            return True
+    return False
+
+
 def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
-    """Write clue_knowledge.png and clue_delays.png under `directory`; returns their paths."""
+    """Write clue_knowledge.png, and clue_delays.png when some game has a delay, under `directory`;
+    returns their paths (an empty figure is never written: `has_delays` says why one is missing)."""
+    from ..analysis.plot_style import styled
+
+    with styled():
+        return _write_plots(data, directory)
+
+
+def _write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -45,6 +65,8 @@ def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
         )
     )
 
+    if not has_delays(groups):
+        return paths
     fig, ax = plt.subplots(figsize=(8, 5))
     labels, kinds = (
         [],
@@ -58,12 +80,17 @@ def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
         labels.append(f"{g['condition']}\n{g['spec']}")
         for j, (key, _) in enumerate(kinds):
             mean = g["accusation_delay"][key]["mean"]
-            ax.bar(i + (j - 0.5) * width, mean or 0, width, color=f"C{j}")
+            x = i + (j - 0.5) * width
+            ax.bar(x, mean or 0, width, color=f"C{j + 2}")
+            # the value over each bar, so a delay of 0 turns (an oracle accuses at once) is seen
+            ax.text(
+                x, mean or 0, "–" if mean is None else f"{mean:.1f}", ha="center", va="bottom", fontsize=7
+            )
         ready = g["accusation_delay"]["ready"]
         if ready and ready["gap"]["mean"] is not None:
             ax.plot(i, ready["gap"]["mean"], "k^")
     for j, (_, text) in enumerate(kinds):
-        ax.bar(0, 0, 0, color=f"C{j}", label=text)
+        ax.bar(0, 0, 0, color=f"C{j + 2}", label=text)
     ax.plot([], [], "k^", label="matrix ready -> accusation")
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
     paths.append(_finish(fig, ax, "turns (mean)", "Accusation delay", out / "clue_delays.png"))

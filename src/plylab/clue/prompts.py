@@ -6,11 +6,11 @@ that view), so a prompt can hold nothing the seat has not observed.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ParseError
+from ..models.jsontext import BadJSON, parse_json
 from .cards import CATEGORIES, Deck, Triple
 from .events import Accusation, Event, Pass, Suggestion
 from .matrix import Mark, PossibilityMatrix
@@ -198,8 +198,8 @@ def parse_reply(text: str, deck: Deck, num_players: int) -> ParsedReply:
     if raw.startswith("```"):
         raw = raw.strip("`").removeprefix("json").strip()
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        data = parse_json(raw)
+    except BadJSON as exc:
         raise ParseError(f"not JSON: {exc}", kind="unparseable") from None
     if not isinstance(data, dict):
         raise ParseError("reply is not a JSON object", kind="unparseable")

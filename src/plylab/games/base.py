@@ -20,7 +20,17 @@ from typing_extensions import TypeVar
 from ..errors import ParseError, UserError
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
-from .params import bind_params, canonical, describe, parameter_types, split_game
+from .params import (
+    MAX_BOARD_CELLS,
+    bind_params,
+    board_cells,
+    board_sides,
+    canonical,
+    describe,
+    engine_quiet,
+    parameter_types,
+    split_game,
+)
 
 if TYPE_CHECKING:
     from ..oracles import Oracle
@@ -95,6 +105,28 @@ def engine_message(exc: Exception) -> str:
     return re.sub(r"^\S*\.(?:cc|h):\d+\s*", "", text) or "rejected by OpenSpiel"
 
 
+PROBE_PLIES = 200  # how far a parametrised game is played (first moves) before it is accepted
+
+
+def _stuck_ply(state: pyspiel.State) -> int | None:
+    """The ply at which playing the first legal move (the first outcome at chance) reaches a
+    position that is not over and has no legal move (`hex:board_size=1` after one move); None."""
+    for ply in range(PROBE_PLIES):
+        if state.is_terminal():
+            return None
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            if not outcomes:
+                return ply
+            state.apply_action(outcomes[0][0])
+            continue
+        legal = state.legal_actions()
+        if not legal:
+            return ply
+        state.apply_action(legal[0])
+    return None
+
+
 def alias_pattern(alias: str) -> str:
     """A recognition pattern for a name: words may be joined by spaces, '-' or '_' ('dots and boxes')."""
     words = [re.escape(w) for w in re.split(r"[\s_-]+", alias.strip()) if w]
@@ -160,6 +192,16 @@ class GameDef:
         changed = {k: v for k, v in params.items() if base.get(k) != v}
         if not changed:
             return self
+        if 0 in board_sides(changed):
+            raise UserError(
+                f"game '{canonical(self.name, changed)}' has a board side of 0; "
+                f"parameters: {self.parameters_text()}"
+            )
+        if (cells := board_cells({**base, **changed})) > MAX_BOARD_CELLS:
+            raise UserError(
+                f"game '{canonical(self.name, changed)}' is too large: a board of {cells:,} cells "
+                f"(at most {MAX_BOARD_CELLS:,}); parameters: {self.parameters_text()}"
+            )
         shown = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
         derived = dataclasses.replace(
             self,
@@ -171,10 +213,12 @@ class GameDef:
         )
         derived.recognition = self.recognition
         try:  # the engine's own check first: a title or an oracle bound may read the parameters
-            state = derived.new_state()
-            str(state)
-            stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
-        except (pyspiel.SpielError, ValueError) as exc:
+            with engine_quiet():
+                state = derived.new_state()
+                str(state)
+                stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
+                stuck_at = None if state.is_terminal() or stuck else _stuck_ply(state.clone())
+        except (pyspiel.SpielError, ValueError, IndexError, MemoryError) as exc:
             raise UserError(
                 f"game '{derived.spec}' is not valid: {engine_message(exc)}; "
                 f"parameters: {self.parameters_text()}"
@@ -182,6 +226,11 @@ class GameDef:
         if state.is_terminal() or stuck:
             raise UserError(
                 f"game '{derived.spec}' is over before it starts; parameters: {self.parameters_text()}"
+            )
+        if stuck_at is not None:
+            raise UserError(
+                f"game '{derived.spec}' cannot be played: after {stuck_at} move(s) a position that is not "
+                f"over has no legal move; parameters: {self.parameters_text()}"
             )
         if self.title_for is not None:
             derived.title = self.title_for(derived)

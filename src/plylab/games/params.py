@@ -7,7 +7,10 @@ line listing what the game accepts, never an engine abort mid-run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 
 import pyspiel
@@ -89,6 +92,50 @@ def bind_params(
             raise UserError(f"game '{game}' has no parameter '{key}'; parameters: {accepted}")
         out[key] = coerce(game, key, text, defaults[key], accepted)
     return out
+
+
+# A board larger than this is refused before OpenSpiel allocates it (mnk:m=100000,n=100000 is 10^10
+# cells). Every registered game's default is far below; a 300 x 300 board still fits.
+MAX_BOARD_CELLS = 100_000
+# OpenSpiel's parameter names for a board's sides; a lone `board_size` is a square's side.
+_SIDES = ({"m", "n"}, {"rows", "columns"}, {"num_rows", "num_cols"}, {"height", "width"}, {"board_size"})
+
+
+def board_sides(params: Mapping[str, object]) -> list[int]:
+    """Every board side `params` sets (some engines crash on a side of 0 instead of refusing it)."""
+    names = set().union(*_SIDES)
+    return [v for k, v in params.items() if k in names and isinstance(v, int) and not isinstance(v, bool)]
+
+
+def board_cells(params: Mapping[str, object]) -> int:
+    """The most cells any pair of board sides in `params` (defaults included) describes; 0 for none."""
+    cells = 0
+    for names in _SIDES:
+        sides = [
+            v for k, v in params.items() if k in names and isinstance(v, int) and not isinstance(v, bool)
+        ]
+        if len(sides) == 1:
+            sides *= 2  # board_size: a square's side
+        if sides:
+            cells = max(cells, sides[0] * sides[1])
+    return cells
+
+
+@contextmanager
+def engine_quiet() -> Iterator[None]:
+    """Silence file descriptor 2 while OpenSpiel checks a game: its C++ prints "OpenSpiel exception:
+    ..." there before raising, and plylab's own one line already says what was wrong."""
+    if sys.stderr is not None:
+        sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def canonical(name: str, params: Mapping[str, object]) -> str:

@@ -27,6 +27,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -38,6 +39,7 @@ from rich.progress import (
 
 from ..errors import UserError
 from ..players import RunContext
+from ..printable import printable
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
 from .store import transaction
@@ -83,7 +85,7 @@ class RunSummary:
         why = f" ({self.reason})" if self.reason else ""
         again = f", {self.replayed} replayed from the cache" if self.replayed else ""
         extra = "".join(f"; {d}" for d in self.details)
-        return (
+        return printable(  # a run name comes from the user or a plan file: inert on the terminal
             f"{self.kind} '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in "
             f"{self.store} ({self.played} played now, {self.already} already there{again}){extra}{tail}"
         )
@@ -198,7 +200,7 @@ class Driver:
         self.bar = self._stack.enter_context(
             Progress(*columns, console=console, disable=not self._progress, transient=False)
         )
-        self.task = self.bar.add_task(self._label[:48], total=self._total)
+        self.task = self.bar.add_task(escape(printable(self._label[:48])), total=self._total)
         return self
 
     def __exit__(

@@ -25,6 +25,11 @@ from ..players import player_class
 from .seeds import derive_seed
 
 INT64 = 2**63 - 1  # what SQLite stores; a larger seed or count is refused up front
+# A plan file's size, bounded before it is read into memory: its bytes, its YAML nodes (scalars, lists,
+# mappings) counted after aliases are expanded (a 9x9x... alias bomb is billions), and its matchups.
+MAX_PLAN_BYTES = 1_000_000
+MAX_PLAN_NODES = 100_000
+MAX_MATCHUPS = 100_000
 __all__ = ["GameJob", "Matchup", "Plan", "PlanFile", "derive_seed", "load_plan", "single_plan"]
 
 
@@ -116,6 +121,14 @@ class Plan:
         check_int("--seed", self.seed, -INT64)
         if not self.matchups:
             raise UserError("the plan has no matchups")
+        seen: set[str] = set()
+        for m in self.matchups:  # a job twice would be saved once and awaited for ever
+            if m.key in seen:
+                raise UserError(
+                    f"the plan has the matchup {m.game}/{m.formulation} {m.player} vs {m.opponent} twice; "
+                    "name each player, opponent, game and formulation once"
+                )
+            seen.add(m.key)
         for m in self.matchups:
             game = get_game(m.game)
             game.formulation(m.formulation)
@@ -195,6 +208,31 @@ class PlanFile(BaseModel):
             return {k: cls._one_or_many(v) for k, v in value.items()}
         return value
 
+    def duplicates(self) -> list[str]:
+        """'key: value' for each value a list names twice (a matchup twice would never finish)."""
+        lists = {"games": self.games, "players": self.players, "opponents": self.opponents}
+        if isinstance(self.formulations, dict):
+            lists |= {f"formulations.{g}": v for g, v in self.formulations.items()}
+        else:
+            lists["formulations"] = self.formulations
+        return [
+            f"'{key}' names '{v}' twice"
+            for key, values in lists.items()
+            for v in sorted({v for v in values if values.count(v) > 1})
+        ]
+
+    def size(self) -> int:
+        """How many matchups the grid makes."""
+        total = 0
+        for g in self.games:
+            forms = (
+                self.formulations.get(g, ["standard"])
+                if isinstance(self.formulations, dict)
+                else self.formulations
+            )
+            total += len(forms) * len(self.players) * len(self.opponents)
+        return total
+
     def matchups(self) -> list[Matchup]:
         out = []
         for g in self.games:
@@ -210,9 +248,46 @@ class PlanFile(BaseModel):
         return out
 
 
+def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """Nodes under `node`, aliases counted as often as they are used (each shared node sized once)."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(n, sizes) for n in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    sizes[id(node)] = size
+    return size
+
+
 def _read_yaml(path: Path) -> Any:
+    """The plan file's YAML, refused with one line when it is not a regular file, not UTF-8, not
+    YAML, or larger than MAX_PLAN_BYTES / MAX_PLAN_NODES (aliases expanded) before it is built."""
+    path = Path(path)
     try:
-        return yaml.safe_load(Path(path).read_bytes().decode("utf-8"))
+        if path.exists() and not path.is_file():  # a FIFO or a device would block or never end
+            raise UserError(f"config '{path}' is not a regular file; give a YAML plan file")
+        with path.open("rb") as fh:
+            data = fh.read(MAX_PLAN_BYTES + 1)
+        if len(data) > MAX_PLAN_BYTES:
+            raise UserError(
+                f"config '{path}' is larger than {MAX_PLAN_BYTES:,} bytes; a plan is a short file"
+            )
+        loader = yaml.SafeLoader(data.decode("utf-8"))
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            if (n := _expanded_size(node, {})) > MAX_PLAN_NODES:
+                raise UserError(
+                    f"config '{path}' expands to {n:,} YAML values with its aliases; "
+                    f"a plan holds at most {MAX_PLAN_NODES:,}"
+                )
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
     except OSError as exc:
         raise UserError(f"cannot read config '{path}': {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -256,6 +331,12 @@ def load_plan(
         raise _plan_error(path, exc) from None
     except RecursionError:
         raise UserError(f"config '{path}' nests too deeply; a plan is a flat mapping of lists") from None
+    if twice := spec.duplicates():
+        raise UserError(f"config '{path}': {'; '.join(twice)}; list each once")
+    if spec.size() > MAX_MATCHUPS:
+        raise UserError(
+            f"config '{path}' makes {spec.size():,} matchups; a plan holds at most {MAX_MATCHUPS:,}"
+        )
     n = games if games is not None else spec.games_per_matchup
     s = seed if seed is not None else spec.seed
     return Plan(name or spec.name or Path(path).stem, s, n, spec.matchups()).validate()

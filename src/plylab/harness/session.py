@@ -13,6 +13,7 @@ from ..games import Formulation, GameDef, get_game
 from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
+from ..players.canonical import canonical_spec
 from .plan import GameJob
 from .records import GameRecord, MoveRecord
 from .seeds import derive_seed
@@ -39,7 +40,7 @@ def _move_record(
     rec = MoveRecord(
         ply=turn.ply,
         seat=turn.seat,
-        player=str(player.spec),
+        player=canonical_spec(str(player.spec)),
         state=state.serialize(),
         # What a model or a person read; a classic player's view is re-rendered from `state` on demand.
         observation=turn.formulation.render_state(state)
@@ -131,8 +132,8 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         idx=job.idx,
         game=m.game,
         formulation=m.formulation,
-        player=m.player,
-        opponent=m.opponent,
+        player=canonical_spec(m.player),  # one name per player (players.canonical)
+        opponent=canonical_spec(m.opponent),
         player_seat=job.player_seat,
         seed=job.seed,
         returns=returns,

@@ -110,6 +110,7 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
         return open_read_only(path)
     if path.exists() and path.is_dir():
         raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
+    check_before_writing(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
@@ -132,6 +133,46 @@ REQUIRED = {
     "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
     "moves": {"game_id", "ply", "seat", "action"},
 }
+
+
+_checked: set[tuple[int, int]] = set()  # (device, inode) of files this process found sound
+
+
+def check_before_writing(path: Path) -> None:
+    """Refuse, before anything is written, a file a writer must not touch: not a regular file,
+    another program's database, or a damaged store (with the line the reading commands give).
+
+    A missing or empty file becomes a new store. The check reads the whole file once (SQLite's
+    quick_check) and is made once per file and process: the run's other connections skip it.
+    """
+    try:
+        if not path.exists():
+            return
+        st = path.stat()
+    except OSError as exc:
+        raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise UserError(
+            f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file path"
+        )
+    if st.st_size == 0 or (st.st_dev, st.st_ino) in _checked:
+        return
+    conn = open_read_only(path)  # one line for a non-SQLite file or another program's database
+    try:
+        with reading(path):
+            if [r[0] for r in conn.execute("PRAGMA quick_check(1)")] != ["ok"]:
+                raise sqlite3.DatabaseError("database disk image is malformed")  # SQLite's own words
+    finally:
+        conn.close()
+    _checked.add((st.st_dev, st.st_ino))
+
+
+def damaged(path: str | Path, exc: BaseException) -> UserError:
+    """The one line for a store whose pages SQLite cannot read, for reading and writing commands alike."""
+    return UserError(
+        f"store '{path}' is damaged ({exc}); nothing was written to it. "
+        "Restore it from a copy, or salvage what is left with `sqlite3 STORE .recover`"
+    )
 
 
 def _uri(path: Path, **params: str) -> str:
@@ -187,6 +228,10 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
             raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
         if not path.exists():
             raise UserError(f"store '{path}' does not exist; run `plylab run ... --store {path}` first")
+        if not path.is_file():  # opening a FIFO would wait for a writer for ever
+            raise UserError(
+                f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file"
+            )
         with path.open("rb") as fh:
             header = fh.read(100)
     except OSError as exc:
@@ -201,7 +246,14 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
     conn = None
     try:
         conn = _ro(path, mode="ro", immutable="1")
-        missing = _missing(conn)
+        try:
+            missing = _missing(conn)
+        except sqlite3.DatabaseError:
+            if not (wal and sidecar):
+                raise
+            # A checkpoint cut short (a full disk) leaves the main file half-updated: only with its
+            # -wal is it the store. Judge it as SQLite will read it, below.
+            missing = ["unreadable without its -wal"]
         if missing and not sidecar:
             raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
         if wal and (sidecar or writable_dir or Path(f"{path}-shm").exists()):
@@ -234,10 +286,7 @@ def reading(path: str | Path) -> Iterator[None]:
     try:
         yield
     except sqlite3.DatabaseError as exc:
-        raise UserError(
-            f"store '{path}' is damaged ({exc}); nothing was written to it. "
-            "Restore it from a copy, or salvage what is left with `sqlite3 STORE .recover`"
-        ) from None
+        raise damaged(path, exc) from None
 
 
 @contextmanager

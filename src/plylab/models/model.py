@@ -27,6 +27,7 @@ from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
 from .secrets import install_log_scrubber, register_url, scrub, scrub_spec
+from .wire import UnsafeReply, cap_replies
 
 LOCAL = "local"
 DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
@@ -275,9 +276,14 @@ def _build(
     client = getattr(inspect_model.api, "client", None)
     if client is not None and isinstance(getattr(client, "max_retries", None), int):
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
+    cap_replies(inspect_model.api)  # a reply beyond MAX_REPLY_BYTES is refused as it streams in
     should_retry = inspect_model.api.should_retry
-    # a server that refuses our response_format says so at once; retrying it would only wait
-    inspect_model.api.should_retry = lambda ex: False if _rejects_format(ex) else should_retry(ex)  # type: ignore[method-assign]
+    # a server that refuses our response_format says so at once, one that sent an unusable reply
+    # would send it again, and one that resets the connection is a `connection` failure at once
+    # (retried with back-off, a reset on every attempt ate most of the move's timeout)
+    inspect_model.api.should_retry = lambda ex: (  # type: ignore[method-assign]
+        False if _rejects_format(ex) or _unsafe(ex) is not None or _link_broken(ex) else should_retry(ex)
+    )
     wait = backoff if backoff is not None else DEFAULT_BACKOFF
     # inspect asks the provider for its backoff; ours is the one schedule for every provider
     inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)  # type: ignore[method-assign]
@@ -349,6 +355,11 @@ def _rejects_format(exc: BaseException) -> bool:
             if re.search(r"response_format|json_schema|json_object", text, re.IGNORECASE):
                 return True
     return False
+
+
+def _unsafe(exc: BaseException) -> UnsafeReply | None:
+    """The UnsafeReply in `exc`'s cause chain (the SDK wraps it as a connection error), if any."""
+    return next((e for e in _chain(exc) if isinstance(e, UnsafeReply)), None)
 
 
 def _openai_like(api: Any) -> bool:
@@ -442,6 +453,13 @@ _LINK_BROKEN = {
 }
 
 
+def _link_broken(exc: BaseException) -> bool:
+    """Did the connection break after it was made (a reset, a close), with no HTTP status?"""
+    return getattr(exc, "status_code", None) is None and any(
+        type(e).__name__ in _LINK_BROKEN for e in _chain(exc)
+    )
+
+
 def classify(exc: BaseException) -> ModelError:
     """A provider exception (after inspect's retries) as a ModelError kind."""
     from tenacity import RetryError
@@ -452,12 +470,15 @@ def classify(exc: BaseException) -> ModelError:
         inner = exc.last_attempt.exception()
         if inner is not None:
             return classify(inner)
+    unsafe = _unsafe(exc)
+    if unsafe is not None:
+        return ModelError("bad_reply", str(unsafe))
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     # inspect's ModelGenerateError carries the request dump in str(); the provider's words suffice
     message = _one_line(getattr(exc, "provider_message", None) or str(exc)) or name
     chain = [type(e).__name__ for e in _chain(exc)]
-    if status is None and any(n in _LINK_BROKEN for n in chain):  # a reset is not a time-out
+    if _link_broken(exc):  # a reset is not a time-out
         return ModelError("connection", f"connection lost: {message}")
     if isinstance(exc, TimeoutError) or name in {"AttemptTimeoutError", "APITimeoutError", "ReadTimeout"}:
         return ModelError("timeout", message)

@@ -16,11 +16,15 @@ import logging
 import os
 import re
 import threading
+import warnings
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 REDACTED = "[redacted]"
-MIN_SECRET = 6  # shorter values would scrub ordinary words; no real key is this short
+# A value found in a base_url's query or user name is a secret from this length on (shorter ones,
+# `region=eu`, would scrub ordinary words). A configured key (`*_API_KEY`, a base_url's password)
+# is scrubbed whatever its length: a short key is still the user's key.
+MIN_SECRET = 6
 
 _registered: set[str] = set()
 _lock = threading.Lock()
@@ -48,16 +52,18 @@ def register_url(url: str | None) -> None:
         parts = urlsplit(url)
     except ValueError:
         return
-    found = [parts.username, parts.password] + [v for _, v in parse_qsl(parts.query, keep_blank_values=False)]
+    found = [parts.username] + [v for _, v in parse_qsl(parts.query, keep_blank_values=False)]
+    keys = [parts.password]
     if parts.username or parts.password:  # HTTP clients send user-info as Basic auth: its base64 too
-        found.append(base64.b64encode(f"{parts.username or ''}:{parts.password or ''}".encode()).decode())
+        keys.append(base64.b64encode(f"{parts.username or ''}:{parts.password or ''}".encode()).decode())
     with _lock:
         _registered.update(v for v in found if v and len(v) >= MIN_SECRET)
+        _registered.update(v for v in keys if v)
 
 
 def credentials() -> list[str]:
     """The secret values in use now, longest first (so a key containing another is scrubbed whole)."""
-    values = {v for k, v in os.environ.items() if k.upper().endswith("_API_KEY") and len(v) >= MIN_SECRET}
+    values = {v for k, v in os.environ.items() if k.upper().endswith("_API_KEY") and v.strip()}
     with _lock:
         values |= _registered
     return sorted(values, key=len, reverse=True)
@@ -104,9 +110,15 @@ _log_scrubber_installed = False
 
 
 def install_log_scrubber() -> None:
-    """Scrub every log record made in this process from now on (providers, HTTP clients and
-    inspect log server messages and request URLs); installed once, when a model is first built."""
+    """Scrub every log record and warning made in this process from now on (providers, HTTP clients
+    and inspect log server messages and request URLs); installed once, when a model is first built.
+
+    pydantic's serializer warnings are dropped whole: a provider SDK that dumps a reply whose field
+    has an unexpected type (a list for `content`, the key as a usage count) quotes the value, cut in
+    the middle, so no scrubber could find the key in it. The reply itself is checked at the door.
+    """
     global _log_scrubber_installed
+    _install_warning_scrubber()  # each time: warnings.catch_warnings() (a test, a library) undoes it
     with _lock:
         if _log_scrubber_installed:
             return
@@ -125,3 +137,22 @@ def install_log_scrubber() -> None:
         return record
 
     logging.setLogRecordFactory(scrubbed)
+
+
+_PYDANTIC_SERIALIZER = r"(?s)\s*Pydantic serializer warnings"
+
+
+def _install_warning_scrubber() -> None:
+    if not any(
+        f[0] == "ignore" and getattr(f[1], "pattern", None) == _PYDANTIC_SERIALIZER for f in warnings.filters
+    ):
+        warnings.filterwarnings("ignore", message=_PYDANTIC_SERIALIZER)
+    show = warnings.showwarning
+    if getattr(show, "_plylab_scrubbed", False):
+        return
+
+    def scrubbed(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        show(scrub(str(message)), category, *args, **kwargs)
+
+    scrubbed._plylab_scrubbed = True  # type: ignore[attr-defined]
+    warnings.showwarning = scrubbed

@@ -18,6 +18,8 @@ from ..analysis.stats import wilson
 from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
 from ..harness.store import Store
+from ..players import player_class
+from ..players.canonical import canonical_spec
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import Column, Protocol, get_protocol, opponent_spec
@@ -112,8 +114,15 @@ def _runs(store: Store, p: Protocol, runs: list[str] | None) -> list[str]:
     ]
 
 
-def _effort(spec_options: dict[str, str], p: Protocol) -> str:
-    return spec_options.get("effort") or p.efforts[0]
+def _effort(spec_options: dict[str, str], p: Protocol, player: str = "") -> str:
+    # A stored spec drops its defaults (players.canonical): no `effort` key means the player's default.
+    if "effort" in spec_options:
+        return spec_options["effort"]
+    try:
+        default = getattr(player_class(player)[2], "effort", None) if player else None
+    except UserError:
+        default = None
+    return default if isinstance(default, str) else p.efforts[0]
 
 
 def _label(player: str) -> tuple[str, str]:
@@ -129,14 +138,16 @@ def _matches(row: dict[str, Any], c: Column, p: Protocol) -> bool:
         return False
     if parse_spec(row["opponent"], kind="opponent").name != c.opponent:
         return False
-    return _effort(parse_spec(row["player"], kind="player").options, p) == (c.effort or p.efforts[0])
+    return _effort(parse_spec(row["player"], kind="player").options, p, row["player"]) == (
+        c.effort or p.efforts[0]
+    )
 
 
 def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[str, Any]]) -> list[str]:
     out: set[str] = set()
     for r in rows:
         paper_opp = opponent_spec(parse_spec(r["opponent"], kind="opponent").name, r["game"])
-        if r["opponent"] != paper_opp:
+        if canonical_spec(r["opponent"]) != canonical_spec(paper_opp):
             out.add(f"opponent {r['opponent']} on {r['game']} (paper: {paper_opp})")
         opts = parse_spec(r["player"], kind="player").options
         extra = {k: v for k, v in opts.items() if k not in ("model", "effort", *TRANSPORT)}

@@ -19,7 +19,6 @@ uniformly random legal move and record the failure).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from typing import Any, Literal
@@ -28,6 +27,7 @@ from pydantic import Field, field_validator
 
 from ..errors import PROVIDER_FAILURES, ParseError, ProviderFailure, model_failure
 from ..models import GenerateConfig, Model, ModelError, ResponseCache, get_model
+from ..models.jsontext import BadJSON, parse_json
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
 
@@ -134,8 +134,8 @@ def extract_answer(text: str, output: str) -> tuple[str, str | None]:
             body = fenced.group(1)
         start, end = body.find("{"), body.rfind("}")
         try:
-            obj = json.loads(body[start : end + 1], strict=False) if start >= 0 and end > start else None
-        except json.JSONDecodeError:
+            obj = parse_json(body[start : end + 1], strict=False) if start >= 0 and end > start else None
+        except BadJSON:
             obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("action"), (str, int)):
             raise ParseError('the reply is not a JSON object with a string field "action"')

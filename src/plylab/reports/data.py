@@ -18,6 +18,8 @@ from ..analysis.metrics import GAME_TOTALS
 from ..errors import UserError
 from ..games import Formulation, get_game
 from ..harness.store import Store, expand_attempts
+from ..players.canonical import canonical_spec
+from .boards import Marks, draw
 from .ratings import SCORES, Result
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -81,7 +83,10 @@ def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Resu
            WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome""",
         _ids(run_ids),
     )
-    return [(g, Result(p, o, SCORES[outcome], n)) for g, p, o, outcome, n in rows]
+    # older stores may spell one player several ways: counted under one name (players.canonical)
+    return [
+        (g, Result(canonical_spec(p), canonical_spec(o), SCORES[outcome], n)) for g, p, o, outcome, n in rows
+    ]
 
 
 # Each game's totals (metrics.GAME_TOTALS) for one run, numbered within its matchup and seat by
@@ -111,8 +116,8 @@ def game_summary(g: sqlite3.Row, replay: bool) -> dict[str, Any]:
         "idx": g["idx"],
         "game": g["game"],
         "formulation": g["formulation"],
-        "player": g["player"],
-        "opponent": g["opponent"],
+        "player": canonical_spec(g["player"]),
+        "opponent": canonical_spec(g["opponent"]),
         "seat": g["player_seat"] + 1,
         "outcome": g["outcome"],
         "failure_kind": g["failure_kind"],
@@ -141,13 +146,30 @@ def _legal(f: Formulation | None, state: Any, m: sqlite3.Row) -> list[dict[str, 
     return out
 
 
-def _step(f: Formulation | None, engine: Any, m: sqlite3.Row, names: list[str]) -> dict[str, Any]:
+def _marks(m: sqlite3.Row, before: Any, last: int | None) -> Marks:
+    values = _json(m["values_json"]) or {}
+    scores = _json(m["scores_json"]) or {}
+    return Marks(
+        last=last,
+        chosen=m["action"],
+        values={int(a): VALUE_NAMES[v] for a, v in values.items() if v in VALUE_NAMES},
+        scores={int(a): s for a, s in scores.items() if s is not None},
+        before=before,
+    )
+
+
+def _step(
+    f: Formulation | None, engine: Any, m: sqlite3.Row, names: list[str], game: str, prev: sqlite3.Row | None
+) -> dict[str, Any]:
     state = engine.deserialize_state(m["state"]) if f is not None else None
+    before = engine.deserialize_state(prev["state"]) if f is not None and prev is not None else None
+    last = prev["action"] if prev is not None else None
     return {
+        "svg": draw(game, state, _marks(m, before, last)),
         "ply": m["ply"],
         "seat": m["seat"],
         "mover": names[m["seat"]],
-        "player": m["player"],
+        "player": canonical_spec(m["player"]),
         "board": m["observation"] if m["observation"] is not None else (f.render_state(state) if f else ""),
         "legal": _legal(f, state, m),
         "action": m["action"],
@@ -178,25 +200,29 @@ def _final(
     f: Formulation | None, engine: Any, g: sqlite3.Row, moves: list[sqlite3.Row], seats: list[str]
 ) -> dict[str, Any]:
     """The position after the last move, with the result as the player saw it."""
-    board = ""
+    board, svg = "", None
     if f is not None and moves:
-        state = engine.deserialize_state(moves[-1]["state"])
-        if moves[-1]["action"] is not None:
-            state.apply_action(moves[-1]["action"])
+        before = engine.deserialize_state(moves[-1]["state"])
+        state = before.clone()
+        last = moves[-1]["action"]
+        if last is not None:
+            state.apply_action(last)
         board = f.render_state(state)
+        svg = draw(g["game"], state, Marks(last=last, before=before))
     if g["forfeit_by"] is not None:
         text = f"{seats[g['forfeit_by']]} forfeited ({g['failure_kind'] or 'failure'})."
     else:
         returns = _json(g["returns"])
         text = "Draw." if returns[0] == returns[1] else f"{seats[0 if returns[0] > returns[1] else 1]} won."
-    return {"board": board, "result": text}
+    return {"board": board, "svg": svg, "result": text}
 
 
 def replay_payload(g: sqlite3.Row, moves: list[sqlite3.Row], run: str) -> dict[str, Any]:
     """Everything the replay page needs for one game, inlined into it as JSON."""
     f = formulation(g["game"], g["formulation"])
     engine = get_game(g["game"]).engine if f is not None else None
-    specs = [g["player"], g["opponent"]] if g["player_seat"] == 0 else [g["opponent"], g["player"]]
+    player, opponent = canonical_spec(g["player"]), canonical_spec(g["opponent"])
+    specs = [player, opponent] if g["player_seat"] == 0 else [opponent, player]
     names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]
     return {
@@ -204,14 +230,18 @@ def replay_payload(g: sqlite3.Row, moves: list[sqlite3.Row], run: str) -> dict[s
         "run": run,
         "game": g["game"],
         "formulation": g["formulation"],
+        # a formulation other than the engine's own surface disguises the board: show both
+        "disguised": g["formulation"] != "standard",
         "title": get_game(g["game"]).title if f is not None else g["game"],
-        "player": g["player"],
-        "opponent": g["opponent"],
+        "player": player,
+        "opponent": opponent,
         "player_seat": g["player_seat"],
         "seats": seats,
         "seat_names": names,
         "outcome": g["outcome"],
         "seed": g["seed"],
-        "steps": [_step(f, engine, m, names) for m in moves],
+        "steps": [
+            _step(f, engine, m, names, g["game"], moves[i - 1] if i else None) for i, m in enumerate(moves)
+        ],
         "final": _final(f, engine, g, moves, seats),
     }

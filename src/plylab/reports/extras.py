@@ -167,12 +167,18 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
         ["replay", "condition", "run", "turns", "winner", "end", "envelope"],
         listed,
     )
+    no_delays = (
+        ""
+        if any(p.stem == "clue_delays" for p in pngs)
+        else " No accusation-delay figure: no game has a delay to draw (no accusation came after the "
+        "solution was entailed or suggested)."
+    )
     return Section(
         "clue",
         "Clue",
         "The six-player Clue study: accusations, deductions judged against the SAT "
         "oracle, knowledge curves and accusation delays; each replay shows every seat's possibility "
-        "matrix beside what the oracle can deduce from the same observations.",
+        "matrix beside what the oracle can deduce from the same observations." + no_delays,
         tables=[conditions, players, games],
         plots=[plot_ref(p, writer.out, CLUE_CAPTIONS.get(p.stem, p.stem)) for p in pngs],
     )

@@ -6,6 +6,7 @@ Each file is a complete `table` float (booktabs rules, caption, label), so a pap
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..analysis.metrics import matchup_rows
@@ -13,7 +14,7 @@ from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
 from .data import rating_results
 from .paper import paper_tables
-from .ratings import rate
+from .ratings import Rating, ratings_by_game
 
 
 def _float(tabular: str, caption: str, label: str) -> str:
@@ -31,11 +32,13 @@ def _float(tabular: str, caption: str, label: str) -> str:
     )
 
 
-def _ratings_tabular(store: Store, run: str | None) -> str | None:
+def _ratings_tabulars(store: Store, run: str | None) -> dict[str, str]:
+    """One ratings tabular per game (ratings are per game; see ratings.ratings_by_game)."""
     runs = [r["id"] for r in store.runs(run)]
-    ratings = rate(r for _, r in rating_results(store, runs))
-    if not ratings:
-        return None
+    return {game: _ratings_tabular(r) for game, r in ratings_by_game(rating_results(store, runs)).items()}
+
+
+def _ratings_tabular(ratings: list[Rating]) -> str:
     lines = [
         r"\begin{tabular}{lrrrrr}",
         r"\toprule",
@@ -57,7 +60,7 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
     store = Store(store_path, create=False)
     try:
         rows = matchup_rows(store, run)
-        ratings = _ratings_tabular(store, run)
+        ratings = _ratings_tabulars(store, run)
     finally:
         store.close()
     written = []
@@ -67,13 +70,14 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> Path:
             _float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8"
         )
         written.append(path)
-    if ratings is not None:
-        path = out_dir / "ratings.tex"
+    for game, tabular in ratings.items():
+        slug = "ratings-" + re.sub(r"[^A-Za-z0-9_-]+", "-", game).strip("-")
+        path = out_dir / f"{slug}.tex"
         caption = (
-            "Bradley-Terry ratings on the Elo scale (random = 1000; draws count half), "
+            f"Bradley-Terry ratings for {game} on the Elo scale (random = 1000; draws count half), "
             "95% bootstrap intervals."
         )
-        path.write_text(_float(ratings, caption, "ratings"), "utf-8")
+        path.write_text(_float(tabular, caption, slug), "utf-8")
         written.append(path)
     index = out_dir / "tables.tex"
     head = "% plylab tables; needs \\usepackage{booktabs}. Generated from " + latex_escape(

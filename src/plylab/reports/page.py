@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,13 @@ class Grid:
     rows: list[list[Cell]]
     note: str = ""
     empty: str = "Nothing to show."
+    # per row, what folds into a detail row under it (columns that matter less, so the table fits
+    # 1280 px); a "more" button opens it. Empty: no detail rows.
+    details: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # an anchor must be a valid id: game specs and scopes carry spaces, ':', '=' and ','
+        self.id = re.sub(r"[^A-Za-z0-9_-]+", "-", self.id).strip("-") or "table"
 
 
 @dataclass

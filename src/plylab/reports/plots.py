@@ -17,7 +17,8 @@ from matplotlib.patches import Patch
 
 from .ratings import ANCHOR_ELO, Rating
 
-OUTCOME_COLORS = {"wins": "#2e7d32", "draws": "#9e9e9e", "losses": "#c62828", "failures": "#212121"}
+# the site's outcome colours (static/site.css)
+OUTCOME_COLORS = {"wins": "#1a7f37", "draws": "#9a6700", "losses": "#cf222e", "failures": "#24292f"}
 ROW_HEIGHT = 0.34  # inches per plotted row
 
 
@@ -39,10 +40,8 @@ def _panels(
     axes = fig.subplots(len(sizes), 1, squeeze=False, gridspec_kw={"height_ratios": sizes})[:, 0]
     for ax, (title, items) in zip(axes, groups.items()):
         draw(ax, title, items)
-        ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
-        ax.grid(axis="x", alpha=0.3)
-        ax.set_axisbelow(True)
-        ax.spines[["top", "right"]].set_visible(False)
+        ax.set_title(title)  # left, bold: analysis/plot_style.py
+        ax.grid(axis="y", visible=False)
     return fig
 
 

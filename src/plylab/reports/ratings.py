@@ -129,3 +129,22 @@ def rate(
         for p, k in index.items()
     ]
     return sorted(out, key=lambda r: -r.elo)
+
+
+POOLED = "all games"
+
+
+def ratings_by_game(
+    results: Iterable[tuple[str, Result]], *, pooled: bool = False
+) -> dict[str, list[Rating]]:
+    """One rating table per game; with `pooled`, first one table over every game on one scale.
+
+    Per game is the default: a win at Nim says nothing about Connect Four, and a pooled ladder
+    ranks a player by which games it happened to play (MCTS above Optimal when Optimal only played
+    Connect Four's draws). Pooling is an explicit choice (`plylab report --html DIR --pooled-ratings`).
+    """
+    results = list(results)
+    titles = sorted({t for t, _ in results})
+    table = {POOLED: rate(r for _, r in results)} if pooled and results else {}
+    table.update({t: rate(r for g, r in results if g == t) for t in titles})
+    return table

@@ -20,13 +20,18 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
+from ..analysis.plot_style import styled
 from ..analysis.tables import pivot
 from ..errors import UserError
 from ..harness.store import Store
-from . import data, extras, plots
+from ..players.canonical import canonical_spec
+from . import data, extras, gamelist, plots, valueline
+from .matchups import matchup_page, spellings_of
+from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
 from .paper import paper_tables, uses_model
-from .ratings import Rating, rate
+from .papers import paper_pages
+from .ratings import Rating, ratings_by_game
 
 CHUNK = 500  # games whose moves are in memory at once
 
@@ -69,77 +74,90 @@ def _keys(rows: list[dict[str, Any]]) -> tuple[str, ...]:
     return KEYS if len({r["run"] for r in rows}) > 1 else KEYS[1:]
 
 
-def _key_cells(r: dict[str, Any], keys: tuple[str, ...]) -> list[Cell]:
-    return [Cell(r[k], cls="key" if k in ("run", "player", "opponent") else None) for k in keys]
+def _key_cells(r: dict[str, Any], keys: tuple[str, ...], root: str | None = None) -> list[Cell]:
+    """The identifying cells; with `root`, the player's cell opens the matchup's page."""
+    return [
+        Cell(
+            r[k],
+            cls="key" if k in ("run", "player", "opponent") else None,
+            href=root + r["page"] if root is not None and k == "player" and r.get("page") else None,
+        )
+        for k in keys
+    ]
 
 
-def matchup_grid(rows: list[dict[str, Any]]) -> Grid:
+def _rate_ci(rate: float | None, low: float | None, high: float | None) -> Cell:
+    """A rate with its 95% interval in one cell, sorted by the rate."""
+    if rate is None:
+        return Cell("–", sort=None, cls="num")
+    ci = "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
+    return Cell(f"{rate:.3f}{ci}", sort=rate, cls="num")
+
+
+def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
+    """Outcomes and optimality per matchup; the clustered interval, scored moves and moves per game
+    fold into a detail row, so the table fits 1280 px."""
     keys = _keys(rows)
     scored = any("optimality_score" in r for r in rows)  # oracles with exact scores (Connect Four)
-    header = [
-        *keys,
-        "games",
-        "W",
-        "D",
-        "L",
-        "F",
-        "optimality",
-        "95% Wilson",
-        "95% clustered",
-        "scored moves",
-        "moves/game",
-    ] + ["optimality by score", "95% Wilson (score)"] * scored
-    body = []
+    header = [*keys, "games", "W", "D", "L", "F", "optimality [95% Wilson]"] + [
+        "by exact score [95% Wilson]"
+    ] * scored
+    body, details = [], []
     for r in rows:
         o, s = r["optimality"], r.get("optimality_score") or {}
         body.append(
-            _key_cells(r, keys)
+            _key_cells(r, keys, root)
             + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")]
-            + [
-                _num(o["rate"]),
-                _ci(o["low"], o["high"]),
-                _ci(o.get("cluster_low"), o.get("cluster_high")),
-                _int(o["scored"]),
-                _num(r["moves_per_game"]["mean"], 1),
-            ]
-            + [_num(s.get("rate")), _ci(s.get("low"), s.get("high"))] * scored
+            + [_rate_ci(o["rate"], o["low"], o["high"])]
+            + [_rate_ci(s.get("rate"), s.get("low"), s.get("high"))] * scored
         )
-    return Grid("matchups", "Outcomes and optimality", header, body, empty="No games in this store yet.")
+        clustered = (
+            f"[{o['cluster_low']:.3f}, {o['cluster_high']:.3f}]" if o.get("cluster_low") is not None else "–"
+        )
+        moves = r["moves_per_game"]["mean"]
+        details.append(
+            f"95% interval clustered by game: {clustered} · scored moves: {o['scored']} · "
+            f"moves per game: {'–' if moves is None else f'{moves:.1f}'}"
+        )
+    return Grid(
+        "matchups",
+        "Outcomes and optimality",
+        header,
+        body,
+        empty="No games in this store yet.",
+        details=details,
+    )
 
 
 def usage_grid(rows: list[dict[str, Any]]) -> Grid:
     keys = _keys(rows)
-    header = [
-        *keys,
-        "recognition",
-        "95% Wilson",
-        "traces",
-        "tokens/move",
-        "95% t",
-        "input tokens",
-        "output tokens",
-        "reasoning tokens",
-        "calls",
-        "cache hits",
-        "cost",
-    ]
-    body = []
+    header = [*keys, "recognition [95% Wilson]", "traces", "tokens/move [95% t]", "calls", "cost"]
+    body, details = [], []
     for r in filter(uses_model, rows):
         rec, tok, u = r["recognition"], r["tokens_per_move"], r["usage"]
+        mean = tok["mean"]
         body.append(
             _key_cells(r, keys)
             + [
-                _num(rec["rate"]),
-                _ci(rec["low"], rec["high"]),
+                _rate_ci(rec["rate"], rec["low"], rec["high"]),
                 _int(rec["n"]),
-                _num(tok["mean"], 1),
-                _ci(tok["low"], tok["high"], 1),
-                *(
-                    _int(u[k])
-                    for k in ("input_tokens", "output_tokens", "reasoning_tokens", "calls", "cache_hits")
+                Cell(
+                    "–"
+                    if mean is None
+                    else f"{mean:.1f}"
+                    + (f" [{tok['low']:.1f}, {tok['high']:.1f}]" if tok["low"] is not None else ""),
+                    sort=mean,
+                    cls="num",
                 ),
+                _int(u["calls"]),
                 _num(u["cost"], 4),
             ]
+        )
+        details.append(
+            " · ".join(
+                f"{k.replace('_', ' ')}: {u[k]}"
+                for k in ("input_tokens", "output_tokens", "reasoning_tokens", "cache_hits")
+            )
         )
     return Grid(
         "usage",
@@ -149,6 +167,7 @@ def usage_grid(rows: list[dict[str, Any]]) -> Grid:
         note="Recognition: share of reasoning traces that name the underlying game (the paper's; moves "
         "without a trace are left out, and no traces means no rate). traces: moves with one.",
         empty="No language-model moves in this store.",
+        details=details,
     )
 
 
@@ -185,18 +204,6 @@ def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
         )
         for scope, ratings in table.items()
     ]
-
-
-def ratings_by_scope(results: list[tuple[str, Any]]) -> dict[str, list[Rating]]:
-    """All games on one scale, then each game on its own when the store has several.
-
-    `results` are (game title, Result with a count) as `data.rating_results` counts them in SQL.
-    """
-    titles = sorted({t for t, _ in results})
-    table = {"all games": rate(r for _, r in results)}
-    if len(titles) > 1:
-        table.update({t: rate(r for g, r in results if g == t) for t in titles})
-    return table
 
 
 def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
@@ -301,6 +308,7 @@ class SiteWriter:
                 f"games/{g['id']}.html",
                 "../",
                 game=payload,
+                value_chart=Markup(valueline.chart(payload["steps"], payload["seat_names"])),
                 run_href=run_page_path(run["id"], 1),
             )
 
@@ -313,12 +321,13 @@ class SiteWriter:
         memory. With `replays` > 0 only the first `replays` games (by index) of each matchup and
         seat get a replay page, so the site's size is bounded by what it shows.
         """
+        self._store = store
         summaries = {s["id"]: s for s in data.run_summaries(runs, matchups)}
         for run in runs:
             summary = summaries[run["id"]]
             pages = max(1, -(-summary["games"] // GAMES_PER_PAGE))
             run_rows = [r for r in rows if r["run"] == run["name"]]
-            tables = {"matchups": matchup_grid(run_rows), "pivots": pivot_grids(run_rows)}
+            tables = {"matchups": matchup_grid(run_rows, "../"), "pivots": pivot_grids(run_rows)}
             capped = replays > 0 and any(m["games"] > replays for m in matchups if m["run_id"] == run["id"])
             note = (
                 (
@@ -328,6 +337,7 @@ class SiteWriter:
                 if capped
                 else ""
             )
+            filters = gamelist.choices(store, run["id"], [m for m in matchups if m["run_id"] == run["id"]])
             listed: list[dict[str, Any]] = []
             pending: list[int] = []
             page = 1
@@ -340,11 +350,22 @@ class SiteWriter:
                     self.replays(store, pending, run)
                     pending = []
                 if len(listed) == GAMES_PER_PAGE and page < pages:
-                    self._run_page(run, summary, tables, listed, note, page, pages)
+                    self._run_page(run, summary, tables, listed, note, page, pages, filters)
                     listed, page = [], page + 1
             if pending:
                 self.replays(store, pending, run)
-            self._run_page(run, summary, tables, listed, note, page, pages)
+            self._run_page(run, summary, tables, listed, note, page, pages, filters)
+
+    def shard(self, run_id: int, page: int, listed: list[dict[str, Any]]) -> None:
+        """The page's games as a script the filter loads on demand (and their texts, for search)."""
+        folder = self.out / "runs"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / gamelist.shard_name(run_id, "games", page)).write_text(
+            gamelist.games_script(page, listed), "utf-8"
+        )
+        (folder / gamelist.shard_name(run_id, "text", page)).write_text(
+            gamelist.text_script(page, self._store, [g["id"] for g in listed]), "utf-8"
+        )
 
     def _run_page(
         self,
@@ -355,8 +376,10 @@ class SiteWriter:
         note: str,
         page: int,
         pages: int,
+        filters: dict[str, Any],
     ) -> None:
         pager = [(str(p), f"../{run_page_path(run['id'], p)}", p == page) for p in range(1, pages + 1)]
+        self.shard(run["id"], page, listed)
         self.page(
             "run.html",
             run_page_path(run["id"], page),
@@ -364,10 +387,30 @@ class SiteWriter:
             run=summary,
             games=games_grid(listed, note),
             pager=pager if pages > 1 else [],
+            filters=filters,
             page=page,
             pages=pages,
             **tables,
         )
+
+    def matchup_pages(
+        self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]]
+    ) -> None:
+        """A page per matchup row (reports/matchups.py), each aggregated in SQL."""
+        ids = {r["name"]: r["id"] for r in runs}
+        spellings = spellings_of(matchups, canonical_spec)
+        for r in rows:
+            run_id = ids[r["run"]]
+            key = (run_id, r["game"], r["formulation"], r["player"], r["opponent"])
+            self.page(
+                "matchup.html",
+                r["page"],
+                "../",
+                row=r,
+                summary=matchup_grid([r], "../"),
+                page=matchup_page(store, run_id, r, spellings.get(key, ([r["player"]], [r["opponent"]]))),
+                run_href=run_page_path(run_id, 1),
+            )
 
     def figures(
         self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]
@@ -392,10 +435,13 @@ OPTIMALITY_CAPTION = (
 RATINGS_CAPTION = "Ratings with 95% bootstrap intervals; dashed: random = 1000."
 
 
-def write_site(store_path: Path, run: str | None, out_dir: Path, *, replays: int = 0) -> Path:
+def write_site(
+    store_path: Path, run: str | None, out_dir: Path, *, replays: int = 0, pooled_ratings: bool = False
+) -> Path:
     """Write the site for every run in the store (or just `run`); return the index page.
 
-    `replays` > 0 caps the replay pages at the first N games of each matchup and seat (0: all).
+    `replays` > 0 caps the replay pages at the first N games of each matchup and seat (0: all);
+    ratings are per game, with one pooled over every game first when `pooled_ratings`.
     """
     store_path, out_dir = Path(store_path), Path(out_dir)
     try:
@@ -410,40 +456,53 @@ def write_site(store_path: Path, run: str | None, out_dir: Path, *, replays: int
         matchups = data.matchup_counts(store, run_ids)
         results = data.rating_results(store, run_ids)
         rows = matchup_rows(store, run)
+        for r in rows:
+            r["page"] = matchup_page_path(r)
         writer.copy_static()
         writer.run_pages(store, runs, matchups, rows, replays)
+        writer.matchup_pages(store, runs, matchups, rows)
     finally:
         store.close()
-    ratings = ratings_by_scope(results)
-    figures, ratings_plot = writer.figures(rows, ratings)
-    sections = [
-        s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
-    ]
+    ratings = ratings_by_game(results, pooled=pooled_ratings)
+    with styled():  # every figure of the site in one style (analysis/plot_style.py)
+        papers = paper_pages(store_path, out_dir) if run is None else []  # the papers read their own runs
+        figures, ratings_plot = writer.figures(rows, ratings)
+        sections = [
+            s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
+        ]
+    for paper in papers:
+        writer.page("paper.html", paper.path, "../", paper=paper)
     main_toc = [
         ("ratings", "Ratings"),
         ("results", "Matchups"),
         ("plots", "Plots"),
-        ("paper", "Paper tables"),
     ]
     games = sum(m["games"] for m in matchups)
+    pivots = pivot_grids(rows)
     return writer.page(
         "index.html",
         "index.html",
         "",
         only_run=run,
         runs=runs_grid(data.run_summaries(runs, matchups)),
-        sections=[("runs", "Runs"), *(main_toc if games else []), *((s.id, s.title) for s in sections)],
+        sections=[
+            ("runs", "Runs"),
+            *(main_toc if games else []),
+            *([("paper", "Papers")] if papers or (games and pivots) else []),
+            *((s.id, s.title) for s in sections),
+        ],
         totals={
             "games": games,
             "runs": len(runs),
             "moves": sum(m["moves"] for m in matchups),
-            "players": len({m["player"] for m in matchups} | {m["opponent"] for m in matchups}),
+            "players": len({canonical_spec(m[k]) for m in matchups for k in ("player", "opponent")}),
         },
         ratings=rating_grids(ratings),
         ratings_plot=ratings_plot,
         plots=figures,
-        matchups=matchup_grid(rows),
+        matchups=matchup_grid(rows, ""),
         usage=usage_grid(rows),
-        pivots=pivot_grids(rows),
+        pivots=pivots,
+        papers=papers,
         extras=sections,
     )

@@ -10,10 +10,11 @@ cannot run past.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ...models.jsontext import BadJSON, parse_json
 
 
 class Message(BaseModel):
@@ -124,9 +125,9 @@ def _object_of(text: str) -> dict[str, Any]:
         t = t.split("\n", 1)[1] if "\n" in t else t[3:]
         t = t.rsplit("```", 1)[0]
     try:
-        obj = json.loads(t, strict=False)  # a raw newline inside a string is still what was meant
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+        obj = parse_json(t, strict=False)  # a raw newline inside a string is still what was meant
+    except BadJSON as exc:
+        raise ValueError(f"invalid JSON ({exc})") from None
     if not isinstance(obj, dict):
         raise ValueError("expected a JSON object")
     return obj

@@ -4,6 +4,7 @@
   const { el, details } = plylab;
   const $ = (id) => document.getElementById(id);
   const steps = game.steps;
+  let current = 0;
 
   function verdict(s) {
     if (s.action === null) return ["fail", `${s.mover} failed: ${s.failure_kind || "no move"}`];
@@ -62,7 +63,23 @@
     const s = i < steps.length ? steps[i] : null;
     $("position").textContent = s ? `Move ${i + 1} of ${steps.length} · ${s.mover} to move` : `Final position · after ${steps.length} moves`;
     $("board-title").textContent = s ? `Position seen by ${s.mover}` : "Final position";
+    const drawing = s ? s.svg : game.final.svg;
+    $("board-svg").innerHTML = drawing || "";
+    $("board-svg").hidden = !drawing;
+    $("board-key").hidden = !drawing;
     $("board").textContent = s ? s.board : game.final.board;
+    // Under a disguise the text the model read sits open beside the real board; else it folds away.
+    $("text-details").open = !drawing || game.disguised;
+    $("text-title").textContent = game.disguised
+      ? `What the player saw (${game.formulation})`
+      : drawing ? "Text board (what a model reads)" : "Board";
+    const cursor = document.querySelector("#value-svg .cursor");
+    if (cursor) {
+      const w = Number(cursor.parentNode.dataset.stepWidth), left = Number(cursor.parentNode.dataset.left);
+      cursor.setAttribute("x", String(left + i * w));
+      cursor.setAttribute("visibility", i < steps.length ? "visible" : "hidden");
+    }
+    current = i;
     const [kind, text] = s ? verdict(s) : ["final", game.final.result];
     $("verdict").className = `verdict ${kind}`;
     $("verdict").textContent = text;
@@ -76,5 +93,15 @@
     return { kind, title, label: [el("small", {}, game.seat_names[s.seat] + " "), s.label || "×"] };
   });
   entries.push({ kind: "final", title: game.final.result, label: "end" });
-  plylab.stepper(entries, render);
+  const go = plylab.stepper(entries, render);
+  document.querySelectorAll("#value-svg [data-step]").forEach((g) =>
+    g.addEventListener("click", () => go(Number(g.dataset.step))));
+  // n / p: the next / previous mistake (a non-optimal move or a failure), by either seat
+  const mistakes = entries.map((e, i) => (e.kind === "bad" || e.kind === "fail" ? i : -1)).filter((i) => i >= 0);
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    const to = e.key === "n" ? mistakes.find((i) => i > current)
+      : e.key === "p" ? [...mistakes].reverse().find((i) => i < current) : undefined;
+    if (to !== undefined) { e.preventDefault(); go(to); }
+  });
 })();

@@ -12,16 +12,23 @@
     const down = th.getAttribute("aria-sort") === "ascending";
     table.querySelectorAll("th").forEach((h) => h.removeAttribute("aria-sort"));
     th.setAttribute("aria-sort", down ? "descending" : "ascending");
-    const rows = Array.from(body.rows);
+    // a detail row (columns folded away) travels with the row above it
+    const rows = Array.from(body.rows).filter((r) => !r.classList.contains("detail"));
+    const detail = new Map(rows.map((r) => [r, r.nextElementSibling && r.nextElementSibling.classList.contains("detail") ? r.nextElementSibling : null]));
     rows.sort((a, b) => {
       const x = key(a.cells[col]), y = key(b.cells[col]);
       const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
       return down ? -c : c;
     });
-    rows.forEach((r) => body.appendChild(r));
+    rows.forEach((r) => { body.appendChild(r); if (detail.get(r)) body.appendChild(detail.get(r)); });
   }
+  document.querySelectorAll("button.more").forEach((b) => b.addEventListener("click", () => {
+    const d = b.closest("tr").nextElementSibling;
+    d.hidden = !d.hidden;
+    b.setAttribute("aria-expanded", String(!d.hidden));
+  }));
   document.querySelectorAll("table.sortable").forEach((table) => {
-    table.querySelectorAll("thead th").forEach((th, col) => {
+    table.querySelectorAll("thead th:not(.more)").forEach((th, col) => {
       th.tabIndex = 0;
       th.title = "sort";
       th.addEventListener("click", () => sortBy(table, col, th));

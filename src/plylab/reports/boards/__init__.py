@@ -1,0 +1,33 @@
+"""Drawn boards: the position of a replay as an SVG picture, written into the static site.
+
+One module per family of games, each registering a drawer under the game's name in DRAWINGS:
+`grid` (placement and moving games on a square board: tic-tac-toe, mnk, Connect Four, Othello, Go,
+Breakthrough, Clobber, checkers, lines of action, chess from its FEN), `hexboard` (Hex, as
+hexagons), `nim` (piles of sticks) and `dots` (dots and boxes). A drawer gets the engine state
+and the marks to put on it (the last move, the exact value of each legal move) and returns SVG
+text, or None when it cannot read the position; a game without a drawer keeps its text board. Nothing is fetched when a page is viewed.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .base import DRAWINGS, Marks, register_drawing
+
+for _module in ("grid", "hexboard", "nim", "dots"):
+    import_module(f"{__name__}.{_module}")
+
+
+def draw(game: str, state: Any, marks: Marks) -> str | None:
+    """The position as SVG, or None when `game` has no drawing (or this position cannot be read)."""
+    base = game.split(":", 1)[0]
+    if base not in DRAWINGS or state is None:
+        return None
+    try:
+        return DRAWINGS.get(base)(state, marks)
+    except Exception:  # a drawing is an extra: a position it cannot read keeps the text board
+        return None
+
+
+__all__ = ["DRAWINGS", "Marks", "draw", "register_drawing"]

@@ -1,0 +1,70 @@
+"""A run's game list, filterable and searchable without putting every game into one page.
+
+The list pages stay as they are (GAMES_PER_PAGE rows each, readable without script). Beside each
+page the site writes two small scripts: its games as compact rows, and the text of their model
+calls (the end of each prompt, the start of each trace and reply). The filter bar loads the row
+scripts only when a filter is set and the text scripts only when a search is typed (a page opened
+from disk may not fetch JSON, but it may load a script), so a site's size stays proportional to its
+pages and a page loads nothing it does not show.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..harness.store import Store
+from ..players.canonical import canonical_spec
+
+# What search sees of a game: the end of each prompt (the position and the question: the rules
+# before them are the same in every game), the start of each trace and reply, 8,000 characters a
+# game at most, so the text scripts stay a bounded multiple of the list.
+PROMPT_TAIL, TEXT_CAP, GAME_CAP = 600, 1000, 8000
+FIELDS = (
+    "id", "idx", "game", "formulation", "player", "seat", "opponent", "outcome", "failure_kind",
+    "moves", "optimal", "scored", "tokens", "replay",
+)  # fmt: skip
+
+
+def shard_name(run_id: int, kind: str, page: int) -> str:
+    return f"run-{run_id}-{kind}-{page}.js"
+
+
+def _script(call: str, page: int, payload: Any) -> str:
+    # `</` cannot close a script here: JSON escapes every `/` after `<`
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return f"plylab.{call}({page},{text});\n"
+
+
+def games_script(page: int, listed: list[dict[str, Any]]) -> str:
+    return _script("gameRows", page, [[g[f] for f in FIELDS] for g in listed])
+
+
+TEXTS = f"""SELECT game_id, substr(group_concat(
+    coalesce(substr(prompt, -{PROMPT_TAIL}), '') || ' ' || coalesce(substr(reasoning, 1, {TEXT_CAP}), '')
+    || ' ' || coalesce(substr(reply, 1, {TEXT_CAP}), ''), ' '), 1, {GAME_CAP}) AS text
+FROM moves WHERE game_id IN (SELECT value FROM json_each(?))
+AND (prompt IS NOT NULL OR reply IS NOT NULL OR reasoning IS NOT NULL) GROUP BY game_id"""
+
+
+def text_script(page: int, store: Store, ids: list[int]) -> str:
+    texts = {str(r["game_id"]): r["text"] for r in store.conn.execute(TEXTS, (json.dumps(ids),))}
+    return _script("gameTexts", page, texts)
+
+
+def choices(store: Store, run_id: int, matchups: list[Any]) -> dict[str, Any]:
+    """The values each filter offers for one run."""
+    kinds = [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT DISTINCT failure_kind FROM games WHERE run_id = ? AND failure_kind IS NOT NULL ORDER BY 1",
+            (run_id,),
+        )
+    ]
+    return {
+        "formulations": sorted({m["formulation"] for m in matchups}),
+        "players": sorted({canonical_spec(m["player"]) for m in matchups}),
+        "opponents": sorted({canonical_spec(m["opponent"]) for m in matchups}),
+        "failure_kinds": kinds,
+        "fields": FIELDS,
+    }

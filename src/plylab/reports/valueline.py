@@ -1,0 +1,120 @@
+"""The value line of a replay: the exact value of the position after every ply, drawn as SVG.
+
+Each stored move carries the exact value of every legal move for its mover (the oracle's), so the
+value after ply i is the value of the move played, turned to each seat's view; a forfeit is a loss
+for the side that failed. Non-optimal moves and the failure get their own markers, and every point
+names its step (data-step), so a click on the chart goes to that ply. Connect Four's exact score
+(distance to the end) is written over its points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import escape
+
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 184, 64, 14, 30, 30
+Y = {1: "win", 0: "draw", -1: "loss"}
+SEAT_COLOURS = ("#0969da", "#bf3989")
+
+
+def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per step: its ply, the value and score after it from seat 0's view, and what kind of move it was."""
+    out = []
+    for i, s in enumerate(steps):
+        flip = 1 if s["seat"] == 0 else -1
+        value = score = None
+        if s["action"] is None:
+            value = -flip  # a forfeit: the side that failed loses
+            kind = "failure"
+        else:
+            chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
+            if chosen is not None and chosen["value"] is not None:
+                value = {"win": 1, "draw": 0, "loss": -1}[chosen["value"]] * flip
+            if chosen is not None and chosen["score"] is not None:
+                score = chosen["score"] * flip
+            kind = "mistake" if s["informative"] and s["optimal"] is False else "move"
+        out.append(
+            {"step": i, "ply": s["ply"] + 1, "seat": s["seat"], "value": value, "score": score, "kind": kind}
+        )
+    return out
+
+
+def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
+    """The value line as SVG; one sentence instead when no move was scored (no plot with nothing in it)."""
+    points = series(steps)
+    valued = [p for p in points if p["value"] is not None]
+    if not valued:
+        return '<p class="empty">No value line: this game has no exact oracle (its moves are not scored).</p>'
+    n = len(points)
+    step_x = (WIDTH - LEFT - RIGHT) / max(n, 1)
+
+    def x(p: dict[str, Any]) -> float:
+        return LEFT + (p["step"] + 0.5) * step_x
+
+    def y(v: int, seat: int) -> float:
+        v = v if seat == 0 else -v
+        return TOP + (1 - v) / 2 * (HEIGHT - TOP - BOTTOM)
+
+    body = []
+    for v, name in Y.items():
+        yy = y(v, 0)
+        body.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#d0d7de"/>')
+        body.append(
+            f'<text x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" fill="#636c76">{name}</text>'
+        )
+    for seat in (0, 1):
+        line = " ".join(f"{x(p):.1f},{y(p['value'], seat):.1f}" for p in valued)
+        dash = "" if seat == 0 else ' stroke-dasharray="5 4"'
+        body.append(
+            f'<polyline class="seat{seat}" points="{line}" fill="none" stroke="{SEAT_COLOURS[seat]}" stroke-width="2"{dash}/>'
+        )
+    for p in points:
+        v = p["value"] if p["value"] is not None else 0
+        px, py = x(p), y(v, 0)
+        tip = escape(
+            f"ply {p['ply']} ({seat_names[p['seat']]}): "
+            + (Y[p["value"]] if p["value"] is not None else "not scored")
+            + " for "
+            + seat_names[0]
+            + (f", score {p['score']}" if p["score"] is not None else "")
+            + {"mistake": " · not optimal", "failure": " · failure", "move": ""}[p["kind"]]
+        )
+        body.append(
+            f'<g class="step" data-step="{p["step"]}"><title>{tip}</title>'
+            f'<rect x="{px - step_x / 2:.1f}" y="{TOP - 8}" width="{step_x:.1f}" height="{HEIGHT - TOP - BOTTOM + 16}" fill="transparent"/>'
+            f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{SEAT_COLOURS[p["seat"]]}"/>'
+        )
+        if p["kind"] == "mistake":
+            body.append(
+                f'<path class="mistake" d="M {px:.1f} {py - 13:.1f} l 6 -10 l -12 0 z" fill="#cf222e"/>'
+            )
+        elif p["kind"] == "failure":
+            body.append(
+                f'<path class="failure" d="M {px - 6:.1f} {py - 6:.1f} l 12 12 m 0 -12 l -12 12" stroke="#24292f" stroke-width="3"/>'
+            )
+        if p["score"] is not None:
+            body.append(
+                f'<text x="{px:.1f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="9" fill="#636c76">{p["score"]}</text>'
+            )
+        body.append("</g>")
+    body.append(
+        f'<rect class="cursor" x="0" y="{TOP - 8}" width="{step_x:.1f}" height="{HEIGHT - TOP - BOTTOM + 16}" '
+        'fill="#0969da" fill-opacity=".08" pointer-events="none"/>'
+    )
+    legend = (
+        f'<p class="chart-key"><span class="seat0">{escape(seat_names[0])} (solid)</span>'
+        f'<span class="seat1">{escape(seat_names[1])} (dashed)</span>'
+        '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
+        + (
+            "<span>numbers: Connect Four's exact score</span>"
+            if any(p["score"] is not None for p in points)
+            else ""
+        )
+        + "<span><kbd>n</kbd> / <kbd>p</kbd>: next / previous mistake</span></p>"
+    )
+    return (
+        f'<svg id="value-svg" class="valueline" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
+        f'data-points="{len(points)}" data-mistakes="{sum(p["kind"] == "mistake" for p in points)}" '
+        f'data-step-width="{step_x:.3f}" data-left="{LEFT}" role="img">' + "".join(body) + "</svg>" + legend
+    )

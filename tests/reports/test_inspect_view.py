@@ -1,0 +1,68 @@
+"""`inspect view` opens plylab's exported runs: the real viewer, served by inspect's own command,
+in a real headless Chromium, lists every exported log and shows a matchup's games as samples."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from plylab.cli import main
+from tests.reports.test_report_browser import ARGS, CHROMIUM
+from tests.support.ports import free_port
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no system Chromium at {CHROMIUM}"),
+]
+
+
+@pytest.fixture(scope="module")
+def viewer(report_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    logs = tmp_path_factory.mktemp("inspect-view") / "logs"
+    assert main(["export", str(logs), "--format", "inspect", "--store", str(report_store)]) == 0
+    inspect = shutil.which("inspect", path=str(Path(sys.executable).parent))
+    assert inspect, "inspect_ai's `inspect` command is installed with plylab"
+    port = free_port()
+    proc = subprocess.Popen(
+        [inspect, "view", "--log-dir", str(logs), "--recursive", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(300):  # up to 30 s for the viewer to start
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("inspect view did not start")
+        yield url, logs
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[str, Path]) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    url, logs = viewer
+    expected = len(list(logs.rglob("*.eval")))
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.get_by_text(f"{expected} items").wait_for(timeout=30_000)
+        # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored
+        page.get_by_text("plylab/nim").first.click()
+        page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
+        body = page.inner_text("body")
+        assert "game-" in body and "optimality" in body.lower() and "outcome" in body.lower()
+        browser.close()
