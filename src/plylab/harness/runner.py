@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..models.secrets import scrub_spec
+from ..players.canonical import canonical_spec
 from ..specs import parse_spec
 from .backends import ExecOptions
 from .budget import RunBudget
@@ -78,7 +79,7 @@ class PlanStudy:
                     if model is None:
                         continue
                     load = out.load(model)
-                    seen = earlier_moves(conn, m.game, scrub_spec(spec))
+                    seen = earlier_moves(conn, m.game, scrub_spec(canonical_spec(spec)))  # as moves store it
                     moves = seen if seen is not None else game_bound(m.game)
                     if seen is None:
                         load.mark = "≥" if parse_spec(spec).name != "llm" else "≤"

@@ -38,6 +38,7 @@ from ..harness.seeds import derive_seed
 from ..harness.store import Store
 from ..harness.study import Part
 from ..players import RunContext, make_player
+from ..players.canonical import canonical_spec
 from ..players.reaper import CaseMemory, lend_memory
 from .schedule import Experiment, Phase, run_phases
 
@@ -126,7 +127,7 @@ class Learner:
                     model = model_of(spec)
                     if model is not None and phase.games > saved:
                         load = out.load(model)
-                        seen = earlier_moves(conn, self.exp.game, spec)
+                        seen = earlier_moves(conn, self.exp.game, canonical_spec(spec))
                         load.mark = "≥" if seen is None else load.mark
                         moves = seen if seen is not None else game_bound(self.exp.game)
                         load.calls += (phase.games - saved) * moves
