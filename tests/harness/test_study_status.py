@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,8 @@ def test_paper_run_of_a_clue_table_stops_on_ctrl_c_with_130(tmp_path: Path) -> N
     proc = plylab(
         "paper", "run", "clue-accuracy", "--model", "local", "--games", "50", "--store", str(store), "-q"
     )
-    wait_for_games(proc, store, 1, table="responses", timeout=300)
+    wait_for_games(proc, store, 1, table="clue_runs", timeout=300)  # the first condition has started
+    time.sleep(3)
     out, err = stop(proc, signal.SIGINT)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and len(out.strip().splitlines()) == 1 and "interrupted" in out
