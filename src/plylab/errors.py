@@ -27,6 +27,28 @@ ParseKind = Literal["unparseable", "illegal", "empty"]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 
 
+# A provider's failure, not the model's: a move that never got an answer (after the door's retries).
+PROVIDER_FAILURES = ("timeout", "rate_limit", "provider_error", "connection", "unreachable")
+
+
+def provider_failure(kind: str | None) -> bool:
+    """Whether a move's recorded failure is the provider's (no answer came), not the model's."""
+    return kind in ("timeout", "provider_error", "connection")
+
+
+class ProviderFailure(Exception):
+    """A move the provider could not deliver, retries spent. The game is left unfinished (not saved,
+    never a forfeit): the run says how many and why, and the same command plays it again."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[ProviderFailure], tuple[str, str]]:
+        return type(self), (self.kind, self.message)
+
+
 class UserError(Exception):
     """A mistake in what the user asked for (bad name, malformed spec, unreadable file)."""
 

@@ -50,7 +50,7 @@ def test_report_markdown_and_plots(checked_store, cli, tmp_path):
 
 def test_rerun_skips_finished_games_and_extends(checked_store, cli):
     res = cli("clue", "run", *CHECKED, "--games", "5", "--seed", "1", "--store", str(checked_store), "-q")
-    assert res.code == 0 and "played 0 game(s), 5 already stored" in res.out
+    assert res.code == 0 and "(0 played now, 5 already there)" in res.out
     with sqlite3.connect(checked_store) as conn:
         before = conn.execute("SELECT COUNT(*) FROM clue_games").fetchone()[0]
     assert before == 5

@@ -189,5 +189,5 @@ def test_local_model_game_is_recorded(tmp_path, cli):
             assert t["action"] in ("suggest", "accuse", "pass") and t["input_tokens"] > 0
     assert cached == sum(1 for t in turns if t["reply"])
     res = cli(*args)  # resuming replays nothing
-    assert res.code == 0 and "played 0 game(s), 1 already stored" in res.out
+    assert res.code == 0 and "(0 played now, 1 already there)" in res.out
     print(f"local-model game: {len(turns)} model turns in {time.time() - start:.0f}s")

@@ -53,7 +53,7 @@ def report(folder: Path, store: str) -> Any:
 @pytest.mark.timeout(300)
 def test_clue_on_ray_reports_like_local(runs: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     folder, ray_run = runs
-    assert ray_run.stdout.startswith("clue run custom/seed1/") and "played 3 game(s)" in ray_run.stdout
+    assert ray_run.stdout.startswith("clue run 'custom/seed1/") and "(3 played now" in ray_run.stdout
     assert not (folder / ".ray").exists(), "the local Ray instance left its temporary files"
     leftover = subprocess.run(["pgrep", "-f", str(folder)], capture_output=True, text=True).stdout.split()
     assert leftover == [], "processes of the local Ray instance are still running"

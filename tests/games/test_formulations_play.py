@@ -117,29 +117,30 @@ def test_recorded_games_replay_through_every_rendered_surface(game_name, spec, o
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_the_local_model_plays_every_formulation_without_failures(cli, tmp_path):
-    """The real Gemma, constrained to the legal labels of each surface, finishes a game under each one."""
+@pytest.mark.parametrize("game, formulation", FORMULATIONS)
+def test_the_local_model_plays_every_formulation_without_failures(cli, tmp_path, game, formulation):
+    """The real Gemma, constrained to the legal labels of the surface, finishes a game under it
+    (one test per formulation: one slow surface on a loaded machine fails alone, not the set)."""
     store = tmp_path / "llm.sqlite"
-    for game, formulation in FORMULATIONS:
-        res = cli(
-            "run",
-            "--game",
-            game,
-            "--formulation",
-            formulation,
-            "--player",
-            "llm:model=local,output=enum",
-            "--opponent",
-            "optimal",
-            "--games",
-            "1",
-            "--store",
-            str(store),
-            "--quiet",
-        )
-        assert res.code == 0, (game, formulation, res.err)
+    res = cli(
+        "run",
+        "--game",
+        game,
+        "--formulation",
+        formulation,
+        "--player",
+        "llm:model=local,output=enum",
+        "--opponent",
+        "optimal",
+        "--games",
+        "1",
+        "--store",
+        str(store),
+        "--quiet",
+    )
+    assert res.code == 0, (game, formulation, res.err)
     rows = json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"]
-    assert {(r["game"], r["formulation"]) for r in rows} == set(FORMULATIONS)
-    for r in rows:
-        assert r["games"] == 1 and r["failures"] == 0, (r["game"], r["formulation"], r["failure_kinds"])
-        assert r["usage"]["calls"] > 0 and r["tokens_per_move"]["mean"] > 0
+    assert [(r["game"], r["formulation"]) for r in rows] == [(game, formulation)]
+    r = rows[0]
+    assert r["games"] == 1 and r["failures"] == 0, r["failure_kinds"]
+    assert r["usage"]["calls"] > 0 and r["tokens_per_move"]["mean"] > 0

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import resource
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,74 +17,10 @@ from plylab.harness.seeds import derive_seed
 from plylab.harness.store import Store
 from plylab.learning.schedule import Phase
 from tests.support.cli import run_args
+from tests.support.runs import count, no_run_outlives_its_test, plylab, stop, wait_for_games  # noqa: F401
 
 BILLION = "1000000000"
 SLOW = ["--player", "mcts:sims=20000", "--opponent", "mcts:sims=20000"]
-
-
-STARTED: list[subprocess.Popen[str]] = []
-
-
-def _foreground() -> None:
-    """The child takes Ctrl-C as a person's terminal would send it: a suite started in the background
-    by a shell without job control inherits SIGINT ignored, which a run rightly keeps ignoring."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def plylab(*args: str, **kwargs) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plylab", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=kwargs.pop("preexec_fn", _foreground),
-        env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints every thread's stack
-        **kwargs,
-    )
-    STARTED.append(proc)
-    return proc
-
-
-@pytest.fixture(autouse=True)
-def no_run_outlives_its_test() -> Iterator[None]:
-    """A test that fails before it stops its run (a billion games) must not leave it playing."""
-    yield
-    while STARTED:
-        proc = STARTED.pop()
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-
-
-def stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
-    """Signal a run and collect its output; a run that does not end within a minute fails the test
-    with the stack it is stuck in (faulthandler's dump on SIGABRT), not a bare time-out."""
-    proc.send_signal(sig)
-    try:
-        return proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGABRT)
-        _, err = proc.communicate(timeout=30)
-        pytest.fail(f"the run did not end within 60 s of signal {sig}; it was at:\n{err[-6000:]}")
-
-
-def count(store: Path, table: str = "games") -> int:
-    if not store.exists():
-        return 0
-    try:
-        return int(sqlite3.connect(store).execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-    except sqlite3.OperationalError:  # not created yet
-        return 0
-
-
-def wait_for_games(
-    proc: subprocess.Popen[str], store: Path, n: int, table: str = "games", timeout: float = 120
-) -> None:
-    deadline = time.monotonic() + timeout
-    while count(store, table) < n:
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, f"fewer than {n} games saved after {timeout} s"
-        time.sleep(0.05)
 
 
 def rss_mb(pid: int) -> float:
@@ -237,8 +171,9 @@ def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) 
         preexec_fn=_small_files(400_000),
     )
     assert full.returncode == 2, (full.stdout, full.stderr)
-    assert len(full.stderr.strip().splitlines()) == 1 and "Traceback" not in full.stderr
-    assert "cannot write to store" in full.stderr and "re-run the same command to resume" in full.stderr
+    started, error = full.stderr.strip().splitlines()  # the run's first line, then one line for the failure
+    assert "games to play" in started and "Traceback" not in full.stderr
+    assert "cannot write to store" in error and "re-run the same command to resume" in full.stderr
     saved = count(store, table)
     assert 0 < saved < total
     again = subprocess.run(
@@ -320,7 +255,7 @@ def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
         str(store),
         "-q",
     )
-    assert res.code == 0 and "played 2 game(s)" in res.out
+    assert res.code == 0 and "(2 played now" in res.out
 
 
 def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_path: Path) -> None:
@@ -335,11 +270,11 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     old.open_run(plan.key(specs, legacy=True, seeding=1), plan.condition, plan.seed, plan.turn_limit, specs)
     old.close()
     outcome = run_plan(plan, store, progress=False)
-    assert outcome.key == plan.key(specs, legacy=True, seeding=1) and outcome.played == 3
+    assert outcome.run == plan.key(specs, legacy=True, seeding=1) and outcome.played == 3
     fresh = run_plan(
         RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40), tmp_path / "new.sqlite", progress=False
     )
-    assert fresh.key == plan.key(specs) != outcome.key
+    assert fresh.run == plan.key(specs) != outcome.run
     seeds = {
         path: [r[0] for r in sqlite3.connect(path).execute("SELECT seed FROM clue_games ORDER BY idx")]
         for path in (store, tmp_path / "new.sqlite")

@@ -33,7 +33,7 @@ def test_learning_on_ray_matches_local(cli, tmp_path):
         store = tmp_path / backend / "s.sqlite"
         res = cli(*args, "--store", str(store), "--backend", backend)
         assert res.code == 0, res.err
-        assert "3 games played" in res.out
+        assert "3/3 games saved" in res.out and "(3 played now" in res.out
         out = cli("report", "--store", str(store), "--learning", "--format", "json")
         assert out.code == 0, out.err
         reports.append(json.loads(out.out)["experiments"])

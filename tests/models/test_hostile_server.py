@@ -265,7 +265,8 @@ def test_scrub_keeps_ordinary_words():
 def test_timeout_bounds_the_whole_move_across_re_asks(cli, tmp_path, hostile):
     store = tmp_path / "s.sqlite"
     spec = (
-        f"llm:model=openai-api/hostile/slow,base_url={hostile.url},output=text,timeout=1.5,on_failure=retry:6"
+        f"llm:model=openai-api/hostile/slow,base_url={hostile.url},output=text,timeout=1.5,on_failure=retry:6,"
+        "on_provider_failure=forfeit"  # keep the timed-out move, to read its attempts
     )
     hostile.queue(*[Hostile(body=completion('"I cannot decide"'), delay=0.4)] * 10)  # unparseable, slowly
     result = play(cli, store, spec, "slow")

@@ -231,7 +231,8 @@ def test_huge_replies_end_the_move_in_bounded_memory(tmp_path: Path, hostile) ->
 def test_a_reset_on_every_attempt_is_a_connection_failure_not_a_timeout(cli, tmp_path: Path, hostile) -> None:
     store = tmp_path / "s.sqlite"
     hostile.queue(*[Hostile(reset=True)] * 20)
-    spec = f"llm:model=openai-api/hostile/m,base_url={hostile.url},output=text,timeout=60"
+    # the old policy keeps the failed move, to read its kind (by default the game is left unfinished)
+    spec = f"llm:model=openai-api/hostile/m,base_url={hostile.url},output=text,timeout=60,on_provider_failure=forfeit"
     res = play(cli, store, spec, "reset")
     assert res.code == 0, res.err
     (move,) = [m for m in llm_moves(store, "reset") if m["failure_kind"]]

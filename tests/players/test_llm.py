@@ -223,12 +223,39 @@ def test_forfeit_is_the_default(reply, kind):
     ],
 )
 def test_model_errors_are_failures_of_their_kind(error, kind):
-    player, turn, _ = scripted("llm:model=local", error)
+    """Under the old policy (on_provider_failure=forfeit) every error is the move's failure, of its kind."""
+    player, turn, _ = scripted("llm:model=local,on_provider_failure=forfeit", error)
     d = act(player, turn)
     assert d.action is None and d.failure == kind
     assert d.attempts[0].error == error.message and d.attempts[0].prompt
     # A reply that came back (empty) still cost its tokens; a call that failed cost none.
     assert d.attempts[0].output_tokens == (0 if error.reply is None else 24)
+
+
+@pytest.mark.parametrize(
+    "error, provider",
+    [
+        (ModelError("timeout", "attempt_timeout exceeded"), True),
+        (ModelError("rate_limit", "429"), True),
+        (ModelError("provider_error", "HTTP 500"), True),
+        (ModelError("connection", "reset"), True),
+        (ModelError("unreachable", "connection refused"), True),
+        (ModelError("empty", "no text", reply=Reply(text="", usage=Usage(output_tokens=24))), False),
+        (ModelError("bad_reply", "not JSON"), False),
+    ],
+)
+def test_by_default_only_the_providers_failures_leave_the_move_undecided(error, provider):
+    """F is what the model answered (seed 003 l.202): an empty or unusable reply is the move's failure,
+    a provider's failure raises, so the game is left unfinished rather than forfeited."""
+    from plylab.errors import ProviderFailure
+
+    player, turn, _ = scripted("llm:model=local", error)
+    if provider:
+        with pytest.raises(ProviderFailure) as raised:
+            act(player, turn)
+        assert raised.value.kind == error.kind
+    else:
+        assert act(player, turn).failure == error.kind
 
 
 def test_retry_reasks_with_the_error_shown():
@@ -438,7 +465,8 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
 
     server.queue(Behaviour(delay=3.0), Behaviour(delay=3.0))
     player, turn, _ = scripted(
-        f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random"
+        f"llm:model=openai-api/play/slow,base_url={server.url},timeout=1,on_failure=random,"
+        "on_provider_failure=forfeit"  # the old policy: the failure is the move's (random fallback)
     )
     player.model = get_model(
         "openai-api/play/slow", base_url=server.url, backoff=0.01, defaults=GenerateConfig(max_retries=1)
@@ -446,6 +474,25 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
     d = act(player, turn)
     assert d.action in turn.state.legal_actions() and d.failure == "timeout"
     assert len(server.requests) == 1  # timeout= bounds the whole move: no second 1 s attempt
+
+
+def test_a_provider_failure_leaves_the_move_undecided_by_default(server):
+    from plylab.errors import ProviderFailure
+    from plylab.models import GenerateConfig, get_model
+    from tests.support.fake_openai_server import Behaviour
+
+    server.queue(Behaviour(delay=3.0))
+    player, turn, _ = scripted(
+        f"llm:model=openai-api/play/slow2,base_url={server.url},timeout=1,on_failure=random"
+    )
+    player.model = get_model(
+        "openai-api/play/slow2", base_url=server.url, backoff=0.01, defaults=GenerateConfig(max_retries=1)
+    )
+    with pytest.raises(
+        ProviderFailure
+    ) as failure:  # not a move, not a random fallback: the game is unfinished
+        act(player, turn)
+    assert failure.value.kind == "timeout"
 
 
 def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):

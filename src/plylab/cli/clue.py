@@ -11,6 +11,7 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, stores_beside
 from . import options as o
+from ._study import play
 
 if TYPE_CHECKING:
     from ..clue.study import RunPlan
@@ -26,18 +27,12 @@ def register(app: typer.Typer) -> None:
     app.add_typer(clue_app, name="clue")
 
 
-def _run(plan: RunPlan, store: Path, quiet: bool, backend: str, address: str | None) -> None:
-    from ..clue.study import run_plan
+def _run(plan: RunPlan, store: Path, quiet: bool, backend: str, address: str | None, dry_run: bool) -> None:
+    from ..clue.study import ClueStudy
+    from ..harness.driver import exec_options
 
-    outcome = run_plan(plan, store, progress=not quiet, backend=backend, address=address)
-    wins = ", ".join(f"{spec} {n}" for spec, n in sorted(outcome.wins.items())) or "none"
-    stopped = " (interrupted — re-run the same command to resume)" if outcome.status == "interrupted" else ""
-    typer.echo(
-        f"clue run {outcome.key}: played {outcome.played} game(s), {outcome.skipped} already stored, "
-        f"store {store}; wins this session: {wins}{stopped}"
-    )
-    if outcome.status == "interrupted":
-        raise typer.Exit(130)
+    options = exec_options(store, concurrency=plan.concurrency, address=address)
+    play(ClueStudy(plan), store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
 
 
 @clue_app.command("run")
@@ -56,12 +51,13 @@ def run(
     backend: o.Backend = "local",
     address: o.Address = None,
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
 ) -> None:
     """Play N games with the given seats (seating shuffled per game); resumable."""
     from ..clue.study import RunPlan
 
     plan = RunPlan(list(player or []), games, seed, turn_limit, "custom", parallel or concurrency)
-    _run(plan, store, quiet, backend, address)
+    _run(plan, store, quiet, backend, address, dry_run)
 
 
 @clue_app.command("study")
@@ -81,6 +77,7 @@ def study(
     backend: o.Backend = "local",
     address: o.Address = None,
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
 ) -> None:
     """The paper's study: per model three LLM seats, all baseline, all matrix, or mixed (1 matrix + 2 baseline)."""
     from ..clue.study import RunPlan, study_specs
@@ -92,6 +89,7 @@ def study(
         quiet,
         backend,
         address,
+        dry_run,
     )
 
 

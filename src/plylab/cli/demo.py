@@ -24,7 +24,7 @@ def demo(
     """Gemma 3 270M (in-process llama.cpp) vs the Optimal player on tic-tac-toe, plus MCTS references."""
     from ..analysis.metrics import matchup_rows
     from ..analysis.tables import render
-    from ..harness.backends import ExecOptions
+    from ..harness.driver import exec_options
     from ..harness.plan import Matchup, Plan
     from ..harness.runner import run_plan
     from ..harness.store import Store
@@ -34,7 +34,7 @@ def demo(
         "demo: Gemma 3 270M plays with output=enum (replies constrained to the legal moves), not the "
         "paper's free answer (output=text), which this small base model rarely gets right"
     )
-    summary = run_plan(plan, store, options=ExecOptions(concurrency=4))
+    summary = run_plan(plan, store, options=exec_options(store, concurrency=4))
     print(summary.line())
     s = Store(store, create=False)
     try:

@@ -7,6 +7,7 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from . import options as o
+from ._study import play
 
 
 def learn(
@@ -37,6 +38,7 @@ def learn(
     backend: o.Backend = "local",
     address: o.Address = None,
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
 ) -> None:
     """Run the learning protocol; re-running the same command resumes to exactly the same memory.
     Ctrl-C or SIGTERM stops at once, keeping every saved game."""
@@ -61,10 +63,7 @@ def learn(
     learner = Learner(
         exp, store, concurrency=parallel or concurrency, progress=not quiet, backend=backend, address=address
     )
-    summary = learner.run()
-    print(summary.line())
-    if summary.status == "interrupted":
-        raise typer.Exit(130)
+    play(learner, store, options=learner.exec_options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 
 def register(app: typer.Typer) -> None:

@@ -30,3 +30,10 @@ MaxTokens = Annotated[
     int | None, typer.Option("--max-tokens", help="... after N new tokens (input + output)")
 ]
 MaxCost = Annotated[float | None, typer.Option("--max-cost", help="... after USD dollars of new calls")]
+DryRun = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="print the games, expected model calls and (hosted models) tokens and cost, then stop; no store is created",
+    ),
+]

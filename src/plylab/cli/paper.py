@@ -12,8 +12,11 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from . import options as o
+from ._study import play
 
 if TYPE_CHECKING:
+    from ..harness.backends import ExecOptions
+    from ..harness.study import Study
     from ..paper.plan import Options
     from ..paper.protocols import Protocol
 
@@ -112,6 +115,7 @@ def run(
     max_tokens: o.MaxTokens = None,
     max_cost: o.MaxCost = None,
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
 ) -> None:
     """Play exactly the paper's protocol for TABLE into the store; re-running the same command resumes it."""
     from ..paper.plan import Options
@@ -134,7 +138,7 @@ def run(
         raise UserError(
             f"--max-calls/--max-tokens/--max-cost apply to table runs; {table} is not one (cap it with --games/--runs)"
         )
-    where = _Where(store, run_name, concurrency, backend, address, quiet)
+    where = _Where(store, run_name, concurrency, backend, address, quiet, dry_run)
     if p.kind == "clue":
         if player_options:
             raise UserError(
@@ -163,6 +167,13 @@ class _Where:
     backend: str
     address: str | None
     quiet: bool
+    dry_run: bool
+
+    def play(self, study: Study, options: ExecOptions | None = None) -> None:
+        from ..harness.driver import exec_options
+
+        options = options or exec_options(self.store, concurrency=self.concurrency, address=self.address)
+        play(study, self.store, options=options, backend=self.backend, quiet=self.quiet, dry_run=self.dry_run)
 
 
 def _run_tables(
@@ -172,9 +183,8 @@ def _run_tables(
     w: _Where,
     limits: tuple[int | None, int | None, float | None],
 ) -> None:
-    from ..harness.backends import ExecOptions
     from ..harness.budget import Budget
-    from ..harness.runner import run_plan
+    from ..harness.runner import PlanStudy
     from ..paper.plan import play_plan, reference_plan
 
     plans = []
@@ -185,18 +195,11 @@ def _run_tables(
         plans.append((plan, True))
     if references:
         plans.append((reference_plan(p, opts.games, opts.seed), False))
-    options = ExecOptions(
-        concurrency=w.concurrency, workers=0, address=w.address, run_dir=str(w.store.parent)
-    )
     for plan, budgeted in plans:
         budget = Budget(*limits)  # a fresh one per run: each run spends its own
-        limited = budget if budgeted and budget.limited else None
-        summary = run_plan(
-            plan, w.store, backend=w.backend, options=options, progress=not w.quiet, budget=limited
-        )
-        typer.echo(summary.line())
-        if summary.status == "interrupted":
-            raise typer.Exit(130)
+        w.play(PlanStudy(plan, budget if budgeted and budget.limited else None, paper=p.name))
+    if w.dry_run:
+        return
     dev = opts.deviations(p)
     typer.echo(
         f"report: plylab paper report {p.name} --store {w.store}"
@@ -214,17 +217,17 @@ def _run_learn(p: Protocol, opts: Options, w: _Where) -> None:
     for exp in learning_experiments(p, opts):
         if w.run_name:
             exp = replace(exp, name=f"{w.run_name}/{(exp.name or '').rsplit('/', 1)[-1]}")
-        summary = Learner(
+        learner = Learner(
             exp,
             w.store,
             concurrency=w.concurrency,
             progress=not w.quiet,
             backend=w.backend,
             address=w.address,
-        ).run()
-        typer.echo(summary.line())
-        if summary.status == "interrupted":
-            raise typer.Exit(130)
+        )
+        w.play(learner, learner.exec_options)
+    if w.dry_run:
+        return
     typer.echo(
         f"report: plylab paper report {p.name} --store {w.store} --plot figures/"
         + (f" --run {w.run_name}" if w.run_name else "")
@@ -232,14 +235,13 @@ def _run_learn(p: Protocol, opts: Options, w: _Where) -> None:
 
 
 def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _Where) -> None:
-    from ..clue.study import run_plan as clue_run
+    from ..clue.study import ClueStudy
     from ..paper.plan import clue_plans
 
     for plan in clue_plans(p, models, games, seed, w.concurrency):
-        outcome = clue_run(plan, w.store, progress=not w.quiet, backend=w.backend, address=w.address)
-        typer.echo(
-            f"clue {plan.condition}: played {outcome.played}, {outcome.skipped} already stored ({outcome.key})"
-        )
+        w.play(ClueStudy(plan))  # Ctrl-C in one condition ends the command (130): the next never starts
+    if w.dry_run:
+        return
     typer.echo(f"report: plylab paper report {p.name} --store {w.store}")
 
 

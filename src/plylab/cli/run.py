@@ -11,6 +11,7 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from . import options as o
+from ._study import play
 
 
 def run(
@@ -42,6 +43,7 @@ def run(
         None, "--config", help="YAML grid plan (games x formulations x players x opponents)"
     ),
     quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
     score: Literal["on", "off"] = typer.Option(
         "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
     ),
@@ -52,10 +54,10 @@ def run(
     once the next one would exceed it, games in flight finish, and the run is marked stopped; the
     same command with a larger budget resumes it. Ctrl-C or SIGTERM stops at once, keeping every saved game.
     """
-    from ..harness.backends import ExecOptions  # here, not above: `plylab --help` stays fast
-    from ..harness.budget import Budget
+    from ..harness.budget import Budget  # here, not above: `plylab --help` stays fast
+    from ..harness.driver import exec_options
     from ..harness.plan import GAMES_PER_MATCHUP, load_plan, single_plan
-    from ..harness.runner import run_plan
+    from ..harness.runner import PlanStudy
 
     run_name, concurrency = run_name or old_name, parallel or concurrency
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
@@ -81,20 +83,11 @@ def run(
         )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
-    options = ExecOptions(
-        concurrency=concurrency, workers=workers or 0, address=address, run_dir=str(store.parent)
-    )
-    summary = run_plan(
-        plan,
-        store,
-        backend=backend,
-        options=options,
-        progress=not quiet,
-        budget=budget if budget.limited else None,
-    )
-    print(summary.line())
-    if summary.status == "interrupted":
-        raise typer.Exit(130)
+    if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
+        quiet, concurrency = True, 1
+    options = exec_options(store, concurrency=concurrency, workers=workers or 0, address=address)
+    study = PlanStudy(plan, budget if budget.limited else None)
+    play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 
 def register(app: typer.Typer) -> None:

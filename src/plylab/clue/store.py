@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS clue_runs (
     turn_limit INTEGER NOT NULL,
     specs TEXT NOT NULL,            -- JSON list, before seat shuffling
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',   -- running | finished | stopped | interrupted | failed
+    stop_reason TEXT
 );
 CREATE TABLE IF NOT EXISTS clue_games (
     id INTEGER PRIMARY KEY,
@@ -104,6 +106,10 @@ class ClueStore:
             return
         try:
             self.conn.executescript(SCHEMA)
+            have = {r[1] for r in self.conn.execute("PRAGMA table_info(clue_runs)")}
+            if "status" not in have:  # written before Clue runs had a status: NULL until played again
+                self.conn.execute("ALTER TABLE clue_runs ADD COLUMN status TEXT")
+                self.conn.execute("ALTER TABLE clue_runs ADD COLUMN stop_reason TEXT")
         except sqlite3.DatabaseError as exc:
             raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
 
@@ -114,13 +120,22 @@ class ClueStore:
         now = time.time()
         row = self.conn.execute("SELECT id FROM clue_runs WHERE key=?", (key,)).fetchone()
         if row is not None:
-            self.conn.execute("UPDATE clue_runs SET updated=? WHERE id=?", (now, row["id"]))
+            self.conn.execute(
+                "UPDATE clue_runs SET status='running', stop_reason=NULL, updated=? WHERE id=?",
+                (now, row["id"]),
+            )
             return int(row["id"])
         cur = self.conn.execute(
             "INSERT INTO clue_runs(key, condition, seed, turn_limit, specs, created, updated) VALUES (?,?,?,?,?,?,?)",
             (key, condition, seed, turn_limit, json_text(specs), now, now),
         )
         return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
+        self.conn.execute(
+            "UPDATE clue_runs SET status=?, stop_reason=?, updated=? WHERE id=?",
+            (status, reason, time.time(), run_id),
+        )
 
     def finished(self, run_id: int) -> set[int]:
         return {r[0] for r in self.conn.execute("SELECT idx FROM clue_games WHERE run_id=?", (run_id,))}

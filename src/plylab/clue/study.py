@@ -10,17 +10,21 @@ Clue games run wherever tic-tac-toe games do; results come back here, to the one
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterator
+import math
+import sqlite3
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
-from ..harness.backends import ExecOptions
-from ..harness.driver import Driver
+from ..harness.driver import Driver, RunSummary, exec_options, run_study
+from ..harness.forecast import Forecast, model_of, read_store
 from ..harness.plan import INT64, check_int
 from ..harness.seeds import clue_seed_v1, derive_seed
+from ..harness.study import Part
 from ..models.call import SEEDING
 from ..players import RunContext
 from ..specs import parse_spec
@@ -101,16 +105,6 @@ class RunPlan:
         return f"{self.condition}/seed{self.seed}/{hashlib.sha256(body.encode()).hexdigest()[:12]}"
 
 
-@dataclass
-class RunOutcome:
-    run_id: int
-    key: str
-    played: int
-    skipped: int
-    wins: dict[str, int] = field(default_factory=dict)
-    status: str = "finished"  # finished | interrupted
-
-
 @dataclass(frozen=True)
 class ClueResult:
     """One finished game, as it comes back from an executor."""
@@ -142,39 +136,46 @@ class ClueJob:
         return ClueResult(self.index, log)
 
 
-def run_plan(
-    plan: RunPlan,
-    store_path: str | Path,
-    *,
-    progress: bool = True,
-    backend: str = "local",
-    address: str | None = None,
-) -> RunOutcome:
-    """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
-    a local instance) and save each one as it ends."""
-    specs = plan.validate()
-    store_path = Path(store_path)
-    options = ExecOptions(
-        concurrency=plan.concurrency, address=address, run_dir=str(store_path.parent), workers=0
-    )
-    with Driver(store_path, backend=backend, options=options, progress=progress, stderr=True) as driver:
-        store = driver.open(ClueStore)
+@dataclass
+class ClueStudy:
+    """A Clue run (a plan's games) for the run driver; the wins of this session are its details."""
+
+    plan: RunPlan
+    kind: str = "clue run"
+    wins: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.specs = self.plan.validate()
+        self.key = self.name = self.plan.key(self.specs)
+
+    @property
+    def lease(self) -> str:
+        return f"clue:{self.key}"
+
+    @property
+    def planned(self) -> int:
+        return self.plan.games
+
+    def open_store(self, path: Path) -> ClueStore:
+        store = ClueStore(path)
 
         # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
         # seeds their games were played with (their replies are cached under them).
         def stored(key: str) -> bool:
             return store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (key,)).fetchone() is not None
 
-        legacy = stored(plan.key(specs, legacy=True, seeding=1))
-        seeding = 1 if legacy or stored(plan.key(specs, seeding=1)) else SEEDING
-        key = plan.key(specs, legacy=legacy, seeding=seeding)
+        self.legacy = stored(self.plan.key(self.specs, legacy=True, seeding=1))
+        self.seeding = 1 if self.legacy or stored(self.plan.key(self.specs, seeding=1)) else SEEDING
+        self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
+        return store
+
+    async def parts(self, store: ClueStore, driver: Driver) -> AsyncGenerator[Part, None]:
+        plan, specs, key, legacy, seeding = self.plan, self.specs, self.key, self.legacy, self.seeding
         seed_of = clue_seed_v1 if legacy else derive_seed
-        driver.claim(store.conn, f"clue:{key}")
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
         done = store.finished(run_id)
         model = any(clue_player_class(s)[1].uses_model for s in specs)
-        outcome = RunOutcome(run_id, key, 0, sum(i < plan.games for i in done))
-        driver.bar.update(driver.task, description=f"clue {key}"[:48], total=plan.games - outcome.skipped)
+        driver.bar.update(driver.task, description=f"clue {key}"[:48])
 
         def jobs() -> Iterator[ClueJob]:
             for i in range(plan.games):
@@ -188,13 +189,63 @@ def run_plan(
             log = result.log
             if not store.save_game(run_id, result.index, log):
                 return False
-            outcome.played += 1
             if log.winner is not None:
                 winner = log.seats[log.winner]
-                outcome.wins[winner] = outcome.wins.get(winner, 0) + 1
+                self.wins[winner] = self.wins.get(winner, 0) + 1
             return True
 
-        driver.run(driver.play(jobs(), save, model=model))
-        if driver.interrupted:
-            outcome.status = "interrupted"
-    return outcome
+        yield Part(
+            jobs(),
+            save,
+            lambda status, why: store.finish_run(run_id, status, why),
+            plan.games,
+            already=sum(i < plan.games for i in done),
+            model=model,
+        )
+
+    def forecast(self, store_path: Path) -> Forecast:
+        """Games the store lacks; each model seat's calls bounded by its turns within the turn limit."""
+        conn = read_store(store_path)
+        saved = 0
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                keys = (
+                    self.plan.key(self.specs),
+                    self.plan.key(self.specs, seeding=1),
+                    self.plan.key(self.specs, legacy=True, seeding=1),
+                )
+                saved = int(
+                    conn.execute(
+                        "SELECT COUNT(*) FROM clue_games g JOIN clue_runs r ON r.id = g.run_id "
+                        "WHERE r.key IN (?, ?, ?) AND g.idx < ?",
+                        (*keys, self.plan.games),
+                    ).fetchone()[0]
+                )
+            conn.close()
+        out = Forecast(self.kind, self.name, self.plan.games - saved, saved)
+        for spec in self.specs:
+            model = model_of(spec)
+            if model is not None:
+                load = out.load(model)
+                load.mark = "≤"
+                load.calls += out.games * math.ceil(self.plan.turn_limit / len(self.specs))
+        return out
+
+    def details(self) -> list[str]:
+        wins = ", ".join(f"{spec} {n}" for spec, n in sorted(self.wins.items())) or "none"
+        return [f"wins this session: {wins}"]
+
+
+def run_plan(
+    plan: RunPlan,
+    store_path: str | Path,
+    *,
+    progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+) -> RunSummary:
+    """Play the plan's missing games on `backend` (`local`, or `ray` joining `address` or starting
+    a local instance) and save each one as it ends."""
+    study = ClueStudy(plan)
+    options = exec_options(store_path, concurrency=plan.concurrency, address=address)
+    return run_study(study, store_path, backend=backend, options=options, progress=progress, stderr=True)

@@ -74,6 +74,9 @@ class RunBudget(Protocol):
     def charge(self, rec: Any) -> None:
         """A newly saved game (never one that was already stored)."""
 
+    def charge_unfinished(self) -> None:
+        """A game that started and was left unfinished (a provider failure): not saved."""
+
     @property
     def reason(self) -> str | None: ...
 
@@ -93,6 +96,9 @@ class GameLimit:
 
     def charge(self, rec: Any) -> None:
         self.played += 1
+
+    def charge_unfinished(self) -> None:
+        self.played += 1  # it was started: a limit of N new games starts at most N
 
     @property
     def reason(self) -> str | None:
@@ -172,4 +178,8 @@ class Budget:
         """Add a saved game's new calls (cache hits are free)."""
         self.spent += game_usage(rec)
         self.games += 1
+        self.in_flight = max(0, self.in_flight - 1)
+
+    def charge_unfinished(self) -> None:
+        """An unsaved game is no longer in flight; its calls are not in the store, so not counted."""
         self.in_flight = max(0, self.in_flight - 1)

@@ -1,10 +1,12 @@
 """The run driver: the loop every study shares (`plylab run`, `clue run`/`study`, `learn`, paper presets).
 
-A study describes its jobs (drawn lazily, finished ones left out) and how a result is saved; the
-driver owns the rest: the executor, the store's lease on the run, the response cache (opened only
-when a job uses a model), the progress bar, save-on-result (durable before counted), the budget,
-and how a run ends: finished, stopped (a budget), interrupted (Ctrl-C or SIGTERM) or, on a full
-disk, one line saying that every saved game is kept and the same command resumes.
+A study (`harness.study.Study`) describes its parts: their jobs (drawn lazily, finished ones left
+out) and how a result is saved. `run_study` owns the rest, once for all of them: the executor, the
+store's lease on the run, the response cache (opened only when a job uses a model), the progress
+bar, save-on-result (durable before counted), the budget, games a provider failure left unfinished,
+and how every part ends: finished, stopped (a budget, unfinished games), interrupted (Ctrl-C or
+SIGTERM), failed (an error) or, on a full disk, one line saying that every saved game is kept and
+the same command resumes. One `RunSummary` reports any study.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -41,9 +43,9 @@ from ..printable import printable
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
 from .store import transaction
+from .study import Part, Save, Study, Unfinished
 
 T = TypeVar("T")
-Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
 
 LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
     name TEXT PRIMARY KEY,          -- study:run name
@@ -59,26 +61,41 @@ LEASE_STALE = 5 * LEASE_BEAT
 
 @dataclass
 class RunSummary:
+    """What a run did, for every study: one type, one line (the study adds its own `details`)."""
+
     run: str
     store: Path
     planned: int
-    already: int
-    played: int
-    status: str  # finished | interrupted | stopped
-    reason: str | None = None  # why a stopped run stopped (e.g. a budget)
+    already: int = 0  # games the store held before
+    played: int = 0  # games newly saved
+    status: str = "finished"  # finished | stopped | interrupted | failed
+    reason: str | None = None  # why a stopped run stopped (a budget, games left unfinished)
+    kind: str = "run"
+    replayed: int = 0  # games finished again from the response cache (a learning phase resumed)
+    unfinished: dict[str, int] = field(default_factory=dict)  # provider failure kind -> games
+    details: list[str] = field(default_factory=list)
 
     @property
     def saved(self) -> int:
-        return self.already + self.played
+        return self.already + self.played + self.replayed
 
     def line(self) -> str:
         left = self.planned - self.saved
-        tail = "" if left == 0 else f"; {left} left — re-run the same command to resume"
+        tail = "" if left <= 0 else f"; {left} left — re-run the same command to resume"
         why = f" ({self.reason})" if self.reason else ""
+        again = f", {self.replayed} replayed from the cache" if self.replayed else ""
+        extra = "".join(f"; {d}" for d in self.details)
         return printable(  # a run name comes from the user or a plan file: inert on the terminal
-            f"run '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in {self.store} "
-            f"({self.played} played now, {self.already} already there){tail}"
+            f"{self.kind} '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in "
+            f"{self.store} ({self.played} played now, {self.already} already there{again}){extra}{tail}"
         )
+
+
+def unfinished_reason(unfinished: dict[str, int]) -> str:
+    """'3 games unfinished by provider failures (timeout 2, rate_limit 1)'."""
+    n = sum(unfinished.values())
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(unfinished.items()))
+    return f"{n} game{'s' if n != 1 else ''} unfinished by provider failures ({kinds}); not saved, played again on re-run"
 
 
 @dataclass
@@ -87,6 +104,7 @@ class Tally:
 
     played: int = 0
     replayed: int = 0
+    unfinished: dict[str, int] = field(default_factory=dict)  # provider failure kind -> games
 
 
 @contextmanager
@@ -162,6 +180,7 @@ class Driver:
         # an unknown backend, a missing extra, --address without ray: one line, nothing written yet
         self.executor = make_executor(backend, self.options)
         self.interrupted = False
+        self.tally = Tally()  # the current `play`'s
         self._progress = progress
         self._label, self._total, self._stderr = label, total, stderr
         self._cache: Any = None
@@ -274,6 +293,7 @@ class Driver:
         budget: RunBudget | None = None,
         extra: dict[str, Any] | None = None,
         concurrency: int | None = None,
+        in_order: bool = False,
     ) -> Tally:
         """Play `jobs` (drawn as slots free up), saving each result as it ends: durable first, counted second."""
         context = RunContext(store_path=self.store_path, cache=self.cache() if model else None)
@@ -282,9 +302,14 @@ class Driver:
         executor = self.executor
         if concurrency is not None and concurrency != self.options.concurrency:
             executor = make_executor(self.backend, replace(self.options, concurrency=concurrency))
-        tally = Tally()
+        tally = self.tally = Tally()  # live: a signal ends `play`, and the caller still reads it
 
         def on_result(result: Any) -> None:
+            if isinstance(result, Unfinished):  # not saved: the same command plays it again
+                tally.unfinished[result.kind] = tally.unfinished.get(result.kind, 0) + 1
+                if budget is not None:
+                    budget.charge_unfinished()
+                return
             if save(result):
                 tally.played += 1
                 if budget is not None:
@@ -293,6 +318,115 @@ class Driver:
                 tally.replayed += 1
             self.advance()
 
-        should_start = budget.allows_new_game if budget is not None else (lambda: True)
+        def should_start() -> bool:
+            if in_order and tally.unfinished:  # later games would build on a missing one
+                return False
+            return budget.allows_new_game() if budget is not None else True
+
         await executor.run(jobs, context, on_result, should_start)
         return tally
+
+
+def exec_options(
+    store_path: str | Path,
+    *,
+    concurrency: int = 1,
+    workers: int = 0,
+    address: str | None = None,
+) -> ExecOptions:
+    """How a command's flags become execution options: the one place they are built."""
+    return ExecOptions(
+        concurrency=concurrency, workers=workers, address=address, run_dir=str(Path(store_path).parent)
+    )
+
+
+def run_study(
+    study: Study,
+    store_path: str | Path,
+    *,
+    backend: str = "local",
+    options: ExecOptions | None = None,
+    progress: bool = True,
+    stderr: bool = False,
+    announce: Callable[[], None] | None = None,
+) -> RunSummary:
+    """Play a study whole: claim its run, play each part's missing games, record every part's status.
+
+    A part ends finished (every game saved), stopped (a budget, or games a provider failure left
+    unfinished), interrupted (Ctrl-C or SIGTERM) or failed (an error, recorded before it is
+    raised). The first part that does not finish ends the study; re-running the same command
+    resumes it. The store is the ledger: counts come from what was saved."""
+    store_path = Path(store_path)
+    current: list[Part] = []  # the part being played, for a signal or an error to mark
+
+    with Driver(
+        store_path,
+        backend=backend,
+        options=options or exec_options(store_path),
+        progress=progress,
+        label=study.name,
+        total=study.planned,
+        stderr=stderr,
+    ) as driver:
+        store = driver.open(study.open_store)
+        driver.claim(store.conn, study.lease)
+        if announce is not None:  # the run is ours: say what it will do (a refusal said one line only)
+            announce()
+        summary = RunSummary(study.name, store_path, study.planned, kind=study.kind)
+
+        async def main() -> None:
+            with ExitStack() as held:
+                joined = False
+                parts = study.parts(store, driver)
+                try:
+                    async for part in parts:
+                        current[:] = [part]
+                        if part.already < part.games and not joined:
+                            # a backend (Ray) joined once for every part, and only once there is work
+                            held.enter_context(driver.executor.session())
+                            joined = True
+                        summary.already += part.already
+                        driver.advance(part.already)
+                        tally = await driver.play(
+                            part.jobs,
+                            part.save,
+                            model=part.model and part.already < part.games,
+                            budget=part.budget,
+                            extra=part.extra,
+                            concurrency=part.concurrency,
+                            in_order=part.in_order,
+                        )
+                        summary.played += tally.played
+                        summary.replayed += tally.replayed
+                        for kind, n in tally.unfinished.items():
+                            summary.unfinished[kind] = summary.unfinished.get(kind, 0) + n
+                        part.complete = part.already + tally.played + tally.replayed >= part.games
+                        if part.complete:
+                            part.finish("finished", None)
+                        else:
+                            summary.status = "stopped"
+                            if tally.unfinished:
+                                summary.reason = unfinished_reason(tally.unfinished)
+                            elif part.budget is not None:
+                                summary.reason = part.budget.reason
+                            part.finish("stopped", summary.reason)
+                        current.clear()
+                        if not part.complete:
+                            break
+                finally:
+                    await parts.aclose()
+
+        try:
+            driver.run(main())
+        except Exception as exc:
+            if current and storage_failure(exc) is None:
+                current[0].finish("failed", f"{type(exc).__name__}: {exc}"[:500])
+            raise
+        if driver.interrupted:
+            summary.status, summary.reason = "interrupted", None
+            if current:  # what the part saved before the signal
+                summary.played += driver.tally.played
+                summary.replayed += driver.tally.replayed
+                current[0].finish("interrupted", None)
+        summary.details = study.details()
+    return summary

@@ -1,17 +1,99 @@
-"""`plylab run`: a plan's games, described for the run driver; each game saved as it ends."""
+"""`plylab run`: a plan's games as a study for the run driver; each game saved as it ends."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..models.secrets import scrub_spec
+from ..players.canonical import canonical_spec
+from ..specs import parse_spec
 from .backends import ExecOptions
 from .budget import RunBudget
-from .driver import Driver, RunSummary, storage_failure
+from .driver import Driver, RunSummary, run_study
+from .forecast import Forecast, add_tokens, earlier_moves, game_bound, model_of, read_store, saved_games
 from .plan import Plan
 from .store import Store
+from .study import Part
 
-__all__ = ["RunSummary", "run_plan"]
+__all__ = ["PlanStudy", "RunSummary", "run_plan"]
+
+
+@dataclass
+class PlanStudy:
+    """A plan (matchups x games) played into one store run named after it."""
+
+    plan: Plan
+    budget: RunBudget | None = None
+    kind: str = "run"
+    paper: str | None = None  # the paper table this plan reproduces (its tokens per move forecast ours)
+
+    @property
+    def name(self) -> str:
+        return self.plan.name
+
+    @property
+    def lease(self) -> str:
+        return f"play:{self.plan.name}"
+
+    @property
+    def planned(self) -> int:
+        return self.plan.planned
+
+    def open_store(self, path: Path) -> Store:
+        return Store(path)
+
+    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+        plan = self.plan
+        run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
+        done = store.saved(run_id)
+        if self.budget is not None:
+            self.budget.resume(
+                store.conn, run_id
+            )  # a resumed run has already spent what its saved games used
+        yield Part(
+            plan.jobs(skip=done),
+            lambda rec: store.save_game(run_id, rec),
+            lambda status, why: store.finish_run(run_id, status, why),
+            plan.planned,
+            already=done.count(),
+            model=plan.uses_model,
+            budget=self.budget,
+            extra={"seeding": store.seeding(run_id)},  # the run's per-call seed rule (models.call)
+        )
+
+    def details(self) -> list[str]:
+        return []
+
+    def forecast(self, store_path: Path) -> Forecast:
+        """Games left to play and, per model, the calls (and tokens, cost) they should take."""
+        conn = read_store(store_path)
+        try:
+            saved = saved_games(conn, self.plan.name)
+            share = (self.plan.planned - saved) / self.plan.planned if self.plan.planned else 0.0
+            out = Forecast(self.kind, self.name, self.plan.planned - saved, saved)
+            columns: list[str] = []
+            for m in self.plan.matchups:
+                for spec in (m.player, m.opponent):
+                    model = model_of(spec)
+                    if model is None:
+                        continue
+                    load = out.load(model)
+                    seen = earlier_moves(conn, m.game, scrub_spec(canonical_spec(spec)))  # as moves store it
+                    moves = seen if seen is not None else game_bound(m.game)
+                    if seen is None:
+                        load.mark = "≥" if parse_spec(spec).name != "llm" else "≤"
+                    load.calls += self.plan.games * share * moves
+                    effort = parse_spec(spec).options.get("effort", "high")
+                    columns += [m.formulation, f"tokens.{effort}"]
+            add_tokens(
+                out, conn, self.paper, columns, self.plan.matchups[0].game if self.plan.matchups else ""
+            )
+            return out
+        finally:
+            if conn is not None:
+                conn.close()
 
 
 def run_plan(
@@ -25,40 +107,6 @@ def run_plan(
 ) -> RunSummary:
     """Play what the store lacks of `plan`. `budget` may stop new games early; Ctrl-C or SIGTERM
     stops at once. Either way every finished game is saved, and re-running resumes."""
-    store_path = Path(store_path)
     if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
         progress, options = False, replace(options or ExecOptions(), concurrency=1)
-    with Driver(
-        store_path, backend=backend, options=options, progress=progress, label=plan.name, total=plan.planned
-    ) as driver:
-        store = driver.open(Store)
-        driver.claim(store.conn, f"play:{plan.name}")
-        run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
-        done = store.saved(run_id)
-        summary = RunSummary(plan.name, store_path, plan.planned, done.count(), 0, "finished")
-        driver.advance(summary.already)
-        if budget is not None:
-            budget.resume(store.conn, run_id)  # a resumed run has already spent what its saved games used
-        todo = plan.jobs(skip=done)
-        model = summary.saved < summary.planned and plan.uses_model
-        try:
-            driver.run(
-                driver.play(
-                    todo,
-                    lambda rec: store.save_game(run_id, rec),
-                    model=model,
-                    budget=budget,
-                    extra={"seeding": store.seeding(run_id)},
-                )
-            )
-        except Exception as exc:
-            if storage_failure(exc) is None:
-                store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}"[:500])
-            raise
-        summary.played = done.count() - summary.already  # the store is the ledger, even after a signal
-        if driver.interrupted:
-            summary.status = "interrupted"
-        elif summary.saved < summary.planned:
-            summary.status, summary.reason = "stopped", budget.reason if budget is not None else None
-        store.finish_run(run_id, summary.status, summary.reason)
-    return summary
+    return run_study(PlanStudy(plan, budget), store_path, backend=backend, options=options, progress=progress)

@@ -17,17 +17,29 @@ memory. Evaluation phases read their checkpoint read-only and resume game by gam
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ProviderFailure, UserError
 from ..games import get_game
-from ..harness.backends import ExecOptions
 from ..harness.budget import GameLimit
-from ..harness.driver import Driver
+from ..harness.driver import Driver, RunSummary, exec_options, run_study
+from ..harness.forecast import (
+    Forecast,
+    add_tokens,
+    earlier_moves,
+    game_bound,
+    model_of,
+    read_store,
+    saved_games,
+)
 from ..harness.seeds import derive_seed
 from ..harness.store import Store
+from ..harness.study import Part
 from ..models.call import SEEDING
 from ..players import RunContext, make_player
+from ..players.canonical import canonical_spec
 from ..players.reaper import CaseMemory, lend_memory
 from .schedule import Experiment, Phase, run_phases
 
@@ -50,25 +62,12 @@ class RunFiles:
         return self.folder / f"checkpoint-{c}.sqlite"
 
 
-@dataclass
-class LearnSummary:
-    experiment: str
-    store: Path
-    planned: int
-    played: int = 0  # new games
-    replayed: int = 0  # learning games replayed from the response cache after an interruption
-    skipped: int = 0  # games already stored
-    status: str = "finished"  # finished | stopped | interrupted
-    memories: list[Path] = field(default_factory=list)
+def _saved(result: object) -> bool:
+    return False
 
-    def line(self) -> str:
-        tail = "" if self.status == "finished" else " — re-run the same command to resume"
-        where = self.memories[0].parent.parent if self.memories else "-"
-        return (
-            f"learning '{self.experiment}' {self.status}: {self.played} games played, "
-            f"{self.replayed} replayed from the cache, {self.skipped} already stored, in {self.store}; "
-            f"memories under {where}{tail}"
-        )
+
+def _kept(status: str, why: str | None) -> None:
+    """A checkpointed phase's store run keeps the status it finished with."""
 
 
 def copy_atomic(src: Path, dest: Path) -> None:
@@ -78,10 +77,12 @@ def copy_atomic(src: Path, dest: Path) -> None:
 
 
 class Learner:
-    """Plays an experiment into a store, phase by phase; `max_new_games` stops it early (a budget)."""
+    """An experiment as a study for the run driver: phase by phase, each phase a store run.
 
-    store: Store  # open while `run` runs
-    driver: Driver
+    `max_new_games` stops it early (a budget). Between learning and evaluation the memory is
+    checkpointed; the driver records every phase's status, interrupted ones included."""
+
+    kind = "learning"
 
     def __init__(
         self,
@@ -96,70 +97,88 @@ class Learner:
     ) -> None:
         self.exp = exp.validate()
         self.backend = backend
-        self.exec_options = ExecOptions(address=address, run_dir=str(store_path.parent))
+        self.exec_options = exec_options(store_path, workers=1, address=address)
         self.store_path = store_path
         self.concurrency = concurrency
         self.limit = GameLimit(max_new_games) if max_new_games is not None else None
         self.progress = progress
         self.root = memory_root(store_path, exp)
-        planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
-        self.summary = LearnSummary(exp.label, store_path, planned)
+        self.name = exp.label
+        self.lease = f"learn:{exp.label}"
+        self.planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
+        self.memories: list[Path] = []
         self.seeding = SEEDING  # the per-call seed rule of the phase being played (its stored run's)
 
-    def run(self) -> LearnSummary:
-        with Driver(
-            self.store_path,
-            backend=self.backend,
-            options=self.exec_options,
-            progress=self.progress,
-            label=self.exp.label,
-            total=self.summary.planned,
-        ) as driver:
-            self.driver = driver
-            self.store = driver.open(Store)
-            driver.claim(self.store.conn, f"learn:{self.exp.label}")
-            with driver.executor.session():  # Ray joined once, not per phase
-                driver.run(self._all_runs())
-            if driver.interrupted:
-                self.summary.status = "interrupted"
-        return self.summary
+    def open_store(self, path: Path) -> Store:
+        return Store(path)
 
-    async def _all_runs(self) -> None:
+    def details(self) -> list[str]:
+        return [f"memories under {self.root}"]
+
+    def forecast(self, store_path: Path) -> Forecast:
+        """Games every phase still lacks; the agent's calls are a floor (a REAPER move makes several)."""
+        conn = read_store(store_path)
+        try:
+            out = Forecast(self.kind, self.name, 0)
+            for r in range(self.exp.runs):
+                for phase in run_phases(self.exp, r):
+                    saved = saved_games(conn, phase.store_run(self.exp))
+                    out.saved += saved
+                    out.games += phase.games - saved
+                    spec = phase.player(self.exp)
+                    model = model_of(spec)
+                    if model is not None and phase.games > saved:
+                        load = out.load(model)
+                        seen = earlier_moves(conn, self.exp.game, canonical_spec(spec))
+                        load.mark = "≥" if seen is None else load.mark
+                        moves = seen if seen is not None else game_bound(self.exp.game)
+                        load.calls += (phase.games - saved) * moves
+            add_tokens(out, conn, None, [])
+            return out
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def run(self) -> RunSummary:
+        return run_study(
+            self, self.store_path, backend=self.backend, options=self.exec_options, progress=self.progress
+        )
+
+    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+        """Every run's phases in order; a learning phase's memory is checkpointed once it is complete."""
+        self.store, self.driver = store, driver
         for r in range(self.exp.runs):
             files = RunFiles(self.root / f"run{r}")
-            self.summary.memories.append(files.latest)
-            if not await self._one_run(r, files):
-                self.summary.status = "stopped"
-                return
-
-    async def _one_run(self, r: int, files: RunFiles) -> bool:
-        """Play (or resume) run r; False when it stopped early."""
-        if not files.checkpoint(0).exists():
-            files.latest.unlink(missing_ok=True)
-            empty = CaseMemory.open(
-                files.latest, frozen=False, game=self.exp.game, formulation=self.exp.formulation
-            )
-            empty.snapshot(files.checkpoint(0))
-            empty.close()
-        for phase in run_phases(self.exp, r):
-            if phase.kind == "learn":
-                done = files.checkpoint(phase.index)
-                if done.exists():
-                    self.driver.advance(phase.games)
-                    continue
-                copy_atomic(files.checkpoint(phase.index - 1), files.latest)  # from the last checkpoint
-                if not await self._phase(phase, files.latest, learn=True):
-                    return False
-                await self._consolidate(phase, files.latest)
-                copy_atomic(files.latest, done)
-            else:
-                memory = files.checkpoint(phase.index) if phase.kind == "eval" else None
-                if not await self._phase(phase, memory, learn=False):
-                    return False
-        final = files.checkpoint(self.exp.epochs)
-        if not files.latest.exists() or files.latest.read_bytes() != final.read_bytes():
-            copy_atomic(final, files.latest)
-        return True
+            self.memories.append(files.latest)
+            if not files.checkpoint(0).exists():
+                files.latest.unlink(missing_ok=True)
+                empty = CaseMemory.open(
+                    files.latest, frozen=False, game=self.exp.game, formulation=self.exp.formulation
+                )
+                empty.snapshot(files.checkpoint(0))
+                empty.close()
+            for phase in run_phases(self.exp, r):
+                if phase.kind == "learn":
+                    done = files.checkpoint(phase.index)
+                    if done.exists():  # checkpointed: its games are stored and its memory is kept
+                        yield Part((), _saved, _kept, phase.games, already=phase.games, model=False)
+                        continue
+                    copy_atomic(files.checkpoint(phase.index - 1), files.latest)  # from the last checkpoint
+                    part = self._phase(phase, files.latest, learn=True)
+                    yield part
+                    if not part.complete:
+                        return
+                    await self._consolidate(phase, files.latest)
+                    copy_atomic(files.latest, done)
+                else:
+                    memory = files.checkpoint(phase.index) if phase.kind == "eval" else None
+                    part = self._phase(phase, memory, learn=False)
+                    yield part
+                    if not part.complete:
+                        return
+            final = files.checkpoint(self.exp.epochs)
+            if not files.latest.exists() or files.latest.read_bytes() != final.read_bytes():
+                copy_atomic(final, files.latest)
 
     def _plan(self, phase: Phase, memory: Path | None) -> dict[str, object]:
         rel = None if memory is None else str(memory.relative_to(self.store_path.parent))
@@ -173,35 +192,30 @@ class Learner:
             "memory": rel,
         }
 
-    async def _phase(self, phase: Phase, memory: Path | None, *, learn: bool) -> bool:
-        """Play a phase's missing games (a learning phase's all, in order); True when complete."""
+    def _phase(self, phase: Phase, memory: Path | None, *, learn: bool) -> Part:
+        """A phase's missing games (a learning phase's all, in order, replayed from the cache)."""
         store = self.store
         run_id = store.open_run(
             phase.store_run(self.exp), phase.seed(self.exp), self._plan(phase, memory), kind="learn"
         )
         stored = store.saved(run_id)
-        skipped = 0 if learn else stored.count()
-        self.summary.skipped += skipped
-        self.driver.advance(skipped)
         self.seeding = store.seeding(run_id)
         extra: dict[str, object] = {"seeding": self.seeding}
         if memory is not None:
             lend_memory(extra, self.exp.agent, memory, learn=learn)
-        todo = phase.jobs(self.exp, skip=() if learn else stored)
-        tally = await self.driver.play(
-            todo,
+        return Part(
+            phase.jobs(self.exp, skip=() if learn else stored),
             lambda rec: store.save_game(run_id, rec),
-            model=True,
+            lambda status, why: store.finish_run(run_id, status, why),
+            phase.games,
+            already=0
+            if learn
+            else stored.count(),  # a learning phase counts only games played into this memory
             budget=self.limit,
             extra=extra,
             concurrency=1 if learn else self.concurrency,
+            in_order=learn,
         )
-        self.summary.played += tally.played
-        self.summary.replayed += tally.replayed
-        # a learning phase counts only games played into this memory
-        complete = tally.played + tally.replayed + skipped == phase.games
-        store.finish_run(run_id, "finished" if complete else "stopped")
-        return complete
 
     async def _consolidate(self, phase: Phase, memory: Path) -> None:
         """End of a learning phase: extract rules from the phase's new cases."""
@@ -213,5 +227,10 @@ class Learner:
         key = f"{phase.job(self.exp, phase.games - 1).key}/phase-rules"
         try:
             await player.consolidate(game.formulation(self.exp.formulation), key)  # type: ignore[attr-defined]
+        except ProviderFailure as failure:  # no checkpoint yet: a re-run replays the phase from the cache
+            raise UserError(
+                f"rule extraction after learning phase {phase.index} of run {phase.run} got no answer from "
+                f"the provider ({failure}); every saved game is kept: re-run the same command to resume"
+            ) from None
         finally:
             player.close()

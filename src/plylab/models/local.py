@@ -19,7 +19,7 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +44,6 @@ MODEL_NAME = "gemma-3-270m"
 # Gemma 3 270M was trained on 32k tokens; 8k holds a long Clue history (a six-player game passes 4k
 # around turn 100) and costs ~150 MB of KV cache. Prompt time grows only with the prompt actually sent.
 CONTEXT_TOKENS = 8192
-
-
-class _Cancelled(Exception):
-    """Raised inside llama.cpp's sampling loop when the caller gave up (attempt time-out)."""
 
 
 class LocalEngine:
@@ -112,12 +108,8 @@ class LocalEngine:
     ) -> dict[str, Any]:
         """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread."""
 
-        def stop_if_cancelled(input_ids: Any, scores: Any) -> Any:
-            if cancel is not None and cancel.is_set():
-                raise _Cancelled
-            return scores
-
-        from llama_cpp import LogitsProcessorList
+        def cancelled(input_ids: Any, scores: Any) -> bool:
+            return cancel is not None and cancel.is_set()
 
         with self._lock:
             llama = self._llama
@@ -127,14 +119,32 @@ class LocalEngine:
             kwargs: dict[str, Any] = {}
             if schema is not None:
                 kwargs["grammar"] = _grammar(json.dumps(schema))
-            return llama.create_chat_completion(
+            # `create_chat_completion` with Gemma's handler, plus a stopping criterion: asked in Python
+            # between tokens, it ends an abandoned reply cleanly. (Raising from a logits processor does
+            # not: llama.cpp calls it through a ctypes callback, which swallows the exception, prints
+            # "Exception ignored on calling ctypes callback" and decodes on, once per token.)
+            return _gemma_handler(cancelled)(
+                llama=llama,
                 messages=_fold_system(messages),
                 temperature=temperature,
                 max_tokens=max_tokens,
                 seed=seed,
-                logits_processor=LogitsProcessorList([stop_if_cancelled]),
+                repeat_penalty=1.0,  # create_chat_completion's default (the handler's own is 1.1)
                 **kwargs,
             )
+
+
+def _gemma_handler(stop: Callable[[Any, Any], bool]) -> Any:
+    """Gemma's chat-completion handler, its prompt carrying `stop` as a stopping criterion."""
+    from llama_cpp import StoppingCriteriaList
+    from llama_cpp import llama_chat_format as chat_format
+
+    def formatter(*args: Any, **kwargs: Any) -> Any:
+        result = chat_format.format_gemma(*args, **kwargs)
+        result.stopping_criteria = StoppingCriteriaList([stop])
+        return result
+
+    return chat_format.chat_formatter_to_chat_completion_handler(formatter)
 
 
 @contextlib.contextmanager
@@ -228,7 +238,7 @@ class LocalModelAPI(ModelAPI):
         try:
             result = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
         except BaseException:
-            cancel.set()  # an attempt time-out: stop the abandoned thread at its next token
+            cancel.set()  # a time-out or a signal: the abandoned thread stops at its next token
             raise
         choice = result["choices"][0]
         usage = result.get("usage") or {}

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..errors import ParseError
+from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, ResponseCache, get_model
 from ..models.call import call, call_seed
 from ..models.jsontext import BadJSON, parse_json
@@ -48,6 +48,10 @@ class LLMOptions(Params):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     on_failure: str = "forfeit"
+    # A provider's failure (time-out, rate limit, HTTP error, lost connection), retries spent, is
+    # not the model's (003 l.202: F is what the model answered): the game is left unfinished and
+    # played again on re-run. forfeit: the old policy, the move fails and the game is forfeited.
+    on_provider_failure: Literal["unfinished", "forfeit"] = "unfinished"
     timeout: float | None = Field(None, gt=0.0)
     # json: characters allowed for a reasoning field before the move; 0: none. Default: 300 for
     # hosted models, 0 for `local` (Gemma 270M fills it with filler at ~0.1 s a token).
@@ -156,7 +160,8 @@ class LLMPlayer(Player[LLMOptions]):
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
         "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
-        "on_failure=forfeit|retry:N|random, effort (default high), summary, temperature, max_tokens, timeout"
+        "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
+        "summary, temperature, max_tokens, timeout"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
@@ -216,6 +221,8 @@ class LLMPlayer(Player[LLMOptions]):
                     {"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}
                 ]
         failure = attempts[-1].failure
+        if provider_failure(failure) and o.on_provider_failure == "unfinished":
+            raise ProviderFailure(str(failure), attempts[-1].error or "")
         if self.policy == "random":
             return Decision(
                 self.rng.choice(turn.state.legal_actions()),

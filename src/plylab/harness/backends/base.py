@@ -8,14 +8,16 @@ package's `__init__`), so another backend is one more module here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ...errors import ProviderFailure
 from ...players import RunContext, player_class
 from ...registry import Registry
 from ..session import play_game
+from ..study import Unfinished
 
 OnResult = Callable[[Any], None]
 ShouldStart = Callable[[], bool]
@@ -59,11 +61,15 @@ def uses_model(job: Any) -> bool:
     return any(player_class(spec)[1].uses_model for spec in job.seat_specs())
 
 
-def play(job: Any, context: RunContext) -> Coroutine[Any, Any, Any]:
+async def play(job: Any, context: RunContext) -> Any:
     """Play one job. A job with its own `play(context)` coroutine (another kind of game, e.g. Clue)
-    is played by it; a GameJob by the harness session. Backends call this, never play_game directly."""
+    is played by it; a GameJob by the harness session. Backends call this, never play_game directly.
+    A game a provider failure left unfinished comes back as `Unfinished` (not saved, played again)."""
     own = getattr(job, "play", None)
-    return own(context) if own is not None else play_game(job, context)
+    try:
+        return await (own(context) if own is not None else play_game(job, context))
+    except ProviderFailure as failure:
+        return Unfinished(str(getattr(job, "key", "")), failure.kind, failure.message)
 
 
 def make_executor(backend: str, options: ExecOptions) -> Executor:

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import FailureKind
+from ...errors import FailureKind, ProviderFailure, provider_failure
 from ...models import GenerateConfig, Model, ResponseCache
 from ...models.call import SEEDING, Attempt, call, call_seed
 
@@ -42,6 +42,7 @@ class Caller:
     seed: int
     seeding: int = SEEDING  # the run's seed rule; 1: `legacy_seed`, for runs stored before it
     attempts: list[Attempt] = field(default_factory=list)
+    leave_unfinished: bool = True  # a provider's failure leaves the game unfinished (not the move's failure)
 
     async def ask(
         self,
@@ -64,6 +65,8 @@ class Caller:
         )
         self.attempts.append(attempt)
         if attempt.failure is not None:
+            if self.leave_unfinished and provider_failure(attempt.failure):
+                raise ProviderFailure(attempt.failure, f"{component}: {attempt.error}")
             raise CallFailed(attempt.failure, f"{component}: {attempt.error}")
         return attempt.reply or ""
 

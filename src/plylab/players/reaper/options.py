@@ -43,6 +43,9 @@ class ReaperOptions(Params):
     reflector_model: str | None = None
     extractor_model: str | None = None
     on_failure: str = "forfeit"
+    # A provider's failure (retries spent) is not the model's: the game is left unfinished and played
+    # again on re-run (003 l.202); forfeit: the old policy, the move fails and the game is forfeited.
+    on_provider_failure: Literal["unfinished", "forfeit"] = "unfinished"
     effort: Literal["low", "medium", "high", "unset"] = "medium"  # the REAPER study's (l.162)
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)  # per decision call (planner, executor, descriptor)

@@ -126,6 +126,7 @@ class ReaperPlayer(Player[ReaperOptions]):
             cache,
             self.seed,
             self.context.seeding,
+            leave_unfinished=o.on_provider_failure == "unfinished",
         )
         self.shape = LoopShape(
             self.structured, self.structured and o.answer == "legal", o.iterations, o.subtasks, o.force_final

@@ -1,0 +1,190 @@
+"""What a run will ask of models, said before it starts: its first line, and all that `--dry-run` prints.
+
+Games to play are the planned ones the store lacks. Model calls per game are learned from the
+store's earlier games of the same game and player where it has some (≈), else bounded by the
+game's longest play (≤; a REAPER move makes several calls, so its count is then a floor, ≥).
+Tokens, for hosted models only: the paper's published output tokens per move where the run is a
+paper table, else the store's earlier moves of that model, else unknown; cost the same way from
+the store (the paper prints no prices).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..specs import parse_spec
+
+LOCAL = "local"
+
+
+@dataclass
+class ModelLoad:
+    """Expected use of one model: calls, and for a hosted model tokens and cost per call."""
+
+    model: str
+    calls: float = 0.0
+    mark: str = "≈"  # ≈ from earlier games, ≤ a bound, ≥ a floor
+    tokens_per_call: float | None = None  # output tokens (the paper's measure), reasoning included
+    cost_per_call: float | None = None
+    source: str = ""  # where the tokens figure comes from
+
+    def text(self) -> str:
+        out = f"{self.model}: {self.mark} {round(self.calls):,} calls"
+        if self.model == LOCAL:
+            return out + " (local, no cost)"
+        if self.tokens_per_call is None:
+            return out + ", tokens and cost unknown (no earlier moves of this model in the store)"
+        tokens = self.calls * self.tokens_per_call
+        out += f", {self.mark} {_big(tokens)} output tokens ({self.source})"
+        if self.cost_per_call is None:
+            return out + ", cost unknown"
+        return out + f", {self.mark} ${self.calls * self.cost_per_call:,.2f}"
+
+
+@dataclass
+class Forecast:
+    kind: str
+    name: str
+    games: int  # to play now
+    saved: int = 0
+    loads: dict[str, ModelLoad] = field(default_factory=dict)
+
+    def load(self, model: str) -> ModelLoad:
+        return self.loads.setdefault(model, ModelLoad(model))
+
+    def line(self) -> str:
+        head = f"{self.kind} '{self.name}': {self.games:,} games to play"
+        if self.saved:
+            head += f" ({self.saved:,} already saved)"
+        if not self.loads:
+            return head + ", no model calls"
+        return head + "; " + "; ".join(load.text() for load in self.loads.values())
+
+
+def _big(n: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f}{unit}"
+    return f"{n:.0f}"
+
+
+def model_of(spec: str) -> str | None:
+    """The model a player spec calls (None for a classic player)."""
+    parsed = parse_spec(spec)
+    model = parsed.options.get("model")
+    if model is None and parsed.name in ("llm", "reaper", "cbr", "memento", "clue-llm"):
+        return LOCAL
+    return None if model is None else str(model)
+
+
+def read_store(path: Path) -> sqlite3.Connection | None:
+    """The store, read-only, if it exists (a forecast never creates one)."""
+    if not Path(path).exists():
+        return None
+    from .store import open_read_only
+
+    try:
+        return open_read_only(path)
+    except Exception:  # noqa: BLE001 - a store that cannot be read has taught us nothing
+        return None
+
+
+def saved_games(conn: sqlite3.Connection | None, run: str) -> int:
+    if conn is None:
+        return 0
+    try:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?", (run,)
+        ).fetchone()
+    except sqlite3.Error:
+        return 0
+    return int(row[0])
+
+
+def earlier_moves(conn: sqlite3.Connection | None, game: str, spec: str) -> float | None:
+    """Mean moves per game this player made in the store's earlier games of `game` (None: none)."""
+    if conn is None:
+        return None
+    try:
+        row = conn.execute(
+            "SELECT AVG(n) FROM (SELECT COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id "
+            "WHERE g.game = ? AND m.player = ? GROUP BY g.id)",
+            (game, spec),
+        ).fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None or row[0] is None else float(row[0])
+
+
+def earlier_usage(conn: sqlite3.Connection | None, model: str) -> tuple[float, float | None, int] | None:
+    """(output tokens per call, cost per call or None, moves seen) from the store's moves of `model`."""
+    if conn is None:
+        return None
+    try:
+        row = conn.execute(
+            "SELECT SUM(output_tokens), SUM(calls), SUM(cost), COUNT(cost), COUNT(*) FROM moves "
+            "WHERE calls > 0 AND (player LIKE ? OR player LIKE ?)",
+            (f"%model={model},%", f"%model={model}"),
+        ).fetchone()
+    except sqlite3.Error:
+        return None
+    if row is None or not row[1]:
+        return None
+    cost = float(row[2]) / float(row[1]) if row[3] else None
+    return float(row[0] or 0) / float(row[1]), cost, int(row[4])
+
+
+# Where the paper prints tokens per move for a game (Tables 12 and 13 by formulation, 14 by effort).
+TOKEN_TABLES = {"tic_tac_toe": ("table12", "table14"), "nim": ("table13",)}
+
+
+def paper_tokens(table: str | None, model: str, columns: Iterable[str], game: str = "") -> float | None:
+    """The paper's mean output tokens per move for `model` in `table`'s matching columns, if it prints them."""
+    if table is None:
+        return None
+    from ..paper.published import paper_model, published
+
+    label = paper_model(model)
+    if label is None:
+        return None
+    columns = list(columns)
+    for source in (table, *TOKEN_TABLES.get(game, ())):  # a table without tokens: the game's token tables
+        row = published(source).get("rows", {}).get(label, {})
+        values = [
+            float(row[c]["value"]) for c in columns if isinstance(row.get(c), dict) and "value" in row[c]
+        ]
+        if values:
+            return sum(values) / len(values)
+    return None
+
+
+def add_tokens(
+    forecast: Forecast, conn: sqlite3.Connection | None, paper: str | None, columns: list[str], game: str = ""
+) -> None:
+    """Tokens and cost per call for every hosted model of the forecast."""
+    for model, load in forecast.loads.items():
+        if model == LOCAL:
+            continue
+        from_paper = paper_tokens(paper, model, columns, game)
+        usage = earlier_usage(conn, model)
+        if from_paper is not None:
+            load.tokens_per_call, load.source = from_paper, f"the paper's {from_paper:,.0f} per move"
+        elif usage is not None:
+            load.tokens_per_call = usage[0]
+            load.source = f"{usage[0]:,.0f} per call over {usage[2]:,} earlier moves in the store"
+        if usage is not None:
+            load.cost_per_call = usage[1]
+
+
+def game_bound(game: str) -> int:
+    """The most moves one seat can make in a game of `game` (OpenSpiel's longest play, halved)."""
+    from ..games import get_game
+
+    try:
+        return max(1, math.ceil(get_game(game).engine.max_game_length() / 2))
+    except Exception:  # noqa: BLE001 - a game without a length bound: say at least one move
+        return 1

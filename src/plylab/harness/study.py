@@ -1,0 +1,91 @@
+"""What a study tells the run driver: the small protocol every kind of run implements.
+
+A study (a plan of games, a Clue run, a learning experiment, or one of yours) says its run key,
+how many games it plans, where its results are kept, and yields its parts: each part is one
+stored run with its jobs and how a result is saved. The driver (`harness.driver.run_study`) does
+everything else, once for all studies: the store, the claim and lease, skipping saved games,
+progress, the status of each part (finished / stopped / interrupted / failed), the summary and
+the exit code. A new study is one module with one class; see `tests/harness/toy_study.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .budget import RunBudget
+from .forecast import Forecast
+
+Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
+Finish = Callable[[str, str | None], None]  # record a part's status (and why) in the store
+
+
+@dataclass
+class Part:
+    """One stored run of a study: a whole `plylab run`, a Clue run, a learning phase.
+
+    `jobs` are drawn as games start and leave out what `already` counts (games the store holds).
+    `in_order`: results build on each other (a learning phase), so the part stops at the first
+    game left unfinished. The driver sets `complete` once the part has been played."""
+
+    jobs: Iterable[Any]
+    save: Save
+    finish: Finish
+    games: int  # the part's planned games
+    already: int = 0
+    model: bool = True
+    budget: RunBudget | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    concurrency: int | None = None  # None: the run's --concurrency
+    in_order: bool = False
+    complete: bool = False
+
+
+class StoreHandle(Protocol):
+    """What the driver needs of a study's store: a connection (for the lease) and `close`."""
+
+    @property
+    def conn(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game a provider failure left unfinished: not saved, so the same command plays it again."""
+
+    key: str
+    kind: str  # timeout | rate_limit | provider_error | connection | unreachable
+    message: str
+
+
+class Study(Protocol):
+    """A run the driver can play whole. `kind` names it in the summary (`run`, `clue run`, `learning`),
+    `lease` is the name its claim holds in the store; `details` adds the study's own facts to the
+    summary line; `forecast` says what it will ask of models before anything starts."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def lease(self) -> str: ...
+
+    @property
+    def planned(self) -> int: ...
+
+    def open_store(self, path: Path) -> StoreHandle: ...
+
+    def parts(self, store: Any, driver: Any) -> AsyncGenerator[Part, None]:
+        """Yield parts in order; after each, the driver has set `part.complete` (stop when False)."""
+        ...
+
+    def details(self) -> list[str]: ...
+
+    def forecast(self, store_path: Path) -> Forecast:
+        """Games to play and the model calls, tokens and cost expected, read without writing the store."""
+        ...

@@ -1,0 +1,36 @@
+"""A study added in one module (tests/harness/toy_study.py) runs through the CLI, stops on a
+signal with status `interrupted` and exit 130, and resumes to the end, each game saved once."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+from pathlib import Path
+
+from tests.support.runs import no_run_outlives_its_test, spawn, stop, wait_for_games  # noqa: F401
+
+TOY = ["-m", "tests.harness.toy_study", "squares"]
+
+
+def test_a_toy_study_runs_through_the_cli_stops_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
+    store = tmp_path / "toy.sqlite"
+    args = ["--games", "40", "--store", str(store), "-q"]
+    proc = spawn([*TOY, *args, "--delay", "0.2"])
+    wait_for_games(proc, store, 3, table="toy_squares", timeout=60)
+    out, err = stop(proc, signal.SIGINT)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert out.count("\n") == 1 and "toy 'squares-40' interrupted" in out and "re-run the same command" in out
+    db = sqlite3.connect(store)
+    assert db.execute("SELECT kind, status FROM runs").fetchall() == [("toy", "interrupted")]
+    saved = db.execute("SELECT COUNT(*) FROM toy_squares").fetchone()[0]
+    assert 3 <= saved < 40
+
+    again = spawn([*TOY, *args])
+    out, err = again.communicate(timeout=120)
+    assert again.returncode == 0, err
+    assert "toy 'squares-40' finished: 40/40 games saved" in out and f"{saved} already there" in out
+    assert "squares of 0..39" in out  # the study's own summary contents
+    assert db.execute("SELECT status FROM runs").fetchall() == [("finished",)]
+    rows = db.execute("SELECT idx, value FROM toy_squares ORDER BY idx").fetchall()
+    assert rows == [(i, i * i) for i in range(40)]

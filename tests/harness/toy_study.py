@@ -1,0 +1,100 @@
+"""A toy study in one module, to prove what README's Layout says: a new study is a class with a run
+key, its jobs and how a result is saved, handed to the run driver; a CLI command runs it.
+
+Squares: game i "plays" for `delay` seconds and yields i*i, saved in a table of its own. The driver
+gives it, unchanged, what every study has: claim, skipping, progress, status, summary, exit 130.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from plylab.cli import app
+from plylab.cli import main as plylab_main
+from plylab.cli import options as o
+from plylab.cli._study import finish
+from plylab.harness.driver import exec_options, run_study
+from plylab.harness.forecast import Forecast
+from plylab.harness.store import Store
+from plylab.harness.study import Part
+from plylab.players import RunContext
+
+TABLE = "CREATE TABLE IF NOT EXISTS toy_squares (run_id INTEGER, idx INTEGER, value INTEGER, PRIMARY KEY (run_id, idx))"
+
+
+@dataclass(frozen=True)
+class SquareJob:
+    key: str
+    index: int
+    delay: float
+    uses_model: bool = False
+
+    async def play(self, context: RunContext) -> tuple[int, int]:
+        await asyncio.sleep(self.delay)
+        return self.index, self.index * self.index
+
+
+class Squares:
+    kind = "toy"
+
+    def __init__(self, games: int, delay: float) -> None:
+        self.name, self.planned, self.delay = f"squares-{games}", games, delay
+        self.lease = f"toy:{self.name}"
+
+    def open_store(self, path: Path) -> Store:
+        store = Store(path)
+        store.conn.execute(TABLE)
+        return store
+
+    async def parts(self, store: Store, driver: Any) -> AsyncGenerator[Part, None]:
+        run_id = store.open_run(self.name, 0, {"toy": "squares", "games": self.planned}, kind="toy")
+        done = {r[0] for r in store.conn.execute("SELECT idx FROM toy_squares WHERE run_id=?", (run_id,))}
+
+        def save(result: tuple[int, int]) -> bool:
+            cur = store.conn.execute("INSERT OR IGNORE INTO toy_squares VALUES (?,?,?)", (run_id, *result))
+            return cur.rowcount == 1
+
+        jobs = (SquareJob(f"{self.name}/{i}", i, self.delay) for i in range(self.planned) if i not in done)
+        yield Part(
+            jobs,
+            save,
+            lambda status, why: store.finish_run(run_id, status, why),
+            self.planned,
+            already=len(done),
+            model=False,
+        )
+
+    def details(self) -> list[str]:
+        return ["squares of 0.." + str(self.planned - 1)]
+
+    def forecast(self, store_path: Path) -> Forecast:
+        return Forecast(self.kind, self.name, self.planned)  # no model calls to foresee
+
+
+def squares(
+    games: int = typer.Option(10, "--games"),
+    delay: float = typer.Option(0.0, "--delay"),
+    store: o.Store = Path("toy.sqlite"),
+    concurrency: o.Concurrency = 1,
+    quiet: o.Quiet = False,
+) -> None:
+    """Play the toy study; re-running resumes it."""
+    study = Squares(games, delay)
+    options = exec_options(store, concurrency=concurrency)
+    finish(run_study(study, store, options=options, progress=not quiet))
+
+
+def main(argv: list[str]) -> int:
+    app.command("squares")(squares)
+    return plylab_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
