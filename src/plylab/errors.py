@@ -27,12 +27,9 @@ ParseKind = Literal["unparseable", "illegal", "empty"]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 
 
-# A provider's failure, not the model's: a move that never got an answer (after the door's retries).
-PROVIDER_FAILURES = ("timeout", "rate_limit", "provider_error", "connection", "unreachable")
-
-
 def provider_failure(kind: str | None) -> bool:
-    """Whether a move's recorded failure is the provider's (no answer came), not the model's."""
+    """Whether a move's recorded failure is the provider's, not the model's: no answer came after
+    the door's retries (a time-out, a rate limit, an HTTP error, an unreachable server, a lost link)."""
     return kind in ("timeout", "provider_error", "connection")
 
 

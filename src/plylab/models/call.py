@@ -49,6 +49,7 @@ class Attempt:
     # what the model door replaced in an unsafe reply (lone surrogates, out-of-range usage, a quoted key)
     repaired: str | None = None
     seed: int | None = None  # the sampling seed the call was made with
+    cause: str | None = None  # the model door's error kind where `failure` folds it (rate_limit, unreachable)
 
     def record(self, reply: Any) -> None:
         """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
@@ -95,6 +96,7 @@ async def call(
         if err.reply is not None:
             attempt.record(err.reply)
         attempt.failure, attempt.error = model_failure(err.kind), err.message
+        attempt.cause = None if attempt.failure == err.kind else err.kind
         return attempt
     attempt.record(reply)
     return attempt

@@ -222,7 +222,7 @@ class LLMPlayer(Player[LLMOptions]):
                 ]
         failure = attempts[-1].failure
         if provider_failure(failure) and o.on_provider_failure == "unfinished":
-            raise ProviderFailure(str(failure), attempts[-1].error or "")
+            raise ProviderFailure(attempts[-1].cause or str(failure), attempts[-1].error or "")
         if self.policy == "random":
             return Decision(
                 self.rng.choice(turn.state.legal_actions()),

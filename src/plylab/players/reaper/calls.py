@@ -66,7 +66,7 @@ class Caller:
         self.attempts.append(attempt)
         if attempt.failure is not None:
             if self.leave_unfinished and provider_failure(attempt.failure):
-                raise ProviderFailure(attempt.failure, f"{component}: {attempt.error}")
+                raise ProviderFailure(attempt.cause or attempt.failure, f"{component}: {attempt.error}")
             raise CallFailed(attempt.failure, f"{component}: {attempt.error}")
         return attempt.reply or ""
 
