@@ -46,6 +46,14 @@ def cli(capsys: pytest.CaptureFixture[str]):
     return run
 
 
+@pytest.fixture(scope="session")
+def local_model():
+    """The real local model (Gemma 3 270M in llama.cpp), loaded once per session."""
+    from plylab.models import get_model
+
+    return get_model("local")
+
+
 # Fixtures that load the local model: a test using one belongs to the `model` lane.
 MODEL_FIXTURES = {"local_model"}
 # Skip reasons that mean a piece of the set-up is missing, not that a test does not apply.

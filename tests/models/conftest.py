@@ -16,13 +16,6 @@ def api_key() -> str:
     return API_KEY
 
 
-@pytest.fixture(scope="session")
-def local_model():
-    from plylab.models import get_model
-
-    return get_model("local")
-
-
 @pytest.fixture(scope="module")
 def _server() -> Iterator[FakeOpenAIServer]:
     with FakeOpenAIServer(api_key=API_KEY) as server:
