@@ -19,6 +19,7 @@ import pytest
 from plylab.analysis.learning import plot_learning
 from plylab.cli import main
 from plylab.learning import Experiment, Learner, RunFiles, memory_root
+from plylab.players.canonical import canonical_spec
 from plylab.players.reaper import CaseMemory
 from tests.support.cli import run_args
 
@@ -193,7 +194,9 @@ def test_the_trained_memory_plays_in_plylab_run(store, tmp_path):
     with sqlite3.connect(tmp_path / "play.sqlite") as conn:
         notes = [
             json.loads(n)
-            for (n,) in conn.execute("SELECT note FROM moves WHERE player=? AND note IS NOT NULL", (spec,))
+            for (n,) in conn.execute(
+                "SELECT note FROM moves WHERE player=? AND note IS NOT NULL", (canonical_spec(spec),)
+            )
         ]
     assert any(n.get("retrieved") for n in notes)
 
