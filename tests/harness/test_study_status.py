@@ -16,8 +16,6 @@ from tests.support.runs import no_run_outlives_its_test, plylab, stop, wait_for_
 
 SEATS = [*["-p", "clue-random"] * 3]
 
-KNOWN = "under pytest the child local-model run saves nothing within the wait (it does from a shell); see the closing note"
-
 
 def clue_status(store: Path) -> list[tuple[str, str | None]]:
     with sqlite3.connect(store) as conn:
@@ -37,7 +35,6 @@ def test_a_clue_run_records_finished_and_an_old_store_without_status_resumes(cli
     assert clue_status(store) == [("custom", "finished")]
 
 
-@pytest.mark.skip(reason=KNOWN)
 def test_paper_run_of_a_clue_table_stops_on_ctrl_c_with_130(tmp_path: Path) -> None:
     """The first condition is interrupted; the command ends there (it used to start the next one, exit 0)."""
     store = tmp_path / "c.sqlite"
@@ -52,7 +49,6 @@ def test_paper_run_of_a_clue_table_stops_on_ctrl_c_with_130(tmp_path: Path) -> N
     assert [status for _, status in clue_status(store)] == ["interrupted"]  # no second condition started
 
 
-@pytest.mark.skip(reason=KNOWN)
 @pytest.mark.slow
 @pytest.mark.model
 def test_an_interrupted_learning_phase_is_marked_interrupted(tmp_path: Path) -> None:

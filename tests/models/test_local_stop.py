@@ -14,7 +14,6 @@ import pytest
 
 from tests.support.runs import no_run_outlives_its_test, plylab, stop, wait_for_games  # noqa: F401
 
-KNOWN = "under pytest the child local-model run saves nothing within the wait (it does from a shell); see the closing note"
 COMMANDS = {
     "run": [
         "run",
@@ -33,7 +32,6 @@ COMMANDS = {
 }
 
 
-@pytest.mark.skip(reason=KNOWN)
 @pytest.mark.model
 @pytest.mark.parametrize(
     "command, sig",

@@ -44,7 +44,7 @@ class _ChatHandler(BaseHTTPRequestHandler):
         prompt = request["messages"][-1]["content"]
         if isinstance(prompt, list):
             prompt = " ".join(part.get("text", "") for part in prompt)
-        move = re.findall(r"^- (\S+)$", prompt, re.MULTILINE)[0]
+        move = re.findall(r"^- (.+)$", prompt, re.MULTILINE)[0]  # a label may hold spaces: 'pile 1, take 1'
         # A separate reasoning trace (as DeepSeek-style servers send it) and the move in the reply.
         reasoning = LLM_REPLY_REASONING.format(move=move)
         content = json.dumps({"reasoning": reasoning, "action": move})

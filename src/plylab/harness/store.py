@@ -125,6 +125,8 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
         raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
     except OSError as exc:
         raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
+    if (known := _identity(path)) is not None:
+        _checked.add(known)  # a store this process created: its next connections skip the check
     return conn
 
 
@@ -136,7 +138,20 @@ REQUIRED = {
 }
 
 
-_checked: set[tuple[int, int]] = set()  # (device, inode) of files this process found sound
+# (device, inode) of the stores this process found sound or opened for writing. Such a file is never
+# opened again with a plain file descriptor: closing one drops every POSIX lock the process holds on
+# it (SQLite's own among them), and the next reader in another process would then take itself for the
+# last connection and remove the -wal a writer here is still appending to (its games then unseen
+# outside, and lost if it is killed).
+_checked: set[tuple[int, int]] = set()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def check_before_writing(path: Path) -> None:
@@ -246,6 +261,8 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
             raise UserError(
                 f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file"
             )
+        if _identity(path) in _checked:  # open for writing here: SQLite alone may touch the file
+            return _ro(path, mode="ro")
         with path.open("rb") as fh:
             header = fh.read(100)
     except OSError as exc:

@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import functools
 import math
+import os
 import re
 import time
 import warnings
@@ -214,7 +215,9 @@ def get_model(
         )
     register_url(base_url)  # a key written into base_url is scrubbed like an env key
     install_log_scrubber()  # and nothing logged (by inspect, httpx, a provider SDK) carries a key
-    memo = repr((name, base_url, max_connections, backoff, defaults, sorted(model_args.items())))
+    # a base URL from the environment is part of the model: a process that changes it gets a new one
+    env_url = os.environ.get(_base_url_var(name), "") if base_url is None else ""
+    memo = repr((name, base_url, env_url, max_connections, backoff, defaults, sorted(model_args.items())))
     model = _models.get(memo)
     if model is None:
         model = _build(
@@ -231,6 +234,14 @@ def get_model(
 
 def provider_of(name: str) -> str:
     return name.split("/", 1)[0]
+
+
+def _base_url_var(name: str) -> str:
+    """The variable inspect reads a provider's server from: `<SERVICE>_BASE_URL` for
+    `openai-api/<service>/...`, else `<PROVIDER>_BASE_URL`."""
+    parts = name.split("/")
+    service = parts[1] if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
+    return f"{service.upper().replace('-', '_')}_BASE_URL"
 
 
 def _build(
