@@ -132,8 +132,13 @@ def test_bad_replies_are_recorded_passes(reply, kind):
     assert d.kind == "pass" and d.cards is None and d.call.failure == kind and d.call.reply == reply
 
 
-def test_model_error_is_a_recorded_pass():
-    _, d = decide("clue-llm:model=local", ModelError("timeout", "too slow"))
+def test_a_provider_failure_leaves_the_game_unfinished_or_is_a_recorded_pass_when_asked():
+    from plylab.errors import ProviderFailure
+
+    with pytest.raises(ProviderFailure) as failure:
+        decide("clue-llm:model=local", ModelError("timeout", "too slow"))
+    assert failure.value.kind == "timeout" and "too slow" in failure.value.message
+    _, d = decide("clue-llm:model=local,on_provider_failure=pass", ModelError("timeout", "too slow"))
     assert d.kind == "pass" and d.call.failure == "timeout" and "too slow" in d.call.error and d.call.prompt
 
 

@@ -94,3 +94,45 @@ def test_reaper_leaves_the_game_unfinished_too_unless_told_to_forfeit(cli, tmp_p
     assert res.code == 0, res.err
     assert games(store) == saved
     assert ("1 game unfinished by provider failures" in res.out) == (not policy)
+
+
+def clue_games(store: Path) -> list[int]:
+    with sqlite3.connect(store) as conn:
+        return [r[0] for r in conn.execute("SELECT idx FROM clue_games ORDER BY idx")]
+
+
+def clue_failures(store: Path) -> list[str]:
+    with sqlite3.connect(store) as conn:
+        return [
+            r[0] for r in conn.execute("SELECT failure_kind FROM clue_turns WHERE failure_kind IS NOT NULL")
+        ]
+
+
+def test_a_clue_game_is_left_unfinished_too_and_played_on_re_run(cli, tmp_path, server):
+    store = tmp_path / "c.sqlite"
+    seats = ["clue-llm:model=openai-api/infra/clue", "clue-random", "clue-random"]
+    args = ["clue", "run", *[a for s in seats for a in ("--player", s)], "--games", "1", "--turn-limit", "6"]
+    server.queue(*FAILING)  # the model seat's first turn
+    first = cli(*args, "--store", str(store))
+    assert first.code == 0, first.err
+    assert "1 game unfinished by provider failures (provider_error 1)" in first.out, first.out
+    assert clue_games(store) == []  # neither a pass nor a game: not saved
+    again = cli(*args, "--store", str(store))
+    assert again.code == 0 and "finished" in again.out, again.err
+    assert clue_games(store) == [0] and "provider_error" not in clue_failures(store)
+
+
+def test_clue_keeps_the_old_pass_as_a_named_key(cli, tmp_path, server):
+    store = tmp_path / "c.sqlite"
+    seats = [
+        "clue-llm:model=openai-api/infra/cluepass,on_provider_failure=pass",
+        "clue-random",
+        "clue-random",
+    ]
+    server.queue(*FAILING)
+    res = cli(
+        "clue", "run", *[a for s in seats for a in ("--player", s)], "--games", "1", "--turn-limit", "6",
+        "--store", str(store),
+    )  # fmt: skip
+    assert res.code == 0 and "finished" in res.out, res.err
+    assert clue_games(store) == [0] and clue_failures(store)[0] == "provider_error"

@@ -4,8 +4,11 @@ Each turn it gets the rules and its observation history in natural language or, 
 `matrix=on`, its possibility matrix instead of the history (000 l.138, l.56; `history=on` keeps
 the history beside the matrix); it answers in a JSON schema with its action and its deductions.
 The reply cap is large enough that no reply of a paper run is cut short (a thinking model's
-thinking counts against it); a cut reply is a recorded pass that the Clue report counts. A reply that is empty, not JSON or not a legal action, or a model error, becomes a
-pass; the call is recorded either way (prompt, reply, tokens, failure kind).
+thinking counts against it); a cut reply is a recorded pass that the Clue report counts. A reply
+that is empty, not JSON or not a legal action becomes a pass; the call is recorded either way
+(prompt, reply, tokens, failure kind). A provider's failure (retries spent) is not the model's: the
+game is left unfinished and the same command plays it again (`on_provider_failure=pass` keeps the
+old policy, a recorded pass), as for every other game (003 l.202, issue 19.3).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..errors import ParseError
+from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, get_model
 from ..models.call import SEEDING, call, call_seed
 from ..specs import Params
@@ -36,6 +39,8 @@ class LLMOptions(Params):
     temperature: float = Field(0.0, ge=0.0, le=2.0)
     # 16384: the most GPT-4o-mini may return, far above any reply of the study (thinking included).
     max_tokens: int = Field(MAX_TOKENS, ge=16, le=65536)
+    # a provider's failure leaves the game unfinished (played again on re-run); `pass` records a pass
+    on_provider_failure: Literal["unfinished", "pass"] = "unfinished"
 
 
 @register_clue_player
@@ -93,6 +98,8 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             prompt=prompt,
         )
         if attempt.failure is not None:
+            if provider_failure(attempt.failure) and opts.on_provider_failure == "unfinished":
+                raise ProviderFailure(attempt.cause or attempt.failure, attempt.error or "")
             return ClueDecision("pass", None, None, attempt, ready)
         if attempt.repaired:  # the turn table has no flag column: the error column says what was replaced
             attempt.error = f"reply repaired at the model door: {attempt.repaired}"
