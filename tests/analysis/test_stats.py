@@ -46,3 +46,30 @@ def test_wilson_and_t_quantiles_match_scipy_without_importing_it():
     for df in (1, 2, 3, 5, 10, 29, 100, 999, 2999, 3001, 10_000, 10**6, 10**9):
         for p in (0.6, 0.9, 0.975, 0.995, 0.9995):
             assert t_quantile(p, df) == pytest.approx(float(stdtrit(df, p)), rel=1e-11)
+
+
+def test_cluster_bootstrap_of_a_small_store_needs_no_numpy_and_agrees_with_the_numpy_path(monkeypatch):
+    """Up to SMALL games the resampling is plain Python (numpy's import was most of a small report's
+    start-up); both generators estimate the same interval, and each is the same on every call."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from plylab.analysis import stats
+
+    code = (
+        "import sys; from plylab.analysis.stats import cluster_bootstrap as b; "
+        "e = b([(5, 5)] * 30 + [(1, 5)] * 30); assert e.low < e.rate < e.high; "
+        "assert 'numpy' not in sys.modules, 'numpy imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    clusters = [(k % 6, 5) for k in range(120)]
+    small = cluster_bootstrap(clusters, resamples=4000)
+    assert small == cluster_bootstrap(clusters, resamples=4000)  # seeded
+    monkeypatch.setattr(stats, "SMALL", 0)
+    big = cluster_bootstrap(clusters, resamples=4000)
+    assert small.rate == big.rate
+    assert small.low == pytest.approx(big.low, abs=0.01) and small.high == pytest.approx(big.high, abs=0.01)
+    values = [0.3, 0.1, 0.7, 0.2, 0.9]
+    assert stats._quantile(sorted(values), 0.025) == pytest.approx(float(np.quantile(values, 0.025)))

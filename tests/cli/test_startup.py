@@ -52,9 +52,11 @@ def test_games_and_solve_load_openspiel_but_no_model_or_statistics(args):
     assert loaded(*args) & (NEVER | {"scipy", "numpy"}) == set()
 
 
-def test_a_report_loads_no_model_and_no_scipy(small_store):
+def test_a_report_loads_no_model_no_scipy_no_numpy(small_store):
     # It reads canonical player names, so it loads the modules of the players the store names
-    # (random, optimal) and no other: the registry imports a player's module on first use.
+    # (random, optimal) and no other: the registry imports a player's module on first use. A small
+    # store's intervals need no numpy, and its names no OpenSpiel.
     unused_players = {"plylab.players.reaper", "plylab.players.llm", "plylab.players.mcts"}
-    assert loaded("report", "--store", small_store) & (NEVER | {"scipy"} | unused_players) == set()
+    never = NEVER | {"scipy", "numpy", "pyspiel"} | unused_players
+    assert loaded("report", "--store", small_store) & never == set()
     assert loaded("report", "--store", small_store, "--format", "json") & (NEVER | {"scipy"}) == set()

@@ -10,6 +10,7 @@ Wilson's interval is closed-form (stdlib); numpy and scipy load only where an es
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from math import exp, fsum, lgamma, log, log1p
@@ -149,35 +150,59 @@ def student_t_moments(m: Moments, confidence: float = 0.95) -> Estimate:
 
 
 BLOCK = 2_000_000  # resampled values in memory at once in `cluster_bootstrap`
+SMALL = 256  # up to this many games the bootstrap runs in plain Python: a small report needs no numpy
 
 
 def cluster_bootstrap(
     clusters: Sequence[tuple[int, int]], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
 ) -> Estimate:
-    """Ratio estimate sum(k)/sum(n) over clusters (games), resampling whole games."""
+    """Ratio estimate sum(k)/sum(n) over clusters (games), resampling whole games.
+
+    Seeded, so the same games always give the same interval: up to SMALL games with the standard
+    library's generator (numpy's import would be most of a small report's start-up), above with
+    numpy's, vectorised."""
     pairs = [(k, n) for k, n in clusters if n > 0]
     total = sum(n for _, n in pairs)
     if total == 0:
         return Estimate(None, None, None, 0)
+    rate = sum(k for k, _ in pairs) / total
+    if len(pairs) == 1:
+        return Estimate(rate, rate, rate, int(total))
+    alpha = (1 - confidence) / 2
+    if len(pairs) <= SMALL:
+        ratios = _ratios_small(pairs, resamples, seed)
+        return Estimate(rate, _quantile(ratios, alpha), _quantile(ratios, 1 - alpha), int(total))
     import numpy as np
 
     k = np.array([p[0] for p in pairs], dtype=float)
     n = np.array([p[1] for p in pairs], dtype=float)
-    rate = float(k.sum() / n.sum())
-    if len(pairs) == 1:
-        return Estimate(rate, rate, rate, int(total))
     rng = np.random.default_rng(seed)
     # Resamples are drawn a block at a time (an even number of rows, so the generator's stream is
     # the same as one big draw): memory stays near BLOCK values however many games there are.
     rows = max(2, (BLOCK // len(pairs)) & ~1)
-    ratios = np.empty(resamples)
+    big = np.empty(resamples)
     for start in range(0, resamples, rows):
         idx = rng.integers(0, len(pairs), size=(min(rows, resamples - start), len(pairs)))
-        ratios[start : start + len(idx)] = k[idx].sum(axis=1) / n[idx].sum(axis=1)
-    alpha = (1 - confidence) / 2
-    return Estimate(
-        rate, float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1 - alpha)), int(total)
-    )
+        big[start : start + len(idx)] = k[idx].sum(axis=1) / n[idx].sum(axis=1)
+    return Estimate(rate, float(np.quantile(big, alpha)), float(np.quantile(big, 1 - alpha)), int(total))
+
+
+def _ratios_small(pairs: list[tuple[int, int]], resamples: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    ks, ns, games = [k for k, _ in pairs], [n for _, n in pairs], range(len(pairs))
+    out = []
+    for _ in range(resamples):
+        idx = rng.choices(games, k=len(pairs))
+        out.append(sum(ks[i] for i in idx) / sum(ns[i] for i in idx))
+    return sorted(out)
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """numpy's default (linear) quantile of a sorted list."""
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
 def welch_one_sided(a: Sequence[float], b: Sequence[float]) -> float | None:

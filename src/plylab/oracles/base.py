@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import pyspiel
+if TYPE_CHECKING:
+    import pyspiel
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
-import pyspiel
 from typing_extensions import TypeVar
 
 from ..errors import UserError
@@ -22,6 +21,8 @@ from ..registry import Registry
 from ..specs import Params, Spec, bind, parse_spec
 
 if TYPE_CHECKING:
+    import pyspiel
+
     from ..games import Formulation, GameDef
 
 
