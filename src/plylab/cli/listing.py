@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
 
 import typer
 
 Format = Literal["table", "json"]
 
 
-def game_rows() -> list[dict]:
+def game_rows() -> list[dict[str, Any]]:
     """Every playable game: parameters (with defaults), formulations, exact oracle or not."""
     import pyspiel  # here, not above: `plylab --help` stays fast
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
@@ -62,7 +62,7 @@ def position(game: GameDef, moves: str) -> pyspiel.State:
     return state
 
 
-def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) -> dict:
+def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) -> dict[str, Any]:
     """JSON-ready: value and score for the side to move, the best moves and every move's value.
 
     With exact scores (Connect Four), `best_moves` are those of the best score; otherwise those
@@ -84,7 +84,7 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
     }
 
 
-def as_text(result: dict) -> str:
+def as_text(result: dict[str, Any]) -> str:
     score = f" (score {result['score']})" if result["score"] is not None else ""
     lines = [
         f"{result['game']} after '{result['moves']}': player {result['to_move']} to move",

@@ -18,4 +18,4 @@ def chance_stream(job_seed: int) -> random.Random:
 def sample_chance(state: pyspiel.State, rng: random.Random) -> int:
     """One outcome of a chance node, drawn with the engine's probabilities."""
     outcomes, probs = zip(*state.chance_outcomes())
-    return rng.choices(outcomes, weights=probs)[0]
+    return int(rng.choices(outcomes, weights=probs)[0])

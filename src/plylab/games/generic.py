@@ -75,11 +75,11 @@ class Generic(Formulation):
     @staticmethod
     def observer(state: pyspiel.State) -> int:
         mover = state.current_player()
-        return mover if mover >= 0 else 0
+        return int(mover) if mover >= 0 else 0
 
     def board(self, state: pyspiel.State) -> str:
         """The position as OpenSpiel writes it for the player to move."""
-        return state.observation_string(self.observer(state)).rstrip()
+        return str(state.observation_string(self.observer(state))).rstrip()
 
     def render_state(self, state: pyspiel.State) -> str:
         lines = [self.board(state)]
@@ -91,7 +91,7 @@ class Generic(Formulation):
         return "\n".join(lines)
 
     def action_label(self, state: pyspiel.State, action: int) -> str:
-        return state.action_to_string(self.observer(state), action)
+        return str(state.action_to_string(self.observer(state), action))
 
     def all_labels(self, state: pyspiel.State) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -154,7 +154,7 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
 
 
 def _has_chance(gt: pyspiel.GameType) -> bool:
-    return gt.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+    return bool(gt.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC)
 
 
 def _fits_cheaply(game: GameDef) -> bool:

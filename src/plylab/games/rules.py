@@ -8,7 +8,7 @@ engine's parameters, so `mnk:m=4,n=4,k=3` is described as a 4x4 board with 3 in 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from .base import GameDef
@@ -17,7 +17,7 @@ MOVES = "Each position lists the legal moves; answer with exactly one of them, w
 
 
 def _p(game: GameDef) -> dict[str, object]:
-    return game.engine.get_parameters()
+    return cast(dict[str, object], game.engine.get_parameters())
 
 
 def _mnk(game: GameDef) -> str:

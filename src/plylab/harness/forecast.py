@@ -185,6 +185,6 @@ def game_bound(game: str) -> int:
     from ..games import get_game
 
     try:
-        return max(1, math.ceil(get_game(game).engine.max_game_length() / 2))
+        return max(1, math.ceil(int(get_game(game).engine.max_game_length()) / 2))
     except Exception:  # noqa: BLE001 - a game without a length bound: say at least one move
         return 1

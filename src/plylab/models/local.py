@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from inspect_ai.model import (
@@ -123,14 +123,17 @@ class LocalEngine:
             # between tokens, it ends an abandoned reply cleanly. (Raising from a logits processor does
             # not: llama.cpp calls it through a ctypes callback, which swallows the exception, prints
             # "Exception ignored on calling ctypes callback" and decodes on, once per token.)
-            return _gemma_handler(cancelled)(
-                llama=llama,
-                messages=_fold_system(messages),
-                temperature=temperature,
-                max_tokens=max_tokens,
-                seed=seed,
-                repeat_penalty=1.0,  # create_chat_completion's default (the handler's own is 1.1)
-                **kwargs,
+            return cast(
+                dict[str, Any],
+                _gemma_handler(cancelled)(
+                    llama=llama,
+                    messages=_fold_system(messages),
+                    temperature=temperature,
+                    max_tokens=max_tokens,
+                    seed=seed,
+                    repeat_penalty=1.0,  # create_chat_completion's default (the handler's own is 1.1)
+                    **kwargs,
+                ),
             )
 
 

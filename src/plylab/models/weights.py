@@ -28,7 +28,7 @@ def cache_dir() -> Path:
 
 
 def expected_sha256() -> str:
-    return _package().EXPECTED_SHA256
+    return str(_package().EXPECTED_SHA256)
 
 
 def _package() -> Any:

@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pyspiel
 
@@ -40,7 +40,7 @@ def limit() -> int:
 
 
 def _p(game: pyspiel.Game) -> dict[str, Any]:
-    return game.get_parameters()
+    return cast(dict[str, Any], game.get_parameters())
 
 
 def _cells(game: pyspiel.Game) -> int:
@@ -56,13 +56,13 @@ def _nim(game: pyspiel.Game) -> int:
 
 def _connect_four(game: pyspiel.Game) -> int:
     rows, cols = game.observation_tensor_shape()[1:]
-    return (2 ** (rows + 1) - 1) ** cols  # each column: a stack of x/o, up to `rows` high
+    return int((2 ** (rows + 1) - 1) ** cols)  # each column: a stack of x/o, up to `rows` high
 
 
 def _dots_and_boxes(game: pyspiel.Game) -> int:
     params = _p(game)
     boxes = int(params.get("num_rows", 2)) * int(params.get("num_cols", 2))
-    return 2 ** (game.num_distinct_actions() + boxes + 1)  # lines drawn, box owners, mover
+    return int(2 ** (game.num_distinct_actions() + boxes + 1))  # lines drawn, box owners, mover
 
 
 # Games whose state text is the whole position, with an upper bound on their positions.

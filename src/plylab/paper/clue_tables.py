@@ -99,7 +99,7 @@ def _paper(c: dict[str, Any] | None) -> str:
         return f"{c['low']}-{c['high']}" + (f" ({c['text']})" if c.get("text") else "")
     if "value" in c:
         return _fmt(c["value"])
-    return c.get("text", "–")
+    return str(c.get("text", "–"))
 
 
 def _model_of(spec: str) -> str:

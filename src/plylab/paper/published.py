@@ -30,13 +30,15 @@ PAPER_MODELS: dict[str, str] = {
 @cache
 def _load(study: str) -> dict[str, Any]:
     text = resources.files("plylab.paper").joinpath("published", f"{study}.json").read_text()
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def published(table: str) -> dict[str, Any]:
     """The seed's numbers for `table` ({} where the paper prints none): rows, source, footnotes."""
     study = "clue" if table.startswith("clue-") else "plybench"
-    return _load(study)["tables"].get(table, {})
+    tables: dict[str, dict[str, Any]] = _load(study)["tables"]
+    return tables.get(table, {})
 
 
 def paper_model(model: str) -> str | None:

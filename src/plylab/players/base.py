@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import pyspiel
 
     from ..games import Formulation, GameDef
+    from ..models.cache import ResponseCache
 
 
 @dataclass
@@ -56,12 +57,12 @@ class Decision:
 class RunContext:
     """What the harness lends every player of a run: where the store is and the response cache.
 
-    `cache` is a `plylab.models.ResponseCache` (kept untyped here so classic players never import
-    the model stack). `job_key` is set per game.
+    `cache` is a `plylab.models.ResponseCache` (imported for typing only, so classic players never
+    import the model stack). `job_key` is set per game.
     """
 
     store_path: Path | None = None
-    cache: Any = None
+    cache: ResponseCache | None = None
     job_key: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 

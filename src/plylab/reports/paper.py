@@ -36,7 +36,7 @@ class PaperTable:
 
 
 def uses_model(row: dict[str, Any]) -> bool:
-    return row["usage"]["calls"] + row["usage"]["cache_hits"] > 0
+    return bool(row["usage"]["calls"] + row["usage"]["cache_hits"] > 0)
 
 
 def _setting(row: dict[str, Any]) -> tuple[str, ...]:

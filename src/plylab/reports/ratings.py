@@ -106,7 +106,8 @@ def rate(
 
     def to_elo(theta: np.ndarray) -> np.ndarray:
         zero = theta[..., anchors[:1]] if anchors else theta.mean(axis=-1, keepdims=True)
-        return ANCHOR_ELO + ELO_PER_LOGIT * (theta - zero)
+        elo: np.ndarray = ANCHOR_ELO + ELO_PER_LOGIT * (theta - zero)
+        return elo
 
     ij, n, wdl = _pairs(results, index)
     point = to_elo(_fit(ij, n, (wdl[:, 0] + 0.5 * wdl[:, 1])[None], len(players))[0])

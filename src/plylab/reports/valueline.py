@@ -50,7 +50,7 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
     step_x = (WIDTH - LEFT - RIGHT) / max(n, 1)
 
     def x(p: dict[str, Any]) -> float:
-        return LEFT + (p["step"] + 0.5) * step_x
+        return LEFT + (float(p["step"]) + 0.5) * step_x
 
     def y(v: int, seat: int) -> float:
         v = v if seat == 0 else -v

@@ -10,11 +10,13 @@ cannot run past.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ...models.jsontext import BadJSON, parse_json
+
+M = TypeVar("M", bound="Message")
 
 
 class Message(BaseModel):
@@ -133,7 +135,7 @@ def _object_of(text: str) -> dict[str, Any]:
     return obj
 
 
-def _valid(model: type[Message], obj: Any, where: str) -> Any:
+def _valid(model: type[M], obj: Any, where: str) -> M:
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
@@ -148,7 +150,7 @@ def _texts(obj: dict[str, Any], prefix: str, n: int) -> list[str]:
     ]
 
 
-def read(model: type[Message], text: str) -> Any:
+def read(model: type[M], text: str) -> M:
     return _valid(model, _object_of(text), "")
 
 
