@@ -37,12 +37,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..db import transaction
 from ..errors import UserError
 from ..players import RunContext
 from ..printable import printable
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
-from .store import transaction
 from .study import Part, Save, Study, Unfinished
 
 T = TypeVar("T")

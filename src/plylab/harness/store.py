@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ..db import transaction
 from ..errors import UserError
 from ..models.call import SEEDING
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
@@ -318,18 +319,6 @@ def reading(path: str | Path) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as exc:
         raise damaged(path, exc) from None
-
-
-@contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    else:
-        conn.execute("COMMIT")
 
 
 def json_text(value: Any) -> str | None:

@@ -23,11 +23,10 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..db import transaction
 from ..texts import TEXTS_SCHEMA, _long, resolve_text
 from .config import GenerateConfig
 from .errors import ModelError
@@ -137,7 +136,7 @@ class ResponseCache:
         """Store a reply (its long texts, and the request's, once in `texts`), in one transaction."""
         body = reply.model_dump(mode="json", exclude={"cached"})
         messages = request.get("messages")
-        with self._lock, self._transaction():
+        with self._lock, transaction(self.conn):
             for field in ("text", "reasoning"):
                 body[field] = self._ref(body.get(field))
             if isinstance(messages, list):
@@ -163,20 +162,6 @@ class ResponseCache:
                 (text, digest),
             )
         return {"$text": digest}
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """BEGIN..COMMIT on an autocommit connection; inside a caller's transaction, just that one."""
-        if self.conn.in_transaction:
-            yield
-            return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
 
     def __len__(self) -> int:
         with self._lock:

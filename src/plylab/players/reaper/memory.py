@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ...db import transaction
 from ...errors import UserError
 
 FORMAT = 1
@@ -193,13 +194,8 @@ class CaseMemory:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         if self.frozen:
             raise RuntimeError("a frozen memory is read-only")
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        with transaction(self.conn) as conn:
+            yield conn
         self._index = None
 
     # meta -------------------------------------------------------------------------------
