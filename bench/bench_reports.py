@@ -99,15 +99,15 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
     store = Store(path, create=False)
     try:
         runs = store.runs()
-        ids = [r["id"] for r in runs]
-        matchups = data.matchup_counts(store, ids)
+        ids = [r.id for r in runs]
+        matchups = store.matchup_counts(ids)
         rows = matchup_rows(store)
-        first = store.conn.execute("SELECT * FROM games ORDER BY id LIMIT 1").fetchone()
-        moves = store.moves(first["id"])
+        first = store.games()[0]  # the first game of the first run
+        moves = store.moves(first.id)
         results = [r for _, r in data.rating_results(store, ids)]
     finally:
         store.close()
-    n_games = sum(m["games"] for m in matchups)
+    n_games = sum(m.games for m in matchups)
 
     def run_pages() -> None:
         store = Store(path, create=False)

@@ -55,7 +55,7 @@ def test_stored_and_older_spellings_are_one_player_and_ratings_are_per_game(tmp_
     s = Store(store, create=False)
     try:
         rows = matchup_rows(s)
-        results = rating_results(s, [r["id"] for r in s.runs()])
+        results = rating_results(s, [r.id for r in s.runs()])
     finally:
         s.close()
     assert {r["player"] for r in rows if r["game"] == "tic_tac_toe"} == {"mcts:sims=20"}

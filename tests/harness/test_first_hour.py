@@ -66,7 +66,7 @@ def _two_runs_of_one_matchup(cli, store: Path) -> None:
     s = Store(store)
     try:  # the second run stopped early, as Ctrl-C leaves it
         [second] = s.runs("second")
-        s.finish_run(second["id"], "interrupted")
+        s.finish_run(second.id, "interrupted")
     finally:
         s.close()
 

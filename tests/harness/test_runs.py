@@ -20,7 +20,7 @@ from tests.support.cli import run_args
 def moves_by_job(path):
     s = Store(path, create=False)
     try:
-        return {g["job_key"]: [(m["seat"], m["action"]) for m in s.moves(g["id"])] for g in s.games()}
+        return {g.job_key: [(m.seat, m.action) for m in s.moves(g.id)] for g in s.games()}
     finally:
         s.close()
 
@@ -40,10 +40,10 @@ def test_sides_switch_after_half(tmp_path):
         single_plan("nim", "standard", "random", "optimal", 5, 0, "r"), tmp_path / "s.sqlite", progress=False
     )
     s = Store(tmp_path / "s.sqlite", create=False)
-    seats = [g["player_seat"] for g in sorted(s.games(), key=lambda g: g["idx"])]
+    seats = [g.player_seat for g in sorted(s.games(), key=lambda g: g.idx)]
     assert seats == [0, 0, 0, 1, 1]
     for g in s.games():  # the first move of every game is made by seat 0, whoever plays it
-        assert s.moves(g["id"])[0]["seat"] == 0
+        assert s.moves(g.id)[0].seat == 0
 
 
 def test_rerun_skips_finished_games_and_a_different_plan_is_refused(tmp_path, cli):
@@ -70,14 +70,14 @@ def test_every_stored_game_replays_to_its_recorded_outcome(tmp_path):
     s = Store(tmp_path / "s.sqlite", create=False)
     game = get_game("tic_tac_toe")
     for g in s.games():
-        moves = s.moves(g["id"])
+        moves = s.moves(g.id)
         state = game.new_state()
         for m in moves:
-            assert m["state"] == state.serialize()
-            assert json.loads(m["legal"]) == state.legal_actions()
-            state.apply_action(m["action"])
+            assert m.state == state.serialize()
+            assert json.loads(m.legal) == state.legal_actions()
+            state.apply_action(m.action)
         assert state.is_terminal()
-        assert json.loads(g["returns"]) == state.returns()
+        assert json.loads(g.returns) == state.returns()
 
 
 @pytest.mark.slow

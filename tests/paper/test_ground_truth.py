@@ -5,6 +5,7 @@ Optimal as reference rows, the learning schedule, and the Welch test on known in
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 
 import numpy as np
 import pytest
@@ -33,8 +34,8 @@ def test_game_values_under_optimal_play(game, value):
 def _games(store_path, name):
     s = Store(store_path, create=False)
     try:
-        run_ids = [r["id"] for r in s.runs(name)]
-        return [dict(g) for g in s.games(run_ids)], matchup_rows(s, name)
+        run_ids = [r.id for r in s.runs(name)]
+        return [asdict(g) for g in s.games(run_ids)], matchup_rows(s, name)
     finally:
         s.close()
 

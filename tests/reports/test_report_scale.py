@@ -172,7 +172,7 @@ def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     assert stored[0] == len(reply) and stored[1] < 1000, "the attempt refers to the reply, no second copy"
     assert store_path.stat().st_size < 1.2 * len(reply)
     reader = Store(store_path, create=False)
-    row = reader.moves(reader.games()[0]["id"])[0]
+    row = reader.moves(reader.games()[0].id)[0]
     payload = data.replay_payload(reader.games()[0], [row], "r")
     reader.close()
     attempts = payload["steps"][0]["attempts"]

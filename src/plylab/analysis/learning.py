@@ -69,25 +69,19 @@ def _phase_rows(store: Store) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(plan, metric values) of every learning phase that has games."""
     out = []
     for r in store.runs():
-        if r["kind"] != "learn":
+        if r.kind != "learn":
             continue
-        plan = json.loads(r["plan"])
-        rows = matchup_rows(store, r["name"])
+        plan = json.loads(r.plan)
+        rows = matchup_rows(store, r.name)
         if rows:
-            out.append((plan, {**_values(rows[0]), "recall": _recall(store, r["id"])}))
+            out.append((plan, {**_values(rows[0]), "recall": _recall(store, r.id)}))
     return out
-
-
-RECALL = """
-SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id = ? AND m.seat = g.player_seat AND m.note LIKE '%"recall"%'
-"""
 
 
 def _recall(store: Store, run_id: int) -> tuple[int, int]:
     """(retrieved, in memory): moves in a stored state, and those whose retrieval found it (D.4.1)."""
     hits = n = 0
-    for (note,) in store.conn.execute(RECALL, (run_id,)):
+    for note in store.player_notes(run_id, "recall"):
         flag = json.loads(note).get("recall")
         if isinstance(flag, bool):
             n += 1
@@ -150,7 +144,7 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
 
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
-    runs = [r["name"] for r in store.runs() if r["kind"] != "learn"]
+    runs = [r.name for r in store.runs() if r.kind != "learn"]
     setting = (*setting[:-1], canonical_spec(setting[-1]))  # rows name the opponent canonically
     out = []
     for name in runs:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..harness.rows import USAGE
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from .recognition import Tally, patterns_for, recognizer
@@ -33,42 +31,6 @@ def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, 
 def _mean(m: Moments) -> dict[str, Any]:
     e = student_t_moments(m)
     return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
-
-
-USAGE = ("calls", "cache_hits", "input_tokens", "output_tokens", "reasoning_tokens")
-
-# One row per game with its player's moves summed by SQLite, so a report holds one small row per
-# game at a time instead of every stored move (prompts, replies, states).
-GAME_TOTALS = f"""
-SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       g.outcome, g.failure_kind, g.num_moves,
-       COUNT(m.action) AS player_moves,
-       TOTAL(m.action IS NOT NULL AND m.informative = 1) AS scored,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
-       TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
-       {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
-       SUM(m.cost) AS cost,
-       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
-       TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq
-FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
-WHERE g.run_id IN (SELECT value FROM json_each(?))
-GROUP BY g.id
-ORDER BY g.run_id, g.id
-"""
-
-MODEL_TEXTS = """
-SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoning
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
-"""
-
-
-def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
-    """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-    return store.conn.execute(GAME_TOTALS, (json.dumps(list(run_ids)),))
 
 
 @dataclass
@@ -103,51 +65,37 @@ def matchup_rows(
     each, for the game-clustered interval), not with what their moves store.
     """
     listed = store.runs(run)
-    runs = {r["id"]: r["name"] for r in listed}
-    status = {r["name"]: r["status"] for r in listed}
+    runs = {r.id: r.name for r in listed}
+    status = {r.name: r.status for r in listed}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
-    for g in game_totals(store, runs):
-        key = (
-            runs[g["run_id"]],
-            g["game"],
-            g["formulation"],
-            canonical_spec(g["player"]),
-            canonical_spec(g["opponent"]),
-        )
+    for g in store.game_totals(runs):
+        key = (runs[g.run_id], g.game, g.formulation, canonical_spec(g.player), canonical_spec(g.opponent))
         a = acc.setdefault(key, _Acc())
         a.games += 1
-        a.outcomes[g["outcome"]] += 1
-        if g["outcome"] == "failure" and g["failure_kind"]:
-            a.failure_kinds[g["failure_kind"]] += 1
-        order = (g["job_key"].rsplit("|", 3)[0], g["idx"])
-        if a.first is None or (g["run_id"], *order) < a.first:
-            a.first = (g["run_id"], *order)
-        a.player_moves.add(g["player_moves"])
-        a.opt.append((order, int(g["optimal"]), int(g["scored"])))
-        a.opt_score.append((order, int(g["optimal_s"]), int(g["scored_s"])))
+        a.outcomes[g.outcome] += 1
+        if g.outcome == "failure" and g.failure_kind:
+            a.failure_kinds[g.failure_kind] += 1
+        order = (g.job_key.rsplit("|", 3)[0], g.idx)
+        if a.first is None or (g.run_id, *order) < a.first:
+            a.first = (g.run_id, *order)
+        a.player_moves.add(g.player_moves)
+        a.opt.append((order, int(g.optimal), int(g.scored)))
+        a.opt_score.append((order, int(g.optimal_s), int(g.scored_s)))
         for k in USAGE:
-            a.usage[k] += g[k]
-        if g["cost"] is not None:
-            a.cost = (a.cost or 0.0) + g["cost"]
-        a.tokens.add_sums(int(g["model_moves"]), g["model_tokens"], g["model_tokens_sq"])
+            a.usage[k] += getattr(g, k)
+        if g.cost is not None:
+            a.cost = (a.cost or 0.0) + g.cost
+        a.tokens.add_sums(int(g.model_moves), g.model_tokens, g.model_tokens_sq)
     recognizers = {}
-    for r in store.conn.execute(MODEL_TEXTS, (json.dumps(list(runs)),)):
-        if r["game"] not in recognizers:
+    for r in store.model_texts(runs):
+        if r.game not in recognizers:
             from ..games import GAMES  # OpenSpiel loads only for a store with model moves
 
-            recognizers[r["game"]] = (
-                recognizer(patterns_for(GAMES.get(r["game"]), recognize)) if r["game"] in GAMES else None
+            recognizers[r.game] = (
+                recognizer(patterns_for(GAMES.get(r.game), recognize)) if r.game in GAMES else None
             )
-        a = acc[
-            (
-                runs[r["run_id"]],
-                r["game"],
-                r["formulation"],
-                canonical_spec(r["player"]),
-                canonical_spec(r["opponent"]),
-            )
-        ]
-        a.recognition.add(recognizers[r["game"]], r["reasoning"], r["reply"])  # trace and reply apart
+        a = acc[(runs[r.run_id], r.game, r.formulation, canonical_spec(r.player), canonical_spec(r.opponent))]
+        a.recognition.add(recognizers[r.game], r.reasoning, r.reply)  # trace and reply apart
     rows = []
     for (run_name, game, form, player, opponent), a in sorted(
         acc.items(), key=lambda kv: kv[1].first or (0, "", 0)

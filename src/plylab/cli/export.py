@@ -16,14 +16,6 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 FORMATS = ("csv", "parquet", "inspect")
-QUERIES = {
-    "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
-    "games": "SELECT r.name AS run, g.* FROM games g JOIN runs r ON r.id = g.run_id "
-    "WHERE (:run IS NULL OR r.name = :run) ORDER BY g.id",
-    "moves": "SELECT r.name AS run, g.job_key, g.game, g.formulation, m.* FROM moves m "
-    "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
-    "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
-}
 
 
 def export(
@@ -56,7 +48,7 @@ def export(
         with reading(store):
             if run is not None:
                 s.runs(run)  # one clear line for an unknown run
-            count = _write(s, QUERIES[table], run, out, fmt)
+            count = _write(s, table, run, out, fmt)
     finally:
         s.close()
     print(f"wrote {count} {table} to {out}")
@@ -84,20 +76,17 @@ def _schema(store: Store, names: list[str]) -> pa.Schema:
     import pyarrow as pa
 
     arrow = {"INTEGER": pa.int64(), "REAL": pa.float64()}  # anything else is text
-    declared = {"run": "TEXT"}
-    for t in ("moves", "games", "runs"):  # first wins: the queries select moves' columns before games'
-        for _, name, kind, *_ in store.conn.execute(f"PRAGMA table_info({t})"):
-            declared.setdefault(name, kind.upper())
+    declared = {"run": "TEXT", **store.declared_types()}
     return pa.schema([(n, arrow.get(declared.get(n, "TEXT"), pa.string())) for n in names])
 
 
-def _write(store: Store, query: str, run: str | None, out: Path, fmt: str) -> int:
-    """Stream the query's rows into `out`, BATCH rows at a time; return how many were written."""
+def _write(store: Store, table: str, run: str | None, out: Path, fmt: str) -> int:
+    """Stream the table's rows into `out`, BATCH rows at a time; return how many were written."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    cur = store.conn.execute(query, {"run": run})
+    cur = store.export_rows(table, run)
     names = [d[0] for d in cur.description]
     schema = _schema(store, names)
     count = 0

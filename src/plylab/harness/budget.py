@@ -52,15 +52,12 @@ def game_usage(rec: GameRecord) -> Usage:
 
 def stored_usage(conn: sqlite3.Connection, run_id: int) -> tuple[Usage, int]:
     """(usage, games) already saved for a run: what a resumed run has spent before."""
+    from .store import called_moves, game_count
+
     total = Usage()
-    for row in conn.execute(
-        "SELECT m.calls, m.attempts FROM moves m JOIN games g ON g.id = m.game_id "
-        "WHERE g.run_id = ? AND m.calls > 0",
-        (run_id,),
-    ):
-        total += move_usage(int(row[0]), json.loads(row[1]) if row[1] else None)
-    games = int(conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()[0])
-    return total, games
+    for m in called_moves(conn, run_id):
+        total += move_usage(m.calls, json.loads(m.attempts) if m.attempts else None)
+    return total, game_count(conn, run_id)
 
 
 class RunBudget(Protocol):

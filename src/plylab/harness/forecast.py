@@ -96,46 +96,40 @@ def read_store(path: Path) -> sqlite3.Connection | None:
 def saved_games(conn: sqlite3.Connection | None, run: str) -> int:
     if conn is None:
         return 0
+    from .store import saved_game_count
+
     try:
-        row = conn.execute(
-            "SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?", (run,)
-        ).fetchone()
+        return saved_game_count(conn, run)
     except sqlite3.Error:
         return 0
-    return int(row[0])
 
 
 def earlier_moves(conn: sqlite3.Connection | None, game: str, spec: str) -> float | None:
     """Mean moves per game this player made in the store's earlier games of `game` (None: none)."""
     if conn is None:
         return None
+    from .store import mean_player_moves
+
     try:
-        row = conn.execute(
-            "SELECT AVG(n) FROM (SELECT COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id "
-            "WHERE g.game = ? AND m.player = ? GROUP BY g.id)",
-            (game, spec),
-        ).fetchone()
+        return mean_player_moves(conn, game, spec)
     except sqlite3.Error:
         return None
-    return None if row is None or row[0] is None else float(row[0])
 
 
 def earlier_usage(conn: sqlite3.Connection | None, model: str) -> tuple[float, float | None, int] | None:
     """(output tokens per call, cost per call or None, moves seen) from the store's moves of `model`."""
     if conn is None:
         return None
+    from .store import model_usage
+
     try:
-        row = conn.execute(
-            "SELECT SUM(output_tokens), SUM(calls), SUM(cost), COUNT(cost), COUNT(*) FROM moves "
-            "WHERE calls > 0 AND (player LIKE ? OR player LIKE ?)",
-            (f"%model={model},%", f"%model={model}"),
-        ).fetchone()
+        u = model_usage(conn, model)
     except sqlite3.Error:
         return None
-    if row is None or not row[1]:
+    if u is None:
         return None
-    cost = float(row[2]) / float(row[1]) if row[3] else None
-    return float(row[0] or 0) / float(row[1]), cost, int(row[4])
+    cost = float(u.cost or 0) / u.calls if u.costed else None
+    return u.output_tokens / u.calls, cost, u.moves
 
 
 # Where the paper prints tokens per move for a game (Tables 12 and 13 by formulation, 14 by effort).

@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
@@ -28,6 +28,25 @@ from ..models.call import SEEDING
 from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from .records import GameRecord, MoveRecord
+from .rows import (
+    USAGE,
+    CalledMove,
+    GameRow,
+    GameTotals,
+    ListedGame,
+    Matchup,
+    MatchupCount,
+    MatchupSpan,
+    ModelText,
+    ModelUsage,
+    MoveRow,
+    OutcomeCount,
+    PlyOptimality,
+    RunRow,
+    WorstState,
+    WrongMove,
+    from_row,
+)
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
 
@@ -368,12 +387,15 @@ def stored_attempts(m: MoveRecord) -> list[dict[str, Any]] | None:
     return out
 
 
-def expand_attempts(attempts: list[dict[str, Any]] | None, move: Any) -> list[dict[str, Any]] | None:
+def expand_attempts(
+    attempts: list[dict[str, Any]] | None, move: MoveRow | sqlite3.Row | Mapping[str, Any]
+) -> list[dict[str, Any]] | None:
     """Stored attempts with every {"$move": field} replaced by the move's text (older stores have none)."""
     if not attempts:
         return attempts
+    text = (lambda f: getattr(move, f)) if isinstance(move, MoveRow) else move.__getitem__
     return [
-        {k: move[v["$move"]] if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
+        {k: text(v["$move"]) if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
         for a in attempts
     ]
 
@@ -385,6 +407,115 @@ def _texts(m: MoveRecord, attempts: list[dict[str, Any]] | None) -> Iterator[tup
     for i, a in enumerate(attempts or ()):
         for f in SHARED_FIELDS:
             yield "attempts", f"$[{i}].{f}", a.get(f)
+
+
+# One row per game with its player's moves summed by SQLite, so a report holds one small row per
+# game at a time instead of every stored move (prompts, replies, states).
+GAME_TOTALS = f"""
+SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
+       g.outcome, g.failure_kind, g.num_moves,
+       COUNT(m.action) AS player_moves,
+       TOTAL(m.action IS NOT NULL AND m.informative = 1) AS scored,
+       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
+       TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
+       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
+       {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
+       SUM(m.cost) AS cost,
+       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
+       TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq
+FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
+WHERE g.run_id IN (SELECT value FROM json_each(?))
+GROUP BY g.id
+ORDER BY g.run_id, g.id
+"""
+
+MODEL_TEXTS = """
+SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoning
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
+"""
+
+
+def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
+    """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
+    return store.conn.execute(GAME_TOTALS, (json.dumps(list(run_ids)),))
+
+
+# Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
+# site can write replay pages for the first N of each and list the rest.
+LISTED = f"""
+SELECT t.*, ROW_NUMBER() OVER (
+    PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
+FROM ({GAME_TOTALS}) AS t ORDER BY t.id
+"""
+
+MATCHUP_COUNTS = """
+SELECT run_id, game, formulation, player, opponent, COUNT(*) AS games, SUM(num_moves) AS moves
+FROM games WHERE run_id IN (SELECT value FROM json_each(?))
+GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)
+"""
+
+OUTCOME_COUNTS = """
+SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
+WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome
+"""
+
+
+# The notes of a run's player moves that mention `key` (a learning phase's recall flags).
+PLAYER_NOTES = """
+SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id = ? AND m.seat = g.player_seat AND m.note LIKE '%"' || ? || '"%'
+"""
+
+
+MATCHUP_SPANS = """
+SELECT game, formulation, player, opponent, MIN(started) AS started, MAX(finished) AS finished
+FROM games WHERE run_id = ? GROUP BY game, formulation, player, opponent ORDER BY MIN(id)
+"""
+
+
+# A matchup's player's scored moves (reports/matchups.py): by move number, worst states, wrong moves.
+_MATCHUP_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
+AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
+AND m.seat = g.player_seat AND m.informative = 1 AND m.action IS NOT NULL"""
+
+BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.optimal) AS ok
+FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES} GROUP BY k ORDER BY k"""
+
+WORST_STATES = f"""SELECT m.state, COUNT(*) AS seen, TOTAL(m.optimal = 0) AS wrong,
+       MIN(m.values_json) AS values_json, MIN(m.scores_json) AS scores_json
+FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES}
+GROUP BY m.state HAVING wrong > 0 ORDER BY wrong DESC, seen DESC LIMIT ?"""
+
+WRONG_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id
+WHERE {_MATCHUP_MOVES} AND m.state = ? AND m.optimal = 0 GROUP BY m.action ORDER BY n DESC, m.action LIMIT 1"""
+
+# Per game, the tail of its prompts and the head of its traces and replies, for the game list's search.
+GAME_TEXTS = """SELECT game_id, substr(group_concat(
+    coalesce(substr(prompt, -:tail), '') || ' ' || coalesce(substr(reasoning, 1, :cap), '')
+    || ' ' || coalesce(substr(reply, 1, :cap), ''), ' '), 1, :game_cap) AS text
+FROM moves WHERE game_id IN (SELECT value FROM json_each(:ids))
+AND (prompt IS NOT NULL OR reply IS NOT NULL OR reasoning IS NOT NULL) GROUP BY game_id"""
+
+# `plylab export`: each table as stored (every column, older stores' too), games and moves named by run.
+EXPORTS = {
+    "runs": "SELECT * FROM runs WHERE (:run IS NULL OR name = :run) ORDER BY id",
+    "games": "SELECT r.name AS run, g.* FROM games g JOIN runs r ON r.id = g.run_id "
+    "WHERE (:run IS NULL OR r.name = :run) ORDER BY g.id",
+    "moves": "SELECT r.name AS run, g.job_key, g.game, g.formulation, m.* FROM moves m "
+    "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
+    "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
+}
+
+
+def _matchup_args(m: Matchup) -> tuple[Any, ...]:
+    return (m.run_id, m.game, m.formulation, json.dumps(list(m.players)), json.dumps(list(m.opponents)))
+
+
+def _ids(ids: Iterable[int]) -> tuple[str]:
+    return (json.dumps(list(ids)),)
 
 
 class SavedKeys:
@@ -448,10 +579,11 @@ class Store:
             (status, reason, time.time(), run_id),
         )
 
-    def runs(self, name: str | None = None) -> list[sqlite3.Row]:
+    def runs(self, name: str | None = None) -> list[RunRow]:
+        """Every run in order, or the one named (an unknown name is one clear line)."""
         if name is None:
-            return self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
-        rows = self.conn.execute("SELECT * FROM runs WHERE name=?", (name,)).fetchall()
+            return [from_row(RunRow, r) for r in self.conn.execute("SELECT * FROM runs ORDER BY id")]
+        rows = [from_row(RunRow, r) for r in self.conn.execute("SELECT * FROM runs WHERE name=?", (name,))]
         if not rows:
             known = [r["name"] for r in self.conn.execute("SELECT name FROM runs ORDER BY id")]
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
@@ -496,26 +628,161 @@ class Store:
             insert_many(c, "moves", rows)
         return True
 
-    def games(self, run_ids: Iterable[int] | None = None) -> list[sqlite3.Row]:
+    def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
-            return self.conn.execute("SELECT * FROM games ORDER BY run_id, id").fetchall()
+            return [
+                from_row(GameRow, r) for r in self.conn.execute("SELECT * FROM games ORDER BY run_id, id")
+            ]
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
-        return self.conn.execute(
-            f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id", ids
-        ).fetchall()
+        sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
+        return [from_row(GameRow, r) for r in self.conn.execute(sql, ids)]
 
-    def moves(self, game_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM moves WHERE game_id=? ORDER BY ply", (game_id,)).fetchall()
+    def moves(self, game_id: int) -> list[MoveRow]:
+        sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
+        return [from_row(MoveRow, r) for r in self.conn.execute(sql, (game_id,))]
 
-    def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[sqlite3.Row]]:
+    def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         ids = list(game_ids)
-        out: dict[int, list[sqlite3.Row]] = {i: [] for i in ids}
+        out: dict[int, list[MoveRow]] = {i: [] for i in ids}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for row in self.conn.execute(
                 f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", chunk
             ):
-                out[row["game_id"]].append(row)
+                out[row["game_id"]].append(from_row(MoveRow, row))
         return out
+
+    # typed readers (analysis, reports, export) ------------------------------------------
+    def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
+        """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
+        return (from_row(GameTotals, r) for r in self.conn.execute(GAME_TOTALS, _ids(run_ids)))
+
+    def listed_games(self, run_id: int) -> Iterator[ListedGame]:
+        """One run's games in store order, each with its player's move totals and its number `nth`."""
+        return (from_row(ListedGame, r) for r in self.conn.execute(LISTED, _ids([run_id])))
+
+    def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
+        """The player's model moves' replies and traces, streamed."""
+        return (from_row(ModelText, r) for r in self.conn.execute(MODEL_TEXTS, _ids(run_ids)))
+
+    def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
+        """Games and moves per (run, game, formulation, player, opponent), in store order."""
+        return [from_row(MatchupCount, r) for r in self.conn.execute(MATCHUP_COUNTS, _ids(run_ids))]
+
+    def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
+        """Games per (game, player, opponent, outcome), counted by SQLite."""
+        return [from_row(OutcomeCount, r) for r in self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))]
+
+    def games_by_id(self, ids: list[int]) -> list[GameRow]:
+        sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
+        return [from_row(GameRow, r) for r in self.conn.execute(sql, _ids(ids))]
+
+    def player_notes(self, run_id: int, key: str) -> Iterator[str]:
+        """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
+        return (note for (note,) in self.conn.execute(PLAYER_NOTES, (run_id, key)))
+
+    def matchup_spans(self, run_id: int) -> list[MatchupSpan]:
+        """A run's (game, formulation, player, opponent) as stored, first played first, with its span."""
+        return [from_row(MatchupSpan, r) for r in self.conn.execute(MATCHUP_SPANS, (run_id,))]
+
+    def matchup_games(self, run_id: int, key: tuple[str, str, str, str]) -> Iterator[GameRow]:
+        """The games of one stored (game, formulation, player, opponent) of a run, by index."""
+        sql = (
+            "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
+            "AND opponent = ? ORDER BY idx, id"
+        )
+        return (from_row(GameRow, r) for r in self.conn.execute(sql, (run_id, *key)))
+
+    def failure_kinds(self, run_id: int) -> list[str]:
+        """The failure kinds of a run's games, sorted."""
+        sql = (
+            "SELECT DISTINCT failure_kind FROM games WHERE run_id = ? AND failure_kind IS NOT NULL ORDER BY 1"
+        )
+        return [k for (k,) in self.conn.execute(sql, (run_id,))]
+
+    def run_kinds(self, name: str | None = None) -> set[str]:
+        """The kinds of the store's runs (or of the one named; none for an unknown name)."""
+        sql = "SELECT kind FROM runs WHERE ? IS NULL OR name = ?"
+        return {k for (k,) in self.conn.execute(sql, (name, name))}
+
+    def game_texts(self, ids: list[int], tail: int, cap: int, game_cap: int) -> dict[int, str]:
+        """Per game with texts: its prompts' last `tail` characters, traces' and replies' first `cap`,
+        joined and cut at `game_cap`."""
+        args = {"tail": tail, "cap": cap, "game_cap": game_cap, "ids": json.dumps(ids)}
+        return {int(r["game_id"]): r["text"] for r in self.conn.execute(GAME_TEXTS, args)}
+
+    def optimality_by_move(self, m: Matchup) -> list[PlyOptimality]:
+        """The matchup player's scored moves per move number."""
+        return [from_row(PlyOptimality, r) for r in self.conn.execute(BY_MOVE, _matchup_args(m))]
+
+    def worst_states(self, m: Matchup, limit: int) -> list[WorstState]:
+        """The `limit` states where the matchup's player most often chose a non-optimal move."""
+        rows = self.conn.execute(WORST_STATES, (*_matchup_args(m), limit)).fetchall()
+        return [from_row(WorstState, r) for r in rows]
+
+    def wrong_move(self, m: Matchup, state: str) -> WrongMove | None:
+        """The non-optimal move the matchup's player chose most often in `state`."""
+        row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
+        return None if row is None else from_row(WrongMove, row)
+
+    def export_rows(self, table: str, run: str | None) -> sqlite3.Cursor:
+        """`plylab export`'s rows of `table` as stored (every column), streamed; `description` names them."""
+        return self.conn.execute(EXPORTS[table], {"run": run})
+
+    def declared_types(self) -> dict[str, str]:
+        """Each exported column's declared SQLite type (moves' first, as the export selects them)."""
+        declared: dict[str, str] = {}
+        for t in ("moves", "games", "runs"):
+            for _, name, kind, *_ in self.conn.execute(f"PRAGMA table_info({t})"):
+                declared.setdefault(name, kind.upper())
+        return declared
+
+
+# Readers over a bare connection, for the run driver's budget and the dry run's forecast. -----------
+def called_moves(conn: sqlite3.Connection, run_id: int) -> Iterator[CalledMove]:
+    """A run's saved moves that called a model."""
+    sql = (
+        "SELECT m.calls, m.attempts FROM moves m JOIN games g ON g.id = m.game_id "
+        "WHERE g.run_id = ? AND m.calls > 0"
+    )
+    return (CalledMove(calls=int(c), attempts=a) for c, a in conn.execute(sql, (run_id,)))
+
+
+def game_count(conn: sqlite3.Connection, run_id: int) -> int:
+    return int(conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()[0])
+
+
+def saved_game_count(conn: sqlite3.Connection, run: str) -> int:
+    """Games saved under the run named `run` (0 for none)."""
+    sql = "SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?"
+    return int(conn.execute(sql, (run,)).fetchone()[0])
+
+
+def mean_player_moves(conn: sqlite3.Connection, game: str, spec: str) -> float | None:
+    """Mean moves per game the player `spec` made in the store's games of `game` (None: none)."""
+    row = conn.execute(
+        "SELECT AVG(n) FROM (SELECT COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id "
+        "WHERE g.game = ? AND m.player = ? GROUP BY g.id)",
+        (game, spec),
+    ).fetchone()
+    return None if row is None or row[0] is None else float(row[0])
+
+
+def model_usage(conn: sqlite3.Connection, model: str) -> ModelUsage | None:
+    """The stored moves with calls of players whose spec names `model` (None: none)."""
+    row = conn.execute(
+        "SELECT SUM(output_tokens), SUM(calls), SUM(cost), COUNT(cost), COUNT(*) FROM moves "
+        "WHERE calls > 0 AND (player LIKE ? OR player LIKE ?)",
+        (f"%model={model},%", f"%model={model}"),
+    ).fetchone()
+    if row is None or not row[1]:
+        return None
+    return ModelUsage(
+        output_tokens=int(row[0] or 0),
+        calls=int(row[1]),
+        cost=None if row[2] is None else float(row[2]),
+        costed=int(row[3]),
+        moves=int(row[4]),
+    )

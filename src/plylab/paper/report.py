@@ -111,7 +111,7 @@ def show(c: dict[str, Any] | None, metric: str, paper_games: int | None = None) 
 
 
 def _runs(store: Store, p: Protocol, runs: list[str] | None) -> list[str]:
-    names = [r["name"] for r in store.runs()]
+    names = [r.name for r in store.runs()]
     if runs:
         unknown = [r for r in runs if r not in names]
         if unknown:
@@ -209,12 +209,12 @@ def table_data(
             names = _runs(store, p, runs)
             for n in names:
                 rows += matchup_rows(store, n)
-                plans[n] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == n), {})
-            all_names = {r["name"] for r in store.runs()}
+                plans[n] = next((json.loads(r.plan) for r in store.runs() if r.name == n), {})
+            all_names = {r.name for r in store.runs()}
             if not runs and reference_run_name(p) in all_names:
                 ref = reference_run_name(p)
                 ref_rows = matchup_rows(store, ref)
-                plans[ref] = next((json.loads(r["plan"]) for r in store.runs() if r["name"] == ref), {})
+                plans[ref] = next((json.loads(r.plan) for r in store.runs() if r.name == ref), {})
         finally:
             store.close()
     elif runs:

@@ -8,15 +8,14 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from datetime import datetime
 from functools import cache
 from typing import Any
 
-from ..analysis.metrics import GAME_TOTALS
 from ..errors import UserError
 from ..games import Formulation, get_game
+from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import Store, expand_attempts
 from ..players.canonical import canonical_spec
 from .boards import Marks, draw
@@ -38,38 +37,24 @@ def formulation(game: str, spec: str) -> Formulation | None:
         return None
 
 
-def _ids(run_ids: Iterable[int]) -> tuple[str]:
-    return (json.dumps(list(run_ids)),)
-
-
-def matchup_counts(store: Store, run_ids: Iterable[int]) -> list[sqlite3.Row]:
-    """Games and moves per (run, game, formulation, player, opponent): what the index counts."""
-    return store.conn.execute(
-        """SELECT run_id, game, formulation, player, opponent, COUNT(*) AS games, SUM(num_moves) AS moves
-           FROM games WHERE run_id IN (SELECT value FROM json_each(?))
-           GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)""",
-        _ids(run_ids),
-    ).fetchall()
-
-
-def run_summaries(runs: list[sqlite3.Row], matchups: list[sqlite3.Row]) -> list[dict[str, Any]]:
+def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict[str, Any]]:
     """One line per run: what it played and how it ended, for the index page."""
-    by_run: dict[int, list[sqlite3.Row]] = {r["id"]: [] for r in runs}
+    by_run: dict[int, list[MatchupCount]] = {r.id: [] for r in runs}
     for m in matchups:
-        by_run[m["run_id"]].append(m)
+        by_run[m.run_id].append(m)
     out = []
     for r in runs:
-        mine = by_run[r["id"]]
+        mine = by_run[r.id]
         out.append(
             {
-                "id": r["id"],
-                "name": r["name"],
-                "kind": r["kind"],
-                "status": r["status"],
-                "seed": r["seed"],
-                "created": datetime.fromtimestamp(r["created"]).strftime("%Y-%m-%d %H:%M"),
-                "games": sum(m["games"] for m in mine),
-                "titles": sorted({m["game"] for m in mine}),
+                "id": r.id,
+                "name": r.name,
+                "kind": r.kind,
+                "status": r.status,
+                "seed": r.seed,
+                "created": datetime.fromtimestamp(r.created).strftime("%Y-%m-%d %H:%M"),
+                "games": sum(m.games for m in mine),
+                "titles": sorted({m.game for m in mine}),
                 "matchups": len(mine),
             }
         )
@@ -78,62 +63,38 @@ def run_summaries(runs: list[sqlite3.Row], matchups: list[sqlite3.Row]) -> list[
 
 def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Result]]:
     """(game title, result with its count) per pairing and outcome, counted by SQLite."""
-    rows = store.conn.execute(
-        """SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
-           WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome""",
-        _ids(run_ids),
-    )
     # older stores may spell one player several ways: counted under one name (players.canonical)
     return [
-        (g, Result(canonical_spec(p), canonical_spec(o), SCORES[outcome], n)) for g, p, o, outcome, n in rows
+        (c.game, Result(canonical_spec(c.player), canonical_spec(c.opponent), SCORES[c.outcome], c.n))
+        for c in store.outcome_counts(run_ids)
     ]
 
 
-# Each game's totals (metrics.GAME_TOTALS) for one run, numbered within its matchup and seat by
-# index, so the site can write replay pages for the first N of each and list the rest.
-LISTED = f"""
-SELECT t.*, ROW_NUMBER() OVER (
-    PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
-FROM ({GAME_TOTALS}) AS t ORDER BY t.id
-"""
-
-
-def listed_games(store: Store, run_id: int) -> Iterator[sqlite3.Row]:
-    """One run's games in store order, each with its player's move totals and its number `nth`."""
-    return store.conn.execute(LISTED, _ids([run_id]))
-
-
-def games_by_id(store: Store, ids: list[int]) -> list[sqlite3.Row]:
-    return store.conn.execute(
-        "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(ids),)
-    ).fetchall()
-
-
-def game_summary(g: sqlite3.Row, replay: bool) -> dict[str, Any]:
+def game_summary(g: ListedGame, replay: bool) -> dict[str, Any]:
     """A row of a run's game list: who played, how it ended, how well the player moved."""
     return {
-        "id": g["id"],
-        "idx": g["idx"],
-        "game": g["game"],
-        "formulation": g["formulation"],
-        "player": canonical_spec(g["player"]),
-        "opponent": canonical_spec(g["opponent"]),
-        "seat": g["player_seat"] + 1,
-        "outcome": g["outcome"],
-        "failure_kind": g["failure_kind"],
-        "moves": g["num_moves"],
-        "optimal": int(g["optimal"]),
-        "scored": int(g["scored"]),
-        "tokens": int(g["played_tokens"]),
+        "id": g.id,
+        "idx": g.idx,
+        "game": g.game,
+        "formulation": g.formulation,
+        "player": canonical_spec(g.player),
+        "opponent": canonical_spec(g.opponent),
+        "seat": g.player_seat + 1,
+        "outcome": g.outcome,
+        "failure_kind": g.failure_kind,
+        "moves": g.num_moves,
+        "optimal": int(g.optimal),
+        "scored": int(g.scored),
+        "tokens": int(g.played_tokens),
         "replay": replay,
     }
 
 
-def _legal(f: Formulation | None, state: Any, m: sqlite3.Row) -> list[dict[str, Any]]:
-    values = _json(m["values_json"]) or {}
-    scores = _json(m["scores_json"]) or {}
+def _legal(f: Formulation | None, state: Any, m: MoveRow) -> list[dict[str, Any]]:
+    values = _json(m.values_json) or {}
+    scores = _json(m.scores_json) or {}
     out = []
-    for a in _json(m["legal"]):
+    for a in _json(m.legal):
         value = values.get(str(a))
         out.append(
             {
@@ -146,12 +107,12 @@ def _legal(f: Formulation | None, state: Any, m: sqlite3.Row) -> list[dict[str, 
     return out
 
 
-def _marks(m: sqlite3.Row, before: Any, last: int | None) -> Marks:
-    values = _json(m["values_json"]) or {}
-    scores = _json(m["scores_json"]) or {}
+def _marks(m: MoveRow, before: Any, last: int | None) -> Marks:
+    values = _json(m.values_json) or {}
+    scores = _json(m.scores_json) or {}
     return Marks(
         last=last,
-        chosen=m["action"],
+        chosen=m.action,
         values={int(a): VALUE_NAMES[v] for a, v in values.items() if v in VALUE_NAMES},
         scores={int(a): s for a, s in scores.items() if s is not None},
         before=before,
@@ -159,89 +120,89 @@ def _marks(m: sqlite3.Row, before: Any, last: int | None) -> Marks:
 
 
 def _step(
-    f: Formulation | None, engine: Any, m: sqlite3.Row, names: list[str], game: str, prev: sqlite3.Row | None
+    f: Formulation | None, engine: Any, m: MoveRow, names: list[str], game: str, prev: MoveRow | None
 ) -> dict[str, Any]:
-    state = engine.deserialize_state(m["state"]) if f is not None else None
-    before = engine.deserialize_state(prev["state"]) if f is not None and prev is not None else None
-    last = prev["action"] if prev is not None else None
+    state = engine.deserialize_state(m.state) if f is not None else None
+    before = engine.deserialize_state(prev.state) if f is not None and prev is not None else None
+    last = prev.action if prev is not None else None
     return {
         "svg": draw(game, state, _marks(m, before, last)),
-        "ply": m["ply"],
-        "seat": m["seat"],
-        "mover": names[m["seat"]],
-        "player": canonical_spec(m["player"]),
-        "board": m["observation"] if m["observation"] is not None else (f.render_state(state) if f else ""),
+        "ply": m.ply,
+        "seat": m.seat,
+        "mover": names[m.seat],
+        "player": canonical_spec(m.player),
+        "board": m.observation if m.observation is not None else (f.render_state(state) if f else ""),
         "legal": _legal(f, state, m),
-        "action": m["action"],
-        "label": m["action_label"],
-        "optimal": None if m["optimal"] is None else bool(m["optimal"]),
-        "informative": None if m["informative"] is None else bool(m["informative"]),
-        "optimal_score": None if m["optimal_score"] is None else bool(m["optimal_score"]),
-        "informative_score": None if m["informative_score"] is None else bool(m["informative_score"]),
-        "prompt": m["prompt"],
-        "reply": m["reply"],
-        "reasoning": m["reasoning"],
+        "action": m.action,
+        "label": m.action_label,
+        "optimal": None if m.optimal is None else bool(m.optimal),
+        "informative": None if m.informative is None else bool(m.informative),
+        "optimal_score": None if m.optimal_score is None else bool(m.optimal_score),
+        "informative_score": None if m.informative_score is None else bool(m.informative_score),
+        "prompt": m.prompt,
+        "reply": m.reply,
+        "reasoning": m.reasoning,
         "tokens": {
-            "input": m["input_tokens"],
-            "output": m["output_tokens"],
-            "reasoning": m["reasoning_tokens"],
+            "input": m.input_tokens,
+            "output": m.output_tokens,
+            "reasoning": m.reasoning_tokens,
         },
-        "calls": m["calls"],
-        "cache_hits": m["cache_hits"],
-        "cost": m["cost"],
-        "elapsed": m["elapsed"],
-        "failure_kind": m["failure_kind"],
-        "attempts": expand_attempts(_json(m["attempts"]), m),
-        "note": _json(m["note"]),
+        "calls": m.calls,
+        "cache_hits": m.cache_hits,
+        "cost": m.cost,
+        "elapsed": m.elapsed,
+        "failure_kind": m.failure_kind,
+        "attempts": expand_attempts(_json(m.attempts), m),
+        "note": _json(m.note),
     }
 
 
 def _final(
-    f: Formulation | None, engine: Any, g: sqlite3.Row, moves: list[sqlite3.Row], seats: list[str]
+    f: Formulation | None, engine: Any, g: GameRow, moves: list[MoveRow], seats: list[str]
 ) -> dict[str, Any]:
     """The position after the last move, with the result as the player saw it."""
     board, svg = "", None
     if f is not None and moves:
-        before = engine.deserialize_state(moves[-1]["state"])
+        before = engine.deserialize_state(moves[-1].state)
         state = before.clone()
-        last = moves[-1]["action"]
+        last = moves[-1].action
         if last is not None:
             state.apply_action(last)
         board = f.render_state(state)
-        svg = draw(g["game"], state, Marks(last=last, before=before))
-    if g["forfeit_by"] is not None:
-        text = f"{seats[g['forfeit_by']]} forfeited ({g['failure_kind'] or 'failure'})."
+        svg = draw(g.game, state, Marks(last=last, before=before))
+    if g.forfeit_by is not None:
+        text = f"{seats[g.forfeit_by]} forfeited ({g.failure_kind or 'failure'})."
     else:
-        returns = _json(g["returns"])
+        returns = _json(g.returns)
         text = "Draw." if returns[0] == returns[1] else f"{seats[0 if returns[0] > returns[1] else 1]} won."
     return {"board": board, "svg": svg, "result": text}
 
 
-def replay_payload(g: sqlite3.Row, moves: list[sqlite3.Row], run: str) -> dict[str, Any]:
+def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]:
     """Everything the replay page needs for one game, inlined into it as JSON."""
-    f = formulation(g["game"], g["formulation"])
-    engine = get_game(g["game"]).engine if f is not None else None
-    player, opponent = canonical_spec(g["player"]), canonical_spec(g["opponent"])
-    specs = [player, opponent] if g["player_seat"] == 0 else [opponent, player]
+    f = formulation(g.game, g.formulation)
+    engine = get_game(g.game).engine if f is not None else None
+    player, opponent = canonical_spec(g.player), canonical_spec(g.opponent)
+    specs = [player, opponent] if g.player_seat == 0 else [opponent, player]
     names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]
     return {
-        "id": g["id"],
+        "id": g.id,
         "run": run,
-        "game": g["game"],
-        "formulation": g["formulation"],
+        "game": g.game,
+        "formulation": g.formulation,
         # a formulation other than the engine's own surface disguises the board: show both
-        "disguised": g["formulation"] != "standard",
-        "title": get_game(g["game"]).title if f is not None else g["game"],
+        "disguised": g.formulation != "standard",
+        "title": get_game(g.game).title if f is not None else g.game,
         "player": player,
         "opponent": opponent,
-        "player_seat": g["player_seat"],
+        "player_seat": g.player_seat,
         "seats": seats,
         "seat_names": names,
-        "outcome": g["outcome"],
-        "seed": g["seed"],
+        "outcome": g.outcome,
+        "seed": g.seed,
         "steps": [
-            _step(f, engine, m, names, g["game"], moves[i - 1] if i else None) for i, m in enumerate(moves)
+            _step(f, engine, m, names, g.game, moves[i - 1] if i else None) for i, m in enumerate(moves)
         ],
         "final": _final(f, engine, g, moves, seats),
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..harness.store import open_read_only
+from ..harness.store import Store, open_read_only
 from .page import Cell, Grid, PageWriter, Section, plot_ref
 
 
@@ -25,7 +25,11 @@ def _query(store_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None:
     """Draw rate and tokens per move over checkpoints (the paper's Figures 4 and 5)."""
-    kinds = {k for (k,) in _query(store_path, "SELECT kind FROM runs WHERE ? IS NULL OR name = ?", run, run)}
+    store = Store(store_path, create=False)
+    try:
+        kinds = store.run_kinds(run)
+    finally:
+        store.close()
     if kinds <= {"play"}:
         return None
     from ..analysis import learning as learning_analysis  # part of plylab: a broken module fails loudly

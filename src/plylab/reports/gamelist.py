@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..harness.rows import MatchupCount
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 
@@ -40,31 +41,18 @@ def games_script(page: int, listed: list[dict[str, Any]]) -> str:
     return _script("gameRows", page, [[g[f] for f in FIELDS] for g in listed])
 
 
-TEXTS = f"""SELECT game_id, substr(group_concat(
-    coalesce(substr(prompt, -{PROMPT_TAIL}), '') || ' ' || coalesce(substr(reasoning, 1, {TEXT_CAP}), '')
-    || ' ' || coalesce(substr(reply, 1, {TEXT_CAP}), ''), ' '), 1, {GAME_CAP}) AS text
-FROM moves WHERE game_id IN (SELECT value FROM json_each(?))
-AND (prompt IS NOT NULL OR reply IS NOT NULL OR reasoning IS NOT NULL) GROUP BY game_id"""
-
-
 def text_script(page: int, store: Store, ids: list[int]) -> str:
-    texts = {str(r["game_id"]): r["text"] for r in store.conn.execute(TEXTS, (json.dumps(ids),))}
+    texts = {str(k): t for k, t in store.game_texts(ids, PROMPT_TAIL, TEXT_CAP, GAME_CAP).items()}
     return _script("gameTexts", page, texts)
 
 
-def choices(store: Store, run_id: int, matchups: list[Any]) -> dict[str, Any]:
+def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> dict[str, Any]:
     """The values each filter offers for one run."""
-    kinds = [
-        r[0]
-        for r in store.conn.execute(
-            "SELECT DISTINCT failure_kind FROM games WHERE run_id = ? AND failure_kind IS NOT NULL ORDER BY 1",
-            (run_id,),
-        )
-    ]
+    kinds = store.failure_kinds(run_id)
     return {
-        "formulations": sorted({m["formulation"] for m in matchups}),
-        "players": sorted({canonical_spec(m["player"]) for m in matchups}),
-        "opponents": sorted({canonical_spec(m["opponent"]) for m in matchups}),
+        "formulations": sorted({m.formulation for m in matchups}),
+        "players": sorted({canonical_spec(m.player) for m in matchups}),
+        "opponents": sorted({canonical_spec(m.opponent) for m in matchups}),
         "failure_kinds": kinds,
         "fields": FIELDS,
     }

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..harness.rows import GameRow, MoveRow
 from ..harness.store import Store, expand_attempts, reading
 from ..players.canonical import canonical_spec
 from ..specs import parse_spec
@@ -50,20 +49,20 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:120] or "run"
 
 
-def _messages(moves: list[sqlite3.Row], seat: int) -> list[Any]:
+def _messages(moves: list[MoveRow], seat: int) -> list[Any]:
     """What the seat's model calls saw and returned, in order: prompt, then reasoning and reply."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ContentReasoning, ContentText
 
     out: list[Any] = []
     for m in moves:
-        if m["seat"] != seat:
+        if m.seat != seat:
             continue
-        attempts = expand_attempts(json.loads(m["attempts"]), m) if m["attempts"] else None
+        attempts = expand_attempts(json.loads(m.attempts), m) if m.attempts else None
         tries = attempts or (
-            [{"prompt": m["prompt"], "reply": m["reply"], "reasoning": m["reasoning"]}] if m["prompt"] else []
+            [{"prompt": m.prompt, "reply": m.reply, "reasoning": m.reasoning}] if m.prompt else []
         )
         for k, a in enumerate(tries):
-            meta = {"ply": m["ply"], "attempt": k + 1, "move": m["action_label"]}
+            meta = {"ply": m.ply, "attempt": k + 1, "move": m.action_label}
             if a.get("failure"):
                 meta["failure"] = a["failure"]
             if a.get("prompt"):
@@ -79,20 +78,20 @@ def _messages(moves: list[sqlite3.Row], seat: int) -> list[Any]:
     return out
 
 
-def _sample(g: sqlite3.Row, moves: list[sqlite3.Row], model: str) -> Any:
+def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
     from inspect_ai.log import EvalSample
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
 
-    seat = g["player_seat"]
-    mine = [m for m in moves if m["seat"] == seat]
+    seat = g.player_seat
+    mine = [m for m in moves if m.seat == seat]
     verdicts = [
         {
-            "ply": m["ply"],
-            "move": m["action_label"],
-            "optimal": None if m["optimal"] is None else bool(m["optimal"]),
-            "informative": None if m["informative"] is None else bool(m["informative"]),
-            "failure": m["failure_kind"],
+            "ply": m.ply,
+            "move": m.action_label,
+            "optimal": None if m.optimal is None else bool(m.optimal),
+            "informative": None if m.informative is None else bool(m.informative),
+            "failure": m.failure_kind,
         }
         for m in mine
     ]
@@ -100,30 +99,30 @@ def _sample(g: sqlite3.Row, moves: list[sqlite3.Row], model: str) -> Any:
     optimal = sum(bool(v["optimal"]) for v in scored)
     messages = _messages(moves, seat)
     usage = ModelUsage(
-        input_tokens=sum(m["input_tokens"] for m in mine),
-        output_tokens=sum(m["output_tokens"] for m in mine),
-        total_tokens=sum(m["input_tokens"] + m["output_tokens"] for m in mine),
-        reasoning_tokens=sum(m["reasoning_tokens"] for m in mine) or None,
-        total_cost=sum(m["cost"] for m in mine if m["cost"] is not None) or None,
+        input_tokens=sum(m.input_tokens for m in mine),
+        output_tokens=sum(m.output_tokens for m in mine),
+        total_tokens=sum(m.input_tokens + m.output_tokens for m in mine),
+        reasoning_tokens=sum(m.reasoning_tokens for m in mine) or None,
+        total_cost=sum(m.cost for m in mine if m.cost is not None) or None,
     )
-    last_reply = next((m["reply"] for m in reversed(mine) if m["reply"]), "") or ""
-    first_prompt = next((m["prompt"] for m in mine if m["prompt"]), None)
+    last_reply = next((m.reply for m in reversed(mine) if m.reply), "") or ""
+    first_prompt = next((m.prompt for m in mine if m.prompt), None)
     return EvalSample(
-        id=f"game-{g['id']}",
+        id=f"game-{g.id}",
         epoch=1,
         input=first_prompt
-        or f"{g['game']} ({g['formulation']}): {canonical_spec(g['player'])} vs {canonical_spec(g['opponent'])}",
-        target=g["outcome"],
+        or f"{g.game} ({g.formulation}): {canonical_spec(g.player)} vs {canonical_spec(g.opponent)}",
+        target=g.outcome,
         messages=messages,
         output=ModelOutput.from_content(model=model, content=last_reply),
         scores={
             "outcome": Score(
-                value=g["outcome"],
-                answer=g["outcome"],
-                explanation=f"from the player's side; failure kind: {g['failure_kind']}"
-                if g["failure_kind"]
+                value=g.outcome,
+                answer=g.outcome,
+                explanation=f"from the player's side; failure kind: {g.failure_kind}"
+                if g.failure_kind
                 else None,
-                metadata={"returns": json.loads(g["returns"]), "forfeit_by": g["forfeit_by"]},
+                metadata={"returns": json.loads(g.returns), "forfeit_by": g.forfeit_by},
             ),
             "optimality": Score(
                 value=optimal / len(scored) if scored else 0.0,
@@ -134,18 +133,18 @@ def _sample(g: sqlite3.Row, moves: list[sqlite3.Row], model: str) -> Any:
             ),
         },
         metadata={
-            "game": g["game"],
-            "formulation": g["formulation"],
-            "player": canonical_spec(g["player"]),
-            "opponent": canonical_spec(g["opponent"]),
+            "game": g.game,
+            "formulation": g.formulation,
+            "player": canonical_spec(g.player),
+            "opponent": canonical_spec(g.opponent),
             "player_seat": seat,
-            "seed": g["seed"],
-            "idx": g["idx"],
-            "job_key": g["job_key"],
-            "moves": [m["action_label"] for m in moves],
+            "seed": g.seed,
+            "idx": g.idx,
+            "job_key": g.job_key,
+            "moves": [m.action_label for m in moves],
         },
-        model_usage={model: usage} if any(m["calls"] + m["cache_hits"] for m in mine) else {},
-        total_time=max(0.0, g["finished"] - g["started"]),
+        model_usage={model: usage} if any(m.calls + m.cache_hits for m in mine) else {},
+        total_time=max(0.0, g.finished - g.started),
     )
 
 
@@ -187,64 +186,52 @@ def _usage(samples: list[Any]) -> dict[str, Any]:
     return total
 
 
-MATCHUPS = """SELECT game, formulation, player, opponent, MIN(started) AS started, MAX(finished) AS finished
-FROM games WHERE run_id = ? GROUP BY game, formulation, player, opponent ORDER BY MIN(id)"""
-
-
-def _games(store: Store, run_id: int, key: tuple[str, str, str, str]) -> Iterator[sqlite3.Row]:
-    return store.conn.execute(
-        "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? AND opponent = ? "
-        "ORDER BY idx, id",
-        (run_id, *key),
-    )
-
-
 def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]:
     """One `.eval` log per run and matchup under `out`; returns the paths written."""
     from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalPlan, EvalSpec, EvalStats, write_eval_log
 
     written = []
     for r in store.runs(run):
-        for mu in store.conn.execute(MATCHUPS, (r["id"],)).fetchall():
-            key = (mu["game"], mu["formulation"], mu["player"], mu["opponent"])
-            player = canonical_spec(mu["player"])
+        for mu in store.matchup_spans(r.id):
+            key = (mu.game, mu.formulation, mu.player, mu.opponent)
+            player = canonical_spec(mu.player)
             model = _model(player)
             samples = []
-            for g in _games(store, r["id"], key):
-                samples.append(_sample(g, store.moves(g["id"]), model))
+            for g in store.matchup_games(r.id, key):
+                samples.append(_sample(g, store.moves(g.id), model))
             spec = EvalSpec(
-                created=_iso(r["created"]),
-                task=f"{TASK}/{mu['game']}",
-                task_args={"formulation": mu["formulation"], "opponent": canonical_spec(mu["opponent"])},
-                dataset=EvalDataset(name=r["name"], samples=len(samples)),
+                created=_iso(r.created),
+                task=f"{TASK}/{mu.game}",
+                task_args={"formulation": mu.formulation, "opponent": canonical_spec(mu.opponent)},
+                dataset=EvalDataset(name=r.name, samples=len(samples)),
                 model=model,
                 config=EvalConfig(epochs=1),
                 metadata={
-                    "plylab_run": r["name"],
-                    "run_kind": r["kind"],
-                    "run_status": r["status"],
-                    "seed": r["seed"],
-                    "plan": json.loads(r["plan"]),
+                    "plylab_run": r.name,
+                    "run_kind": r.kind,
+                    "run_status": r.status,
+                    "seed": r.seed,
+                    "plan": json.loads(r.plan),
                     "player": player,
-                    "opponent": canonical_spec(mu["opponent"]),
+                    "opponent": canonical_spec(mu.opponent),
                 },
             )
             log = EvalLog(
-                status=STATUS.get(r["status"], "cancelled"),
+                status=STATUS.get(r.status, "cancelled"),
                 eval=spec,
                 plan=EvalPlan(name="plylab"),
                 results=_results(samples),
                 stats=EvalStats(
-                    started_at=_iso(mu["started"]),
-                    completed_at=_iso(mu["finished"]),
+                    started_at=_iso(mu.started),
+                    completed_at=_iso(mu.finished),
                     model_usage=_usage(samples),
                 ),
                 samples=samples,
             )
             path = (
                 out
-                / _slug(r["name"])
-                / f"{_slug(f'{mu[0]}.{mu[1]}.{player}-vs-{canonical_spec(mu[3])}')}.eval"
+                / _slug(r.name)
+                / f"{_slug(f'{mu.game}.{mu.formulation}.{player}-vs-{canonical_spec(mu.opponent)}')}.eval"
             )
             while path in written:  # an older store may spell one player two ways
                 path = path.with_name(path.stem + "-2.eval")

@@ -34,7 +34,7 @@ def _float(tabular: str, caption: str, label: str) -> str:
 
 def _ratings_tabulars(store: Store, run: str | None) -> dict[str, str]:
     """One ratings tabular per game (ratings are per game; see ratings.ratings_by_game)."""
-    runs = [r["id"] for r in store.runs(run)]
+    runs = [r.id for r in store.runs(run)]
     return {game: _ratings_tabular(r) for game, r in ratings_by_game(rating_results(store, runs)).items()}
 
 

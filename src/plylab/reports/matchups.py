@@ -1,7 +1,7 @@
 """A page per matchup: its numbers, its optimality by move number, and its worst positions.
 
 The worst positions are the states where the matchup's player most often chose a non-optimal
-move, counted in SQL over every stored game of the matchup and drawn with their legal moves'
+move, counted by the store's SQL over every stored game of the matchup and drawn with their legal moves'
 exact values and the move most often played wrongly there. Everything is aggregated by SQLite,
 so a page costs the same for 10 games as for 10,000.
 """
@@ -10,32 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..errors import UserError
 from ..games import get_game
+from ..harness.rows import Matchup, MatchupCount
 from ..harness.store import Store
 from .boards import Marks, draw
 
 WORST = 6  # positions drawn per matchup
-
-_WHERE = """g.run_id = ? AND g.game = ? AND g.formulation = ?
-AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
-AND m.seat = g.player_seat AND m.informative = 1 AND m.action IS NOT NULL"""
-
-BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.optimal) AS ok
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_WHERE} GROUP BY k ORDER BY k"""
-
-WORST_STATES = f"""SELECT m.state, COUNT(*) AS seen, TOTAL(m.optimal = 0) AS wrong,
-       MIN(m.values_json) AS values_json, MIN(m.scores_json) AS scores_json
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_WHERE}
-GROUP BY m.state HAVING wrong > 0 ORDER BY wrong DESC, seen DESC LIMIT {WORST}"""
-
-WRONG_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id
-WHERE {_WHERE} AND m.state = ? AND m.optimal = 0 GROUP BY m.action ORDER BY n DESC, m.action LIMIT 1"""
 
 
 def page_path(row: dict[str, Any]) -> str:
@@ -44,8 +30,14 @@ def page_path(row: dict[str, Any]) -> str:
     return f"matchups/m-{hashlib.sha1(key.encode()).hexdigest()[:12]}.html"
 
 
-def _args(run_id: int, row: dict[str, Any], spellings: tuple[list[str], list[str]]) -> tuple[Any, ...]:
-    return (run_id, row["game"], row["formulation"], json.dumps(spellings[0]), json.dumps(spellings[1]))
+def _matchup(run_id: int, row: dict[str, Any], spellings: tuple[list[str], list[str]]) -> Matchup:
+    return Matchup(
+        run_id=run_id,
+        game=row["game"],
+        formulation=row["formulation"],
+        players=tuple(spellings[0]),
+        opponents=tuple(spellings[1]),
+    )
 
 
 def by_move_chart(points: list[tuple[int, int, float]]) -> Markup:
@@ -84,24 +76,24 @@ def matchup_page(
     store: Store, run_id: int, row: dict[str, Any], spellings: tuple[list[str], list[str]]
 ) -> dict[str, Any]:
     """What a matchup's page shows, read from the store."""
-    args = _args(run_id, row, spellings)
-    points = [(r["k"], r["n"], r["ok"]) for r in store.conn.execute(BY_MOVE, args)]
+    matchup = _matchup(run_id, row, spellings)
+    points = [(p.k, p.n, p.ok) for p in store.optimality_by_move(matchup)]
     worst = []
     try:
         engine = get_game(row["game"]).engine
         f = get_game(row["game"]).formulation(row["formulation"])
     except UserError:
         engine = f = None
-    for r in store.conn.execute(WORST_STATES, args).fetchall():
-        wrong = store.conn.execute(WRONG_MOVE, (*args, r["state"])).fetchone()
+    for r in store.worst_states(matchup, WORST):
+        wrong = store.wrong_move(matchup, r.state)
         svg = text = None
         if engine is not None and f is not None:
-            state = engine.deserialize_state(r["state"])
-            values = json.loads(r["values_json"] or "{}")
-            scores = json.loads(r["scores_json"] or "{}")
+            state = engine.deserialize_state(r.state)
+            values = json.loads(r.values_json or "{}")
+            scores = json.loads(r.scores_json or "{}")
             names = {1: "win", 0: "draw", -1: "loss"}
             marks = Marks(
-                chosen=wrong["action"] if wrong else None,
+                chosen=wrong.action if wrong else None,
                 values={int(a): names[v] for a, v in values.items() if v in names},
                 scores={int(a): s for a, s in scores.items() if s is not None},
             )
@@ -111,27 +103,27 @@ def matchup_page(
             {
                 "svg": Markup(svg) if svg else None,
                 "text": text,
-                "wrong": int(r["wrong"]),
-                "seen": r["seen"],
-                "move": wrong["action_label"] if wrong else None,
-                "move_n": wrong["n"] if wrong else 0,
+                "wrong": int(r.wrong),
+                "seen": r.seen,
+                "move": wrong.action_label if wrong else None,
+                "move_n": wrong.n if wrong else 0,
             }
         )
     return {"chart": by_move_chart(points), "worst": worst}
 
 
 def spellings_of(
-    matchups: Iterable[Any], canonical: Any
+    matchups: Iterable[MatchupCount], canonical: Callable[[str], str]
 ) -> dict[tuple[Any, ...], tuple[list[str], list[str]]]:
     """Per (run id, game, formulation, player, opponent) as reported: the stored spellings of its specs."""
     out: dict[tuple[Any, ...], tuple[list[str], list[str]]] = {}
     for m in matchups:
-        key = (m["run_id"], m["game"], m["formulation"], canonical(m["player"]), canonical(m["opponent"]))
+        key = (m.run_id, m.game, m.formulation, canonical(m.player), canonical(m.opponent))
         players, opponents = out.setdefault(key, ([], []))
-        if m["player"] not in players:
-            players.append(m["player"])
-        if m["opponent"] not in opponents:
-            opponents.append(m["opponent"])
+        if m.player not in players:
+            players.append(m.player)
+        if m.opponent not in opponents:
+            opponents.append(m.opponent)
     return out
 
 

@@ -47,7 +47,7 @@ def explain(cite: str) -> str:
 
 
 def _has_runs(store: Store, name: str, kind: str, source: str) -> bool:
-    names = [r["name"] for r in store.runs()]
+    names = [r.name for r in store.runs()]
     if kind in ("play", "learn"):
         return any(n.startswith(f"paper/{source}/") or n.startswith(f"paper/{name}/") for n in names)
     return False

@@ -23,6 +23,7 @@ from ..analysis.metrics import matchup_rows
 from ..analysis.plot_style import styled
 from ..analysis.tables import pivot
 from ..errors import UserError
+from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from . import data, extras, gamelist, plots, valueline
@@ -298,22 +299,27 @@ class SiteWriter:
             if item.name.endswith((".css", ".js")):
                 (self.out / "static" / item.name).write_bytes(item.read_bytes())
 
-    def replays(self, store: Store, ids: list[int], run: Any) -> None:
+    def replays(self, store: Store, ids: list[int], run: RunRow) -> None:
         """Replay pages for these games (one chunk: their moves are in memory together)."""
         moves = store.moves_for_games(ids)
-        for g in data.games_by_id(store, ids):
-            payload = data.replay_payload(g, moves[g["id"]], run["name"])
+        for g in store.games_by_id(ids):
+            payload = data.replay_payload(g, moves[g.id], run.name)
             self.page(
                 "replay.html",
-                f"games/{g['id']}.html",
+                f"games/{g.id}.html",
                 "../",
                 game=payload,
                 value_chart=Markup(valueline.chart(payload["steps"], payload["seat_names"])),
-                run_href=run_page_path(run["id"], 1),
+                run_href=run_page_path(run.id, 1),
             )
 
     def run_pages(
-        self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]], replays: int = 0
+        self,
+        store: Store,
+        runs: list[RunRow],
+        matchups: list[MatchupCount],
+        rows: list[dict[str, Any]],
+        replays: int = 0,
     ) -> None:
         """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
 
@@ -324,11 +330,11 @@ class SiteWriter:
         self._store = store
         summaries = {s["id"]: s for s in data.run_summaries(runs, matchups)}
         for run in runs:
-            summary = summaries[run["id"]]
+            summary = summaries[run.id]
             pages = max(1, -(-summary["games"] // GAMES_PER_PAGE))
-            run_rows = [r for r in rows if r["run"] == run["name"]]
+            run_rows = [r for r in rows if r["run"] == run.name]
             tables = {"matchups": matchup_grid(run_rows, "../"), "pivots": pivot_grids(run_rows)}
-            capped = replays > 0 and any(m["games"] > replays for m in matchups if m["run_id"] == run["id"])
+            capped = replays > 0 and any(m.games > replays for m in matchups if m.run_id == run.id)
             note = (
                 (
                     f"Replay pages for the first {replays} games (by index) of each matchup and seat "
@@ -337,15 +343,15 @@ class SiteWriter:
                 if capped
                 else ""
             )
-            filters = gamelist.choices(store, run["id"], [m for m in matchups if m["run_id"] == run["id"]])
+            filters = gamelist.choices(store, run.id, [m for m in matchups if m.run_id == run.id])
             listed: list[dict[str, Any]] = []
             pending: list[int] = []
             page = 1
-            for g in data.listed_games(store, run["id"]):
-                replay = replays == 0 or g["nth"] <= replays
+            for g in store.listed_games(run.id):
+                replay = replays == 0 or g.nth <= replays
                 listed.append(data.game_summary(g, replay))
                 if replay:
-                    pending.append(g["id"])
+                    pending.append(g.id)
                 if len(pending) >= CHUNK:
                     self.replays(store, pending, run)
                     pending = []
@@ -369,7 +375,7 @@ class SiteWriter:
 
     def _run_page(
         self,
-        run: Any,
+        run: RunRow,
         summary: dict[str, Any],
         tables: dict[str, Any],
         listed: list[dict[str, Any]],
@@ -378,11 +384,11 @@ class SiteWriter:
         pages: int,
         filters: dict[str, Any],
     ) -> None:
-        pager = [(str(p), f"../{run_page_path(run['id'], p)}", p == page) for p in range(1, pages + 1)]
-        self.shard(run["id"], page, listed)
+        pager = [(str(p), f"../{run_page_path(run.id, p)}", p == page) for p in range(1, pages + 1)]
+        self.shard(run.id, page, listed)
         self.page(
             "run.html",
-            run_page_path(run["id"], page),
+            run_page_path(run.id, page),
             "../",
             run=summary,
             games=games_grid(listed, note),
@@ -394,10 +400,10 @@ class SiteWriter:
         )
 
     def matchup_pages(
-        self, store: Store, runs: list[Any], matchups: list[Any], rows: list[dict[str, Any]]
+        self, store: Store, runs: list[RunRow], matchups: list[MatchupCount], rows: list[dict[str, Any]]
     ) -> None:
         """A page per matchup row (reports/matchups.py), each aggregated in SQL."""
-        ids = {r["name"]: r["id"] for r in runs}
+        ids = {r.name: r.id for r in runs}
         spellings = spellings_of(matchups, canonical_spec)
         for r in rows:
             run_id = ids[r["run"]]
@@ -452,8 +458,8 @@ def write_site(
     store = Store(store_path, create=False)
     try:
         runs = store.runs(run)
-        run_ids = [r["id"] for r in runs]
-        matchups = data.matchup_counts(store, run_ids)
+        run_ids = [r.id for r in runs]
+        matchups = store.matchup_counts(run_ids)
         results = data.rating_results(store, run_ids)
         rows = matchup_rows(store, run)
         for r in rows:
@@ -477,7 +483,7 @@ def write_site(
         ("results", "Matchups"),
         ("plots", "Plots"),
     ]
-    games = sum(m["games"] for m in matchups)
+    games = sum(m.games for m in matchups)
     pivots = pivot_grids(rows)
     return writer.page(
         "index.html",
@@ -494,8 +500,8 @@ def write_site(
         totals={
             "games": games,
             "runs": len(runs),
-            "moves": sum(m["moves"] for m in matchups),
-            "players": len({canonical_spec(m[k]) for m in matchups for k in ("player", "opponent")}),
+            "moves": sum(m.moves for m in matchups),
+            "players": len({canonical_spec(p) for m in matchups for p in (m.player, m.opponent)}),
         },
         ratings=rating_grids(ratings),
         ratings_plot=ratings_plot,
