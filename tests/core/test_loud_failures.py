@@ -25,9 +25,10 @@ def test_a_broken_clue_player_module_fails_the_import() -> None:
 
 
 def test_every_clue_player_is_registered() -> None:
-    from plylab.clue import CLUE_PLAYERS
+    from plylab.clue import CluePlayer
+    from plylab.players import family_names
 
-    assert CLUE_PLAYERS.names() == ["clue-random", "clue-matrix", "clue-oracle", "clue-llm"]
+    assert family_names(CluePlayer) == ["clue-random", "clue-matrix", "clue-oracle", "clue-llm"]
 
 
 def test_inspects_transcript_hook_is_found_today() -> None:

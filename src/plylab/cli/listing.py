@@ -52,28 +52,30 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
 
 
 def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
-    """Registered players and their spec options."""
-    from ..clue.players import CLUE_PLAYERS
-    from ..players import PLAYERS
+    """Registered players of every game family, and their spec options."""
+    from ..players import PLAYERS, Player
 
-    classes = [(PLAYERS.get(n), None) for n in PLAYERS] + [
-        (CLUE_PLAYERS.get(n), ["clue"]) for n in CLUE_PLAYERS
-    ]
+    classes = [PLAYERS.get(n) for n in PLAYERS]
     rows = [
         {
             "name": c.name,
+            "family": c.family,
+            "command": c.command,
             "summary": c.summary,
             "options": ", ".join(c.Options.model_fields),
             "uses_model": c.uses_model,
-            "games": list(getattr(c, "games", None) or []) or clue,
+            "games": list((c.games or []) if issubclass(c, Player) else [c.family]),
         }
-        for c, clue in classes
+        for c in classes
     ]
     if fmt == "json":
         print(json.dumps({"players": rows}, indent=2))
         return
     for r in rows:
-        print(f"{r['name']:<18} {r['summary']}" + (f"  [{r['options']}]" if r["options"] else ""))
+        print(
+            f"{r['name']:<18} {r['family']:<11} {r['summary']}"
+            + (f"  [{r['options']}]" if r["options"] else "")
+        )
 
 
 def register(app: typer.Typer) -> None:

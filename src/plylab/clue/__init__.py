@@ -1,12 +1,13 @@
 """Clue: a six-player text deduction game for LLM agents, with a possibility matrix, a complete
 SAT-backbone oracle, and the paper's metrics (see README.md in this folder).
 
-Importing this package registers `python_clue` with pyspiel and the Clue players.
+Importing this package registers `python_clue` with pyspiel and the Clue players (in the one
+player registry, `plylab.players.PLAYERS`, as the `clue` family).
 """
 
 from importlib import import_module
 
-from .base import CLUE_PLAYERS, ClueDecision, CluePlayer, make_clue_player
+from .base import ClueDecision, CluePlayer, make_clue_player
 from .cards import CLASSIC, Deck
 from .engine import GAME_NAME, ClueGame, ClueState, load
 from .events import Accusation, Event, Pass, Suggestion
@@ -20,7 +21,6 @@ for _module in ("players", "llm"):
 
 __all__ = [
     "CLASSIC",
-    "CLUE_PLAYERS",
     "GAME_NAME",
     "Accusation",
     "ClueDecision",

@@ -1,29 +1,22 @@
-"""The Clue player base: what a seat decides (`ClueDecision`), the player class, and its registry.
+"""The Clue player base: what a seat decides (`ClueDecision`) and the Clue family's player class.
 
 Every Clue player (the bots in `players.py`, the model in `llm.py`) builds on this module and
 nothing here imports a player, so the two never import each other. A player gets the same run
-context (`plylab.players.RunContext`) and records model calls as the same `Attempt` as the
-two-player games' players do.
+context (`plylab.players.RunContext`), registers in the same registry (`plylab.players.PLAYERS`)
+and records model calls as the same `Attempt` as the two-player games' players do.
 """
 
 from __future__ import annotations
 
-import random
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic
+from typing import Any
 
-from typing_extensions import TypeVar
-
-from ..players.base import Attempt, RunContext
-from ..registry import Registry
-from ..specs import Params, Spec, bind, parse_spec
+from ..players.base import Attempt, BasePlayer, OptionsT, RunContext, resolve
+from ..specs import Params, Spec
 from .cards import Triple
 from .events import Suggestion
 from .prompts import Deductions
 from .view import ClueView
-
-OptionsT = TypeVar("OptionsT", bound=Params, default=Params)
 
 # In a turn's error when the model's reply was cut off at max_tokens; the Clue report counts them.
 TRUNCATED = "reply cut off at max_tokens"
@@ -43,35 +36,26 @@ class ClueDecision:
         return self.call.failure if self.call else None
 
 
-class CluePlayer(ABC, Generic[OptionsT]):
-    """Subclasses set `name`, and `Options` (a pydantic model of spec keys) as their type argument."""
+class CluePlayer(BasePlayer[OptionsT, ClueView, ClueDecision]):
+    """A Clue seat: the shared player base (`plylab.players.BasePlayer`: options, seeded stream,
+    context, `prepare`, `act`) with what it may know as a `ClueView` and its answer a `ClueDecision`.
+    Subclasses set `name`, and `Options` (a pydantic model of spec keys) as their type argument,
+    and register with `plylab.players.register_player`, beside the two-player games' players."""
 
-    name: ClassVar[str]
-    Options: ClassVar[type[Params]] = Params
-    summary: ClassVar[str] = ""
-    uses_model: ClassVar[bool] = False
+    family = "clue"
+    command = "plylab clue run"
+    noun = "Clue player"
 
     def __init__(
         self, spec: Spec, options: OptionsT, seat: int, seed: int, context: RunContext | None = None
     ) -> None:
-        self.spec = spec
-        self.options: OptionsT = options
+        super().__init__(spec, options, seed, context)
         self.seat = seat
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.context = context or RunContext()
 
     @classmethod
     def sees_matrix(cls, options: Params) -> bool:
         """True for players whose decisions are driven by (or prompted with) a possibility matrix."""
         return False
-
-    @classmethod
-    def prepare(cls, options: Params) -> None:
-        """Check, before any game starts, that the player can be built (e.g. its model exists)."""
-
-    @abstractmethod
-    async def act(self, view: ClueView) -> ClueDecision: ...
 
     def show(self, view: ClueView) -> int:
         """Showing a card is a rule, not a decision: a card this suggester has already seen from
@@ -86,22 +70,10 @@ class CluePlayer(ABC, Generic[OptionsT]):
         again = [c for c in request.cards if c in seen]
         return again[0] if again else self.rng.choice(request.cards)
 
-    def close(self) -> None:
-        """Release per-game resources."""
-
-
-CLUE_PLAYERS: Registry[type[CluePlayer[Any]]] = Registry("Clue player")
-
-
-def register_clue_player(cls: type[CluePlayer[Any]]) -> type[CluePlayer[Any]]:
-    return CLUE_PLAYERS.add(cls.name, cls)
-
 
 def clue_player_class(spec_text: str) -> tuple[Spec, type[CluePlayer[Any]], Params]:
-    """Validate a spec without building a player (cheap; rejects bad input up front)."""
-    spec = parse_spec(spec_text, kind="Clue player spec")
-    cls = CLUE_PLAYERS.get(spec.name)
-    return spec, cls, bind(spec, cls.Options, kind="Clue player spec")
+    """A Clue player spec, validated through the one player registry (see `plylab.players.resolve`)."""
+    return resolve(spec_text, CluePlayer)
 
 
 def make_clue_player(

@@ -22,8 +22,9 @@ from pydantic import Field
 from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, get_model
 from ..models.call import SEEDING, call, call_seed
+from ..players.base import register_player
 from ..specs import Params
-from .base import TRUNCATED, ClueDecision, CluePlayer, register_clue_player
+from .base import TRUNCATED, ClueDecision, CluePlayer
 from .matrix import PossibilityMatrix
 from .prompts import messages, parse_reply, reply_schema
 from .view import ClueView
@@ -43,7 +44,7 @@ class LLMOptions(Params):
     on_provider_failure: Literal["unfinished", "pass"] = "unfinished"
 
 
-@register_clue_player
+@register_player
 class LLMPlayer(CluePlayer[LLMOptions]):
     name = "clue-llm"
     Options = LLMOptions

@@ -1,5 +1,5 @@
 """Clue's bots: `clue-random[:accuse=P]`, `clue-matrix`, `clue-oracle`; `clue-llm:model=M,...` is
-in `llm.py`. Importing the package registers all four (the base class and registry are in `base.py`).
+in `llm.py`. Importing the package registers all four in the one player registry (`plylab.players.PLAYERS`).
 Every player is built per game and seat, so no state leaks between games.
 """
 
@@ -10,16 +10,9 @@ from typing import Any
 
 from pydantic import Field
 
+from ..players.base import register_player
 from ..specs import Params
-from .base import (
-    CLUE_PLAYERS,
-    ClueDecision,
-    CluePlayer,
-    clue_player_class,
-    make_clue_player,
-    register_clue_player,
-    sees_matrix,
-)
+from .base import ClueDecision, CluePlayer, clue_player_class, make_clue_player, sees_matrix
 from .cards import Triple
 from .matrix import PossibilityMatrix
 from .oracle import ClueOracle
@@ -40,7 +33,7 @@ class RandomOptions(Params):
     accuse: float = Field(0.0, ge=0.0, le=1.0, description="chance per turn to accuse a random triple")
 
 
-@register_clue_player
+@register_player
 class RandomPlayer(CluePlayer[RandomOptions]):
     """Suggests uniformly at random; states nothing; accuses at random only if asked to."""
 
@@ -55,7 +48,7 @@ class RandomPlayer(CluePlayer[RandomOptions]):
         return ClueDecision("suggest", triple, Deductions())
 
 
-@register_clue_player
+@register_player
 class MatrixPlayer(CluePlayer[Params]):
     """The rule-based matrix alone: suggests envelope candidates, accuses as soon as it is ready."""
 
@@ -83,7 +76,7 @@ class MatrixPlayer(CluePlayer[Params]):
         return ClueDecision("suggest", _pick(self.rng, cands), deductions, ready=False)
 
 
-@register_clue_player
+@register_player
 class OraclePlayer(CluePlayer[Params]):
     """Complete deduction: states only entailed facts, accuses the moment the solution is entailed."""
 
@@ -113,7 +106,6 @@ class OraclePlayer(CluePlayer[Params]):
 
 
 __all__ = [
-    "CLUE_PLAYERS",
     "ClueDecision",
     "CluePlayer",
     "MatrixPlayer",
@@ -121,6 +113,5 @@ __all__ = [
     "RandomPlayer",
     "clue_player_class",
     "make_clue_player",
-    "register_clue_player",
     "sees_matrix",
 ]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..harness.store import SHARED_FIELDS, connect, insert, insert_many, json_text, transaction
+from ..harness.study import Status
 from ..texts import hand_over, keep_texts_trigger
 from .session import GameLog
 
@@ -131,7 +132,8 @@ class ClueStore:
         )
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
-    def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
+    def finish_run(self, run_id: int, status: Status, reason: str | None = None) -> None:
+        """The run's status, as the games' store records it (`harness.study.StoreHandle`)."""
         self.conn.execute(
             "UPDATE clue_runs SET status=?, stop_reason=?, updated=? WHERE id=?",
             (status, reason, time.time(), run_id),

@@ -148,7 +148,7 @@ class Plan:
                     raise UserError(
                         f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')"
                     )
-                cls.preflight(options)
+                cls.prepare(options)
         return self
 
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from .budget import RunBudget
 from .forecast import Forecast
 
 Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
-Finish = Callable[[str, str | None], None]  # record a part's status (and why) in the store
+# How a part ended, as every store records it (a run being played is `running`).
+Status = Literal["finished", "stopped", "interrupted", "failed"]
+Finish = Callable[[Status, str | None], None]  # record a part's status (and why) in the store
 
 
 @dataclass
@@ -44,10 +46,13 @@ class Part:
 
 
 class StoreHandle(Protocol):
-    """What the driver needs of a study's store: a connection (for the lease) and `close`."""
+    """What the driver needs of a study's store: a connection (for the lease), `close`, and the one
+    run-status interface every store has (the games' `Store`, Clue's `ClueStore`)."""
 
     @property
     def conn(self) -> Any: ...
+
+    def finish_run(self, run_id: int, status: Status, reason: str | None = None) -> None: ...
 
     def close(self) -> None: ...
 

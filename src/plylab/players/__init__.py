@@ -1,16 +1,20 @@
-"""Players: a protocol, a registry, and one module per player. Adding a player is one module."""
+"""Players: base classes, one registry for every game family, and one module per player.
+Adding a player is one module (and, for a lazily loaded one, one entry below)."""
 
 from .base import (
     PLAYERS,
     Attempt,
+    BasePlayer,
     Decision,
     GameResult,
     Player,
     RunContext,
     Turn,
+    family_names,
     make_player,
     player_class,
     register_player,
+    resolve,
 )
 
 # One module per player, imported when one of its names is first used (a report of MCTS games
@@ -30,16 +34,21 @@ PLAYERS.defer(
         }.items()
     }
 )
+# Clue's players (the `clue` family, played by `plylab clue run`): importing the package registers all four.
+PLAYERS.defer(dict.fromkeys(("clue-random", "clue-matrix", "clue-oracle", "clue-llm"), "plylab.clue"))
 
 __all__ = [
     "PLAYERS",
     "Attempt",
+    "BasePlayer",
     "Decision",
     "GameResult",
     "Player",
     "RunContext",
     "Turn",
+    "family_names",
     "make_player",
     "player_class",
     "register_player",
+    "resolve",
 ]

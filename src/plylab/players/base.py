@@ -1,4 +1,4 @@
-"""The Player protocol and registry.
+"""The player base classes and the one registry of players of every game family.
 
 A player is built from a spec string for one game (`make_player`), so per-game state (an MCTS
 tree, a random stream, an LLM conversation) never leaks between games played concurrently.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from typing_extensions import TypeVar
 
-from ..errors import UserError
+from ..errors import UserError, one_of
 from ..models.call import SEEDING, Attempt
 from ..registry import Registry
 from ..specs import Params, Spec, bind, parse_spec
@@ -83,19 +83,59 @@ class GameResult:
 
 
 OptionsT = TypeVar("OptionsT", bound=Params, default=Params)
+ViewT = TypeVar(
+    "ViewT", default=Any
+)  # what a seat may know when it is asked to act (a `Turn`, a Clue `ClueView`)
+DecisionT = TypeVar("DecisionT", default=Any)  # what it answers (a `Decision`, a Clue `ClueDecision`)
 
 
-class Player(ABC, Generic[OptionsT]):
-    """Subclasses set `name`, and `Options` (a pydantic model of spec keys) as their type argument:
-    `class MyPlayer(Player[MyOptions])`, so `self.options` is a `MyOptions`."""
+class BasePlayer(ABC, Generic[OptionsT, ViewT, DecisionT]):
+    """What every player of every game family shares: a spec's options, a seeded stream, the run's
+    context, a check before any game starts, and `act`. A family's base (`Player` for OpenSpiel
+    two-player games, `plylab.clue.CluePlayer` for Clue) fixes what a turn shows and what it answers.
+    """
 
     name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
     summary: ClassVar[str] = ""
-    # True when the player burns CPU (search) rather than waiting on I/O: eligible for worker processes.
-    cpu_bound: ClassVar[bool] = False
+    # The game family this player plays, and the command that plays it (named when a spec is refused).
+    family: ClassVar[str]
+    command: ClassVar[str]
+    noun: ClassVar[str] = "player"  # how messages name the family's players ("Clue player")
     # True when the player calls a language model (its games stay in the process that owns the cache).
     uses_model: ClassVar[bool] = False
+
+    def __init__(self, spec: Spec, options: OptionsT, seed: int, context: RunContext | None = None) -> None:
+        self.context = context or RunContext()
+        self.spec = spec
+        self.options: OptionsT = options
+        self.seed = seed
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """The player's own seeded stream (built on first use: seeding costs more than a move)."""
+        return random.Random(self.seed)
+
+    @classmethod
+    def prepare(cls, options: Params) -> None:
+        """Fail fast, before any game starts, on what would fail every game (an unreachable model)."""
+
+    @abstractmethod
+    async def act(self, turn: ViewT) -> DecisionT: ...
+
+    def close(self) -> None:
+        """Release per-game resources."""
+
+
+class Player(BasePlayer[OptionsT, Turn, Decision]):
+    """A player of the OpenSpiel two-player games. Subclasses set `name`, and `Options` (a pydantic
+    model of spec keys) as their type argument: `class MyPlayer(Player[MyOptions])`, so
+    `self.options` is a `MyOptions`."""
+
+    family = "two-player"
+    command = "plylab run"
+    # True when the player burns CPU (search) rather than waiting on I/O: eligible for worker processes.
+    cpu_bound: ClassVar[bool] = False
     # True when a person reads the rendered position (stored with each move; model players always are).
     shows_observation: ClassVar[bool] = False
     # True when a person types the moves: the run shows no progress bar and plays one game at a time.
@@ -106,44 +146,47 @@ class Player(ABC, Generic[OptionsT]):
     def __init__(
         self, spec: Spec, options: OptionsT, game: GameDef, seed: int, context: RunContext | None = None
     ) -> None:
-        self.context = context or RunContext()
-        self.spec = spec
-        self.options: OptionsT = options
+        super().__init__(spec, options, seed, context)
         self.game = game
-        self.seed = seed
-
-    @cached_property
-    def rng(self) -> random.Random:
-        """The player's own seeded stream (built on first use: seeding costs more than a move)."""
-        return random.Random(self.seed)
-
-    @classmethod
-    def preflight(cls, options: Params) -> None:
-        """Fail fast, before any game starts, on what would fail every game (an unreachable model)."""
-
-    @abstractmethod
-    async def act(self, turn: Turn) -> Decision: ...
 
     async def game_over(self, result: GameResult) -> None:
         """Called once per game with the outcome (learning players update memory here)."""
 
-    def close(self) -> None:
-        """Release per-game resources."""
+
+PLAYERS: Registry[type[BasePlayer[Any, Any, Any]]] = Registry("player")
+P = TypeVar("P", bound=BasePlayer[Any, Any, Any])
 
 
-PLAYERS: Registry[type[Player[Any]]] = Registry("player")
+def register_player(cls: type[P]) -> type[P]:
+    """Register a player of any family under its `name` (one registry for every game)."""
+    PLAYERS.add(cls.name, cls)
+    return cls
 
 
-def register_player(cls: type[Player[Any]]) -> type[Player[Any]]:
-    return PLAYERS.add(cls.name, cls)
+def family_names(base: type[BasePlayer[Any, Any, Any]]) -> list[str]:
+    """The registered players of `base`'s family, in registration order."""
+    return [n for n in PLAYERS.names() if issubclass(PLAYERS.get(n), base)]
 
 
 @lru_cache(maxsize=1024)
-def player_class(spec_text: str) -> tuple[Spec, type[Player[Any]], Params]:
-    """Validate a spec without building a player (cheap; used to reject bad input up front)."""
-    spec = parse_spec(spec_text, kind="player spec")
+def resolve(spec_text: str, base: type[P]) -> tuple[Spec, type[P], Params]:
+    """Validate a spec for a player of `base`'s family, without building it (cheap; used to reject
+    bad input up front). A player of another family is one line naming the players accepted."""
+    spec = parse_spec(spec_text, kind=f"{base.noun} spec")
+    if spec.name not in PLAYERS:
+        raise one_of(base.noun, spec.name, family_names(base))
     cls = PLAYERS.get(spec.name)
-    return spec, cls, bind(spec, cls.Options, kind="player spec")
+    if not issubclass(cls, base):
+        raise UserError(
+            f"player '{spec.name}' plays {cls.family} games (`{cls.command}`), not {base.family} games; "
+            f"`{base.command}` takes: {', '.join(sorted(family_names(base)))}"
+        )
+    return spec, cls, bind(spec, cls.Options, kind=f"{base.noun} spec")
+
+
+def player_class(spec_text: str) -> tuple[Spec, type[Player[Any]], Params]:
+    """A two-player game's player spec, validated (see `resolve`)."""
+    return resolve(spec_text, Player)
 
 
 def make_player(spec_text: str, game: GameDef, seed: int, context: RunContext | None = None) -> Player[Any]:

@@ -167,7 +167,7 @@ class LLMPlayer(Player[LLMOptions]):
     _deadline: float | None = None  # monotonic time by which the current move must be decided
 
     @classmethod
-    def preflight(cls, options: Any) -> None:
+    def prepare(cls, options: Any) -> None:
         """An unknown provider, a missing key or an unreachable server: one line before any game."""
         get_model(options.model, base_url=options.base_url, max_connections=options.max_connections)
 
