@@ -9,6 +9,7 @@ text), so what a report prints from a row is what it printed from the SQLite row
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
@@ -30,6 +31,13 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
     """`cls` from a row holding (at least) its required fields; absent columns keep their defaults."""
     have = set(row.keys())
     return cls(**{n: row[n] for n in _names(cls) if n in have})
+
+
+def rows_of(cls: type[R], cur: sqlite3.Cursor) -> Iterator[R]:
+    """Each row of `cur` as `cls`, streamed; which columns it has is read once, not per row."""
+    have = {d[0] for d in cur.description}
+    names = [n for n in _names(cls) if n in have]
+    return (cls(**{n: r[n] for n in names}) for r in cur)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -46,6 +46,7 @@ from .rows import (
     WorstState,
     WrongMove,
     from_row,
+    rows_of,
 )
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
@@ -582,8 +583,8 @@ class Store:
     def runs(self, name: str | None = None) -> list[RunRow]:
         """Every run in order, or the one named (an unknown name is one clear line)."""
         if name is None:
-            return [from_row(RunRow, r) for r in self.conn.execute("SELECT * FROM runs ORDER BY id")]
-        rows = [from_row(RunRow, r) for r in self.conn.execute("SELECT * FROM runs WHERE name=?", (name,))]
+            return list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs ORDER BY id")))
+        rows = list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs WHERE name=?", (name,))))
         if not rows:
             known = [r["name"] for r in self.conn.execute("SELECT name FROM runs ORDER BY id")]
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
@@ -630,17 +631,15 @@ class Store:
 
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
-            return [
-                from_row(GameRow, r) for r in self.conn.execute("SELECT * FROM games ORDER BY run_id, id")
-            ]
+            return list(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return [from_row(GameRow, r) for r in self.conn.execute(sql, ids)]
+        return list(rows_of(GameRow, self.conn.execute(sql, ids)))
 
     def moves(self, game_id: int) -> list[MoveRow]:
         sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return [from_row(MoveRow, r) for r in self.conn.execute(sql, (game_id,))]
+        return list(rows_of(MoveRow, self.conn.execute(sql, (game_id,))))
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         ids = list(game_ids)
@@ -648,36 +647,35 @@ class Store:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for row in self.conn.execute(
-                f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", chunk
-            ):
-                out[row["game_id"]].append(from_row(MoveRow, row))
+            sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
+            for m in rows_of(MoveRow, self.conn.execute(sql, chunk)):
+                out[m.game_id].append(m)
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
     def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
         """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return (from_row(GameTotals, r) for r in self.conn.execute(GAME_TOTALS, _ids(run_ids)))
+        return rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids)))
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return (from_row(ListedGame, r) for r in self.conn.execute(LISTED, _ids([run_id])))
+        return rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id])))
 
     def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
         """The player's model moves' replies and traces, streamed."""
-        return (from_row(ModelText, r) for r in self.conn.execute(MODEL_TEXTS, _ids(run_ids)))
+        return rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids)))
 
     def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
         """Games and moves per (run, game, formulation, player, opponent), in store order."""
-        return [from_row(MatchupCount, r) for r in self.conn.execute(MATCHUP_COUNTS, _ids(run_ids))]
+        return list(rows_of(MatchupCount, self.conn.execute(MATCHUP_COUNTS, _ids(run_ids))))
 
     def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
         """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return [from_row(OutcomeCount, r) for r in self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))]
+        return list(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return [from_row(GameRow, r) for r in self.conn.execute(sql, _ids(ids))]
+        return list(rows_of(GameRow, self.conn.execute(sql, _ids(ids))))
 
     def player_notes(self, run_id: int, key: str) -> Iterator[str]:
         """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
@@ -685,7 +683,7 @@ class Store:
 
     def matchup_spans(self, run_id: int) -> list[MatchupSpan]:
         """A run's (game, formulation, player, opponent) as stored, first played first, with its span."""
-        return [from_row(MatchupSpan, r) for r in self.conn.execute(MATCHUP_SPANS, (run_id,))]
+        return list(rows_of(MatchupSpan, self.conn.execute(MATCHUP_SPANS, (run_id,))))
 
     def matchup_games(self, run_id: int, key: tuple[str, str, str, str]) -> Iterator[GameRow]:
         """The games of one stored (game, formulation, player, opponent) of a run, by index."""
@@ -693,7 +691,7 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return (from_row(GameRow, r) for r in self.conn.execute(sql, (run_id, *key)))
+        return rows_of(GameRow, self.conn.execute(sql, (run_id, *key)))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
@@ -715,7 +713,7 @@ class Store:
 
     def optimality_by_move(self, m: Matchup) -> list[PlyOptimality]:
         """The matchup player's scored moves per move number."""
-        return [from_row(PlyOptimality, r) for r in self.conn.execute(BY_MOVE, _matchup_args(m))]
+        return list(rows_of(PlyOptimality, self.conn.execute(BY_MOVE, _matchup_args(m))))
 
     def worst_states(self, m: Matchup, limit: int) -> list[WorstState]:
         """The `limit` states where the matchup's player most often chose a non-optimal move."""
