@@ -35,9 +35,9 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
 
 def rows_of(cls: type[R], cur: sqlite3.Cursor) -> Iterator[R]:
     """Each row of `cur` as `cls`, streamed; which columns it has is read once, not per row."""
-    have = {d[0] for d in cur.description}
-    names = [n for n in _names(cls) if n in have]
-    return (cls(**{n: r[n] for n in names}) for r in cur)
+    columns = [d[0] for d in cur.description]
+    at = [(n, columns.index(n)) for n in _names(cls) if n in columns]  # by position: Row[name] scans
+    return (cls(**{n: r[i] for n, i in at}) for r in cur)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
