@@ -4,6 +4,7 @@ A finished game and all its moves are written in one transaction, so a game is e
 stored or not at all: a killed run never leaves half a game, and a resumed run replays exactly
 the games that are missing (model replies come back from the response cache, at no cost).
 Other subsystems (response cache, Clue, learning runs) add their own tables through `connect`.
+Every SQL read of `runs`, `games` and `moves` is here too: readers get typed rows (rows.py).
 """
 
 from __future__ import annotations
@@ -674,6 +675,7 @@ class Store:
         return list(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
+        """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
         return list(rows_of(GameRow, self.conn.execute(sql, _ids(ids))))
 
