@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -139,9 +139,9 @@ class ClueState(pyspiel.State):
     # pyspiel API -----------------------------------------------------------------------
     def current_player(self) -> int:
         if self._over:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         if self.dealing:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         if self.pending is not None:
             return self.pending[2]
         return self.current
@@ -318,13 +318,16 @@ def load(
     weapons: int = 6,
     rooms: int = 9,
 ) -> ClueGame:
-    return pyspiel.load_game(
-        GAME_NAME,
-        {
-            "players": players,
-            "turn_limit": turn_limit,
-            "suspects": suspects,
-            "weapons": weapons,
-            "rooms": rooms,
-        },
+    return cast(
+        ClueGame,
+        pyspiel.load_game(
+            GAME_NAME,
+            {
+                "players": players,
+                "turn_limit": turn_limit,
+                "suspects": suspects,
+                "weapons": weapons,
+                "rooms": rooms,
+            },
+        ),
     )

@@ -151,7 +151,7 @@ class ClueOracle:
             if not assumptions:
                 raise Inconsistent("observations admit no deal")
             return None
-        model = self.solver.get_model()
+        model: list[int] = self.solver.get_model()
         self._models.append(model)
         del self._models[:-MODEL_POOL]
         return model
