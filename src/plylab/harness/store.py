@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
@@ -136,7 +137,9 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
     check_before_writing(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            path, timeout=30.0, isolation_level=None, check_same_thread=False, factory=_Writer
+        )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -147,8 +150,8 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
         raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
     except OSError as exc:
         raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
-    if (known := _identity(path)) is not None:
-        _checked.add(known)  # a store this process created: its next connections skip the check
+    conn.identity = _identity(path)
+    _writers.add(conn)
     return conn
 
 
@@ -160,12 +163,24 @@ REQUIRED = {
 }
 
 
-# (device, inode) of the stores this process found sound or opened for writing. Such a file is never
-# opened again with a plain file descriptor: closing one drops every POSIX lock the process holds on
-# it (SQLite's own among them), and the next reader in another process would then take itself for the
-# last connection and remove the -wal a writer here is still appending to (its games then unseen
-# outside, and lost if it is killed).
-_checked: set[tuple[int, int]] = set()
+_checked: set[tuple[int, int]] = set()  # (device, inode) of files this process found sound
+
+
+class _Writer(sqlite3.Connection):
+    """A store connection opened for writing. While one is open, its file is never opened with a
+    plain file descriptor: closing that descriptor would drop every POSIX lock the process holds on
+    the file, SQLite's among them, and the next reader in another process, taking itself for the
+    last connection, would remove the -wal this process is still appending to (its games unseen
+    outside, and lost if it is killed)."""
+
+    identity: tuple[int, int] | None = None  # the file's (device, inode)
+
+    def close(self) -> None:
+        _writers.discard(self)
+        super().close()
+
+
+_writers: weakref.WeakSet[_Writer] = weakref.WeakSet()  # open ones (a dropped one goes by itself)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -174,6 +189,12 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+def _writing(path: Path) -> bool:
+    """Whether this process holds a store connection for writing to the file at `path`."""
+    identity = _identity(path)
+    return identity is not None and any(c.identity == identity for c in list(_writers))
 
 
 def check_before_writing(path: Path) -> None:
@@ -193,7 +214,7 @@ def check_before_writing(path: Path) -> None:
         raise UserError(
             f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file path"
         )
-    if st.st_size == 0 or (st.st_dev, st.st_ino) in _checked:
+    if st.st_size == 0 or (st.st_dev, st.st_ino) in _checked or _writing(path):
         return
     conn = open_read_only(path)  # one line for a non-SQLite file or another program's database
     try:
@@ -283,7 +304,7 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
             raise UserError(
                 f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file"
             )
-        if _identity(path) in _checked:  # open for writing here: SQLite alone may touch the file
+        if _writing(path):  # SQLite alone may touch the file (see _Writer)
             return _ro(path, mode="ro")
         with path.open("rb") as fh:
             header = fh.read(100)
