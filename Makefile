@@ -37,7 +37,7 @@ test: $(STAMP)
 	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; \
 	  $(MAKE) --no-print-directory lint || exit 1; exit $$rc
 
-# The fast lane: no model, no Ray, no browser, nothing slow; about two minutes on two cores (one
+# The fast lane: no model, no Ray, no browser, nothing slow; under a minute on two cores (one
 # pytest worker per core, a test file per worker at a time so module fixtures are built once).
 FAST := not model and not ray and not browser and not slow
 check: $(STAMP)

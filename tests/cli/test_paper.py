@@ -79,6 +79,7 @@ def test_reference_rows_and_every_format(cli, tmp_path):
     assert "0 played now, 20 already there" in again.out or "(0 played now" in again.out
 
 
+@pytest.mark.slow
 def test_clue_tables_render_beside_the_papers_values(tmp_path):
     from plylab.clue.study import RunPlan, run_plan
     from plylab.paper.clue_tables import clue_data, render_clue

@@ -52,6 +52,7 @@ def test_games_and_solve_load_openspiel_but_no_model_or_statistics(args):
     assert loaded(*args) & (NEVER | {"scipy", "numpy"}) == set()
 
 
+@pytest.mark.slow
 def test_a_report_loads_no_model_no_scipy_no_numpy(small_store):
     # It reads canonical player names, so it loads the modules of the players the store names
     # (random, optimal) and no other: the registry imports a player's module on first use. A small

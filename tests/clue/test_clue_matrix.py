@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from plylab.clue.cards import CLASSIC
 from plylab.clue.events import Accusation, Suggestion
 from plylab.clue.matrix import Mark, PossibilityMatrix
@@ -160,6 +162,7 @@ def test_matrix_is_incomplete_where_the_oracle_is_not():
     assert o.status(card("Library"), 3) is False
 
 
+@pytest.mark.slow
 def test_matrix_facts_are_entailed_on_real_games():
     """Soundness: every YES/NO the matrix states is entailed by the oracle (hence true)."""
     specs = ["clue-matrix", "clue-random", "clue-oracle", "clue-random", "clue-matrix", "clue-random"]

@@ -68,6 +68,7 @@ def backbone(worlds, holders, size):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "players,sizes,games",
     [(3, (2, 2, 2), 12), (3, (3, 3, 3), 8), (3, (2, 3, 3), 8), (4, (2, 2, 3), 10), (4, (3, 3, 3), 5)],
@@ -106,6 +107,7 @@ def test_oracle_equals_brute_force(players, sizes, games):
     assert compared > 50
 
 
+@pytest.mark.slow
 def test_oracle_never_wrong_and_solves_real_games():
     specs = ["clue-oracle", "clue-matrix", "clue-random", "clue-random", "clue-random", "clue-random"]
     solved = 0

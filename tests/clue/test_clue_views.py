@@ -9,6 +9,8 @@ OpenSpiel information state, the two replays would differ.
 
 from __future__ import annotations
 
+import pytest
+
 from plylab.clue.events import Suggestion
 from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
@@ -52,6 +54,7 @@ def prompt(view):
     return messages(view, PossibilityMatrix.for_view(view))
 
 
+@pytest.mark.slow
 def test_views_depend_only_on_own_observations():
     envelope_changed = worlds = 0
     for seed in range(3):

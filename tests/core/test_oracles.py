@@ -38,6 +38,7 @@ def test_nim_start_is_a_first_player_loss():
     assert not mv.informative  # every move loses: such states are excluded from optimality
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, samples", [("tic_tac_toe", 60), ("nim", 15)])
 def test_values_agree_with_openspiel_alpha_beta(name, samples):
     game = get_game(name)

@@ -79,6 +79,7 @@ def random_states(game: str, seed: int = 3, plies: int = 15) -> list[pyspiel.Sta
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", EVERY)
 def test_generic_surface_is_a_bijection_on_random_play(game: str) -> None:
     """Each legal move has its own label, the label parses back to it (also in another case and
@@ -167,6 +168,7 @@ def test_games_listing_says_parameters_formulations_and_oracle(cli) -> None:
     assert "breakthrough" in table and "params: columns=8, rows=8" in table
 
 
+@pytest.mark.slow
 def test_the_issue_commands_run_and_report(cli, tmp_path) -> None:
     store = str(tmp_path / "s.sqlite")
     r = cli(

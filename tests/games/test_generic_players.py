@@ -11,6 +11,7 @@ import pytest
 from tests.support.cli import plylab_subprocess, run_args
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_generic_game_at_the_terminal(tmp_path):
     store = tmp_path / "s.sqlite"
     # mnk 3x3, the person first (x): a nonsense line, then every cell in order; taken cells are refused.
@@ -48,6 +49,7 @@ def server(monkeypatch):
         yield srv
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "formulation", "output"),
     [

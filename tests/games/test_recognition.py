@@ -143,6 +143,7 @@ def _recognition(cli, store, run, on=None):
     return row["cells"]["standard"], cli(*args, "--format", "csv", *(["--on", on] if on else [])).out
 
 
+@pytest.mark.slow
 def test_recognition_is_counted_on_traces_and_a_traceless_cell_is_missing(cli, tmp_path, server):
     from tests.support.fake_openai_server import Behaviour
 

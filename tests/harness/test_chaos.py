@@ -60,6 +60,7 @@ def test_sigkill_and_resume_local(tmp_path: Path) -> None:
     assert r.strays == 0, "worker processes outlived their killed run"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     "extra", [("--concurrency", "4"), ("--workers", "2")], ids=["asyncio", "process-pool"]

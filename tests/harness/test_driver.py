@@ -34,6 +34,7 @@ def status(store: Path) -> str:
     return sqlite3.connect(store).execute("SELECT status FROM runs").fetchone()[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
     tmp_path: Path, sig: int
@@ -57,6 +58,7 @@ def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
     assert status(store) == "interrupted"
 
 
+@pytest.mark.slow
 def test_a_billion_clue_games_start_at_once_and_sigterm_stops_them(tmp_path: Path) -> None:
     store = tmp_path / "c.sqlite"
     proc = plylab(
@@ -183,6 +185,7 @@ def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) 
     assert count(store, table) == total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text, needle",
     [

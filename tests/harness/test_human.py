@@ -8,10 +8,12 @@ import sqlite3
 import sys
 
 import pexpect
+import pytest
 
 from tests.support.cli import plylab_subprocess, run_args
 
 
+@pytest.mark.slow
 def test_human_is_reasked_until_the_move_is_legal(tmp_path):
     store = tmp_path / "s.sqlite"
     # Nim, human first: a nonsense line, an illegal move (pile 1 holds one stone), then whole piles.
@@ -60,6 +62,7 @@ def _terminal(*args: str) -> pexpect.spawn:
     )
 
 
+@pytest.mark.slow
 def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
     store = tmp_path / "s.sqlite"
     child = _terminal(*run_args("tic_tac_toe", "human", "optimal", games=1, store=store, quiet=False))

@@ -35,6 +35,7 @@ def test_a_clue_run_records_finished_and_an_old_store_without_status_resumes(cli
     assert clue_status(store) == [("custom", "finished")]
 
 
+@pytest.mark.slow
 def test_paper_run_of_a_clue_table_stops_on_ctrl_c_with_130(tmp_path: Path) -> None:
     """The first condition is interrupted; the command ends there (it used to start the next one, exit 0)."""
     store = tmp_path / "c.sqlite"

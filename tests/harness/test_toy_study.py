@@ -7,11 +7,14 @@ import signal
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.support.runs import no_run_outlives_its_test, spawn, stop, wait_for_games  # noqa: F401
 
 TOY = ["-m", "tests.harness.toy_study", "squares"]
 
 
+@pytest.mark.slow
 def test_a_toy_study_runs_through_the_cli_stops_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
     store = tmp_path / "toy.sqlite"
     args = ["--games", "40", "--store", str(store), "-q"]

@@ -106,6 +106,7 @@ def test_checkpoints_are_means_over_runs_with_student_t_intervals(store_path):
     assert (test["better"], test["worse"]) == ("reaper", "cbr") and test["p_value"] == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_report_formats_and_unknown_experiment(store_path):
     data = json.loads(learning_report(store_path, "cbr", "json"))
     assert [e["name"] for e in data["experiments"]] == ["cbr"] and data["comparisons"] == []
@@ -122,6 +123,7 @@ def test_report_formats_and_unknown_experiment(store_path):
         learning_report(store_path, None, "yaml")
 
 
+@pytest.mark.slow
 def test_plots_are_written_as_png_and_svg(store_path, tmp_path):
     paths = plot_learning(store_path, None, tmp_path / "plots")
     assert sorted(p.name for p in paths) == [

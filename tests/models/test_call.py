@@ -62,6 +62,7 @@ def test_a_call_returns_its_attempt_with_the_failure_and_seed(server, remote) ->
     assert [r["seed"] for r in server.requests] == [11, 12]
 
 
+@pytest.mark.slow
 def test_new_runs_record_the_rule_and_seed_every_call(cli, server, tmp_path, monkeypatch) -> None:
     """Clue's seat used one seed for every turn of a game; now each call has its own, the same on a rerun."""
     monkeypatch.setenv("FAKE_BASE_URL", server.url)

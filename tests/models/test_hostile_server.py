@@ -80,6 +80,7 @@ def play(cli, store: Path, player: str, run: str, *extra: str):  # noqa: ANN001,
 # -- point 1: replies that cannot be stored as they came --------------------------------------------
 
 
+@pytest.mark.slow
 def test_run_records_huge_usage_and_lone_surrogates_and_reruns_from_the_cache(cli, tmp_path, hostile):
     store = tmp_path / "s.sqlite"
     spec = f"llm:model=openai-api/hostile/m,base_url={hostile.url},output=text"
@@ -195,6 +196,7 @@ def quoting(status: int = 200) -> Hostile:
     return Hostile(body=completion(text, reasoning=f'"key {KEY}"'))
 
 
+@pytest.mark.slow
 def test_keys_quoted_by_a_server_are_scrubbed_from_store_output_and_pages(cli, tmp_path, hostile):
     store = tmp_path / "s.sqlite"
     base_url = hostile.url.replace("http://", f"http://bob:{USER_PASS}@")
@@ -262,6 +264,7 @@ def test_scrub_keeps_ordinary_words():
 # -- point 8: timeout= bounds the whole move ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_timeout_bounds_the_whole_move_across_re_asks(cli, tmp_path, hostile):
     store = tmp_path / "s.sqlite"
     spec = (

@@ -110,6 +110,7 @@ def test_clue_run_records_a_nested_reply(cli, tmp_path: Path, hostile) -> None:
 # -- point 2: the key never reaches stderr through the client library's warnings --------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "body",
     [
@@ -165,6 +166,7 @@ def _huge_valid_reply(choices: int = 200_000) -> str:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "behaviour, why",
     [
@@ -228,6 +230,7 @@ def test_huge_replies_end_the_move_in_bounded_memory(tmp_path: Path, hostile) ->
 # -- point 15: a connection reset is a `connection` failure at once -------------------------------------
 
 
+@pytest.mark.slow
 def test_a_reset_on_every_attempt_is_a_connection_failure_not_a_timeout(cli, tmp_path: Path, hostile) -> None:
     store = tmp_path / "s.sqlite"
     hostile.queue(*[Hostile(reset=True)] * 20)

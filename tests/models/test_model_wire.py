@@ -100,6 +100,7 @@ def test_client_errors_are_not_retried(server, remote):
     assert len(server.requests) == 1
 
 
+@pytest.mark.slow
 def test_a_hung_server_is_a_timeout_after_timeout_seconds_in_all(server, remote):
     server.queue(*[Behaviour(delay=5.0)] * 4)
     with pytest.raises(ModelError) as err:
@@ -108,6 +109,7 @@ def test_a_hung_server_is_a_timeout_after_timeout_seconds_in_all(server, remote)
     assert len(server.requests) == 1  # one budget for the call, spent on the first attempt: no retry was sent
 
 
+@pytest.mark.slow
 def test_timeout_bounds_every_retry_together(server, remote):
     server.queue(*[Behaviour(status=500, delay=0.4)] * 12)  # each attempt fails after 0.4 s
     with pytest.raises(ModelError) as err:
@@ -122,6 +124,7 @@ def test_a_failed_attempt_then_a_quick_one_succeeds_within_the_budget(server, re
     assert reply.text == "in time"
 
 
+@pytest.mark.slow
 def test_a_dropped_connection_is_a_connection_error(server, remote):
     server.queue(Behaviour(drop=True))
     with pytest.raises(ModelError) as err:
@@ -129,6 +132,7 @@ def test_a_dropped_connection_is_a_connection_error(server, remote):
     assert err.value.kind == "connection"
 
 
+@pytest.mark.slow
 def test_a_connection_reset_is_a_connection_error_not_a_timeout(api_key, monkeypatch):
     from tests.models.hostile_server import Hostile, HostileServer
 
@@ -167,6 +171,7 @@ def test_the_concurrency_cap_holds(server, api_key):
         assert own.max_in_flight == 3
 
 
+@pytest.mark.slow
 def test_a_server_that_went_away_mid_run_is_unreachable(server, api_key):
     from tests.support.fake_openai_server import FakeOpenAIServer
 

@@ -102,6 +102,7 @@ def stored_replies(store: Path) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, tmp_path):
     store = tmp_path / "s.sqlite"
     res = cli(*run_args(long_server, store))
@@ -136,6 +137,7 @@ def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, t
     assert file_bytes(store) < 1.3 * wire
 
 
+@pytest.mark.slow
 def test_a_cached_text_whose_move_is_gone_is_asked_again(cli, long_server, tmp_path):
     """A text the cache lent to a move that was edited away is a miss (a new call), never a crash."""
     from plylab.texts import resolve_text
@@ -190,6 +192,7 @@ def downgrade(store: Path) -> None:
     conn.close()
 
 
+@pytest.mark.slow
 def test_a_store_written_before_is_read_and_resumed(cli, long_server, tmp_path):
     store = tmp_path / "s.sqlite"
     assert cli(*run_args(long_server, store)).code == 0
@@ -223,6 +226,7 @@ def test_a_store_written_before_is_read_and_resumed(cli, long_server, tmp_path):
     assert sorted(stored_replies(store)) == sorted(sent)
 
 
+@pytest.mark.slow
 def test_a_clue_turn_stores_its_long_reply_once(cli, long_server, tmp_path):
     store = tmp_path / "clue.sqlite"
     long_server.clue = True

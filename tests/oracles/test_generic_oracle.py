@@ -99,6 +99,7 @@ def test_scores_where_the_game_has_them() -> None:
     assert plain.oracle().move_values(plain.new_state()).scores is None
 
 
+@pytest.mark.slow
 def test_connect_four_small_boards_get_the_generic_table() -> None:
     small = get_game("connect_four:rows=4,columns=4")
     assert small.has_oracle and isinstance(small.oracle(), GenericOracle)

@@ -11,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_paper_mcts.py"
 
 
@@ -30,6 +32,7 @@ def _counts(path: Path) -> list[tuple[str, dict, dict]]:
     ]
 
 
+@pytest.mark.slow
 def test_a_resumed_run_is_the_uninterrupted_run(tmp_path: Path, capsys) -> None:
     bench = _bench()
     args = ["--game", "tic_tac_toe", "--opponent", "optimal"]

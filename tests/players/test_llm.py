@@ -414,6 +414,7 @@ def server(monkeypatch):
         yield srv
 
 
+@pytest.mark.slow
 def test_a_hosted_model_plays_over_http(server):
     spec = f"llm:model=openai-api/play/m,base_url={server.url},output=enum"
     state, log = asyncio.run(play("tic_tac_toe", [spec, "optimal"], seed=1))
@@ -459,6 +460,7 @@ def test_reasoning_summaries_are_asked_for_by_key(server):
     )
 
 
+@pytest.mark.slow
 def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
     from plylab.models import GenerateConfig, get_model
     from tests.support.fake_openai_server import Behaviour
@@ -476,6 +478,7 @@ def test_a_slow_server_is_a_timeout_and_the_game_goes_on(server):
     assert len(server.requests) == 1  # timeout= bounds the whole move: no second 1 s attempt
 
 
+@pytest.mark.slow
 def test_a_provider_failure_leaves_the_move_undecided_by_default(server):
     from plylab.errors import ProviderFailure
     from plylab.models import GenerateConfig, get_model

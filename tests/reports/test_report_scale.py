@@ -95,6 +95,7 @@ def _small_store(cli, path: Path, games: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_site_pages_game_lists_and_caps_replays(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -119,6 +120,7 @@ def test_the_site_pages_game_lists_and_caps_replays(
     assert len(list((every / "games").glob("*.html"))) == 10
 
 
+@pytest.mark.slow
 def test_a_broken_report_module_fails_loudly(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A learning run in the store and the module that plots it broken: the report fails, never
     quietly drops the section (issue 12 point 6)."""

@@ -7,6 +7,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from plylab.games import get_game
 
 
@@ -69,6 +71,7 @@ def test_llm_moves_carry_prompt_reply_and_tokens(site: Path, report_store: Path)
     assert all(s["tokens"]["input"] > 0 and s["tokens"]["output"] > 0 and s["calls"] == 1 for s in steps)
 
 
+@pytest.mark.slow
 def test_report_for_one_run_only(report_store: Path, tmp_path: Path, cli) -> None:
     result = cli("report", "--store", str(report_store), "--run", "nim-mcts", "--html", str(tmp_path / "one"))
     assert result.code == 0, result.err
