@@ -26,6 +26,8 @@ class MoveRecord:
     informative: bool | None = None
     optimal_score: bool | None = None
     informative_score: bool | None = None
+    grade: dict[str, Any] | None = None  # the one scale (oracles.graded.Grade as JSON)
+    loss: float | None = None  # the played move's loss on that scale
     prompt: str | None = None
     reply: str | None = None
     reasoning: str | None = None

@@ -99,6 +99,8 @@ class MoveRow:
     informative: int | None = None
     optimal_score: int | None = None
     informative_score: int | None = None
+    grade: str | None = None  # oracles.graded.Grade as JSON text
+    loss: float | None = None
     prompt: str | None = None
     reply: str | None = None
     reasoning: str | None = None

@@ -12,6 +12,7 @@ import pyspiel
 from ..games import Formulation, GameDef, get_game
 from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
+from ..oracles.graded import grade_of
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
 from ..players.canonical import canonical_spec
 from .plan import GameJob
@@ -20,16 +21,23 @@ from .seeds import derive_seed
 
 
 def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:
+    """The move against the game's ground truth: exact values where they exist, and always the one
+    graded scale (oracles.graded), whose loss is stored beside the grade for SQL to sum."""
     if oracle is None or action is None:
         return {}
-    mv: MoveValues = oracle.move_values(state)
-    out: dict[str, Any] = {"values": mv.values, "optimal": mv.optimal(action), "informative": mv.informative}
-    if mv.scores is not None:
-        out.update(
-            scores=mv.scores,
-            optimal_score=mv.optimal_by_score(action),
-            informative_score=mv.informative_by_score,
-        )
+    out: dict[str, Any] = {}
+    mv: MoveValues | None = None
+    if hasattr(oracle, "move_values"):
+        mv = oracle.move_values(state)
+        out.update(values=mv.values, optimal=mv.optimal(action), informative=mv.informative)
+        if mv.scores is not None:
+            out.update(
+                scores=mv.scores,
+                optimal_score=mv.optimal_by_score(action),
+                informative_score=mv.informative_by_score,
+            )
+    grade = grade_of(oracle, state, action, mv)
+    out.update(grade=grade.to_json(), loss=grade.loss(action))
     return out
 
 

@@ -103,6 +103,8 @@ CREATE TABLE IF NOT EXISTS moves (
     informative INTEGER,            -- 0 when every legal move is optimal (excluded)
     optimal_score INTEGER,
     informative_score INTEGER,
+    grade TEXT,                     -- the one graded scale (oracles.graded.Grade as JSON)
+    loss REAL,                      -- the played move's loss on that scale
     prompt TEXT,
     reply TEXT,
     reasoning TEXT,
@@ -146,6 +148,7 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=30000")
         conn.executescript(SCHEMA)
+        _add_columns(conn)
     except sqlite3.DatabaseError as exc:
         raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
     except OSError as exc:
@@ -153,6 +156,19 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
     conn.identity = _identity(path)
     _writers.add(conn)
     return conn
+
+
+# Columns added after stores were first written: a writer adds them to an older store once (readers
+# of an older store see each missing column's default in its typed row).
+ADDED_COLUMNS: dict[str, dict[str, str]] = {"moves": {"grade": "TEXT", "loss": "REAL"}}
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    for table, columns in ADDED_COLUMNS.items():
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        for name, kind in columns.items():
+            if name not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -644,6 +660,7 @@ class Store:
                     legal=json_text(m.legal),
                     values_json=json_text(row.pop("values")),
                     scores_json=json_text(row.pop("scores")),
+                    grade=json_text(m.grade),
                     attempts=json_text(attempts),
                     note=json_text(m.note),
                 )

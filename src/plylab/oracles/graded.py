@@ -1,0 +1,127 @@
+"""The one scale every move is scored on, whatever ground truth the game has (DESIGN.md).
+
+A `Grade` gives, for the moves it graded, the mover's expected result after each move: an
+expected score (win 1, draw 1/2, loss 0) for games scored by outcome, or an expected payoff in the
+game's own utility units where the payoff is the result (poker). A move's loss is the best graded
+value minus the played one, so an exact oracle's optimal move is a loss of zero, an engine's is a
+loss in expected score, and an equilibrium's is the payoff given up against that equilibrium.
+
+Who grades: the exact oracles through `MoveValues` (`from_values`), an equilibrium or an engine
+through their own `grade(state, action)`. `grade_of` is the one entry the session calls.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from .base import MoveValues
+
+if TYPE_CHECKING:
+    import pyspiel
+
+Unit = Literal["score", "payoff"]
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Grade:
+    """Graded moves of one decision, from the mover's point of view.
+
+    `expected`: action -> the mover's expected result after it (every legal move for exact and
+    equilibrium oracles; at least the best and the played move for an engine). `span`: the width of
+    the scale (1 for an expected score; max - min utility for a payoff), so `loss / span` compares
+    games. `source`: who says so, with its limits ("minimax", "stockfish 15.1 nodes=100000").
+    `exact`: a zero loss means optimal (minimax, a solver); False for an engine or an equilibrium,
+    whose values are relative to the search or to the equilibrium computed. `detail`: what the
+    oracle adds (an engine's best move, line and evaluation; an equilibrium's probabilities).
+    """
+
+    expected: dict[int, float]
+    unit: Unit = "score"
+    span: float = 1.0
+    source: str = ""
+    exact: bool = True
+    tolerance: float = TOLERANCE
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def best(self) -> float:
+        return max(self.expected.values())
+
+    @property
+    def best_actions(self) -> list[int]:
+        top = self.best
+        return sorted(a for a, v in self.expected.items() if top - v <= self.tolerance)
+
+    @property
+    def informative(self) -> bool:
+        """False where every graded move is as good as the best: excluded from rates, as the paper
+        excludes all-optimal states (003 l.62)."""
+        values = self.expected.values()
+        return max(values) - min(values) > self.tolerance
+
+    def loss(self, action: int) -> float:
+        """Best minus played, never negative (a rounding below zero reads as no loss)."""
+        return max(0.0, self.best - self.expected[action])
+
+    def relative_loss(self, action: int) -> float:
+        return self.loss(action) / self.span if self.span > 0 else 0.0
+
+    def is_best(self, action: int) -> bool:
+        return self.loss(action) <= self.tolerance
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "expected": {str(a): v for a, v in self.expected.items()},
+            "unit": self.unit,
+            "span": self.span,
+            "source": self.source,
+            "exact": self.exact,
+        }
+        if self.tolerance != TOLERANCE:
+            out["tolerance"] = self.tolerance
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+    @classmethod
+    def from_json(cls, data: str | dict[str, Any]) -> Grade:
+        d: dict[str, Any] = json.loads(data) if isinstance(data, str) else data
+        return cls(
+            expected={int(a): float(v) for a, v in d["expected"].items()},
+            unit=d.get("unit", "score"),
+            span=float(d.get("span", 1.0)),
+            source=str(d.get("source", "")),
+            exact=bool(d.get("exact", True)),
+            tolerance=float(d.get("tolerance", TOLERANCE)),
+            detail=dict(d.get("detail") or {}),
+        )
+
+
+def expected_score(value: float) -> float:
+    """A game value (+1 win, 0 draw, -1 loss) as an expected score (1, 1/2, 0)."""
+    return (value + 1.0) / 2.0
+
+
+def from_values(mv: MoveValues, source: str = "exact") -> Grade:
+    """An exact oracle's values on the one scale: {1, 1/2, 0}, optimality unchanged."""
+    return Grade({a: expected_score(v) for a, v in mv.values.items()}, source=source)
+
+
+@runtime_checkable
+class GradingOracle(Protocol):
+    """An oracle that grades a decision itself (an equilibrium, an engine)."""
+
+    def grade(self, state: pyspiel.State, action: int) -> Grade:
+        """The decision at `state` graded, `action` (the move played) among the graded moves."""
+        ...
+
+
+def grade_of(oracle: Any, state: pyspiel.State, action: int, values: MoveValues | None = None) -> Grade:
+    """The one way a decision is graded: the oracle's own grade, else its exact values mapped."""
+    if isinstance(oracle, GradingOracle):
+        return oracle.grade(state, action)
+    mv = values if values is not None else oracle.move_values(state)
+    return from_values(mv, source=getattr(oracle, "source", "exact"))
