@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..cells import cell
 from ..errors import UserError
 from ..printable import printable
 
@@ -220,7 +221,7 @@ def format_grid(
         return render(header, body, notes, [(printable(label), n) for label, n in groups])
     if fmt == "csv":
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([header, *body])
+        csv.writer(out, lineterminator="\n").writerows([[cell(c) for c in r] for r in [header, *body]])
         return out.getvalue().rstrip("\n")
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -285,7 +286,7 @@ def _csv(header: list[str], body: list[list[str]], notes: Sequence[str], groups:
     top = spread(groups)
     second = [h if in_group(groups, i) else "" for i, h in enumerate(header)]
     first = [g if in_group(groups, i) else h for i, (g, h) in enumerate(zip(top, header))]
-    csv.writer(out, lineterminator="\n").writerows([first, second, *body])
+    csv.writer(out, lineterminator="\n").writerows([[cell(c) for c in r] for r in [first, second, *body]])
     return out.getvalue().rstrip("\n")
 
 

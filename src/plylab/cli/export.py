@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 import typer
 
+from ..cells import cell
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
 from . import options as o
@@ -101,6 +102,8 @@ def _write(store: Store, table: str, run: str | None, out: Path, fmt: str) -> in
                         json_text(expand_attempts(json.loads(a), r)) if a else a
                         for a, r in zip(columns["attempts"], rows)
                     ]
+                if fmt == "csv":  # text a spreadsheet would run as a formula gets a leading quote
+                    columns = {n: [cell(v) for v in vs] for n, vs in columns.items()}
                 writer.write_table(pa.table(columns, schema=schema))
                 count += len(rows)
     except OSError as exc:

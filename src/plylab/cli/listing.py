@@ -35,6 +35,30 @@ def game_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def bounds() -> dict[str, int]:
+    """What a parametrised game may cost before it is refused, and what an exact table may hold."""
+    from ..games.params import MAX_BOARD_CELLS, play_cost_limit
+    from ..oracles.generic import EDGES_PER_POSITION_LIMIT, MAX_DEPTH, limit
+
+    return {
+        "board_cells": MAX_BOARD_CELLS,
+        "stored_entries_per_game": play_cost_limit(),
+        "oracle_positions": limit(),
+        "oracle_edges": EDGES_PER_POSITION_LIMIT * limit(),
+        "oracle_depth": MAX_DEPTH,
+    }
+
+
+def bounds_text(b: dict[str, int]) -> str:
+    return (
+        f"Bounds: a parametrised game is refused before it starts when its board exceeds "
+        f"{b['board_cells']:,} cells or one game would store more than {b['stored_entries_per_game']:,} "
+        "entries (longest game x (longest game + most legal moves); PLYLAB_GAME_LIMIT). An exact oracle "
+        f"is built up to {b['oracle_positions']:,} positions (PLYLAB_ORACLE_LIMIT), "
+        f"{b['oracle_edges']:,} moves between them and {b['oracle_depth']:,} plies deep."
+    )
+
+
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
     formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
@@ -42,13 +66,14 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
 
     rows = game_rows()
     if fmt == "json":
-        print(json.dumps({"games": rows}, indent=2))
+        print(json.dumps({"games": rows, "bounds": bounds()}, indent=2))
         return
     for r in rows:
         params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
         oracle = "oracle" if r["oracle"] else "no oracle"
         chance = " chance" if r["chance"] else ""
         print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
+    print(bounds_text(bounds()))
 
 
 def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:

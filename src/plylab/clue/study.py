@@ -27,7 +27,7 @@ from ..harness.seeds import clue_seed_v1, derive_seed
 from ..harness.study import Part
 from ..models.call import SEEDING
 from ..players import RunContext
-from ..specs import parse_spec
+from ..specs import parse_spec, shown
 from .base import clue_player_class
 from .engine import DEFAULT_TURN_LIMIT
 from .session import GameLog, play_game
@@ -63,7 +63,7 @@ def study_specs(
     flags = {"baseline": ["off"] * 3, "matrix": ["on"] * 3, "mixed": ["on", "off", "off"]}[condition]
     for model in models:
         if "," in model:
-            raise UserError(f"model name '{model}' may not contain ','")
+            raise UserError(f"model name '{shown(model)}' may not contain ','")
     return [f"clue-llm:model={m},matrix={flag}{extra}" for m in models for flag in flags]
 
 

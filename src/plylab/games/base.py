@@ -29,6 +29,8 @@ from .params import (
     describe,
     engine_quiet,
     parameter_types,
+    play_cost,
+    play_cost_limit,
     split_game,
 )
 
@@ -108,9 +110,11 @@ def engine_message(exc: Exception) -> str:
 PROBE_PLIES = 200  # how far a parametrised game is played (first moves) before it is accepted
 
 
-def _stuck_ply(state: pyspiel.State) -> int | None:
+def _stuck_ply(state: pyspiel.State, game: GameDef) -> int | None:
     """The ply at which playing the first legal move (the first outcome at chance) reaches a
-    position that is not over and has no legal move (`hex:board_size=1` after one move); None."""
+    position that is not over and has no legal move (`hex:board_size=1` after one move); None.
+    A position with more legal moves than the start is costed again (`game.refuse_costly`)."""
+    widest = 0
     for ply in range(PROBE_PLIES):
         if state.is_terminal():
             return None
@@ -123,6 +127,9 @@ def _stuck_ply(state: pyspiel.State) -> int | None:
         legal = state.legal_actions()
         if not legal:
             return ply
+        if len(legal) > widest:
+            widest = len(legal)
+            game.refuse_costly(widest)
         state.apply_action(legal[0])
     return None
 
@@ -219,8 +226,9 @@ class GameDef:
             with engine_quiet():
                 state = derived.new_state()
                 str(state)
+                derived.refuse_costly(len(state.legal_actions()) if state.is_player_node() else 0)
                 stuck = not (state.is_chance_node() or state.is_terminal() or state.legal_actions())
-                stuck_at = None if state.is_terminal() or stuck else _stuck_ply(state.clone())
+                stuck_at = None if state.is_terminal() or stuck else _stuck_ply(state.clone(), derived)
         except (pyspiel.SpielError, ValueError, IndexError, MemoryError) as exc:
             raise UserError(
                 f"game '{derived.spec}' is not valid: {engine_message(exc)}; "
@@ -240,9 +248,21 @@ class GameDef:
         derived.oracle_factory = self.derived_oracle(derived) if self.derived_oracle is not None else None
         return derived
 
+    def refuse_costly(self, widest: int) -> None:
+        """UserError, before anything is built, where one game would store more than the limit."""
+        longest = self.engine.max_game_length()
+        cost, most = play_cost(longest, max(widest, 1)), play_cost_limit()
+        if cost > most:
+            raise UserError(
+                f"game '{self.spec}' is too large to play: up to {longest:,} moves of {widest:,} legal "
+                f"moves each cost {cost:,} stored entries a game (at most {most:,}, PLYLAB_GAME_LIMIT); "
+                "make it smaller"
+            )
+
     @cached_property
     def engine(self) -> pyspiel.Game:
-        return pyspiel.load_game(self.openspiel_name, dict(self.openspiel_params))
+        with engine_quiet():  # quoridor warns of "known issues" on stderr at every load
+            return pyspiel.load_game(self.openspiel_name, dict(self.openspiel_params))
 
     def new_state(self) -> pyspiel.State:
         return self.engine.new_initial_state()

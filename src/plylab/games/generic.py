@@ -19,6 +19,7 @@ from ..errors import ParseError, UserError
 from ..oracles import Oracle
 from ..oracles.generic import BOUNDS, GenericOracle, TooLarge, fits
 from .base import GAMES, Formulation, GameDef, register_game
+from .params import engine_quiet
 from .rules import rules_text
 from .surface import turn_line
 
@@ -32,6 +33,11 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 # Parameters plylab fixes: two players, and plain text for a player to read (no colour codes).
 PLAIN = {"ansi_color_output": False, "players": 2}
+# Games whose engine cannot name an action that is not legal in the position: chess and crazyhouse
+# crash the process (SIGSEGV), antichess and shogi print OpenSpiel's exceptions on stderr, one per
+# action. Their replies are judged against the legal labels only; every other game names any action
+# safely (tests/games/test_hostile_moves.py checks each in a child process).
+LEGAL_NAMES_ONLY = frozenset({"chess", "crazyhouse", "antichess", "shogi"})
 
 
 def generic_oracle(game: GameDef) -> GenericOracle:
@@ -94,12 +100,16 @@ class Generic(Formulation):
         return str(state.action_to_string(self.observer(state), action))
 
     def all_labels(self, state: pyspiel.State) -> dict[str, int]:
+        """Every action the engine names here; only the legal ones where naming others is unsafe."""
+        if self.game.openspiel_name in LEGAL_NAMES_ONLY:
+            return self.legal_labels(state)
         out: dict[str, int] = {}
-        for a in range(self.game.engine.num_distinct_actions()):
-            try:
-                out.setdefault(self.action_label(state, a), a)
-            except pyspiel.SpielError:
-                continue  # an action the engine cannot name here
+        with engine_quiet():  # the engine prints its exception before raising it
+            for a in range(self.game.engine.num_distinct_actions()):
+                try:
+                    out.setdefault(self.action_label(state, a), a)
+                except pyspiel.SpielError:
+                    continue  # an action the engine cannot name here
         return out
 
     def parse_action(self, state: pyspiel.State, text: str) -> int:
@@ -117,6 +127,11 @@ class Generic(Formulation):
         named = [a for lab, a in legal.items() if re.search(rf"(?<!\w){re.escape(lab)}(?!\w)", text)]
         if len(named) == 1:
             return named[0]
+        if self.game.openspiel_name in LEGAL_NAMES_ONLY:
+            # a move of the legal labels' shape (`e5` among `e4, Nf3`) is a move, illegal here
+            if self.shape(wanted) in {self.shape(lab) for lab in legal}:
+                raise ParseError(f"'{text.strip()}' is not a legal move now", kind="illegal")
+            raise ParseError(f"'{text.strip()}' does not name a move")
         every = self.all_labels(state)
         if wanted in every or self._loose(every, wanted) is not None:
             raise ParseError(f"'{text.strip()}' is not a legal move now", kind="illegal")
@@ -130,6 +145,11 @@ class Generic(Formulation):
     @staticmethod
     def squash(text: str) -> str:
         return re.sub(r"[\s*]+", "", text).lower()  # spacing, case and a capture mark are optional
+
+    @classmethod
+    def shape(cls, text: str) -> str:
+        """A label's shape: each run of letters `a`, of digits `9`, the rest as written (`Nf3`: `a9`)."""
+        return re.sub(r"[0-9]+", "9", re.sub(r"[^\W\d_]+", "a", cls.squash(text)))
 
 
 def game_def(gt: pyspiel.GameType) -> GameDef:

@@ -101,6 +101,25 @@ MAX_BOARD_CELLS = 100_000
 _SIDES = ({"m", "n"}, {"rows", "columns"}, {"num_rows", "num_cols"}, {"height", "width"}, {"board_size"})
 
 
+# What one game of a parametrised instance may build and store, counted in entries: each of its
+# longest game's moves is stored with the legal moves it had and the moves before it (its history),
+# so a game costs `longest x (longest + most legal moves)`. Every game OpenSpiel ships is under it
+# (shogi, the largest, 5.6 x 10^8 by its 17,695-ply limit, is not parametrised past it); mnk 100 x 100
+# is 2 x 10^8 (744 MB for one random game), 200 x 200 is 3.2 x 10^9 (4.2 GB) and is refused.
+DEFAULT_PLAY_COST = 600_000_000
+
+
+def play_cost_limit() -> int:
+    """The most a parametrised game may cost (PLYLAB_GAME_LIMIT overrides the default)."""
+    text = os.environ.get("PLYLAB_GAME_LIMIT", "")
+    return int(text) if text.strip().isdigit() else DEFAULT_PLAY_COST
+
+
+def play_cost(longest: int, widest: int) -> int:
+    """Entries one game stores at most: `longest` plies, each with `widest` legal moves and its history."""
+    return longest * (longest + widest)
+
+
 def board_sides(params: Mapping[str, object]) -> list[int]:
     """Every board side `params` sets (some engines crash on a side of 0 instead of refusing it)."""
     names = set().union(*_SIDES)

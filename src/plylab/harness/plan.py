@@ -43,8 +43,11 @@ class Matchup:
 
     @property
     def key(self) -> str:
-        # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets)
-        return scrub_spec(f"{self.game}|{self.formulation}|{self.player}|{self.opponent}")
+        # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets),
+        # each part alone so a redacted query never swallows the parts after it (the same key as
+        # scrubbing the whole wherever nothing was swallowed)
+        parts = (self.game, self.formulation, self.player, self.opponent)
+        return "|".join(scrub_spec(p) for p in parts)
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,10 @@ GAMES_PER_MATCHUP = 100
 
 
 def default_run_name(m: Matchup, seed: int, games: int) -> str:
-    return scrub_spec(f"{m.game}.{m.formulation}.{m.player}-vs-{m.opponent}.s{seed}.n{games}")
+    """Each part scrubbed alone: a key in a base_url's query is redacted up to its spec's end, so
+    the opponent, seed and count after it stay in the name (the same name for any other spec)."""
+    game, formulation, player, opponent = map(scrub_spec, (m.game, m.formulation, m.player, m.opponent))
+    return f"{game}.{formulation}.{player}-vs-{opponent}.s{seed}.n{games}"
 
 
 def single_plan(

@@ -87,10 +87,21 @@ def bound(game: pyspiel.Game) -> int | None:
     return estimate(game)
 
 
+# Building visits every move of every position and recurses once per ply: the table is offered
+# where its positions x moves (edges) and its depth are bounded too, not its positions alone
+# (nim:pile_sizes=100000 has 200,002 positions but 10^10 edges, 10^5 levels deep).
+EDGES_PER_POSITION_LIMIT = 20  # edges at most this many times the position limit (40,000,000)
+MAX_DEPTH = 10_000
+
+
 def fits(game: pyspiel.Game, max_positions: int | None = None) -> bool:
-    """True when the generic table is offered for `game` under the state-count limit."""
+    """True when the generic table is offered for `game` under the state-count limit, and its
+    edges (positions x moves) and depth (longest game) are bounded too."""
     b = bound(game)
-    return b is not None and b <= (limit() if max_positions is None else max_positions)
+    cap = limit() if max_positions is None else max_positions
+    if b is None or b > cap or game.max_game_length() > MAX_DEPTH:
+        return False
+    return b * game.num_distinct_actions() <= EDGES_PER_POSITION_LIMIT * cap
 
 
 class TooLarge(RuntimeError):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..harness.plan import Matchup, Plan
-from ..specs import parse_spec
+from ..specs import parse_spec, shown
 from .protocols import Protocol, opponent_spec
 
 if TYPE_CHECKING:
@@ -87,7 +87,8 @@ def model_spec(
 ) -> str:
     if "," in model:
         raise UserError(
-            f"model name '{model}' may not contain ',' (give the model alone, options via --player-options)"
+            f"model name '{shown(model)}' may not contain ',' (give the model alone, options via "
+            "--player-options)"
         )
     spec = template.format(model=model, effort=effort or "")
     if effort is None:

@@ -46,7 +46,9 @@ def _model(spec: str) -> str:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:120] or "run"
+    """A file name from a stored name; never `.` or `..` (no leading dots), so a run named `..` is
+    written inside the output folder, not above it."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.")[:120] or "run"
 
 
 def _messages(moves: list[MoveRow], seat: int) -> list[Any]:
