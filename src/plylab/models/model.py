@@ -144,9 +144,15 @@ class Model:
             ) from None
         except Exception as exc:
             raise classify(exc) from exc
+        elapsed = time.perf_counter() - start
+        if cfg.timeout and elapsed > cfg.timeout:  # read in time, then parsed past it: late all the same
+            raise ModelError(
+                "timeout",
+                f"the reply took {elapsed:.1f} s, past timeout={cfg.timeout:g} s (all attempts together)",
+            )
         if output.error:
             raise ModelError("provider_error", _one_line(output.error))
-        reply = _reply(output, time.perf_counter() - start)
+        reply = _reply(output, elapsed)
         if fmt not in (None, "json_schema"):  # the run records how the schema was sent
             why = f"response_format: {SCHEMA_FORMATS[fmt]} (the server refused json_schema)"
             reply = reply.model_copy(update={"flags": (*reply.flags, why)})

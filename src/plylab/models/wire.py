@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import zlib
 from collections.abc import AsyncIterator
 from typing import Any
 
 MAX_REPLY_BYTES = 16 * 2**20  # 16 MiB, on the wire and inflated
+# JSON values (each array, object and element after a comma) one JSON reply may hold. A provider
+# SDK builds a Python object (or a pydantic model) for each: 150,000 choices in 14 MB took 1.07 GB,
+# 5 M empty lists in an extra field 1.58 GB. A real reply holds a few dozen; text is one value at any
+# length. So a reply's memory stays a small multiple of its size. (A streamed reply is not counted.)
+MAX_REPLY_VALUES = 50_000
 _STEP = 64 * 2**10  # bytes inflated at a time
 # Content encodings inflated here (zlib wbits: 32 + 15 reads a gzip or a zlib header).
 _ENCODINGS = {"": None, "identity": None, "gzip": 47, "x-gzip": 47, "deflate": 47}
@@ -29,11 +35,37 @@ class UnsafeReply(Exception):
     """A reply refused as it streamed in (too large, or in an encoding we do not inflate)."""
 
 
-class _CappedStreamBase:
-    """Hands on a raw body, inflated in bounded steps, until it passes `cap` bytes either way."""
+_STRUCTURE = re.compile(rb'\\.|["\[{,]', re.DOTALL)  # an escape, a quote, an opening bracket, a comma
 
-    def __init__(self, raw: Any, wbits: int | None, cap: int) -> None:
+
+class _ValueCounter:
+    """Counts the JSON values of a body as it streams in (outside strings), across chunk bounds."""
+
+    def __init__(self, most: int) -> None:
+        self.most, self.count, self.quoted, self.carry = most, 0, False, b""
+
+    def feed(self, chunk: bytes) -> None:
+        data, self.carry = self.carry + chunk, b""
+        end = 0
+        for m in _STRUCTURE.finditer(data):
+            token, end = m.group(), m.end()
+            if token == b'"':
+                self.quoted = not self.quoted
+            elif not self.quoted and token in (b"[", b"{", b","):
+                self.count += 1
+        if data.endswith(b"\\") and end < len(data):  # an escape cut by the chunk's end
+            self.carry = b"\\"
+        if self.count > self.most:
+            raise UnsafeReply(f"the reply holds more than {self.most:,} JSON values")
+
+
+class _CappedStreamBase:
+    """Hands on a raw body, inflated in bounded steps, until it passes `cap` bytes either way (or,
+    for a JSON body, `values` JSON values)."""
+
+    def __init__(self, raw: Any, wbits: int | None, cap: int, values: int | None = None) -> None:
         self._raw, self._wbits, self._cap = raw, wbits, cap
+        self._values = None if values is None else _ValueCounter(values)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         inflate = zlib.decompressobj(self._wbits) if self._wbits is not None else None
@@ -43,6 +75,8 @@ class _CappedStreamBase:
             if wire > self._cap:
                 raise UnsafeReply(f"the reply is larger than {self._cap:,} bytes on the wire")
             if inflate is None:
+                if self._values is not None:
+                    self._values.feed(chunk)
                 yield chunk
                 continue
             data = chunk
@@ -55,6 +89,8 @@ class _CappedStreamBase:
                 if body > self._cap:
                     raise UnsafeReply(f"the reply inflates to more than {self._cap:,} bytes")
                 if piece:
+                    if self._values is not None:
+                        self._values.feed(piece)
                     yield piece
                 data = inflate.unconsumed_tail
 
@@ -89,6 +125,8 @@ class CappedTransport:
         if why is not None:
             await response.aclose()
             raise UnsafeReply(why)
+        json_body = "json" in response.headers.get("content-type", "").lower()
+        values = MAX_REPLY_VALUES if json_body else None  # an event stream's many small bodies: not counted
         headers = [
             (k, v)
             for k, v in response.headers.raw
@@ -97,7 +135,7 @@ class CappedTransport:
         return type(response)(
             response.status_code,
             headers=headers,
-            stream=_stream_class(library)(response.stream, _ENCODINGS[encoding], self.cap),
+            stream=_stream_class(library)(response.stream, _ENCODINGS[encoding], self.cap, values),
             extensions=response.extensions,
             request=request,
         )
