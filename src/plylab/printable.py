@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls, DEL, Unicode line/paragraph separators and bidirectional overrides.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 controls, DEL, Unicode line/paragraph separators, bidirectional marks and overrides, and
+# lone surrogates (bytes that were not UTF-8: printed raw, they end the process with UnicodeEncodeError).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200e\u200f\u061c\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

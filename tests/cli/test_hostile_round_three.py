@@ -110,3 +110,127 @@ def test_an_inspect_export_stays_inside_its_folder(cli, tmp_path: Path, name: st
     assert res.code == 0, res.err
     written = sorted(p for p in (tmp_path).rglob("*.eval"))
     assert written and all(out in p.parents and p.parent != out for p in written), written
+
+
+# -- point 8: every argument a user can type is one line -------------------------------------------
+
+BAD_BYTES = b"r\xff\xfe".decode("utf-8", "surrogateescape")  # what Python makes of non-UTF-8 argv
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--run", BAD_BYTES],
+        ["run", "--game", "nim", "--player", "random", "--opponent", "random", "--store", BAD_BYTES],
+        ["run", "--config", BAD_BYTES],
+        ["export", BAD_BYTES + ".csv"],
+        ["clue", "report", "--store", BAD_BYTES],
+    ],
+    ids=["run", "store", "config", "export", "clue-report"],
+)
+def test_an_argument_that_is_not_utf8_is_one_line(cli, tmp_path: Path, args: list[str]) -> None:
+    res = cli(*args)
+    assert res.code == 2 and "is not UTF-8 text" in res.err and "\\udcff" in res.err, res.err
+    _one_line(res.err)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["report", "--store", "a" * 131_000], "File name too long"),
+        (
+            [
+                "run",
+                "--game",
+                "nim",
+                "--player",
+                "random",
+                "--opponent",
+                "random",
+                "--store",
+                "s/" * 2000 + "x",
+            ],
+            "",
+        ),
+        (["export", "b" * 131_000 + ".csv"], "(131,004 characters)"),
+    ],
+    ids=["long-store", "deep-store", "long-export"],
+)
+def test_a_path_the_system_refuses_is_one_line(cli, tmp_path: Path, monkeypatch, args, needle) -> None:
+    monkeypatch.chdir(tmp_path)
+    if args[0] == "export":
+        assert cli(*run_args("nim", games=1, store=tmp_path / "plylab.sqlite")).code == 0
+        args = [*args, "--store", str(tmp_path / "plylab.sqlite")]
+    res = cli(*args)
+    assert res.code == 2 and needle in res.err, res.err[-300:]
+    _one_line(res.err)
+    assert len(res.err) < 1000
+
+
+def test_a_negative_nim_pile_is_refused_by_run_and_solve(cli, tmp_path: Path) -> None:
+    game = "nim:pile_sizes=-1;2"
+    for args in (run_args(game, games=2, store=tmp_path / "s.sqlite"), ["solve", "--game", game]):
+        res = cli(*args)
+        assert res.code == 2 and "a pile size may not be negative" in res.err, res.err
+        _one_line(res.err)
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", [["paper", "run", "table2"], ["clue", "study", "--condition", "matrix"]])
+def test_an_empty_model_is_refused(cli, tmp_path: Path, command: list[str]) -> None:
+    res = cli(*command, "--model", " ", "--store", str(tmp_path / "s.sqlite"))
+    assert res.code == 2 and "--model is empty" in res.err, (res.code, res.err)
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_learning_forecast_counts_and_does_not_enumerate(cli, tmp_path: Path) -> None:
+    """10^12 phases: before, the forecast never returned (339 MB and rising at 120 s)."""
+    args = ["learn", "--game", "tic_tac_toe", "--player", "reaper:model=local", "--opponent", "random"]
+    res = cli(
+        *args, "--runs", "1000000", "--epochs", "1000000", "--store", str(tmp_path / "s.sqlite"), "--dry-run"
+    )
+    assert res.code == 0, res.err
+    assert "70,000,050,000,000 games to play" in res.out + res.err, res
+    res = cli("paper", "run", "fig5", "--model", "local", "--runs", "10000", "--epochs", "1000", "--dry-run")
+    assert res.code == 0 and (res.out + res.err).count("games to play") == 3, res
+
+
+def test_planned_games_and_phase_names_match_the_phases() -> None:
+    from plylab.learning.schedule import Experiment, phase_of, planned_games, run_phases
+
+    for reference in (None, "random"):
+        for epochs in (0, 1, 3):
+            exp = Experiment(
+                "nim",
+                "standard",
+                "reaper:model=local",
+                "random",
+                runs=2,
+                epochs=epochs,
+                learn_games=3,
+                eval_games=5,
+                reference=reference,
+            )
+            phases = [p for r in range(exp.runs) for p in run_phases(exp, r)]
+            assert sum(planned_games(exp)) == sum(p.games for p in phases)
+            assert all(phase_of(exp, p.store_run(exp)) == p for p in phases)
+            for other in (
+                "run2/eval0",
+                f"run0/eval{epochs + 1}",
+                "run0/learn0",
+                "run0/evalx",
+                "run0/reference1",
+            ):
+                assert phase_of(exp, f"{exp.label}/{other}") is None
+            assert phase_of(exp, "another/run0/eval0") is None
+
+
+# -- point 9: messages that say what happened --------------------------------------------------------
+
+
+def test_a_report_written_to_a_folder_it_cannot_use_does_not_speak_of_space(cli, tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    assert cli(*run_args("nim", games=2, store=store)).code == 0
+    res = cli("report", "--store", str(store), "--latex", "/proc/plylab-none/t.tex")
+    assert res.code == 2 and "free space" not in res.err and "choose a folder you can write to" in res.err
+    _one_line(res.err)

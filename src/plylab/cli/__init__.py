@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
 import sys
 import traceback
 
@@ -59,16 +60,45 @@ def _user_error(exc: BaseException, message: str) -> int:
             link.__suppress_context__ = False
             link = link.__cause__ or link.__context__
         traceback.print_exception(exc, file=sys.stderr)
-    print(f"plylab: error: {printable(message.strip())}", file=sys.stderr)  # one line, inert
+    line = LONG_WORD.sub(lambda m: shortened(m.group()), printable(message.strip()))  # a 131,000-char path
+    print(f"plylab: error: {line}", file=sys.stderr)  # one line, inert
     return 2
+
+
+LONG_WORD = re.compile(r"\S{240,}")
+
+
+def shortened(text: object, most: int = 120) -> str:
+    """A user's argument as an error line may quote it: printable, and cut where it is very long."""
+    shown = printable(text)
+    return shown if len(shown) <= most else f"{shown[:most]}... ({len(shown):,} characters)"
+
+
+def check_arguments(argv: list[str]) -> None:
+    """Every argument is text: bytes that are not UTF-8 (surrogate-escaped by Python) are refused
+    before any command sees them, not met later as a UnicodeEncodeError."""
+    for i, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UserError(
+                f"argument {i} ('{shortened(arg)}') is not UTF-8 text; give names and paths in UTF-8"
+            ) from None
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
+        check_arguments(sys.argv[1:] if argv is None else list(argv))
         result = app(args=argv, standalone_mode=False)
         return int(result or 0)
     except UserError as exc:
         return _user_error(exc, str(exc))
+    except OSError as exc:  # a path the system refuses (too long, a missing or read-only folder)
+        if exc.filename is None:
+            raise
+        return _user_error(exc, f"cannot use '{shortened(exc.filename)}': {exc.strerror or exc}")
+    except RecursionError as exc:  # a path of thousands of folders
+        return _user_error(exc, "an argument nests too deeply to handle (a path of thousands of folders?)")
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:

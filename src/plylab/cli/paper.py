@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -11,6 +12,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from ..printable import printable
 from . import options as o
 from ._study import play
 
@@ -19,6 +21,12 @@ if TYPE_CHECKING:
     from ..harness.study import Study
     from ..paper.plan import Options
     from ..paper.protocols import Protocol
+
+
+def quote(text: str) -> str:
+    """A name or path as a shell reads it back (quoted where needed), inert on a terminal."""
+    return printable(shlex.quote(text))
+
 
 paper_app = typer.Typer(
     help="Reproduce the papers: every table and figure of PlyBench/REAPER and of the Clue study, "
@@ -123,6 +131,8 @@ def run(
 
     p = get_protocol(table)
     models = list(model or [])
+    if any(not m.strip() for m in models):
+        raise UserError("--model is empty; give a model name, e.g. local or openai/gpt-5-nano")
     if p.kind != "play" and references:
         raise UserError(f"--references is for tables; {table} has no classic reference rows")
     if not models and not references:
@@ -202,8 +212,8 @@ def _run_tables(
         return
     dev = opts.deviations(p)
     typer.echo(
-        f"report: plylab paper report {p.name} --store {w.store}"
-        + (f" --run {w.run_name}" if w.run_name else "")
+        f"report: plylab paper report {p.name} --store {quote(str(w.store))}"
+        + (f" --run {quote(w.run_name)}" if w.run_name else "")
         + (f"  (deviations: {'; '.join(dev)})" if dev else "")
     )
 
@@ -229,8 +239,8 @@ def _run_learn(p: Protocol, opts: Options, w: _Where) -> None:
     if w.dry_run:
         return
     typer.echo(
-        f"report: plylab paper report {p.name} --store {w.store} --plot figures/"
-        + (f" --run {w.run_name}" if w.run_name else "")
+        f"report: plylab paper report {p.name} --store {quote(str(w.store))} --plot figures/"
+        + (f" --run {quote(w.run_name)}" if w.run_name else "")
     )
 
 
@@ -242,7 +252,7 @@ def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _
         w.play(ClueStudy(plan))  # Ctrl-C in one condition ends the command (130): the next never starts
     if w.dry_run:
         return
-    typer.echo(f"report: plylab paper report {p.name} --store {w.store}")
+    typer.echo(f"report: plylab paper report {p.name} --store {quote(str(w.store))}")
 
 
 @paper_app.command("report")

@@ -96,11 +96,13 @@ def writing(out: Path, what: str) -> Iterator[None]:
         yield
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        full = exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+        if full:
             reason += " (disk full or file size limit reached)"
+        remedy = "free space" if full else "choose a folder you can write to"  # read-only, missing, denied
         raise UserError(
             f"could not finish writing the {what} to '{out}': {reason}; the store was only read and nothing in it "
-            "is lost; the pages already written may be incomplete, so free space and run the same command again"
+            f"is lost; the pages already written may be incomplete, so {remedy} and run the same command again"
         ) from None
 
 

@@ -53,6 +53,8 @@ def study_specs(
         raise UserError(f"unknown condition '{condition}'; accepted: {', '.join(CONDITIONS)}")
     if not models:
         raise UserError("give at least one --model")
+    if any(not m.strip() for m in models):
+        raise UserError("--model is empty; give a model name, e.g. local or openai/gpt-5-nano")
     if not MIN_PLAYERS <= 3 * len(models) <= MAX_PLAYERS:
         raise UserError(
             f"a study seats three players per model, so it takes 1 or 2 models, not {len(models)}"

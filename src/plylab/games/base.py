@@ -175,6 +175,9 @@ class GameDef:
     derived_oracle: Callable[[GameDef], Callable[[GameDef], Oracle] | None] | None = None
     # The title of a parametrised instance (e.g. Nim's pile set); default: title plus parameters.
     title_for: Callable[[GameDef], str] | None = None
+    # What the game's own formulations need of its parameters, which OpenSpiel does not check
+    # (Nim's pile sizes positive): raises UserError with one line; None = nothing more.
+    check_params: Callable[[GameDef], None] | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)
@@ -222,6 +225,8 @@ class GameDef:
             recognition=(),
         )
         derived.recognition = self.recognition
+        if self.check_params is not None:
+            self.check_params(derived)
         try:  # the engine's own check first: a title or an oracle bound may read the parameters
             with engine_quiet():
                 state = derived.new_state()

@@ -33,6 +33,17 @@ def piles_of(game: GameDef) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(";") if x.strip())
 
 
+def check_piles(game: GameDef) -> None:
+    """No pile is negative: OpenSpiel takes `-1;2` (which `solve` then answered) and a game of it
+    reaches a position with no legal move; text that is no number is OpenSpiel's to refuse."""
+    text = str(game.openspiel_params.get("pile_sizes", ""))
+    if any(re.fullmatch(r"\s*-\s*\d+\s*", x) for x in text.split(";")):
+        raise UserError(
+            f"game 'nim:pile_sizes={text}': a pile size may not be negative; accepted: whole numbers "
+            "separated by ';' (e.g. nim:pile_sizes=2;4;6)"
+        )
+
+
 def misere(game: GameDef) -> bool:
     return bool(game.openspiel_params.get("is_misere", True))
 
@@ -100,6 +111,7 @@ GAME = register_game(
         move_name=lambda game, action: "{}:{}".format(*_pile_take(action, len(piles_of(game)))),
         derived_oracle=derived_oracle,
         title_for=title_for,
+        check_params=check_piles,
     )
 )
 

@@ -104,6 +104,18 @@ def saved_games(conn: sqlite3.Connection | None, run: str) -> int:
         return 0
 
 
+def saved_by_run(conn: sqlite3.Connection | None, prefix: str) -> dict[str, int]:
+    """Games saved under each run whose name starts with `prefix` (none for a missing store)."""
+    if conn is None:
+        return {}
+    from .store import saved_game_counts
+
+    try:
+        return saved_game_counts(conn, prefix)
+    except sqlite3.Error:
+        return {}
+
+
 def earlier_moves(conn: sqlite3.Connection | None, game: str, spec: str) -> float | None:
     """Mean moves per game this player made in the store's earlier games of `game` (None: none)."""
     if conn is None:

@@ -798,6 +798,15 @@ def saved_game_count(conn: sqlite3.Connection, run: str) -> int:
     return int(conn.execute(sql, (run,)).fetchone()[0])
 
 
+def saved_game_counts(conn: sqlite3.Connection, prefix: str) -> dict[str, int]:
+    """Games saved under each run whose name starts with `prefix` (runs with none left out)."""
+    sql = (
+        "SELECT r.name, COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id "
+        "WHERE substr(r.name, 1, ?) = ? GROUP BY r.name"
+    )
+    return {str(name): int(n) for name, n in conn.execute(sql, (len(prefix), prefix))}
+
+
 def mean_player_moves(conn: sqlite3.Connection, game: str, spec: str) -> float | None:
     """Mean moves per game the player `spec` made in the store's games of `game` (None: none)."""
     row = conn.execute(

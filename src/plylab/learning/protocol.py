@@ -32,7 +32,7 @@ from ..harness.forecast import (
     game_bound,
     model_of,
     read_store,
-    saved_games,
+    saved_by_run,
 )
 from ..harness.seeds import derive_seed
 from ..harness.store import Store
@@ -41,7 +41,7 @@ from ..models.call import SEEDING
 from ..players import RunContext, make_player
 from ..players.canonical import canonical_spec
 from ..players.reaper import CaseMemory, lend_memory
-from .schedule import Experiment, Phase, run_phases
+from .schedule import Experiment, Phase, phase_of, planned_games, run_phases
 
 
 def memory_root(store_path: Path, exp: Experiment) -> Path:
@@ -105,7 +105,7 @@ class Learner:
         self.root = memory_root(store_path, exp)
         self.name = exp.label
         self.lease = f"learn:{exp.label}"
-        self.planned = sum(p.games for r in range(exp.runs) for p in run_phases(exp, r))
+        self.planned = sum(planned_games(exp))
         self.memories: list[Path] = []
         self.seeding = SEEDING  # the per-call seed rule of the phase being played (its stored run's)
 
@@ -120,19 +120,24 @@ class Learner:
         conn = read_store(store_path)
         try:
             out = Forecast(self.kind, self.name, 0)
-            for r in range(self.exp.runs):
-                for phase in run_phases(self.exp, r):
-                    saved = saved_games(conn, phase.store_run(self.exp))
-                    out.saved += saved
-                    out.games += phase.games - saved
-                    spec = phase.player(self.exp)
-                    model = model_of(spec)
-                    if model is not None and phase.games > saved:
-                        load = out.load(model)
-                        seen = earlier_moves(conn, self.exp.game, canonical_spec(spec))
-                        load.mark = "≥" if seen is None else load.mark
-                        moves = seen if seen is not None else game_bound(self.exp.game)
-                        load.calls += (phase.games - saved) * moves
+            exp = self.exp
+            left = dict(zip(("agent", "reference"), planned_games(exp), strict=True))
+            for run, saved in saved_by_run(conn, f"{exp.label}/").items():  # counted, not enumerated
+                phase = phase_of(exp, run)
+                if phase is not None:
+                    kept = min(saved, phase.games)
+                    out.saved += kept
+                    left["reference" if phase.kind == "reference" else "agent"] -= kept
+            out.games = sum(left.values())
+            for role, games in left.items():
+                spec = exp.reference if role == "reference" else exp.agent
+                model = model_of(spec) if spec else None
+                if spec and model is not None and games > 0:
+                    load = out.load(model)
+                    seen = earlier_moves(conn, exp.game, canonical_spec(spec))
+                    load.mark = "≥" if seen is None else load.mark
+                    moves = seen if seen is not None else game_bound(exp.game)
+                    load.calls += games * moves
             add_tokens(out, conn, None, [])
             return out
         finally:

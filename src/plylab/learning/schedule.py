@@ -121,3 +121,31 @@ def run_phases(exp: Experiment, run: int) -> list[Phase]:
     for e in range(1, exp.epochs + 1):
         out += [Phase(run, "learn", e, exp.learn_games), Phase(run, "eval", e, exp.eval_games)]
     return out
+
+
+def planned_games(exp: Experiment) -> tuple[int, int]:
+    """(the agent's games, the reference's games) of the whole experiment, counted, not listed:
+    `--runs 1000000 --epochs 1000000` answers at once."""
+    agent = exp.runs * ((exp.epochs + 1) * exp.eval_games + exp.epochs * exp.learn_games)
+    return agent, exp.runs * exp.eval_games if exp.reference else 0
+
+
+_PHASE_RUN = re.compile(r"run(\d+)/(eval|learn|reference)(\d*)")
+
+
+def phase_of(exp: Experiment, store_run: str) -> Phase | None:
+    """The phase of this experiment stored under the run named `store_run`; None if none is."""
+    prefix = f"{exp.label}/"
+    m = _PHASE_RUN.fullmatch(store_run[len(prefix) :]) if store_run.startswith(prefix) else None
+    if m is None:
+        return None
+    run, kind, index = int(m.group(1)), m.group(2), int(m.group(3) or 0)
+    if run >= exp.runs:
+        return None
+    if kind == "reference":
+        return Phase(run, "reference", 0, exp.eval_games) if exp.reference and not m.group(3) else None
+    if kind == "eval" and index <= exp.epochs:
+        return Phase(run, "eval", index, exp.eval_games)
+    if kind == "learn" and 1 <= index <= exp.epochs:
+        return Phase(run, "learn", index, exp.learn_games)
+    return None
