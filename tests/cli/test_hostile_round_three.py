@@ -5,6 +5,7 @@ every typed argument one line, and messages that say what happened."""
 from __future__ import annotations
 
 import csv
+import re
 import io
 from pathlib import Path
 
@@ -234,3 +235,44 @@ def test_a_report_written_to_a_folder_it_cannot_use_does_not_speak_of_space(cli,
     res = cli("report", "--store", str(store), "--latex", "/proc/plylab-none/t.tex")
     assert res.code == 2 and "free space" not in res.err and "choose a folder you can write to" in res.err
     _one_line(res.err)
+
+
+# -- point 6: every line plylab writes is printable text ----------------------------------------------
+
+HOSTILE_NAME = "r\x1b]0;pwned\x07\x9b31m\r\nfake line\u202eevil"
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # any control but \n and \t
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        run_args("nim", games=1, store="STORE"),
+        [*run_args("nim", games=1, store="STORE"), "--dry-run"],
+        [
+            "learn",
+            "--game",
+            "nim",
+            "--player",
+            "reaper:model=local",
+            "--opponent",
+            "random",
+            "--store",
+            "STORE",
+            "--runs",
+            "1",
+            "--epochs",
+            "1",
+            "--dry-run",
+        ],
+        ["paper", "run", "table2", "--model", "local", "--store", "STORE", "--dry-run", "--games", "2"],
+    ],
+    ids=["run", "run-dry", "learn-dry", "paper-dry"],
+)
+def test_a_run_names_escape_sequences_never_reach_the_terminal(cli, tmp_path: Path, args: list[str]) -> None:
+    args = [str(tmp_path / "s.sqlite") if a == "STORE" else a for a in args]
+    res = cli(*args, "--run", HOSTILE_NAME)
+    assert res.code == 0, res.err
+    for text in (res.out, res.err):
+        assert not RAW.search(text), repr(text)
+        assert all("fake line" not in line or "\\r\\n" in line for line in text.splitlines()), repr(text)
+    assert "\\x1b]0;pwned" in res.out + res.err

@@ -14,10 +14,18 @@ if TYPE_CHECKING:
     from ..harness.study import Study
 
 
+def say(line: str, *, err: bool = False) -> None:
+    """Every line a run-playing command writes, under one rule: printable (a run name's escape
+    sequences, CR/LF and direction overrides shown as escapes, never acted on by the terminal)."""
+    from ..printable import printable
+
+    typer.echo(printable(line), err=err)
+
+
 def finish(summary: RunSummary) -> None:
     """Print the summary line and stop with 130 when the run was interrupted, so a command that
     plays several studies (`paper run`) never starts the next one after Ctrl-C."""
-    typer.echo(summary.line())
+    say(summary.line())
     if summary.status == "interrupted":
         raise typer.Exit(130)
 
@@ -37,7 +45,7 @@ def play(
 
     line = study.forecast(store).line()
     if dry_run:
-        typer.echo(line)
+        say(line)
         return
     summary = run_study(
         study,
@@ -46,6 +54,6 @@ def play(
         options=options,
         progress=not quiet,
         stderr=stderr,
-        announce=lambda: typer.echo(line, err=True),
+        announce=lambda: say(line, err=True),
     )
     finish(summary)

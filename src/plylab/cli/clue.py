@@ -10,6 +10,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, stores_beside
+from ..printable import printable
 from . import options as o
 from ._study import play
 
@@ -119,4 +120,4 @@ def report(
     typer.echo(json.dumps(data, indent=2) if fmt == "json" else to_markdown(data))
     if plot is not None:
         for path in write_plots(data, plot):
-            typer.echo(f"wrote {path}", err=True)
+            typer.echo(f"wrote {printable(str(path))}", err=True)

@@ -11,6 +11,7 @@ import typer
 from ..cells import cell
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
+from ..printable import printable
 from . import options as o
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def export(
             count = _write(s, table, run, out, fmt)
     finally:
         s.close()
-    print(f"wrote {count} {table} to {out}")
+    print(f"wrote {count} {table} to {printable(str(out))}")
 
 
 def refuse_store_as_output(out: Path, store: Path) -> None:

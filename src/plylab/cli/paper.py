@@ -286,8 +286,8 @@ def report(
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)
-        typer.echo(f"wrote {out}", err=True)
+        typer.echo(f"wrote {printable(str(out))}", err=True)
     else:
         typer.echo(text, nl=False)
     for f in files:
-        typer.echo(f"wrote {f}", err=True)
+        typer.echo(f"wrote {printable(str(f))}", err=True)

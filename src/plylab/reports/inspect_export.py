@@ -21,6 +21,7 @@ from ..errors import UserError
 from ..harness.rows import GameRow, MoveRow
 from ..harness.store import Store, expand_attempts, reading
 from ..players.canonical import canonical_spec
+from ..printable import printable
 from ..specs import parse_spec
 
 OUTCOME_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
@@ -264,6 +265,7 @@ def export_inspect(store_path: Path, out: Path, run: str | None) -> None:
                 ) from None
     finally:
         s.close()
+    shown = printable(str(out))
     print(
-        f"wrote {len(paths)} inspect log{'s' if len(paths) != 1 else ''} to {out} (open them with `inspect view --log-dir {out}`)"
+        f"wrote {len(paths)} inspect log{'s' if len(paths) != 1 else ''} to {shown} (open them with `inspect view --log-dir {shown}`)"
     )
