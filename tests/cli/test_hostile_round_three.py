@@ -5,8 +5,9 @@ every typed argument one line, and messages that say what happened."""
 from __future__ import annotations
 
 import csv
-import re
 import io
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -276,3 +277,54 @@ def test_a_run_names_escape_sequences_never_reach_the_terminal(cli, tmp_path: Pa
         assert not RAW.search(text), repr(text)
         assert all("fake line" not in line or "\\r\\n" in line for line in text.splitlines()), repr(text)
     assert "\\x1b]0;pwned" in res.out + res.err
+
+
+# -- point 7: the same player spelled twice is refused once; a YAML key twice is refused -------------
+
+
+@pytest.mark.parametrize(
+    "players, games, needle",
+    [
+        (
+            ["mcts:sims=1000,solve=true", "mcts:solve=True,sims=1000"],
+            ["nim"],
+            "mcts:sims=1000 vs random twice",
+        ),
+        (["optimal", "optimal:epsilon=0"], ["nim"], "optimal vs random twice"),
+        (["random"], ["nim", "nim:pile_sizes=1;3;5;7"], "nim/standard random vs random twice"),
+    ],
+    ids=["mcts", "optimal", "game"],
+)
+def test_one_player_spelled_twice_is_refused(cli, tmp_path: Path, players, games, needle) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(f"games: {json.dumps(games)}\nplayers: {json.dumps(players)}\nopponents: [random]\n")
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--config", str(plan), "--store", str(store), "--games", "2", "--quiet")
+    assert res.code == 2 and needle in res.err, res.err
+    _one_line(res.err)
+    assert not store.exists()
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("games: [nim]\ngames: [tic_tac_toe]\nplayers: [random]\nopponents: [random]\n", "games"),
+        ("games: [nim]\nplayers: [random]\nopponents: [random]\nformulations: {nim: [a], nim: [b]}\n", "nim"),
+    ],
+)
+def test_a_yaml_key_given_twice_is_refused(cli, tmp_path: Path, text: str, key: str) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(text)
+    store = tmp_path / "s.sqlite"
+    res = cli("run", "--config", str(plan), "--store", str(store), "--quiet")
+    assert res.code == 2 and f"sets '{key}' twice" in res.err, res.err
+    _one_line(res.err)
+    assert not store.exists()
+
+
+def test_a_yaml_merge_key_is_not_a_duplicate() -> None:
+    from plylab.harness.plan import _duplicate_key, yaml
+
+    node = yaml.compose("a: &x {p: 1}\nb:\n  <<: *x\n  <<: *x\n  q: 2\n")
+    assert _duplicate_key(node) is None
+    assert _duplicate_key(yaml.compose("a: 1\nb: {c: 1, c: 2}\n")) == "c"

@@ -22,6 +22,7 @@ from ..errors import UserError
 from ..games import GAMES, get_game
 from ..models.secrets import scrub_spec
 from ..players import player_class
+from ..specs import shown
 from .seeds import derive_seed
 
 INT64 = 2**63 - 1  # what SQLite stores; a larger seed or count is refused up front
@@ -152,7 +153,31 @@ class Plan:
                         f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')"
                     )
                 cls.prepare(options)
+        self._refuse_same_players()
         return self
+
+    def _refuse_same_players(self) -> None:
+        """Two matchups that differ only in how a player or game is spelled (`mcts:sims=1000,solve=true`
+        and `mcts:solve=True,sims=1000`; `optimal` and `optimal:epsilon=0`) are one player twice: both
+        would be stored under one name and reported as one row of double size."""
+        from ..players.canonical import canonical_spec
+
+        seen: dict[tuple[str, str, str, str], Matchup] = {}
+        for m in self.matchups:
+            same = (
+                get_game(m.game).spec,
+                m.formulation,
+                canonical_spec(m.player),
+                canonical_spec(m.opponent),
+            )
+            first = seen.setdefault(same, m)
+            if first is not m:
+                raise UserError(
+                    f"the plan has the matchup {shown(same[0])}/{shown(m.formulation)} {shown(same[2])} vs "
+                    f"{shown(same[3])} twice (as {shown(first.game)}: {shown(first.player)} vs "
+                    f"{shown(first.opponent)} and {shown(m.game)}: {shown(m.player)} vs {shown(m.opponent)}); "
+                    "name each player and game once"
+                )
 
 
 # The paper plays 100 games per matchup, sides switched after half (003 l.60); `--games N` is the opt-in.
@@ -278,6 +303,30 @@ def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
     return size
 
 
+def _duplicate_key(node: yaml.Node, seen: set[int] | None = None) -> str | None:
+    """The first key a mapping under `node` gives twice (PyYAML keeps the last silently), or None."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:  # an alias: checked where it is defined
+        return None
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        keys: set[str] = set()
+        for k, _ in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value != "<<":  # `<<` merges, it is no key
+                if k.value in keys:
+                    return str(k.value)
+                keys.add(k.value)
+        children = [n for pair in node.value for n in pair]
+    elif isinstance(node, yaml.SequenceNode):
+        children = list(node.value)
+    else:
+        return None
+    for child in children:
+        if (found := _duplicate_key(child, seen)) is not None:
+            return found
+    return None
+
+
 def _read_yaml(path: Path) -> Any:
     """The plan file's YAML, refused with one line when it is not a regular file, not UTF-8, not
     YAML, or larger than MAX_PLAN_BYTES / MAX_PLAN_NODES (aliases expanded) before it is built."""
@@ -296,6 +345,11 @@ def _read_yaml(path: Path) -> Any:
             node = loader.get_single_node()
             if node is None:
                 return None
+            if twice := _duplicate_key(node):
+                raise UserError(
+                    f"config '{path}' sets '{shown(twice)}' twice; YAML would keep only the last, so give "
+                    "each key once"
+                )
             if (n := _expanded_size(node, {})) > MAX_PLAN_NODES:
                 raise UserError(
                     f"config '{path}' expands to {n:,} YAML values with its aliases; "
