@@ -8,6 +8,8 @@ import csv
 import io
 import json
 import re
+import shlex
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -328,3 +330,43 @@ def test_a_yaml_merge_key_is_not_a_duplicate() -> None:
     node = yaml.compose("a: &x {p: 1}\nb:\n  <<: *x\n  <<: *x\n  q: 2\n")
     assert _duplicate_key(node) is None
     assert _duplicate_key(yaml.compose("a: 1\nb: {c: 1, c: 2}\n")) == "c"
+
+
+def _sqlite_error(tmp_path: Path, kind: str) -> sqlite3.DatabaseError:
+    """A real SQLite error of `kind`: a disk that fills (a page limit), or a read-only database."""
+    path = tmp_path / f"{kind}.sqlite"
+    sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.commit()
+    uri = f"file:{path}?mode=ro" if kind == "readonly" else str(path)
+    conn = sqlite3.connect(uri, uri=kind == "readonly")
+    try:
+        if kind == "full":
+            conn.execute("PRAGMA max_page_count = 2")
+            conn.execute("INSERT INTO t SELECT zeroblob(100000)")
+        else:
+            conn.execute("INSERT INTO t VALUES (1)")
+    except sqlite3.DatabaseError as exc:
+        return exc
+    finally:
+        conn.close()
+    raise AssertionError(f"no {kind} error")
+
+
+def test_a_store_that_cannot_be_written_says_why(tmp_path: Path) -> None:
+    from plylab.harness.store import open_failure
+
+    full = str(open_failure(tmp_path / "s.sqlite", _sqlite_error(tmp_path, "full")))
+    assert "the disk is full" in full and "not a readable" not in full and "free space" in full
+    ro = str(open_failure(tmp_path / "s.sqlite", _sqlite_error(tmp_path, "readonly")))
+    assert "is read-only" in ro and "not a readable" not in ro
+    broken = str(open_failure(tmp_path / "s.sqlite", sqlite3.DatabaseError("file is not a database")))
+    assert "not a readable plylab store" in broken
+
+
+def test_quoted_report_line_after_a_paper_run(cli, tmp_path: Path) -> None:
+    store = tmp_path / "my store; rm -rf ~" / "s.sqlite"
+    store.parent.mkdir()
+    res = cli("paper", "run", "table7", "--references", "--games", "2", "--store", str(store), "--quiet")
+    assert res.code == 0, res.err
+    (line,) = [x for x in res.out.splitlines() if x.startswith("report: ")]
+    command = line.removeprefix("report: ").split("  (deviations:")[0]
+    assert shlex.split(command) == ["plylab", "paper", "report", "table7", "--store", str(store)]

@@ -122,3 +122,18 @@ def test_timeout_bounds_the_whole_call_parsing_included(hostile, monkeypatch: py
     with pytest.raises(ModelError) as err:
         asyncio.run(model.generate(HI, config=GenerateConfig(timeout=1, max_retries=0)))
     assert err.value.kind == "timeout" and "timeout=1 s" in err.value.message  # never accepted
+
+
+# -- issue 31, point 9: a server that answers 500 until the deadline failed; it was not slow ----------
+
+HTML_500 = "<html><head><title>500 Internal Server Error</title></head><body><h1>Oops</h1></body></html>"
+
+
+@pytest.mark.slow
+def test_an_html_500_page_until_the_deadline_is_a_server_error_not_a_timeout(hostile) -> None:
+    model = get_model("openai-api/hostile/html", base_url=hostile.url, backoff=0.2)
+    hostile.queue(*[Hostile(body=HTML_500, status=500)] * 200)
+    with pytest.raises(ModelError) as err:
+        asyncio.run(model.generate(HI, config=GenerateConfig(timeout=3, max_retries=50)))
+    assert err.value.kind == "provider_error" and "HTTP 500" in err.value.message, err.value
+    assert len(hostile.requests) >= 2  # retried, as a 500 may pass

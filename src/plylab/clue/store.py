@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..errors import UserError
-from ..harness.store import SHARED_FIELDS, connect, insert, insert_many, json_text, transaction
+from ..harness.store import SHARED_FIELDS, connect, insert, insert_many, json_text, open_failure, transaction
 from ..harness.study import Status
 from ..texts import hand_over, keep_texts_trigger
 from .session import GameLog
@@ -112,7 +112,7 @@ class ClueStore:
                 self.conn.execute("ALTER TABLE clue_runs ADD COLUMN status TEXT")
                 self.conn.execute("ALTER TABLE clue_runs ADD COLUMN stop_reason TEXT")
         except sqlite3.DatabaseError as exc:
-            raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
+            raise open_failure(self.path, exc) from None
 
     def close(self) -> None:
         self.conn.close()

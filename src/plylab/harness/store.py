@@ -126,6 +126,34 @@ CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
 SCHEMA += TEXTS_SCHEMA + keep_texts_trigger("moves")
 
 
+def read_only_folder(path: Path) -> bool:
+    """Whether the store's folder (or file) cannot be written: a read-only mount, or permissions."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
+
+
+def open_failure(path: Path, exc: sqlite3.DatabaseError) -> UserError:
+    """What went wrong opening a store for writing, said as what it is: a full disk and a read-only
+    folder are not a store that cannot be read."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL:
+        return UserError(
+            f"store '{path}': the disk is full ({exc}); every saved game is intact, so free space and "
+            "run the same command again"
+        )
+    if code == sqlite3.SQLITE_READONLY or (code == sqlite3.SQLITE_CANTOPEN and read_only_folder(path)):
+        return UserError(
+            f"store '{path}' cannot be written: it or its folder is read-only ({exc}); give a --store "
+            "in a folder you can write to (reading commands such as `report` can still read it)"
+        )
+    return UserError(f"store '{path}' is not a readable plylab store ({exc})")
+
+
 def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
     """Open (and create) a store with WAL, foreign keys and a busy timeout.
 
@@ -150,7 +178,7 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
         conn.executescript(SCHEMA)
         _add_columns(conn)
     except sqlite3.DatabaseError as exc:
-        raise UserError(f"store '{path}' is not a readable plylab store ({exc})") from None
+        raise open_failure(path, exc) from None
     except OSError as exc:
         raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
     conn.identity = _identity(path)

@@ -28,7 +28,7 @@ from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
 from .secrets import install_log_scrubber, register_url, scrub, scrub_spec
-from .wire import UnsafeReply, cap_replies
+from .wire import STATUSES, UnsafeReply, cap_replies
 
 LOCAL = "local"
 DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
@@ -119,6 +119,8 @@ class Model:
         gate = _call_gate
         deadline = asyncio.timeout(cfg.timeout)  # the whole call: attempts, retries, back-off, waiting
         fmt = None if schema is None else self.schema_format
+        statuses: list[int] = []
+        seen = STATUSES.set(statuses)  # what each attempt got, for a call its deadline ends
         try:
             async with deadline, gate(self) if gate is not None else nullcontext():
                 while True:
@@ -139,11 +141,19 @@ class Model:
         except TimeoutError as exc:
             if not deadline.expired():
                 raise classify(exc) from exc
+            if statuses and statuses[-1] >= 400:  # the server answered, with an error, until the deadline
+                kind = "rate_limit" if statuses[-1] == 429 else "provider_error"
+                raise ModelError(
+                    kind,
+                    f"HTTP {statuses[-1]} on {len(statuses)} attempt(s), retried until timeout={cfg.timeout:g} s",
+                ) from None
             raise ModelError(
                 "timeout", f"no reply within timeout={cfg.timeout:g} s (all attempts together)"
             ) from None
         except Exception as exc:
             raise classify(exc) from exc
+        finally:
+            STATUSES.reset(seen)
         elapsed = time.perf_counter() - start
         if cfg.timeout and elapsed > cfg.timeout:  # read in time, then parsed past it: late all the same
             raise ModelError(

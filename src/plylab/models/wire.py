@@ -11,6 +11,7 @@ reasoning included, stay far below the cap.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import importlib
 import re
@@ -29,6 +30,11 @@ _STEP = 64 * 2**10  # bytes inflated at a time
 _ENCODINGS = {"": None, "identity": None, "gzip": 47, "x-gzip": 47, "deflate": 47}
 # The httpx-style libraries provider SDKs use (openai's SDK moved to httpx2): the same API.
 HTTP_LIBRARIES = ("httpx2", "httpx")
+
+
+# The HTTP statuses the calls of one model call got, attempt by attempt (set by the door, read when
+# its deadline ends the call: a server that answered 500 until then failed; it was not slow).
+STATUSES: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("plylab_statuses", default=None)
 
 
 class UnsafeReply(Exception):
@@ -114,6 +120,9 @@ class CappedTransport:
     async def handle_async_request(self, request: Any) -> Any:
         request.headers["Accept-Encoding"] = "gzip, deflate"  # what we inflate in bounded steps
         response = await self.inner.handle_async_request(request)
+        statuses = STATUSES.get()
+        if statuses is not None:
+            statuses.append(int(response.status_code))
         library = type(response).__module__.split(".")[0]
         encoding = response.headers.get("content-encoding", "").strip().lower()
         stated = response.headers.get("content-length", "")
