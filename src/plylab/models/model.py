@@ -142,9 +142,8 @@ class Model:
             if not deadline.expired():
                 raise classify(exc) from exc
             if statuses and statuses[-1] >= 400:  # the server answered, with an error, until the deadline
-                kind = "rate_limit" if statuses[-1] == 429 else "provider_error"
                 raise ModelError(
-                    kind,
+                    "rate_limit" if statuses[-1] == 429 else "provider_error",
                     f"HTTP {statuses[-1]} on {len(statuses)} attempt(s), retried until timeout={cfg.timeout:g} s",
                 ) from None
             raise ModelError(

@@ -101,7 +101,7 @@ def fits(game: pyspiel.Game, max_positions: int | None = None) -> bool:
     cap = limit() if max_positions is None else max_positions
     if b is None or b > cap or game.max_game_length() > MAX_DEPTH:
         return False
-    return b * game.num_distinct_actions() <= EDGES_PER_POSITION_LIMIT * cap
+    return bool(b * int(game.num_distinct_actions()) <= EDGES_PER_POSITION_LIMIT * cap)
 
 
 class TooLarge(RuntimeError):
