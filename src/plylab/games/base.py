@@ -33,6 +33,7 @@ from .params import (
 )
 
 if TYPE_CHECKING:
+    from ..harness.hooks import GameHooks
     from ..oracles import Oracle
 
 
@@ -168,6 +169,8 @@ class GameDef:
     derived_oracle: Callable[[GameDef], Callable[[GameDef], Oracle] | None] | None = None
     # The title of a parametrised instance (e.g. Nim's pile set); default: title plus parameters.
     title_for: Callable[[GameDef], str] | None = None
+    # What the game adds to the one session loop (its players, deal, annotations); None: the defaults.
+    hooks: GameHooks | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)

@@ -10,14 +10,13 @@ from typing import Any
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
-from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
 from ..oracles.graded import grade_of
-from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
+from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
+from .hooks import DEFAULT_HOOKS
 from .plan import GameJob
 from .records import GameRecord, MoveRecord
-from .seeds import derive_seed
 
 
 def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:
@@ -97,21 +96,21 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
     ctx = replace(base, job_key=job.key)
-    players = [
-        make_player(spec, game, derive_seed(job.seed, seat), ctx)
-        for seat, spec in enumerate(job.seat_specs())
-    ]
+    hooks = game.hooks or DEFAULT_HOOKS  # a game's own players, deal and annotations (harness.hooks)
+    players = [hooks.player(spec, game, seat, job.seed, ctx) for seat, spec in enumerate(job.seat_specs())]
     oracle = game.oracle() if score and m.score and game.has_oracle else None
     state = game.new_state()
+    annotator = hooks.annotator(game, state)
+    extra: dict[str, Any] | None = None
     moves: list[MoveRecord] = []
     forfeit_by: int | None = None
     failure_kind: str | None = None
     started = time.time()
     try:
-        chance = chance_stream(job.seed)
+        draw = hooks.chance(game, job.seed)
         while not state.is_terminal():
             if state.is_chance_node():  # dice and the like: drawn from the job's seed, not a move
-                state.apply_action(sample_chance(state, chance))
+                state.apply_action(draw(state))
                 continue
             seat = state.current_player()
             turn = Turn(game, formulation, state.clone(), seat, len(moves), job.key)
@@ -121,10 +120,16 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             if decision.action is not None and decision.action not in state.legal_actions():
                 decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
             moves.append(_move_record(turn, state, players[seat], decision, elapsed, oracle))
+            if annotator is not None:
+                moves[-1].annotation = annotator.before(state, seat, decision)
             if decision.action is None:
                 forfeit_by, failure_kind = seat, decision.failure or "failure"
                 break
             state.apply_action(decision.action)
+            if annotator is not None:
+                annotator.after(state, moves)
+        if annotator is not None:
+            extra = annotator.end(state, moves)
         if forfeit_by is None:
             returns = [float(r) for r in state.returns()]
         else:
@@ -135,6 +140,8 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     finally:
         for p in players:
             p.close()
+        if annotator is not None:
+            annotator.close()
     return GameRecord(
         job_key=job.key,
         idx=job.idx,
@@ -151,4 +158,5 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         moves=moves,
         started=started,
         finished=time.time(),
+        extra=extra,
     )

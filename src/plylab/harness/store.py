@@ -117,6 +117,7 @@ CREATE TABLE IF NOT EXISTS moves (
     failure_kind TEXT,
     attempts TEXT,                  -- JSON list of every attempt, failed ones included
     note TEXT,                      -- player-specific trace (JSON)
+    annotation TEXT,                -- the game's own account of the move (JSON; a Clue turn, judged)
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
@@ -160,7 +161,7 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
 
 # Columns added after stores were first written: a writer adds them to an older store once (readers
 # of an older store see each missing column's default in its typed row).
-ADDED_COLUMNS: dict[str, dict[str, str]] = {"moves": {"grade": "TEXT", "loss": "REAL"}}
+ADDED_COLUMNS: dict[str, dict[str, str]] = {"moves": {"grade": "TEXT", "loss": "REAL", "annotation": "TEXT"}}
 
 
 def _add_columns(conn: sqlite3.Connection) -> None:
@@ -663,6 +664,7 @@ class Store:
                     grade=json_text(m.grade),
                     attempts=json_text(attempts),
                     note=json_text(m.note),
+                    annotation=json_text(m.annotation),
                 )
                 rows.append(row)
             insert_many(c, "moves", rows)
@@ -796,6 +798,12 @@ def saved_game_count(conn: sqlite3.Connection, run: str) -> int:
     """Games saved under the run named `run` (0 for none)."""
     sql = "SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?"
     return int(conn.execute(sql, (run,)).fetchone()[0])
+
+
+def saved_indexes(conn: sqlite3.Connection, run: str) -> set[int]:
+    """The indexes of the games saved under the run named `run`."""
+    sql = "SELECT g.idx FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?"
+    return {int(i) for (i,) in conn.execute(sql, (run,))}
 
 
 def mean_player_moves(conn: sqlite3.Connection, game: str, spec: str) -> float | None:

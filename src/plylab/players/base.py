@@ -47,6 +47,9 @@ class Decision:
     attempts: list[Attempt] = field(default_factory=list)
     failure: str | None = None  # why action is None, or why a fallback move was played
     note: dict[str, Any] = field(default_factory=dict)  # player-specific trace (plans, retrieval)
+    # What the mover states beside its action (a Clue turn's deductions), for the game's annotator
+    # (harness.hooks) to judge and record; not stored as it is.
+    stated: Any = None
 
     @property
     def final(self) -> Attempt | None:
