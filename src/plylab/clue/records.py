@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +93,7 @@ class ClueRecords:
             raise UserError(
                 f"no Clue games in store '{path}'; play some with `plylab clue run --store {path}`"
             )
-        self.turns = lru_cache(maxsize=64)(self._turns)  # type: ignore[method-assign]
+        self._turns: dict[int, list[dict[str, Any]]] = {}  # the last game's, read twice by the metrics
 
     def close(self) -> None:
         self.store.close()
@@ -171,11 +170,15 @@ class ClueRecords:
     def _moves(self, game_id: int) -> list[MoveRow]:
         return self.store.moves(game_id)
 
-    def _turns(self, game_id: int) -> list[dict[str, Any]]:
+    def turns(self, game_id: int) -> list[dict[str, Any]]:
         """The game's turns in order (one row per turn, a shown card on its suggestion's row)."""
-        if game_id < 0:
-            return legacy.turns(self.conn, -game_id)
-        return [turn_row(m, json.loads(m.annotation)) for m in self._moves(game_id) if m.annotation]
+        if game_id not in self._turns:
+            if game_id < 0:
+                rows = legacy.turns(self.conn, -game_id)
+            else:
+                rows = [turn_row(m, json.loads(m.annotation)) for m in self._moves(game_id) if m.annotation]
+            self._turns = {game_id: rows}
+        return self._turns[game_id]
 
     def knowledge(self, game_id: int) -> list[dict[str, Any]]:
         """Every seat's standing against the oracle after each turn, by turn and seat."""
