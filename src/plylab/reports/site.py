@@ -34,6 +34,8 @@ from .paper import paper_tables, uses_model
 from .papers import paper_pages
 from .ratings import Rating, ratings_by_game
 
+CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
+
 CHUNK = 500  # games whose moves are in memory at once
 
 
@@ -457,11 +459,13 @@ def write_site(
     writer = SiteWriter(store_path, out_dir)
     store = Store(store_path, create=False)
     try:
-        runs = store.runs(run)
+        # Clue's runs have a section of their own, whose replays show the matrix beside the oracle
+        runs = [r for r in store.runs(run) if r.kind != CLUE_KIND]
         run_ids = [r.id for r in runs]
         matchups = store.matchup_counts(run_ids)
         results = data.rating_results(store, run_ids)
-        rows = matchup_rows(store, run)
+        names = {r.name for r in runs}
+        rows = [r for r in matchup_rows(store, run) if r["run"] in names]
         for r in rows:
             r["page"] = matchup_page_path(r)
         writer.copy_static()
