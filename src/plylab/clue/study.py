@@ -184,7 +184,9 @@ class ClueStudy:
         seed_of = clue_seed_v1 if self.legacy else derive_seed
         model = any(clue_player_class(s)[1].uses_model for s in specs)
         names = [canonical_spec(s) for s in specs]
-        matchup = Matchup(game_name(len(specs), plan.turn_limit), "text", names[0], " | ".join(names[1:]))
+        matchup = Matchup(
+            game_name(len(specs), plan.turn_limit), "text", names[0], names[1], others=tuple(names[2:])
+        )
         for i in range(plan.games):
             if i not in done:
                 seed = seed_of(plan.seed, i)
@@ -198,14 +200,12 @@ class ClueStudy:
         done = {g.idx for g in store.games([run_id])} | legacy.saved_indexes(store.conn, key)
         model = any(clue_player_class(s)[1].uses_model for s in self.specs)
         driver.bar.update(driver.task, description=f"clue {key}"[:48])
-        names = [canonical_spec(s) for s in self.specs]
 
         def save(rec: GameRecord) -> bool:
-            seats = seating(names, rec.seed)
-            rec.extra = {"seats": seats, **(rec.extra or {})}
             if not store.save_game(run_id, rec):
                 return False
-            winner = rec.extra.get("winner")
+            extra = rec.extra or {}
+            seats, winner = extra["seats"], extra.get("winner")  # the session names every seat's player
             if winner is not None:
                 self.wins[seats[winner]] = self.wins.get(seats[winner], 0) + 1
             return True
