@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pyspiel
 
-from ..games.base import Formulation, GameDef, register_game
+from ..games.base import GAMES, Formulation, GameDef
 from ..harness.hooks import GameHooks
 from ..players.base import Decision, Player, RunContext, Turn
 from ..specs import Params
@@ -185,7 +185,7 @@ def game_name(players: int, turn_limit: int) -> str:
     return GAME + (":" + ",".join(params) if params else "")
 
 
-CLUE = register_game(
+CLUE = GAMES.add_unlisted(  # found by `get_game("clue")`, not listed among `plylab run`'s games
     GameDef(
         name=GAME,
         title="Clue (text version, no board)",

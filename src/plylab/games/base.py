@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import pyspiel
@@ -307,20 +308,37 @@ class GameDef:
         return state
 
 
+# Games with a command of their own (`plylab clue`): found by name (their module is imported on first
+# use), never listed with the games `plylab run` plays, so `plylab games` is the same in every process.
+UNLISTED = {"clue": "plylab.clue.game"}
+
+
 class GameRegistry(Registry[GameDef]):
     """Games by name; a name may carry OpenSpiel parameters (`mnk:m=4,n=4,k=3`)."""
 
     def __init__(self) -> None:
         super().__init__("game")
         self._derived: dict[str, GameDef] = {}
+        self._unlisted: dict[str, GameDef] = {}
+
+    def add_unlisted(self, game: GameDef) -> GameDef:
+        """Register one of the `UNLISTED` games (by its module, when it is imported)."""
+        self._unlisted[game.name] = game
+        return game
+
+    def _base(self, name: str) -> GameDef:
+        if name in UNLISTED:
+            import_module(UNLISTED[name])
+            return self._unlisted[name]
+        return super().get(name)
 
     def get(self, name: str) -> GameDef:
         if ":" not in name:
-            return super().get(name.strip())
+            return self._base(name.strip())
         found = self._derived.get(name)
         if found is None:
             base_name, raw = split_game(name)
-            found = self._derived[name] = super().get(base_name).with_params(raw)
+            found = self._derived[name] = self._base(base_name).with_params(raw)
         return found
 
     def __contains__(self, name: object) -> bool:
