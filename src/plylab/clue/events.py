@@ -8,8 +8,16 @@ and the player who showed it; everything else in an event is public at the table
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from .cards import Triple
+
+E = TypeVar("E")
+
+
+def _shared(self: E, memo: dict[int, Any]) -> E:
+    """Events are immutable values: a copied state (the session clones one per move) shares them."""
+    return self
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,8 @@ class Pass:
 
 
 Event = Suggestion | Accusation | Pass
+for _cls in (Suggestion, Accusation, Pass):
+    _cls.__deepcopy__ = _shared  # type: ignore[attr-defined]
 
 
 def seen_by(event: Event, player: int) -> Event:

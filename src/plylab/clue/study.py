@@ -137,7 +137,7 @@ class ClueJob(GameJob):
     def key(self) -> str:
         return f"{self.run_key}/{self.idx}"
 
-    def seat_specs(self) -> tuple[str, ...]:  # type: ignore[override]
+    def seat_specs(self) -> tuple[str, ...]:
         return self.seats
 
 
