@@ -193,7 +193,7 @@ def test_clue_replays_of_an_older_store_and_of_the_session_both_show_matrix_and_
     assert main(["clue", "run", *seats, "--games", "4", "--seed", "1", "--store", str(store), "-q"]) == 0
     assert main(["report", "--store", str(store), "--html", str(tmp_path / "site")]) == 0
     pages = sorted((tmp_path / "site" / "games").glob("clue-*.html"))
-    old = [p for p in pages if p.name.startswith("clue--")]  # an older plylab's tables: negative ids
+    old = [p for p in pages if p.name.startswith("clue-old-")]  # an older plylab's tables
     assert len(old) == 5 and len(pages) == 6
     for replay in (old[0], next(p for p in pages if p not in old)):
         _open(page, replay)

@@ -155,12 +155,11 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
     )
     listed = []
     for payload in clue_data.replays(store_path):
-        writer.page("clue_replay.html", f"games/clue-{payload['id']}.html", "../", game=payload)
+        page = f"games/clue-{payload['label']}.html"
+        writer.page("clue_replay.html", page, "../", game=payload)
         listed.append(
             [
-                Cell(
-                    f"clue game {payload['id']}", sort=payload["id"], href=f"games/clue-{payload['id']}.html"
-                ),
+                Cell(f"clue game {payload['label']}", sort=payload["id"], href=page),
                 Cell(payload["condition"]),
                 Cell(payload["run"]),
                 Cell(str(len(payload["steps"]) - 1)),
