@@ -8,20 +8,20 @@ and the player who showed it; everything else in an event is public at the table
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Self
 
 from .cards import Triple
 
-E = TypeVar("E")
 
+class _Value:
+    """An immutable value: a copied state (the session clones one per move) shares it."""
 
-def _shared(self: E, memo: dict[int, Any]) -> E:
-    """Events are immutable values: a copied state (the session clones one per move) shares them."""
-    return self
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
 
 @dataclass(frozen=True)
-class Suggestion:
+class Suggestion(_Value):
     turn: int
     round: int
     player: int
@@ -31,7 +31,7 @@ class Suggestion:
 
 
 @dataclass(frozen=True)
-class Accusation:
+class Accusation(_Value):
     turn: int
     round: int
     player: int
@@ -40,15 +40,13 @@ class Accusation:
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(_Value):
     turn: int
     round: int
     player: int
 
 
 Event = Suggestion | Accusation | Pass
-for _cls in (Suggestion, Accusation, Pass):
-    _cls.__deepcopy__ = _shared  # type: ignore[attr-defined]
 
 
 def seen_by(event: Event, player: int) -> Event:
