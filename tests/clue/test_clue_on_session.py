@@ -116,6 +116,17 @@ def test_a_turn_is_one_annotated_move_and_a_shown_card_its_own(tmp_path: Path) -
     mine = next(line for line in view.splitlines() if line.startswith("Your cards:"))
     hand = rec.extra["hands"][first.seat]
     assert sorted(c for c in range(CLASSIC.size) if CLASSIC.name(c) in mine) == hand
+    form = game.formulation("text")
+    for seat, theirs in enumerate(rec.extra["hands"]):  # any seat's view is its own, whoever moves
+        line = next(x for x in form.render_view(state, seat).splitlines() if x.startswith("Your cards:"))
+        assert sorted(c for c in range(CLASSIC.size) if CLASSIC.name(c) in line) == theirs
+    show = next(m for m in rec.moves if m.annotation is None)  # a shown card, as each seat learns of it
+    at = game.engine.deserialize_state(show.state)
+    suggester, _, disprover = at.pending
+    for seat in range(len(hands := rec.extra["hands"])):
+        label = form.seen_label(at, show.action, seat)
+        assert (label == show.action_label) == (seat in (suggester, disprover)), (seat, label)
+    assert all(CLASSIC.name(c) in (form.render_whole(at) or "") for h in hands for c in h)
 
 
 def test_a_game_is_stored_once(tmp_path: Path) -> None:

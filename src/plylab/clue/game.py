@@ -42,8 +42,22 @@ class ClueText(Formulation[Params]):
         return rules_text(engine.deck, engine.players)
 
     def render_state(self, state: pyspiel.State) -> str:
+        return self.render_view(state, state.current_player())
+
+    def render_view(self, state: pyspiel.State, seat: int) -> str:
+        return render_view(cast(ClueState, state).view(seat))
+
+    def render_whole(self, state: pyspiel.State) -> str | None:
+        return str(state)  # the envelope and every hand: for a replay's reader only
+
+    def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
+        """A shown card is seen by the suggester and the disprover; the others see that one was shown."""
         clue = cast(ClueState, state)
-        return render_view(clue.view(clue.current_player()))
+        if clue.is_chance_node():
+            return None  # the deal: a seat learns its own hand from its view
+        if clue.pending is not None and seat not in (clue.pending[0], clue.pending[2]):
+            return f"Player {clue.pending[2] + 1} showed a card"
+        return self.action_label(state, action)
 
     def action_label(self, state: pyspiel.State, action: int) -> str:
         return str(state.action_to_string(state.current_player(), action))
