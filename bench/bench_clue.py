@@ -20,15 +20,41 @@ import tempfile
 import time
 from pathlib import Path
 
-from plylab.clue.engine import load
+from plylab.clue.game import ClueHooks
 from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
-from plylab.clue.session import play_game
-from plylab.clue.study import RunPlan, run_plan
+from plylab.clue.study import ClueJob, ClueStudy, RunPlan, run_plan
+from plylab.games import get_game
+from plylab.harness.records import GameRecord
+from plylab.harness.session import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "RESULTS-clue.md"
 SPECS = ["clue-oracle", "clue-matrix", "clue-random", "clue-random", "clue-random", "clue-random"]
+
+
+class Unjudged(ClueHooks):
+    """Clue without its referee: bare play, to time the referee apart."""
+
+    def annotator(self, game, state):  # type: ignore[no-untyped-def,override]
+        return None
+
+
+def job(seed: int) -> ClueJob:
+    """Game 0 of a run seeded `seed`: seats shuffled and cards dealt by the game's seed."""
+    return next(ClueStudy(RunPlan(SPECS, 1, seed=seed)).jobs(set()))
+
+
+def play(seed: int, judge: bool = True) -> GameRecord:
+    """One game on the session (the referee judging every seat, or not)."""
+    j = job(seed)
+    game = get_game(j.matchup.game)
+    kept = game.hooks
+    game.hooks = kept if judge else Unjudged()
+    try:
+        return asyncio.run(play_game(j))
+    finally:
+        game.hooks = kept
 
 
 def oracle_updates(games: int) -> dict[str, float]:
@@ -39,26 +65,20 @@ def oracle_updates(games: int) -> dict[str, float]:
     cold_ms: list[float] = []
     calls = updates = 0
     for i in range(games):
-        log = asyncio.run(play_game(SPECS, 1000 + i, judge=False))
-        game = load(players=6)
-        state = game.new_initial_state()
-        state.deal(log.envelope, [sorted(h) for h in log.hands])
+        rec = play(1000 + i, judge=False)
+        game = get_game(job(1000 + i).matchup.game).engine
+        state = game.deserialize_state(rec.moves[0].state)  # dealt, before the first turn
         oracles, matrices = [], []
         for p in range(6):
             t = time.perf_counter()
             oracles.append(ClueOracle.for_view(state.view(p)))
             cold_ms.append((time.perf_counter() - t) * 1e3)
             matrices.append(PossibilityMatrix.for_view(state.view(p)))
-        for turn in log.turns:
-            d = turn.decision
-            if d.kind == "suggest":
-                state.apply_action(game.suggest_action(d.cards))
-                if state.pending is not None:
-                    state.apply_action(turn.shown)
-            elif d.kind == "accuse":
-                state.apply_action(game.accuse_action(d.cards))
-            else:
-                state.apply_action(game.pass_action)
+        for move in rec.moves:
+            assert move.action is not None
+            state.apply_action(move.action)
+            if state.pending is not None:  # the disprover shows a card before the turn ends
+                continue
             for p in range(6):
                 view = state.view(p)
                 t, c = time.perf_counter(), time.process_time()
@@ -93,7 +113,7 @@ def games_per_second(games: int) -> dict[str, tuple[float, float]]:
     for label, judge in (("bare", False), ("judged", True)):
         w, c = time.perf_counter(), time.process_time()
         for i in range(games):
-            asyncio.run(play_game(SPECS, 2000 + i, judge=judge))
+            play(2000 + i, judge=judge)
         out[label] = (games / (time.perf_counter() - w), games / (time.process_time() - c))
     with tempfile.TemporaryDirectory() as tmp:
         w, c = time.perf_counter(), time.process_time()

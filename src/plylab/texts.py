@@ -18,7 +18,7 @@ TEXTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS texts (
     hash TEXT PRIMARY KEY,   -- sha256 of the text's UTF-8
     text TEXT,               -- the text; NULL once a saved move or turn holds it (its home below)
-    home TEXT,               -- moves | clue_turns
+    home TEXT,               -- moves | clue_turns (Clue turns of stores written before Clue was stored as moves)
     game_id INTEGER,
     n INTEGER,               -- the move's ply or the turn's number
     col TEXT,                -- prompt | reply | reasoning | attempts

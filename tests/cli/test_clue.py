@@ -52,7 +52,8 @@ def test_rerun_skips_finished_games_and_extends(checked_store, cli):
     res = cli("clue", "run", *CHECKED, "--games", "5", "--seed", "1", "--store", str(checked_store), "-q")
     assert res.code == 0 and "(0 played now, 5 already there)" in res.out
     with sqlite3.connect(checked_store) as conn:
-        before = conn.execute("SELECT COUNT(*) FROM clue_games").fetchone()[0]
+        sql = "SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind = 'clue'"
+        before = conn.execute(sql).fetchone()[0]
     assert before == 5
 
 
@@ -78,13 +79,19 @@ def test_runs_are_deterministic(tmp_path, cli):
             "-q",
         )
         assert res.code == 0, res.err
-        with sqlite3.connect(store) as conn:
-            rows.append(
-                conn.execute("SELECT seats, envelope, winner, turns FROM clue_games ORDER BY idx").fetchall()
-                + conn.execute(
-                    "SELECT turn, seat, action, cards, shown FROM clue_turns ORDER BY game_id, turn"
-                ).fetchall()
-            )
+        from plylab.clue.records import ClueRecords
+
+        records = ClueRecords(store)
+        games = records.games()
+        rows.append(
+            [(g["seats"], g["envelope"], g["winner"], g["turns"]) for g in games]
+            + [
+                (t["turn"], t["seat"], t["action"], t["cards"], t["shown"])
+                for g in games
+                for t in records.turns(g["id"])
+            ]
+        )
+        records.close()
     assert rows[0] == rows[1]
 
 
@@ -166,19 +173,3 @@ def test_bad_store_is_one_line_exit_2(cli, tmp_path):
     assert res.code == 2 and "no Clue games" in res.err
     res = cli("clue", "report", "--store", str(plain), "--format", "yaml")
     assert res.code == 2 and "'yaml' is not one of 'json', 'markdown'" in res.err
-
-
-def test_a_game_is_stored_once(tmp_path):
-    import asyncio
-
-    from plylab.clue.session import play_game
-    from plylab.clue.store import ClueStore
-
-    store = ClueStore(tmp_path / "one.sqlite")
-    run = store.open_run("k", "custom", 0, 30, ["clue-random"] * 3)
-    log = asyncio.run(play_game(["clue-random"] * 3, 5, turn_limit=30))
-    assert store.save_game(run, 0, log) is True
-    assert store.save_game(run, 0, log) is False
-    assert store.conn.execute("SELECT COUNT(*) FROM clue_turns").fetchone()[0] == 30
-    assert store.conn.execute("SELECT COUNT(*) FROM clue_knowledge").fetchone()[0] == 90
-    store.close()

@@ -15,6 +15,7 @@ from plylab.clue.players import make_clue_player
 from plylab.clue.prompts import parse_reply, reply_schema
 from plylab.errors import ParseError
 from plylab.models import ModelError, Reply, Usage
+from tests.support.clue import clue_games, clue_turns
 
 
 class Scripted:
@@ -179,12 +180,11 @@ def test_local_model_game_is_recorded(tmp_path, cli):
     start = time.time()
     res = cli(*args)
     assert res.code == 0, res.err
+    [game] = clue_games(store)
+    seats = json.loads(game["seats"])
+    llm = [i for i, s in enumerate(seats) if s.startswith("clue-llm")]
+    turns = [t for t in clue_turns(store) if t["seat"] in llm]
     with sqlite3.connect(store) as conn:
-        conn.row_factory = sqlite3.Row
-        game = conn.execute("SELECT * FROM clue_games").fetchone()
-        seats = json.loads(game["seats"])
-        llm = [i for i, s in enumerate(seats) if s.startswith("clue-llm")]
-        turns = conn.execute("SELECT * FROM clue_turns WHERE seat IN (?, ?) ORDER BY turn", llm).fetchall()
         cached = conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert 1 <= game["turns"] <= 9 and game["end_reason"] in ("solved", "turn_limit", "all_out")
     assert turns, "the model seats played no turn"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import resource
 import signal
 import sqlite3
@@ -64,7 +65,7 @@ def test_a_billion_clue_games_start_at_once_and_sigterm_stops_them(tmp_path: Pat
     proc = plylab(
         "clue", "run", *["--player", "clue-random"] * 3, "--games", BILLION, "--store", str(store), "-q"
     )
-    wait_for_games(proc, store, 5, table="clue_games", timeout=60)
+    wait_for_games(proc, store, 5, table="games", timeout=60)
     out, err = stop(proc, signal.SIGTERM)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and len(out.strip().splitlines()) == 1 and "interrupted" in out
@@ -161,16 +162,17 @@ def test_a_full_disk_is_one_line_and_the_run_resumes(tmp_path: Path, kind: str) 
             "--run",
             "d",
         ]
-        table, total = "games", 3000
+        table, total, limit = "games", 3000, 400_000
     else:
         args = ["clue", "run", *["--player", "clue-random"] * 3, "--games", "60", "--store", str(store), "-q"]
-        table, total = "clue_games", 60
+        # a Clue move keeps its legal actions (670 at a turn): a game takes about 100 KB
+        table, total, limit = "games", 60, 2_000_000
     full = subprocess.run(
         [sys.executable, "-m", "plylab", *args],
         capture_output=True,
         text=True,
         timeout=300,
-        preexec_fn=_small_files(400_000),
+        preexec_fn=_small_files(limit),
     )
     assert full.returncode == 2, (full.stdout, full.stderr)
     started, error = full.stderr.strip().splitlines()  # the run's first line, then one line for the failure
@@ -262,16 +264,28 @@ def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
 
 
 def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_path: Path) -> None:
-    from plylab.clue.store import ClueStore
-    from plylab.clue.study import RunPlan, canonical, run_plan
+    import shutil
+
+    from plylab.clue.study import RunPlan, key_spelling, run_plan
     from plylab.harness.seeds import clue_seed_v1
+    from tests.support.clue import clue_games
 
     store = tmp_path / "c.sqlite"
     plan = RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40)
-    specs = [canonical(s) for s in plan.specs]
-    old = ClueStore(store)  # a run as the old code stored it: its key has no seed marker
-    old.open_run(plan.key(specs, legacy=True, seeding=1), plan.condition, plan.seed, plan.turn_limit, specs)
-    old.close()
+    specs = [key_spelling(s) for s in plan.specs]
+    # a run as the old code stored it (in its own tables, kept by the fixture): its key has no seed marker
+    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", store)
+    with sqlite3.connect(store) as conn:
+        conn.execute(
+            "INSERT INTO clue_runs(key, condition, seed, turn_limit, specs, created, updated) VALUES (?,?,?,?,?,0,0)",
+            (
+                plan.key(specs, legacy=True, seeding=1),
+                plan.condition,
+                plan.seed,
+                plan.turn_limit,
+                json.dumps(specs),
+            ),
+        )
     outcome = run_plan(plan, store, progress=False)
     assert outcome.run == plan.key(specs, legacy=True, seeding=1) and outcome.played == 3
     fresh = run_plan(
@@ -279,7 +293,7 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     )
     assert fresh.run == plan.key(specs) != outcome.run
     seeds = {
-        path: [r[0] for r in sqlite3.connect(path).execute("SELECT seed FROM clue_games ORDER BY idx")]
+        path: [g["seed"] for g in clue_games(path) if g["seats"].count("clue-random") == 3]
         for path in (store, tmp_path / "new.sqlite")
     }
     assert seeds[store] == [clue_seed_v1(7, i) for i in range(3)]

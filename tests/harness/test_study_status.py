@@ -5,6 +5,7 @@ had a status still reports and resumes."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import sqlite3
 import time
@@ -19,20 +20,24 @@ SEATS = [*["-p", "clue-random"] * 3]
 
 def clue_status(store: Path) -> list[tuple[str, str | None]]:
     with sqlite3.connect(store) as conn:
-        return conn.execute("SELECT condition, status FROM clue_runs ORDER BY id").fetchall()
+        sql = "SELECT json_extract(plan, '$.condition'), status FROM runs WHERE kind = 'clue' ORDER BY id"
+        return conn.execute(sql).fetchall()
 
 
 def test_a_clue_run_records_finished_and_an_old_store_without_status_resumes(cli, tmp_path: Path) -> None:
     store = tmp_path / "c.sqlite"
     assert cli("clue", "run", *SEATS, "--games", "1", "--store", str(store), "-q").code == 0
     assert clue_status(store) == [("custom", "finished")]
-    with sqlite3.connect(store) as conn:  # the table as plylab wrote it before runs had a status
+    old = tmp_path / "old.sqlite"  # Clue's own tables, as plylab wrote them before Clue ran on the session
+    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", old)
+    with sqlite3.connect(old) as conn:  # ... and before runs had a status
         conn.execute("ALTER TABLE clue_runs DROP COLUMN status")
         conn.execute("ALTER TABLE clue_runs DROP COLUMN stop_reason")
-    assert cli("clue", "report", "--store", str(store)).code == 0
-    res = cli("clue", "run", *SEATS, "--games", "2", "--store", str(store), "-q")
-    assert res.code == 0 and "2/2 games saved" in res.out and "(1 played now, 1 already there)" in res.out
-    assert clue_status(store) == [("custom", "finished")]
+    assert cli("clue", "report", "--store", str(old)).code == 0
+    seats = ["-p", "clue-oracle", "-p", "clue-matrix", "-p", "clue-random", "-p", "clue-random"]
+    res = cli("clue", "run", *seats, "--seed", "1", "--games", "4", "--store", str(old), "-q")
+    assert res.code == 0 and "4/4 games saved" in res.out and "(1 played now, 3 already there)" in res.out
+    assert clue_status(old) == [("custom", "finished")]
 
 
 @pytest.mark.slow
@@ -42,7 +47,7 @@ def test_paper_run_of_a_clue_table_stops_on_ctrl_c_with_130(tmp_path: Path) -> N
     proc = plylab(
         "paper", "run", "clue-accuracy", "--model", "local", "--games", "50", "--store", str(store), "-q"
     )
-    wait_for_games(proc, store, 1, table="clue_runs", timeout=300)  # the first condition has started
+    wait_for_games(proc, store, 1, table="runs", timeout=300)  # the first condition has started
     time.sleep(3)
     out, err = stop(proc, signal.SIGINT)
     assert proc.returncode == 130, err

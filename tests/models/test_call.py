@@ -13,6 +13,7 @@ import pytest
 
 from plylab.models import GenerateConfig, ResponseCache
 from plylab.models.call import SEEDING, call, call_seed
+from tests.support.clue import clue_turns
 from tests.support.fake_openai_server import Behaviour
 
 HI = [{"role": "user", "content": "hi"}]
@@ -99,11 +100,16 @@ def test_a_store_written_before_the_rule_resumes_with_no_new_call(cli, tmp_path)
         assert res.code == 0, res.err
     conn = sqlite3.connect(store)
     assert conn.execute("SELECT count(*) FROM responses").fetchone()[0] == asked  # no new model call
-    assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 3
-    attempts = [a for (text,) in conn.execute("SELECT attempts FROM moves") for a in json.loads(text or "[]")]
-    turns = conn.execute("SELECT cached FROM clue_turns WHERE prompt IS NOT NULL").fetchall()
+    two_player = "SELECT g.id FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind != 'clue'"
+    assert len(conn.execute(two_player).fetchall()) == 3
+    attempts = [
+        a
+        for (text,) in conn.execute(f"SELECT attempts FROM moves WHERE game_id IN ({two_player})")
+        for a in json.loads(text or "[]")
+    ]
+    turns = [t["cached"] for t in clue_turns(store) if t["prompt"] is not None]  # the Clue game, replayed
     assert len(attempts) == 3 and all(a.get("cached") for a in attempts)
-    assert len(turns) == 2 and all(c for (c,) in turns)
+    assert len(turns) == 2 and all(turns)
 
 
 def test_reaper_components_seed_by_the_rule_and_old_runs_keep_theirs(server, remote) -> None:

@@ -19,6 +19,7 @@ from plylab.harness.plan import Matchup, default_run_name
 from plylab.models import GenerateConfig, ModelError, get_model
 from plylab.models.secrets import scrub
 from tests.models.hostile_server import Hostile, HostileServer, completion
+from tests.support.clue import clue_turns
 
 KEY = "sk-test-hostile-4c3b2a1908f7e6d5"  # the key the provider sends (from the environment)
 USER_PASS = "s3cr3t-pass-123"  # a key written into base_url's user-info
@@ -171,7 +172,7 @@ def test_clue_records_hostile_replies(cli, tmp_path, hostile):
     ]
     result = cli(*args)
     assert result.code == 0, result.err
-    turns = rows(store, "SELECT * FROM clue_turns WHERE prompt IS NOT NULL")
+    turns = [t for t in clue_turns(store) if t["prompt"] is not None]
     assert turns, "the model seat played no turn"
     for t in turns:
         assert t["action"] == "pass" and t["failure_kind"] is None  # a recorded move, parsed as sent

@@ -20,6 +20,7 @@ from plylab.models import GenerateConfig, ModelError, get_model
 from plylab.models.jsontext import MAX_DEPTH, BadJSON, parse_json
 from plylab.models.wire import MAX_REPLY_BYTES
 from tests.models.hostile_server import Hostile, HostileServer, completion
+from tests.support.clue import clue_turns
 
 KEY = "sk-test-hostile-world-8a7b6c5d4e3f"
 HI = [{"role": "user", "content": "hi"}]
@@ -103,7 +104,7 @@ def test_clue_run_records_a_nested_reply(cli, tmp_path: Path, hostile) -> None:
     args = ["clue", "run", *[a for s in seats for a in ("--player", s)], "--games", "1"]
     result = cli(*args, "--turn-limit", "6", "--store", str(store), "--quiet")
     assert result.code == 0, result.err
-    kinds = {t["failure_kind"] for t in rows(store, "SELECT * FROM clue_turns WHERE prompt IS NOT NULL")}
+    kinds = {t["failure_kind"] for t in clue_turns(store) if t["prompt"] is not None}
     assert kinds == {"unparseable"}
 
 

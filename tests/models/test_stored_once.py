@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from tests.support.clue import clue_turns
 from tests.support.fake_openai_server import Behaviour, FakeOpenAIServer, legal_move
 
 REPLY_CHARS = 900_000
@@ -234,11 +235,7 @@ def test_a_clue_turn_stores_its_long_reply_once(cli, long_server, tmp_path):
     args = ["clue", "run", *[a for s in seats for a in ("--player", s)], "--games", "1", "--turn-limit", "6"]
     args += ["--seed", "2", "--store", str(store), "--quiet"]
     assert cli(*args).code == 0
-    with sqlite3.connect(store) as conn:
-        turns = conn.execute(
-            "SELECT reply, reasoning, prompt FROM clue_turns WHERE reply IS NOT NULL"
-        ).fetchall()
-    conn.close()
+    turns = [(t["reply"], t["reasoning"], t["prompt"]) for t in clue_turns(store) if t["reply"] is not None]
     assert sorted((r, why) for r, why, _ in turns) == sorted(long_server.sent) and len(turns) >= 2
     wire = distinct_bytes(long_server) + sum(
         len(p.encode()) for *_, p in turns
@@ -247,11 +244,9 @@ def test_a_clue_turn_stores_its_long_reply_once(cli, long_server, tmp_path):
     asked = len(long_server.requests)
     with sqlite3.connect(store) as conn:  # the game is lost: it is played again from the cache
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("DELETE FROM clue_games")
+        conn.execute("DELETE FROM games")
     conn.close()
     assert cli(*args).code == 0
     assert len(long_server.requests) == asked
-    with sqlite3.connect(store) as conn:
-        again = conn.execute("SELECT reply, reasoning FROM clue_turns WHERE reply IS NOT NULL").fetchall()
-    conn.close()
+    again = [(t["reply"], t["reasoning"]) for t in clue_turns(store) if t["reply"] is not None]
     assert sorted(again) == sorted(long_server.sent)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import clue as support
 from tests.support.cli import run_args
 from tests.support.fake_openai_server import Behaviour, FakeOpenAIServer
 
@@ -97,15 +98,11 @@ def test_reaper_leaves_the_game_unfinished_too_unless_told_to_forfeit(cli, tmp_p
 
 
 def clue_games(store: Path) -> list[int]:
-    with sqlite3.connect(store) as conn:
-        return [r[0] for r in conn.execute("SELECT idx FROM clue_games ORDER BY idx")]
+    return [g["idx"] for g in support.clue_games(store)]
 
 
 def clue_failures(store: Path) -> list[str]:
-    with sqlite3.connect(store) as conn:
-        return [
-            r[0] for r in conn.execute("SELECT failure_kind FROM clue_turns WHERE failure_kind IS NOT NULL")
-        ]
+    return [t["failure_kind"] for t in support.clue_turns(store) if t["failure_kind"] is not None]
 
 
 def test_a_clue_game_is_left_unfinished_too_and_played_on_re_run(cli, tmp_path, server):

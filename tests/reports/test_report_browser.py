@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -170,3 +171,43 @@ def test_game_list_search_reads_the_models_texts_and_filters_combine(
         "SELECT COUNT(*) FROM games WHERE run_id = ? AND player_seat = 0", (run_id,)
     ).fetchone()[0]
     assert rows.count() == first
+
+
+def test_clue_replays_of_an_older_store_and_of_the_session_both_show_matrix_and_oracle(
+    page, tmp_path: Path
+) -> None:
+    """The stored fixture (written before Clue ran on the session), resumed by one game: its old games
+    and the new one each get the matrix-beside-oracle replay; a screenshot is kept for a look."""
+    import shutil
+    from concurrent.futures import ThreadPoolExecutor
+
+    from plylab.cli import main as plylab
+
+    def main(args: list[str]) -> int:  # off the page's thread, where Playwright runs its event loop
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(plylab, args).result()
+
+    store = tmp_path / "old.sqlite"
+    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", store)
+    seats = ["-p", "clue-oracle", "-p", "clue-matrix", "-p", "clue-random", "-p", "clue-random"]
+    assert main(["clue", "run", *seats, "--games", "4", "--seed", "1", "--store", str(store), "-q"]) == 0
+    assert main(["report", "--store", str(store), "--html", str(tmp_path / "site")]) == 0
+    pages = sorted((tmp_path / "site" / "games").glob("clue-*.html"))
+    old = [p for p in pages if p.name.startswith("clue-old-")]  # an older plylab's tables
+    assert len(old) == 5 and len(pages) == 6
+    for replay in (old[0], next(p for p in pages if p not in old)):
+        _open(page, replay)
+        assert page.locator("#position").inner_text() == "The deal"
+        for grid in ("#matrix", "#oracle"):
+            assert page.locator(f"{grid} tbody tr:not(.cat)").count() == 21
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        assert page.locator("#position").inner_text().startswith("Turn 6 of")
+        assert page.locator("#oracle td.mY").count() >= page.locator("#matrix td.mY").count() > 0
+        page.screenshot(path=str(tmp_path / f"{replay.stem}.png"), full_page=True)
+    shots = list(tmp_path.glob("clue-*.png"))
+    assert len(shots) == 2 and all(s.stat().st_size > 10_000 for s in shots)
+    keep = os.environ.get("PLYLAB_KEEP_SCREENSHOTS")
+    if keep:
+        for s in shots:
+            shutil.copy(s, keep)

@@ -13,8 +13,10 @@ from plylab.games import get_game
 
 
 def _game_ids(store: Path) -> list[int]:
+    """The two-player games (Clue's have replay pages of their own, `clue-*.html`)."""
     with sqlite3.connect(store) as conn:
-        return [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id")]
+        sql = "SELECT g.id FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind != 'clue' ORDER BY g.id"
+        return [r[0] for r in conn.execute(sql)]
 
 
 def _inlined(page: Path) -> dict:

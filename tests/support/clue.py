@@ -1,9 +1,12 @@
-"""Shared by the Clue tests: play a real game on the engine and keep every action."""
+"""Shared by the Clue tests: play a real game on the engine and keep every action; read a store's
+Clue games and turns through the one reader (`plylab.clue.records`)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
+from typing import Any
 
 from plylab.clue.engine import ClueGame, ClueState, load
 from plylab.clue.players import make_clue_player
@@ -35,3 +38,25 @@ def play_recorded(
     for p in players:
         p.close()
     return game, state, actions
+
+
+def clue_games(store: Path) -> list[dict[str, Any]]:
+    """Every Clue game (old tables and the one schema alike), run by run and by index."""
+    from plylab.clue.records import ClueRecords
+
+    records = ClueRecords(store)
+    try:
+        return records.games()
+    finally:
+        records.close()
+
+
+def clue_turns(store: Path) -> list[dict[str, Any]]:
+    """Every Clue turn of the store, game by game, each row with its game's seats."""
+    from plylab.clue.records import ClueRecords
+
+    records = ClueRecords(store)
+    try:
+        return [t | {"seats": g["seats"]} for g in records.games() for t in records.turns(g["id"])]
+    finally:
+        records.close()

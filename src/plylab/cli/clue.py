@@ -106,11 +106,11 @@ def report(
     from ..clue.metrics import report as build
     from ..clue.metrics import to_markdown
     from ..clue.plots import write_plots
-    from ..clue.store import ClueStore
+    from ..clue.records import ClueRecords
 
     if not store.exists():
         raise UserError(f"store '{store}' does not exist; {stores_beside(store, 'plylab clue run ...')}")
-    clue_store = ClueStore(store, create=False)
+    clue_store = ClueRecords(store)
     try:
         data = build(clue_store)
     finally:

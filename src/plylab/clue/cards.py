@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
+from typing import Any
 
 SUSPECTS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green", "Mrs. Peacock", "Professor Plum")
 WEAPONS = ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench")
@@ -44,6 +45,10 @@ class Deck:
     @cached_property
     def names(self) -> tuple[str, ...]:
         return self.suspects + self.weapons + self.rooms
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deck:
+        """Immutable: a copied state (the session clones one per move) shares it."""
+        return self
 
     @property
     def size(self) -> int:

@@ -74,6 +74,13 @@ class ClueGame(pyspiel.Game):
     def new_initial_state(self) -> ClueState:
         return ClueState(self)
 
+    def deserialize_state(self, text: str) -> ClueState:
+        """The state `ClueState.serialize` wrote: its actions replayed from the start."""
+        state = self.new_initial_state()
+        for action in text.split():
+            state.apply_action(int(action))
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ClueObserver:
         return ClueObserver(params)
 
@@ -237,6 +244,11 @@ class ClueState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         return self._over
+
+    def serialize(self) -> str:
+        """The actions so far (the deal's included), which determine the state: a few hundred bytes
+        where pyspiel's default for a Python game pickles the whole object at every stored move."""
+        return " ".join(map(str, self.history()))
 
     def returns(self) -> list[float]:
         return [1.0 if seat == self.winner else 0.0 for seat in range(self.n)]

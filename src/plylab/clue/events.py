@@ -8,12 +8,20 @@ and the player who showed it; everything else in an event is public at the table
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, Self
 
 from .cards import Triple
 
 
+class _Value:
+    """An immutable value: a copied state (the session clones one per move) shares it."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
 @dataclass(frozen=True)
-class Suggestion:
+class Suggestion(_Value):
     turn: int
     round: int
     player: int
@@ -23,7 +31,7 @@ class Suggestion:
 
 
 @dataclass(frozen=True)
-class Accusation:
+class Accusation(_Value):
     turn: int
     round: int
     player: int
@@ -32,7 +40,7 @@ class Accusation:
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(_Value):
     turn: int
     round: int
     player: int

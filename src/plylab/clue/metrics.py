@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import UserError
 from .base import TRUNCATED, sees_matrix
 from .cards import CLASSIC
-from .store import ClueStore
+from .records import ClueRecords
 
 
 @dataclass
@@ -61,7 +61,7 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def player_games(store: ClueStore) -> list[PlayerGame]:
+def player_games(store: ClueRecords) -> list[PlayerGame]:
     out: list[PlayerGame] = []
     matrix_cache: dict[str, bool] = {}
     for game in store.games():
@@ -237,7 +237,7 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
     }
 
 
-def report(store: ClueStore) -> dict[str, Any]:
+def report(store: ClueRecords) -> dict[str, Any]:
     """Everything `plylab clue report` prints, as one JSON-ready dict."""
     ceiling = CLASSIC.size - 3
     pgs = player_games(store)
@@ -263,16 +263,11 @@ def report(store: ClueStore) -> dict[str, Any]:
         c["end_reasons"][game["end_reason"]] += 1
         if game["solution_suggested_turn"] is not None:
             c["solution_suggested"] += 1
-            row = store.conn.execute(
-                "SELECT seat FROM clue_turns WHERE game_id=? AND turn=?",
-                (game["id"], game["solution_suggested_turn"]),
-            ).fetchone()
+            turns = store.turns(game["id"])
+            row = next((t for t in turns if t["turn"] == game["solution_suggested_turn"]), None)
             c["first_suggester_won"] += int(row is not None and row["seat"] == game["winner"])
             c["confirmed_turns"].append(game["solution_suggested_turn"])
-            right = store.conn.execute(
-                "SELECT turn FROM clue_turns WHERE game_id=? AND action='accuse' AND correct=1",
-                (game["id"],),
-            ).fetchone()
+            right = next((t for t in turns if t["action"] == "accuse" and t["correct"] == 1), None)
             c["per_game"].append(
                 {
                     "game": game["idx"],

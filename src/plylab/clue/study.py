@@ -1,11 +1,12 @@
-"""Plans and runs Clue games into the store: `plylab clue run` and `plylab clue study`.
+"""`plylab clue run` and `plylab clue study`: Clue games as a study of the one run driver.
 
 A run is identified by (condition, seed, turn limit, specs): running the same command again
 plays only the games not yet stored, and asking for more games extends the run. Game `i` has
-seed derive_seed(seed, i), so which games were played before never changes the others.
+seed derive_seed(seed, i), which seats the players (a shuffle) and deals, so which games were
+played before never changes the others.
 
-Each game is a `ClueJob` for the harness run driver (`local` executor by default, or `ray`), so
-Clue games run wherever tic-tac-toe games do; results come back here, to the one store writer.
+Each game is a `GameJob` of the game `clue` (`game.py`), played by the one session loop and
+saved by the one store (`harness.store`) as a run of kind `clue`; nothing here plays or stores.
 """
 
 from __future__ import annotations
@@ -17,28 +18,35 @@ import math
 import sqlite3
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from ..errors import UserError
 from ..harness.driver import Driver, RunSummary, exec_options, run_study
 from ..harness.forecast import Forecast, model_of, read_store
-from ..harness.plan import INT64, check_int
+from ..harness.plan import INT64, GameJob, Matchup, check_int
+from ..harness.records import GameRecord
 from ..harness.seeds import clue_seed_v1, derive_seed
+from ..harness.store import Store, saved_indexes
 from ..harness.study import Part
 from ..models.call import SEEDING
-from ..players import RunContext
+from ..players.canonical import canonical_spec
 from ..specs import parse_spec, shown
+from . import legacy
 from .base import clue_player_class
 from .engine import DEFAULT_TURN_LIMIT
-from .session import GameLog, play_game
-from .store import ClueStore
+from .game import game_name, seating
+from .records import KIND
 
 CONDITIONS = ("baseline", "matrix", "mixed")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 
 
-def canonical(spec_text: str) -> str:
-    """One spelling per spec (options sorted), so reports group equal players together."""
+def key_spelling(spec_text: str) -> str:
+    """A spec as run keys spell it (options sorted, values as given). Frozen: every stored Clue run
+    key was made from it, and a run resumes only under the same key. Names shown and stored are
+    `players.canonical`'s."""
     spec = parse_spec(spec_text, kind="Clue player spec")
     if not spec.options:
         return spec.name
@@ -71,6 +79,8 @@ def study_specs(
 
 @dataclass
 class RunPlan:
+    """What `plylab clue run`/`study` asks for: the seats, games, seed, turn limit and condition."""
+
     specs: list[str]
     games: int
     seed: int = 0
@@ -79,7 +89,7 @@ class RunPlan:
     concurrency: int = 1
 
     def validate(self) -> list[str]:
-        """Check everything before any game starts; returns the canonical specs."""
+        """Check everything before any game starts; returns the specs as run keys spell them."""
         if not MIN_PLAYERS <= len(self.specs) <= MAX_PLAYERS:
             raise UserError(
                 f"Clue takes {MIN_PLAYERS} to {MAX_PLAYERS} players (one --player per seat), got {len(self.specs)}"
@@ -95,7 +105,7 @@ class RunPlan:
         for text in self.specs:
             _, cls, options = clue_player_class(text)
             cls.prepare(options)
-            specs.append(canonical(text))
+            specs.append(key_spelling(text))
         return specs
 
     def key(self, specs: list[str], *, legacy: bool = False, seeding: int = SEEDING) -> str:
@@ -108,34 +118,29 @@ class RunPlan:
 
 
 @dataclass(frozen=True)
-class ClueResult:
-    """One finished game, as it comes back from an executor."""
+class ClueJob(GameJob):
+    """Game `idx` of a Clue run: its seats in the seeded order, its seed and its key as Clue has
+    always made them (`<run key>/<idx>` keys the response cache), played by the one session."""
 
-    index: int
-    log: GameLog
+    seats: tuple[str, ...] = ()
+    game_seed: int = 0
+    run_key: str = ""
+    uses_model: bool = False
 
+    @property
+    def player_seat(self) -> int:
+        return self.seats.index(self.matchup.player)
 
-@dataclass(frozen=True)
-class ClueJob:
-    """Game `index` of a run, as an executor job (picklable: plain values only)."""
+    @cached_property
+    def seed(self) -> int:
+        return self.game_seed
 
-    key: str  # "<run key>/<index>": the game's response-cache key prefix
-    index: int
-    specs: tuple[str, ...]
-    seed: int
-    turn_limit: int
-    uses_model: bool
-    legacy_seeds: bool = False  # a run stored before seeds were shared: its seats keep the old seeds
-    seeding: int = SEEDING  # the run's per-call seed rule (1: a run stored before it)
+    @cached_property
+    def key(self) -> str:
+        return f"{self.run_key}/{self.idx}"
 
-    async def play(self, context: RunContext) -> ClueResult:
-        game_context = RunContext(store_path=context.store_path, cache=context.cache, job_key=self.key)
-        game_context.extra["seeding"] = self.seeding
-        seat_seed = clue_seed_v1 if self.legacy_seeds else derive_seed
-        log = await play_game(
-            list(self.specs), self.seed, turn_limit=self.turn_limit, context=game_context, seat_seed=seat_seed
-        )
-        return ClueResult(self.index, log)
+    def seat_specs(self) -> tuple[str, ...]:
+        return self.seats
 
 
 @dataclass
@@ -149,6 +154,7 @@ class ClueStudy:
     def __post_init__(self) -> None:
         self.specs = self.plan.validate()
         self.key = self.name = self.plan.key(self.specs)
+        self.legacy, self.seeding = False, SEEDING
 
     @property
     def lease(self) -> str:
@@ -158,51 +164,63 @@ class ClueStudy:
     def planned(self) -> int:
         return self.plan.games
 
-    def open_store(self, path: Path) -> ClueStore:
-        store = ClueStore(path)
+    def _keys(self) -> list[str]:
+        p, s = self.plan, self.specs
+        return [p.key(s), p.key(s, seeding=1), p.key(s, legacy=True, seeding=1)]
 
+    def open_store(self, path: Path) -> Store:
+        store = Store(path)
         # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
         # seeds their games were played with (their replies are cached under them).
-        def stored(key: str) -> bool:
-            return store.conn.execute("SELECT 1 FROM clue_runs WHERE key=?", (key,)).fetchone() is not None
-
-        self.legacy = stored(self.plan.key(self.specs, legacy=True, seeding=1))
-        self.seeding = 1 if self.legacy or stored(self.plan.key(self.specs, seeding=1)) else SEEDING
+        stored = {r.name for r in store.runs() if r.kind == KIND}
+        if legacy.present(store.conn):
+            stored |= {r["key"] for r in legacy.runs(store.conn)}
+        self.legacy = self.plan.key(self.specs, legacy=True, seeding=1) in stored
+        self.seeding = 1 if self.legacy or self.plan.key(self.specs, seeding=1) in stored else SEEDING
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
         return store
 
-    async def parts(self, store: ClueStore, driver: Driver) -> AsyncGenerator[Part, None]:
-        plan, specs, key, legacy, seeding = self.plan, self.specs, self.key, self.legacy, self.seeding
-        seed_of = clue_seed_v1 if legacy else derive_seed
-        run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
-        done = store.finished(run_id)
+    def jobs(self, done: set[int]) -> Iterator[ClueJob]:
+        """The run's games not in `done`, made as they are drawn."""
+        plan, specs = self.plan, self.specs
+        seed_of = clue_seed_v1 if self.legacy else derive_seed
         model = any(clue_player_class(s)[1].uses_model for s in specs)
+        names = [canonical_spec(s) for s in specs]
+        matchup = Matchup(
+            game_name(len(specs), plan.turn_limit), "text", names[0], names[1], others=tuple(names[2:])
+        )
+        for i in range(plan.games):
+            if i not in done:
+                seed = seed_of(plan.seed, i)
+                seats = tuple(seating(names, seed))
+                yield ClueJob(matchup, i, plan.games, plan.seed, seats, seed, self.key, model)
+
+    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+        plan, key = self.plan, self.key
+        spec = {"condition": plan.condition, "turn_limit": plan.turn_limit, "specs": self.specs}
+        run_id = store.open_run(key, plan.seed, spec, kind=KIND)
+        done = {g.idx for g in store.games([run_id])} | legacy.saved_indexes(store.conn, key)
+        model = any(clue_player_class(s)[1].uses_model for s in self.specs)
         driver.bar.update(driver.task, description=f"clue {key}"[:48])
 
-        def jobs() -> Iterator[ClueJob]:
-            for i in range(plan.games):
-                if i not in done:
-                    seed = seed_of(plan.seed, i)
-                    yield ClueJob(
-                        f"{key}/{i}", i, tuple(specs), seed, plan.turn_limit, model, legacy, seeding
-                    )
-
-        def save(result: ClueResult) -> bool:
-            log = result.log
-            if not store.save_game(run_id, result.index, log):
+        def save(rec: GameRecord) -> bool:
+            if not store.save_game(run_id, rec):
                 return False
-            if log.winner is not None:
-                winner = log.seats[log.winner]
-                self.wins[winner] = self.wins.get(winner, 0) + 1
+            extra = rec.extra or {}
+            seats, winner = extra["seats"], extra.get("winner")  # the session names every seat's player
+            if winner is not None:
+                self.wins[seats[winner]] = self.wins.get(seats[winner], 0) + 1
             return True
 
+        extra: dict[str, Any] = {"seeding": self.seeding} | ({"clue_seeds": "v1"} if self.legacy else {})
         yield Part(
-            jobs(),
+            self.jobs(done),
             save,
             lambda status, why: store.finish_run(run_id, status, why),
             plan.games,
             already=sum(i < plan.games for i in done),
             model=model,
+            extra=extra,
         )
 
     def forecast(self, store_path: Path) -> Forecast:
@@ -211,18 +229,10 @@ class ClueStudy:
         saved = 0
         if conn is not None:
             with contextlib.suppress(sqlite3.Error):
-                keys = (
-                    self.plan.key(self.specs),
-                    self.plan.key(self.specs, seeding=1),
-                    self.plan.key(self.specs, legacy=True, seeding=1),
-                )
-                saved = int(
-                    conn.execute(
-                        "SELECT COUNT(*) FROM clue_games g JOIN clue_runs r ON r.id = g.run_id "
-                        "WHERE r.key IN (?, ?, ?) AND g.idx < ?",
-                        (*keys, self.plan.games),
-                    ).fetchone()[0]
-                )
+                done: set[int] = set()
+                for key in self._keys():
+                    done |= legacy.saved_indexes(conn, key) | saved_indexes(conn, key)
+                saved = sum(i < self.plan.games for i in done)
             conn.close()
         out = Forecast(self.kind, self.name, self.plan.games - saved, saved)
         for spec in self.specs:

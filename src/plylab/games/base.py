@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import pyspiel
@@ -35,6 +36,7 @@ from .params import (
 )
 
 if TYPE_CHECKING:
+    from ..harness.hooks import GameHooks
     from ..oracles import Oracle
 
 
@@ -60,7 +62,22 @@ class Formulation(ABC, Generic[OptionsT]):
 
     @abstractmethod
     def render_state(self, state: pyspiel.State) -> str:
-        """The position as the player to move sees it (perfect information: the whole board)."""
+        """The position as the player to move may know it: under perfect information the whole
+        board; under hidden information that player's information state, never the whole state."""
+
+    def render_view(self, state: pyspiel.State, seat: int) -> str:
+        """The position as `seat` may know it, whoever is to move (a human's final position)."""
+        return self.render_state(state)
+
+    def render_whole(self, state: pyspiel.State) -> str | None:
+        """The whole state, hands and dice revealed, for a replay's reader (never for a player);
+        None where the view is already the whole state (perfect information)."""
+        return None
+
+    def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
+        """How `seat` learns of `action` played in `state` (a chance draw, another seat's move),
+        or None when it does not see it. Under perfect information every move is seen."""
+        return self.action_label(state, action)
 
     @abstractmethod
     def action_label(self, state: pyspiel.State, action: int) -> str:
@@ -95,10 +112,11 @@ class Formulation(ABC, Generic[OptionsT]):
 
     def describe_outcome(self, state: pyspiel.State) -> str:
         returns = state.returns()
-        if returns[0] == returns[1]:
+        best = max(returns)
+        winners = [s for s, r in enumerate(returns) if r == best]
+        if len(winners) > 1:
             return "The game is a draw."
-        winner = 0 if returns[0] > returns[1] else 1
-        return f"{self.seat_name(winner)} wins."
+        return f"{self.seat_name(winners[0])} wins."
 
 
 def engine_message(exc: Exception) -> str:
@@ -178,6 +196,10 @@ class GameDef:
     # What the game's own formulations need of its parameters, which OpenSpiel does not check
     # (Nim's pile sizes positive): raises UserError with one line; None = nothing more.
     check_params: Callable[[GameDef], None] | None = None
+    # Why no person or model can play it from text (an information state too large to read); None: they can.
+    not_for_text: str | None = None
+    # What the game adds to the one session loop (its players, deal, annotations); None: the defaults.
+    hooks: GameHooks | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)
@@ -264,6 +286,12 @@ class GameDef:
                 "make it smaller"
             )
 
+    @property
+    def perfect_information(self) -> bool:
+        """Every seat sees the whole state (else each sees its information state)."""
+        info = self.engine.get_type().information
+        return bool(info == pyspiel.GameType.Information.PERFECT_INFORMATION)
+
     @cached_property
     def engine(self) -> pyspiel.Game:
         with engine_quiet():  # quoridor warns of "known issues" on stderr at every load
@@ -305,20 +333,37 @@ class GameDef:
         return state
 
 
+# Games with a command of their own (`plylab clue`): found by name (their module is imported on first
+# use), never listed with the games `plylab run` plays, so `plylab games` is the same in every process.
+UNLISTED = {"clue": "plylab.clue.game"}
+
+
 class GameRegistry(Registry[GameDef]):
     """Games by name; a name may carry OpenSpiel parameters (`mnk:m=4,n=4,k=3`)."""
 
     def __init__(self) -> None:
         super().__init__("game")
         self._derived: dict[str, GameDef] = {}
+        self._unlisted: dict[str, GameDef] = {}
+
+    def add_unlisted(self, game: GameDef) -> GameDef:
+        """Register one of the `UNLISTED` games (by its module, when it is imported)."""
+        self._unlisted[game.name] = game
+        return game
+
+    def _base(self, name: str) -> GameDef:
+        if name in UNLISTED:
+            import_module(UNLISTED[name])
+            return self._unlisted[name]
+        return super().get(name)
 
     def get(self, name: str) -> GameDef:
         if ":" not in name:
-            return super().get(name.strip())
+            return self._base(name.strip())
         found = self._derived.get(name)
         if found is None:
             base_name, raw = split_game(name)
-            found = self._derived[name] = super().get(base_name).with_params(raw)
+            found = self._derived[name] = self._base(base_name).with_params(raw)
         return found
 
     def __contains__(self, name: object) -> bool:

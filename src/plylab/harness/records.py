@@ -40,6 +40,7 @@ class MoveRecord:
     failure_kind: str | None = None
     attempts: list[dict[str, Any]] | None = None
     note: dict[str, Any] | None = None
+    annotation: dict[str, Any] | None = None  # the game's own account of the move (harness.hooks.Annotator)
 
 
 @dataclass

@@ -113,6 +113,7 @@ class MoveRow:
     failure_kind: str | None = None
     attempts: str | None = None
     note: str | None = None
+    annotation: str | None = None  # the game's own account of the move (JSON text; Clue's turn)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,6 +147,7 @@ class GameTotals:
     model_moves: float
     model_tokens: float
     model_tokens_sq: float
+    payoff: float | None = None  # the player's return in the game (chips in poker)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

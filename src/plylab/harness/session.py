@@ -1,4 +1,10 @@
-"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes."""
+"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes.
+
+The one loop for every sequential OpenSpiel game: any number of seats, chance moves drawn from the
+job's seed, and hidden information, where what a seat reads is the formulation's rendering of its
+own information state (`Formulation.render_state` of a state in which it is to move), never the
+whole state. The record keeps the whole state, serialized, for replays and oracles.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +16,13 @@ from typing import Any
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
-from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
 from ..oracles.graded import grade_of
-from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
+from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
+from .hooks import DEFAULT_HOOKS
 from .plan import GameJob
 from .records import GameRecord, MoveRecord
-from .seeds import derive_seed
 
 
 def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:
@@ -84,10 +89,20 @@ def _formulation(game: str, spec: str) -> Formulation:
 
 
 def outcome_for(returns: list[float], seat: int, forfeit_by: int | None) -> str:
+    """The seat's result: a win when it alone has the best return, a draw when it shares the best,
+    a loss otherwise (for two seats: more, equal or less than the other)."""
     if forfeit_by == seat:
         return "failure"
-    mine, theirs = returns[seat], returns[1 - seat]
-    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+    mine = returns[seat]
+    best = max(r for s, r in enumerate(returns) if s != seat)
+    return "win" if mine > best else "loss" if mine < best else "draw"
+
+
+def forfeit_returns(seats: int, forfeit_by: int) -> list[float]:
+    """Returns of a forfeited game: -1 to the seat that failed, the +1 it loses shared by the rest
+    (for two seats [-1, 1], as plylab always wrote)."""
+    share = 1.0 / (seats - 1)
+    return [-1.0 if s == forfeit_by else share for s in range(seats)]
 
 
 async def play_game(job: GameJob, context: RunContext | None = None, *, score: bool = True) -> GameRecord:
@@ -97,21 +112,21 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
     ctx = replace(base, job_key=job.key)
-    players = [
-        make_player(spec, game, derive_seed(job.seed, seat), ctx)
-        for seat, spec in enumerate(job.seat_specs())
-    ]
+    hooks = game.hooks or DEFAULT_HOOKS  # a game's own players, deal and annotations (harness.hooks)
+    players = [hooks.player(spec, game, seat, job.seed, ctx) for seat, spec in enumerate(job.seat_specs())]
     oracle = game.oracle() if score and m.score and game.has_oracle else None
     state = game.new_state()
+    annotator = hooks.annotator(game, state)
+    extra: dict[str, Any] | None = None
     moves: list[MoveRecord] = []
     forfeit_by: int | None = None
     failure_kind: str | None = None
     started = time.time()
     try:
-        chance = chance_stream(job.seed)
+        draw = hooks.chance(game, job.seed)
         while not state.is_terminal():
             if state.is_chance_node():  # dice and the like: drawn from the job's seed, not a move
-                state.apply_action(sample_chance(state, chance))
+                state.apply_action(draw(state))
                 continue
             seat = state.current_player()
             turn = Turn(game, formulation, state.clone(), seat, len(moves), job.key)
@@ -121,20 +136,27 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             if decision.action is not None and decision.action not in state.legal_actions():
                 decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
             moves.append(_move_record(turn, state, players[seat], decision, elapsed, oracle))
+            if annotator is not None:
+                moves[-1].annotation = annotator.before(state, seat, decision)
             if decision.action is None:
                 forfeit_by, failure_kind = seat, decision.failure or "failure"
                 break
             state.apply_action(decision.action)
+            if annotator is not None:
+                annotator.after(state, moves)
+        if annotator is not None:
+            extra = annotator.end(state, moves)
         if forfeit_by is None:
             returns = [float(r) for r in state.returns()]
         else:
-            returns = [1.0, 1.0]
-            returns[forfeit_by] = -1.0
+            returns = forfeit_returns(len(players), forfeit_by)
         for seat, p in enumerate(players):
             await p.game_over(GameResult(tuple(returns), seat, forfeit_by, tuple(state.history())))
     finally:
         for p in players:
             p.close()
+        if annotator is not None:
+            annotator.close()
     return GameRecord(
         job_key=job.key,
         idx=job.idx,
@@ -151,4 +173,9 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         moves=moves,
         started=started,
         finished=time.time(),
+        # a game of more than two seats names every seat's player (the columns name two), and a
+        # game's annotator adds its own summary (harness.hooks)
+        extra=({"seats": [canonical_spec(s) for s in job.seat_specs()]} if m.seats > 2 else {})
+        | (extra or {})
+        or None,
     )

@@ -117,6 +117,7 @@ CREATE TABLE IF NOT EXISTS moves (
     failure_kind TEXT,
     attempts TEXT,                  -- JSON list of every attempt, failed ones included
     note TEXT,                      -- player-specific trace (JSON)
+    annotation TEXT,                -- the game's own account of the move (JSON; a Clue turn, judged)
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
@@ -188,7 +189,7 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
 
 # Columns added after stores were first written: a writer adds them to an older store once (readers
 # of an older store see each missing column's default in its typed row).
-ADDED_COLUMNS: dict[str, dict[str, str]] = {"moves": {"grade": "TEXT", "loss": "REAL"}}
+ADDED_COLUMNS: dict[str, dict[str, str]] = {"moves": {"grade": "TEXT", "loss": "REAL", "annotation": "TEXT"}}
 
 
 def _add_columns(conn: sqlite3.Connection) -> None:
@@ -491,7 +492,8 @@ SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.oppo
        TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
        TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
        TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq,
+       json_extract(g.returns, '$[' || g.player_seat || ']') AS payoff
 FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
 WHERE g.run_id IN (SELECT value FROM json_each(?))
 GROUP BY g.id
@@ -691,6 +693,7 @@ class Store:
                     grade=json_text(m.grade),
                     attempts=json_text(attempts),
                     note=json_text(m.note),
+                    annotation=json_text(m.annotation),
                 )
                 rows.append(row)
             insert_many(c, "moves", rows)
@@ -833,6 +836,12 @@ def saved_game_counts(conn: sqlite3.Connection, prefix: str) -> dict[str, int]:
         "WHERE substr(r.name, 1, ?) = ? GROUP BY r.name"
     )
     return {str(name): int(n) for name, n in conn.execute(sql, (len(prefix), prefix))}
+
+
+def saved_indexes(conn: sqlite3.Connection, run: str) -> set[int]:
+    """The indexes of the games saved under the run named `run`."""
+    sql = "SELECT g.idx FROM games g JOIN runs r ON r.id = g.run_id WHERE r.name = ?"
+    return {int(i) for (i,) in conn.execute(sql, (run,))}
 
 
 def mean_player_moves(conn: sqlite3.Connection, game: str, spec: str) -> float | None:

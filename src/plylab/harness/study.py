@@ -47,7 +47,7 @@ class Part:
 
 class StoreHandle(Protocol):
     """What the driver needs of a study's store: a connection (for the lease), `close`, and the one
-    run-status interface every store has (the games' `Store`, Clue's `ClueStore`)."""
+    run-status interface every store has (the games' `Store`, which Clue's runs share)."""
 
     @property
     def conn(self) -> Any: ...

@@ -115,7 +115,7 @@ def _same_model(paper_label: str, spec: str) -> bool:
 def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
     """The Clue table as data, the seed's values beside (the seed's alone without a store)."""
     from ..clue.metrics import report as clue_report
-    from ..clue.store import ClueStore
+    from ..clue.records import ClueRecords
 
     p = get_protocol(name)
     pub = published(name)
@@ -123,7 +123,7 @@ def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
     missing = None
     if store_path is not None:
         try:
-            store = ClueStore(store_path, create=False)
+            store = ClueRecords(store_path)
         except UserError as exc:  # no Clue tables there: the seed's numbers alone, saying why
             missing = str(exc)
         else:

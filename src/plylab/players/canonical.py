@@ -10,8 +10,7 @@ map the specs of older stores through it when they read them.
 
 A default that depends on the game (MCTS's `sims`) is not a field default, so `mcts` and
 `mcts:sims=1000` stay two names even on tic-tac-toe, where they play alike. A spec this install
-cannot validate (a player it no longer has, a Clue player) keeps its values and only has its keys
-sorted.
+cannot validate (a player it no longer has) keeps its values and only has its keys sorted.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from pydantic import BaseModel
 
 from ..errors import UserError
 from ..specs import parse_spec
-from .base import player_class
+from .base import BasePlayer, resolve
 
 ALWAYS = ("model",)  # keys written even at their default, and first: they name who plays
 
@@ -68,7 +67,7 @@ def _kept(options: BaseModel, given: dict[str, str]) -> dict[str, str]:
 def canonical_spec(text: str) -> str:
     """The one spelling of player spec `text` (see the module docstring for the rule)."""
     try:
-        spec, _, options = player_class(text)
+        spec, _, options = resolve(text, BasePlayer)  # a player of any family (two-player, Clue)
     except UserError:
         try:
             raw = parse_spec(text)

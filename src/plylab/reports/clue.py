@@ -19,7 +19,7 @@ from ..clue.matrix import Mark, PossibilityMatrix
 from ..clue.metrics import report
 from ..clue.oracle import ClueOracle
 from ..clue.plots import write_plots
-from ..clue.store import ClueStore
+from ..clue.records import ClueRecords
 
 MARKS = {Mark.YES: "Y", Mark.NO: "N", Mark.MAYBE: "?"}
 
@@ -137,6 +137,8 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
     holder_of = {c: s for s, hand in enumerate(hands) for c in hand} | {c: len(specs) for c in envelope}
     return {
         "id": g["id"],
+        # an older plylab's game (its own table's id, negative here) is named apart from the one schema's
+        "label": str(g["id"]) if g["id"] >= 0 else f"old-{-g['id']}",
         "run": run_key,
         "condition": g["condition"],
         "seed": g["seed"],
@@ -154,19 +156,18 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
 
 def replays(store_path: Path) -> Iterator[dict[str, Any]]:
     """Each Clue game's replay payload, one at a time (memory stays flat for big stores)."""
-    store = ClueStore(store_path, create=False)
+    store = ClueRecords(store_path)
     try:
-        runs = {r["id"]: r for r in store.runs()}
         for g in store.games():
-            run = runs[g["run_id"]]
-            yield replay_payload(g, store.turns(g["id"]), run["turn_limit"], run["key"])
+            run = store.run_of(g)
+            yield replay_payload(g, store.turns(g["id"]), run.turn_limit, run.key)
     finally:
         store.close()
 
 
 def metrics(store_path: Path, plot_dir: Path) -> tuple[dict[str, Any], list[Path]]:
     """The study's report (as `plylab clue report --format json`) and its two figures."""
-    store = ClueStore(store_path, create=False)
+    store = ClueRecords(store_path)
     try:
         data = report(store)
     finally:

@@ -30,7 +30,7 @@ def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None
         kinds = store.run_kinds(run)
     finally:
         store.close()
-    if kinds <= {"play"}:
+    if kinds <= {"play", "clue"}:
         return None
     from ..analysis import learning as learning_analysis  # part of plylab: a broken module fails loudly
 
@@ -69,14 +69,18 @@ def _fmt(value: Any, digits: int = 2) -> str:
 def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | None:
     """The Clue study's tables and figures, a game list, and a replay page per Clue game.
 
-    Clue runs live in their own tables, outside `--run` names, so they appear with the whole store only.
+    Clue runs are named by their keys, not `--run` names, so they appear with the whole store only.
     """
+    if run is not None:
+        return None
+    store = Store(store_path, create=False)
+    try:
+        kinds = store.run_kinds()
+    finally:
+        store.close()
     tables = {t for (t,) in _query(store_path, "SELECT name FROM sqlite_master WHERE type='table'")}
-    if (
-        run is not None
-        or "clue_games" not in tables
-        or not _query(store_path, "SELECT 1 FROM clue_games LIMIT 1")
-    ):
+    old = "clue_games" in tables and bool(_query(store_path, "SELECT 1 FROM clue_games LIMIT 1"))
+    if "clue" not in kinds and not old:  # Clue games of this plylab, or of an older one (clue/legacy.py)
         return None
     from . import clue as clue_data  # part of plylab: a broken module fails loudly, never hides the section
 
@@ -151,12 +155,11 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
     )
     listed = []
     for payload in clue_data.replays(store_path):
-        writer.page("clue_replay.html", f"games/clue-{payload['id']}.html", "../", game=payload)
+        page = f"games/clue-{payload['label']}.html"
+        writer.page("clue_replay.html", page, "../", game=payload)
         listed.append(
             [
-                Cell(
-                    f"clue game {payload['id']}", sort=payload["id"], href=f"games/clue-{payload['id']}.html"
-                ),
+                Cell(f"clue game {payload['label']}", sort=payload["id"], href=page),
                 Cell(payload["condition"]),
                 Cell(payload["run"]),
                 Cell(str(len(payload["steps"]) - 1)),
