@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
-from ..harness.driver import Driver, RunSummary, exec_options, run_study
+from ..harness.driver import RunSummary, exec_options, run_study
 from ..harness.forecast import Forecast, model_of, read_store
 from ..harness.plan import INT64, check_int
 from ..harness.seeds import clue_seed_v1, derive_seed
-from ..harness.study import Part
+from ..harness.study import Part, StudyContext
 from ..models.call import SEEDING
 from ..players import RunContext
 from ..specs import parse_spec
@@ -169,13 +169,15 @@ class ClueStudy:
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
         return store
 
-    async def parts(self, store: ClueStore, driver: Driver) -> AsyncGenerator[Part, None]:
+    async def parts(
+        self, store: ClueStore, context: StudyContext
+    ) -> AsyncGenerator[Part[ClueJob, ClueResult], None]:
         plan, specs, key, legacy, seeding = self.plan, self.specs, self.key, self.legacy, self.seeding
         seed_of = clue_seed_v1 if legacy else derive_seed
         run_id = store.open_run(key, plan.condition, plan.seed, plan.turn_limit, specs)
         done = store.finished(run_id)
         model = any(clue_player_class(s)[1].uses_model for s in specs)
-        driver.bar.update(driver.task, description=f"clue {key}"[:48])
+        context.label(f"clue {key}")
 
         def jobs() -> Iterator[ClueJob]:
             for i in range(plan.games):

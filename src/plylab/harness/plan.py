@@ -20,9 +20,9 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import UserError
 from ..games import GAMES, get_game
-from ..models.secrets import scrub_spec
 from ..players import player_class
-from .seeds import derive_seed
+from ..secrets import scrub_spec
+from ..seeds import derive_seed
 
 INT64 = 2**63 - 1  # what SQLite stores; a larger seed or count is refused up front
 # A plan file's size, bounded before it is read into memory: its bytes, its YAML nodes (scalars, lists,

@@ -15,9 +15,9 @@ from ..oracles import MoveValues
 from ..oracles.graded import grade_of
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
 from ..players.canonical import canonical_spec
+from ..seeds import derive_seed
 from .plan import GameJob
 from .records import GameRecord, MoveRecord
-from .seeds import derive_seed
 
 
 def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:

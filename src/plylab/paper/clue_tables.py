@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..render.grid import comment, grid, html_page
 from .protocols import get_protocol
 from .published import published
-from .render import comment, grid, html_page
 
 Getter = Callable[[dict[str, Any]], Any]
 
@@ -283,7 +283,7 @@ def plot_clue(data: dict[str, Any], out_dir: Path) -> list[Path]:
     """The Clue figure of this table, the seed's published points drawn as stars (or bands)."""
     from matplotlib.figure import Figure
 
-    from ..reports.plots import save
+    from ..render.plots import save
 
     name = data["table"]
     if name not in FIGURES:

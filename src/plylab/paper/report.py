@@ -20,11 +20,11 @@ from ..errors import UserError
 from ..harness.store import Store, stores_beside
 from ..players import player_class
 from ..players.canonical import canonical_spec
+from ..render.grid import comment, grid, html_page
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import Column, Protocol, get_protocol, opponent_spec
 from .published import interval, paper_model, published
-from .render import comment, grid, html_page
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
