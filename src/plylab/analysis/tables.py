@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..render.grid import Groups, format_grid, latex_escape
+from ..render.table import Table, register_table
+from ..render.table import render as render_table
+
+if TYPE_CHECKING:
+    from ..harness.store import Store
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 __all__ = ["BY", "FORMATS", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
@@ -155,21 +160,58 @@ def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], l
     return header, body
 
 
-def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
-    if fmt not in FORMATS:
-        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opponent") -> Table:
+    """The report's table `table` of matchup rows, pivoted `by` (its JSON: the rows, or the pivot)."""
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
-    if fmt == "json":
-        body_json = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
-        return json.dumps(body_json, indent=2)
+    data = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
     if table == "outcomes":  # the paper's Tables 6/7: each column's W D L F under it
         header, body = pivot(rows, table, by)
         cols = header[2:]
         wide = [r[:2] + [x for c in r[2:] for x in (c.split(" ") if c != "–" else ["–"] * 4)] for r in body]
         groups = [("", 2)] + [(c, 4) for c in cols]
-        return format_grid(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, fmt, groups=groups)
+        return Table(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, groups=groups, data=data)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
-    return format_grid(header, body, fmt)
+    return Table(header, body, data=data)
+
+
+def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    return render_table(table_of(rows, table, by), fmt)
+
+
+@dataclass(frozen=True)
+class ReportSource:
+    """What the report's tables are built from: a store, the run to read, and the report's options."""
+
+    store: Store
+    run: str | None = None
+    by: str = "opponent"
+    recognition_on: str = "trace"
+    recognize: str = "names"
+
+
+ABOUT = {
+    "matchups": "per matchup: games, W D L F, optimality with Wilson and game-clustered intervals, tokens per move",
+    "outcomes": "W D L F per player, a column per --by value (the paper's Tables 6 and 7)",
+    "optimality": "optimal-move rate per player, a column per --by value (the paper's Tables 2-4, 8, 10)",
+    "recognition": "how often a trace names the game, per player (the paper's Tables 5, 9, 11)",
+    "tokens": "output tokens per move per player (the paper's Tables 12-14)",
+}
+
+
+def _entry(name: str) -> None:
+    def build(source: ReportSource) -> Table:
+        from .metrics import matchup_rows  # scipy is slow to import: only when a table is built
+
+        rows = matchup_rows(source.store, source.run, source.recognition_on, source.recognize)
+        return table_of(rows, name, source.by)
+
+    register_table(name, ABOUT[name])(build)
+
+
+for _name in TABLES:
+    _entry(_name)
