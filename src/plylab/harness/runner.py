@@ -62,9 +62,7 @@ class PlanStudy:
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
         done = store.saved(run_id)
         if self.budget is not None:
-            self.budget.resume(
-                store.conn, run_id
-            )  # a resumed run has already spent what its saved games used
+            self.budget.resume(store, run_id)  # a resumed run has already spent what its saved games used
         yield Part(
             plan.jobs(skip=done),
             lambda rec: store.save_game(run_id, rec),

@@ -34,6 +34,7 @@ from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
     CalledMove,
+    ExportRows,
     GameRow,
     GameTotals,
     ListedGame,
@@ -247,11 +248,6 @@ SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoni
 FROM moves m JOIN games g ON g.id = m.game_id
 WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
 """
-
-
-def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
-    """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-    return store.conn.execute(GAME_TOTALS, (json.dumps(list(run_ids)),))
 
 
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
@@ -537,9 +533,35 @@ class Store:
         row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
 
-    def export_rows(self, table: str, run: str | None) -> sqlite3.Cursor:
-        """`plylab export`'s rows of `table` as stored (every column), streamed; `description` names them."""
-        return self.conn.execute(EXPORTS[table], {"run": run})
+    def called_moves(self, run_id: int) -> Iterator[CalledMove]:
+        """A run's saved moves that called a model (what a resumed run's budget has spent)."""
+        return called_moves(self.conn, run_id)
+
+    def game_count(self, run_id: int) -> int:
+        return game_count(self.conn, run_id)
+
+    def export_rows(self, table: str, run: str | None, batch: int = 2000) -> ExportRows:
+        """`plylab export`'s rows of `table` as stored (every column), streamed `batch` rows at a time;
+        texts stored once (in the move's column) go back into each attempt."""
+        cur = self.conn.execute(EXPORTS[table], {"run": run})
+        names = [d[0] for d in cur.description]
+        at = names.index("attempts") if "attempts" in names else None
+
+        def batches() -> Iterator[list[tuple[object, ...]]]:
+            while rows := cur.fetchmany(batch):
+                out = [tuple(r) for r in rows]
+                if at is not None:
+                    out = [
+                        (
+                            *t[:at],
+                            json_text(expand_attempts(json.loads(t[at]), r)) if t[at] else t[at],
+                            *t[at + 1 :],
+                        )
+                        for t, r in zip(out, rows, strict=True)
+                    ]
+                yield out
+
+        return ExportRows(names, batches())
 
     def declared_types(self) -> dict[str, str]:
         """Each exported column's declared SQLite type (moves' first, as the export selects them)."""
