@@ -13,9 +13,9 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import db
 from ..db import REQUIRED as REQUIRED  # the file's opening and reading rules, re-exported from their home
@@ -325,6 +325,31 @@ def _ids(ids: Iterable[int]) -> tuple[str]:
     return (json.dumps(list(ids)),)
 
 
+Named = TypeVar("Named", GameRow, MoveRow, GameTotals, ListedGame, ModelText, OutcomeCount)
+
+
+def _named(rows: Iterable[Named]) -> Iterator[Named]:
+    """Rows with their player and opponent under their canonical names (`players.canonical`).
+
+    Games are written under them; an older store kept the spelling it was given, and is mapped here,
+    once for every reader, so analysis, reports and exports read names as the store gives them.
+    (The matchup keys, `matchup_counts` and `matchup_spans`, keep every stored spelling: they are
+    what the store is queried by.)"""
+    from ..players.canonical import canonical_spec  # the player registry loads only for a reader
+
+    for r in rows:
+        player = canonical_spec(r.player) if r.player else r.player
+        if isinstance(r, MoveRow):
+            yield r if player == r.player else replace(r, player=player)
+            continue
+        opponent = canonical_spec(r.opponent)
+        yield (
+            r
+            if (player, opponent) == (r.player, r.opponent)
+            else replace(r, player=player, opponent=opponent)
+        )
+
+
 class SavedKeys:
     """A run's saved job keys, looked up one at a time: memory stays flat however many are stored."""
 
@@ -438,15 +463,17 @@ class Store:
 
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
-            return list(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+            return list(
+                _named(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+            )
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return list(rows_of(GameRow, self.conn.execute(sql, ids)))
+        return list(_named(rows_of(GameRow, self.conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
         sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return list(rows_of(MoveRow, self.conn.execute(sql, (game_id,))))
+        return list(_named(rows_of(MoveRow, self.conn.execute(sql, (game_id,)))))
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         ids = list(game_ids)
@@ -455,22 +482,22 @@ class Store:
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-            for m in rows_of(MoveRow, self.conn.execute(sql, chunk)):
+            for m in _named(rows_of(MoveRow, self.conn.execute(sql, chunk))):
                 out[m.game_id].append(m)
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
     def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
         """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids)))
+        return _named(rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids))))
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id])))
+        return _named(rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id]))))
 
     def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
         """The player's model moves' replies and traces, streamed."""
-        return rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids)))
+        return _named(rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids))))
 
     def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
         """Games and moves per (run, game, formulation, player, opponent), in store order."""
@@ -478,12 +505,12 @@ class Store:
 
     def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
         """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return list(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))))
+        return list(_named(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return list(rows_of(GameRow, self.conn.execute(sql, _ids(ids))))
+        return list(_named(rows_of(GameRow, self.conn.execute(sql, _ids(ids)))))
 
     def player_notes(self, run_id: int, key: str) -> Iterator[str]:
         """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
@@ -499,7 +526,7 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return rows_of(GameRow, self.conn.execute(sql, (run_id, *key)))
+        return _named(rows_of(GameRow, self.conn.execute(sql, (run_id, *key))))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
