@@ -106,3 +106,17 @@ def test_a_report_table_is_an_entry_of_the_same_registry(
     assert main(["report", "--store", str(store), "--format", "csv"]) == 0
     assert capsys.readouterr().out == render(table, "csv") + "\n"
     assert table.rows[0][2:4] == ["random", "optimal"]
+
+
+def test_the_papers_and_clues_tables_are_entries_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a store a paper table is the published numbers alone; `plylab paper report` prints the
+    entry's grid under its comment lines."""
+    from plylab.paper.report import PaperSource
+
+    table = get_table("table2").build(PaperSource(None))
+    clue = get_table("clue-accuracy").build(None)
+    assert table.rows[0][:2] == ["GPT-5 nano", "paper"] and clue.rows
+    for name, t in (("table2", table), ("clue-accuracy", clue)):
+        capsys.readouterr()
+        assert main(["paper", "report", name, "--format", "csv"]) == 0
+        assert render(t, "csv") in capsys.readouterr().out
