@@ -13,8 +13,6 @@ from html import escape
 
 from ..printable import printable
 
-GRID_FORMATS = ("table", "markdown", "csv", "latex", "html")
-
 
 def latex_escape(text: str) -> str:
     for a, b in (
