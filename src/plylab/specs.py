@@ -37,7 +37,7 @@ _SECRET_OPTION = re.compile(rf"(?i)((?:^|[,:])\s*{_SECRET_NAME}\s*=)[^,]*")
 def shown(text: object) -> str:
     """A spec as an error message may quote it: credential-like option values and a base_url's
     user-info and query values are [redacted]."""
-    from .models.secrets import REDACTED, scrub, scrub_spec
+    from .secrets import REDACTED, scrub, scrub_spec
 
     return scrub(scrub_spec(_SECRET_OPTION.sub(lambda m: m.group(1) + REDACTED, str(text))))
 

@@ -56,6 +56,14 @@ def test_stored_and_older_spellings_are_one_player_and_ratings_are_per_game(tmp_
     try:
         rows = matchup_rows(s)
         results = rating_results(s, [r.id for r in s.runs()])
+        # the store names them once for every reader; its matchup keys keep each stored spelling
+        ids = [r.id for r in s.runs()]
+        assert {g.player for g in s.games() if g.game == "tic_tac_toe"} == {"mcts:sims=20"}
+        assert {m.player for m in s.moves(s.games()[0].id) if m.player.startswith("mcts")} == {"mcts:sims=20"}
+        assert {m.player for m in s.matchup_counts(ids) if m.game == "tic_tac_toe"} == {
+            "mcts:solve=true,sims=20",
+            "mcts:sims=20",
+        }
     finally:
         s.close()
     assert {r["player"] for r in rows if r["game"] == "tic_tac_toe"} == {"mcts:sims=20"}

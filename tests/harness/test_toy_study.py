@@ -37,3 +37,42 @@ def test_a_toy_study_runs_through_the_cli_stops_on_ctrl_c_and_resumes(tmp_path: 
     assert db.execute("SELECT status FROM runs").fetchall() == [("finished",)]
     rows = db.execute("SELECT idx, value FROM toy_squares ORDER BY idx").fetchall()
     assert rows == [(i, i * i) for i in range(40)]
+
+
+class Completed:
+    """The toy study whose part is completed by a step after its games (as a learning phase's rule
+    extraction completes the phase): what the store said while it ran, and whether it fails."""
+
+    def __init__(self, fail: bool) -> None:
+        from tests.harness.toy_study import Squares
+
+        self.toy, self.fail, self.seen = Squares(3, 0.0), fail, []
+        for name in ("kind", "name", "lease", "planned", "open_store", "details", "forecast"):
+            setattr(self, name, getattr(self.toy, name))
+
+    async def parts(self, store, context):
+        async for part in self.toy.parts(store, context):
+
+            async def after() -> None:
+                self.seen += [tuple(r) for r in store.conn.execute("SELECT status FROM runs")]
+                if self.fail:
+                    raise RuntimeError("extraction failed")
+
+            part.after = after
+            yield part
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_a_part_is_finished_only_after_what_completes_it(tmp_path: Path, fail: bool) -> None:
+    from plylab.harness.driver import run_study
+
+    study = Completed(fail)
+    store = tmp_path / "toy.sqlite"
+    if fail:
+        with pytest.raises(RuntimeError, match="extraction failed"):
+            run_study(study, store, progress=False)
+    else:
+        assert run_study(study, store, progress=False).status == "finished"
+    assert study.seen == [("running",)]  # its games were saved, the part not yet finished
+    status, reason = sqlite3.connect(store).execute("SELECT status, stop_reason FROM runs").fetchone()
+    assert (status, reason) == (("failed", "RuntimeError: extraction failed") if fail else ("finished", None))

@@ -12,7 +12,6 @@ import sys
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -23,7 +22,7 @@ from plylab.cli._study import finish
 from plylab.harness.driver import exec_options, run_study
 from plylab.harness.forecast import Forecast
 from plylab.harness.store import Store
-from plylab.harness.study import Part
+from plylab.harness.study import Part, StudyContext
 from plylab.players import RunContext
 
 TABLE = "CREATE TABLE IF NOT EXISTS toy_squares (run_id INTEGER, idx INTEGER, value INTEGER, PRIMARY KEY (run_id, idx))"
@@ -53,7 +52,9 @@ class Squares:
         store.conn.execute(TABLE)
         return store
 
-    async def parts(self, store: Store, driver: Any) -> AsyncGenerator[Part, None]:
+    async def parts(
+        self, store: Store, context: StudyContext
+    ) -> AsyncGenerator[Part[SquareJob, tuple[int, int]], None]:
         run_id = store.open_run(self.name, 0, {"toy": "squares", "games": self.planned}, kind="toy")
         done = {r[0] for r in store.conn.execute("SELECT idx FROM toy_squares WHERE run_id=?", (run_id,))}
 

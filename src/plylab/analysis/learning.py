@@ -29,8 +29,8 @@ from typing import Any
 from ..errors import UserError
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
+from ..render.plots import styled
 from .metrics import matchup_rows
-from .plot_style import styled
 from .stats import student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 

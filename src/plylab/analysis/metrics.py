@@ -8,7 +8,6 @@ from typing import Any
 
 from ..harness.rows import USAGE
 from ..harness.store import Store
-from ..players.canonical import canonical_spec
 from .recognition import Tally, patterns_for, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
@@ -87,7 +86,7 @@ def matchup_rows(
     status = {r.name: r.status for r in listed}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}
     for g in store.game_totals(runs):
-        key = (runs[g.run_id], g.game, g.formulation, canonical_spec(g.player), canonical_spec(g.opponent))
+        key = (runs[g.run_id], g.game, g.formulation, g.player, g.opponent)  # names as the store gives them
         a = acc.setdefault(key, _Acc())
         a.games += 1
         a.outcomes[g.outcome] += 1
@@ -114,7 +113,7 @@ def matchup_rows(
             recognizers[r.game] = (
                 recognizer(patterns_for(GAMES.get(r.game), recognize)) if r.game in GAMES else None
             )
-        a = acc[(runs[r.run_id], r.game, r.formulation, canonical_spec(r.player), canonical_spec(r.opponent))]
+        a = acc[(runs[r.run_id], r.game, r.formulation, r.player, r.opponent)]
         a.recognition.add(recognizers[r.game], r.reasoning, r.reply)  # trace and reply apart
     rows = []
     for (run_name, game, form, player, opponent), a in sorted(

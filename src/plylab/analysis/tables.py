@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ..cells import cell
 from ..errors import UserError
-from ..printable import printable
+from ..render.grid import Groups, format_grid, latex_escape
+from ..render.table import Table, register_table
+from ..render.table import render as render_table
+
+if TYPE_CHECKING:
+    from ..harness.store import Store
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
+__all__ = ["BY", "FORMATS", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
 TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
 BY = ("formulation", "opponent", "game")
 
@@ -171,182 +174,58 @@ def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], l
     return header, body
 
 
-def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
-    if fmt not in FORMATS:
-        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opponent") -> Table:
+    """The report's table `table` of matchup rows, pivoted `by` (its JSON: the rows, or the pivot)."""
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
-    if fmt == "json":
-        body_json = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
-        return json.dumps(body_json, indent=2)
+    data = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
     if table == "outcomes":  # the paper's Tables 6/7: each column's W D L F under it
         header, body = pivot(rows, table, by)
         cols = header[2:]
         wide = [r[:2] + [x for c in r[2:] for x in (c.split(" ") if c != "–" else ["–"] * 4)] for r in body]
         groups = [("", 2)] + [(c, 4) for c in cols]
-        return format_grid(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, fmt, groups=groups)
+        return Table(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, groups=groups, data=data)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
-    return format_grid(header, body, fmt)
+    return Table(header, body, data=data)
 
 
-def latex_escape(text: str) -> str:
-    for a, b in (
-        ("\\", r"\textbackslash{}"),
-        ("_", r"\_"),
-        ("%", r"\%"),
-        ("&", r"\&"),
-        ("#", r"\#"),
-        ("$", r"\$"),
-        ("{", r"\{"),
-        ("}", r"\}"),
-        ("±", r"$\pm$"),
-    ):
-        text = text.replace(a, b)
-    return text
+def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    return render_table(table_of(rows, table, by), fmt)
 
 
-# A two-level header, as the papers print Tables 3, 6 and 7: (label, span) pairs over the header's
-# columns, "" over a column with no group.
-Groups = Sequence[tuple[str, int]]
+@dataclass(frozen=True)
+class ReportSource:
+    """What the report's tables are built from: a store, the run to read, and the report's options."""
+
+    store: Store
+    run: str | None = None
+    by: str = "opponent"
+    recognition_on: str = "trace"
+    recognize: str = "names"
 
 
-def format_grid(
-    header: list[str],
-    body: list[list[str]],
-    fmt: str,
-    *,
-    title: str | None = None,
-    notes: Sequence[str] = (),
-    groups: Groups | None = None,
-) -> str:
-    """One header-and-rows grid as csv, markdown, a LaTeX tabular or a terminal table (notes below it),
-    with `groups` over the header where given.
-
-    Cells hold stored strings (run names, specs): control characters are escaped in every format,
-    and a terminal table shows rich markup as the text it is."""
-    header = [printable(h) for h in header]
-    body = [[printable(c) for c in row] for row in body]
-    if groups and sum(n for _, n in groups) != len(header):
-        raise ValueError("header groups must span the header exactly")
-    if groups and any(label for label, _ in groups):
-        render = {"markdown": _markdown, "csv": _csv, "latex": _latex}.get(fmt, _text)
-        return render(header, body, notes, [(printable(label), n) for label, n in groups])
-    if fmt == "csv":
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([[cell(c) for c in r] for r in [header, *body]])
-        return out.getvalue().rstrip("\n")
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(row) + " |" for row in body]
-        return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
-    if fmt == "latex":
-        lines = [
-            r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}",
-            r"\toprule",
-            " & ".join(latex_escape(h) for h in header) + r" \\",
-            r"\midrule",
-        ]
-        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
-        lines += [r"\bottomrule", r"\end{tabular}"]
-        lines += [f"% {n}" for n in notes]
-        return "\n".join(lines)
-    from rich.console import Console  # here, not above: the CLI reads FORMATS etc. for its help text
-    from rich.markup import escape
-    from rich.table import Table
-
-    t = Table(*map(escape, header), title=title and escape(printable(title)), show_lines=False)
-    for row in body:
-        t.add_row(*map(escape, row))
-    widest = [max(len(str(c)) for c in column) for column in zip(header, *body, strict=True)]
-    console = Console(record=True, width=max(200, sum(widest) + 3 * len(widest) + 1))  # never cut a cell
-    with console.capture() as cap:
-        console.print(t)
-        for n in notes:
-            console.print(n)
-    return cap.get()
+ABOUT = {
+    "matchups": "per matchup: games, W D L F, optimality with Wilson and game-clustered intervals, tokens per move",
+    "outcomes": "W D L F per player, a column per --by value (the paper's Tables 6 and 7)",
+    "optimality": "optimal-move rate per player, a column per --by value (the paper's Tables 2-4, 8, 10)",
+    "recognition": "how often a trace names the game, per player (the paper's Tables 5, 9, 11)",
+    "tokens": "output tokens per move per player (the paper's Tables 12-14)",
+}
 
 
-def spread(groups: Groups) -> list[str]:
-    """The group label over the first column of its span, blank over the rest."""
-    out: list[str] = []
-    for label, n in groups:
-        out += [label] + [""] * (n - 1)
-    return out
+def _entry(name: str) -> None:
+    def build(source: ReportSource) -> Table:
+        from .metrics import matchup_rows  # scipy is slow to import: only when a table is built
+
+        rows = matchup_rows(source.store, source.run, source.recognition_on, source.recognize)
+        return table_of(rows, name, source.by)
+
+    register_table(name, ABOUT[name])(build)
 
 
-def _markdown(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    """Markdown has one header row: the groups head the table, the sub-columns are its first row."""
-    top = [g if in_group(groups, i) else h for i, (g, h) in enumerate(zip(spread(groups), header))]
-    lines = ["| " + " | ".join(top) + " |", "|" + "---|" * len(header)]
-    second = [f"**{h}**" if in_group(groups, i) else "" for i, h in enumerate(header)]
-    lines.append("| " + " | ".join(second) + " |")
-    lines += ["| " + " | ".join(row) + " |" for row in body]
-    return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
-
-
-def in_group(groups: Groups, col: int) -> bool:
-    i = 0
-    for label, n in groups:
-        if i <= col < i + n:
-            return bool(label)
-        i += n
-    return False
-
-
-def _csv(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    out = io.StringIO()
-    top = spread(groups)
-    second = [h if in_group(groups, i) else "" for i, h in enumerate(header)]
-    first = [g if in_group(groups, i) else h for i, (g, h) in enumerate(zip(top, header))]
-    csv.writer(out, lineterminator="\n").writerows([[cell(c) for c in r] for r in [first, second, *body]])
-    return out.getvalue().rstrip("\n")
-
-
-def _latex(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    top, rules, i = [], [], 0
-    for label, n in groups:
-        if label:
-            top.append(rf"\multicolumn{{{n}}}{{c}}{{{latex_escape(label)}}}")
-            rules.append(rf"\cmidrule(lr){{{i + 1}-{i + n}}}")
-        else:
-            top += [latex_escape(h) for h in header[i : i + n]]
-        i += n
-    second = [latex_escape(h) if in_group(groups, j) else "" for j, h in enumerate(header)]
-    lines = [
-        r"\begin{tabular}{" + "l" * 2 + "r" * (len(header) - 2) + "}",
-        r"\toprule",
-        " & ".join(top) + r" \\",
-        " ".join(rules),
-        " & ".join(second) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines + [f"% {n}" for n in notes])
-
-
-def _text(header: list[str], body: list[list[str]], notes: Sequence[str], groups: Groups) -> str:
-    """A plain terminal table whose group labels are centred over their columns."""
-    widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)]
-    i = 0
-    for label, n in groups:  # a group label wider than its columns widens its last column
-        span = sum(widths[i : i + n]) + 2 * (n - 1)
-        if len(label) > span:
-            widths[i + n - 1] += len(label) - span
-        i += n
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-
-    top, under, i = [], [], 0
-    for label, n in groups:
-        span = sum(widths[i : i + n]) + 2 * (n - 1)
-        top.append(label.center(span) if label else " " * span)
-        under.append(("-" if label else " ") * span)
-        i += n
-    rule = "  ".join("-" * w for w in widths)
-    out = ["  ".join(top).rstrip(), "  ".join(under).rstrip(), line(header), rule]
-    out += [line(r) for r in body] + list(notes)
-    return "\n".join(out)
+for _name in TABLES:
+    _entry(_name)

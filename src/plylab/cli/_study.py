@@ -11,7 +11,7 @@ import typer
 if TYPE_CHECKING:
     from ..harness.backends import ExecOptions
     from ..harness.driver import RunSummary
-    from ..harness.study import Study
+    from ..harness.study import Job, Result, StoreT, Study
 
 
 def say(line: str, *, err: bool = False) -> None:
@@ -31,7 +31,7 @@ def finish(summary: RunSummary) -> None:
 
 
 def play(
-    study: Study,
+    study: Study[StoreT, Job, Result],
     store: Path,
     *,
     options: ExecOptions,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -10,7 +9,7 @@ import typer
 
 from ..cells import cell
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store, expand_attempts, json_text, reading
+from ..harness.store import DEFAULT_STORE, Store, reading
 from ..printable import printable
 from . import options as o
 
@@ -88,21 +87,14 @@ def _write(store: Store, table: str, run: str | None, out: Path, fmt: str) -> in
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    cur = store.export_rows(table, run)
-    names = [d[0] for d in cur.description]
+    exported = store.export_rows(table, run, BATCH)
+    names = exported.names
     schema = _schema(store, names)
     count = 0
     try:
         with pacsv.CSVWriter(out, schema) if fmt == "csv" else pq.ParquetWriter(out, schema) as writer:
-            while rows := cur.fetchmany(BATCH):
+            for rows in exported.batches:
                 columns = {n: [r[i] for r in rows] for i, n in enumerate(names)}
-                if (
-                    "attempts" in columns
-                ):  # texts stored once (in the move's column) go back into each attempt
-                    columns["attempts"] = [
-                        json_text(expand_attempts(json.loads(a), r)) if a else a
-                        for a, r in zip(columns["attempts"], rows)
-                    ]
                 if fmt == "csv":  # text a spreadsheet would run as a formula gets a leading quote
                     columns = {n: [cell(v) for v in vs] for n, vs in columns.items()}
                 writer.write_table(pa.table(columns, schema=schema))

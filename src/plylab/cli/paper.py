@@ -18,7 +18,7 @@ from ._study import play
 
 if TYPE_CHECKING:
     from ..harness.backends import ExecOptions
-    from ..harness.study import Study
+    from ..harness.study import Job, Result, StoreT, Study
     from ..paper.plan import Options
     from ..paper.protocols import Protocol
 
@@ -179,7 +179,7 @@ class _Where:
     quiet: bool
     dry_run: bool
 
-    def play(self, study: Study, options: ExecOptions | None = None) -> None:
+    def play(self, study: Study[StoreT, Job, Result], options: ExecOptions | None = None) -> None:
         from ..harness.driver import exec_options
 
         options = options or exec_options(self.store, concurrency=self.concurrency, address=self.address)
@@ -196,6 +196,7 @@ def _run_tables(
     from ..harness.budget import Budget
     from ..harness.runner import PlanStudy
     from ..paper.plan import play_plan, reference_plan
+    from ..paper.published import token_figures
 
     plans = []
     if opts.model:
@@ -207,7 +208,7 @@ def _run_tables(
         plans.append((reference_plan(p, opts.games, opts.seed), False))
     for plan, budgeted in plans:
         budget = Budget(*limits)  # a fresh one per run: each run spends its own
-        w.play(PlanStudy(plan, budget if budgeted and budget.limited else None, paper=p.name))
+        w.play(PlanStudy(plan, budget if budgeted and budget.limited else None, paper=token_figures(p.name)))
     if w.dry_run:
         return
     dev = opts.deviations(p)

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from ..analysis.recognition import SCOPES
-from ..analysis.tables import BY, FORMATS, TABLES, render
+from ..analysis.tables import BY, FORMATS, TABLES
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, reading
 from . import options as o
@@ -53,6 +53,10 @@ def report(
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     if recognize not in SCOPES:
         raise UserError(f"unknown --recognize '{recognize}'; accepted: {', '.join(SCOPES)}")
+    if table not in TABLES:
+        raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
+    if by not in BY:
+        raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
     Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
     with reading(store):
         if html is not None or latex is not None:
@@ -79,14 +83,18 @@ def report(
 
             print(learning_report(store, run, fmt))
         else:
-            from ..analysis.metrics import matchup_rows  # scipy is slow to import: only when reporting
+            from ..analysis.tables import ReportSource
+            from ..render.table import get_table
+            from ..render.table import render as render_table
 
             s = Store(store, create=False)
-            try:
-                rows = matchup_rows(s, run, recognition_on=on, recognize=recognize)
+            try:  # the table from the registry (analysis.tables registers the report's)
+                built = get_table(table).build(
+                    ReportSource(s, run, by, recognition_on=on, recognize=recognize)
+                )
             finally:
                 s.close()
-            print(render(rows, fmt, table, by))
+            print(render_table(built, fmt))
 
 
 @contextmanager

@@ -13,7 +13,6 @@ old policy, a recorded pass), as for every other game (003 l.202, issue 19.3).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, Literal
 
@@ -21,7 +20,7 @@ from pydantic import Field
 
 from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, get_model
-from ..models.call import SEEDING, call, call_seed
+from ..models.call import call, clue_call
 from ..players.base import register_player
 from ..specs import Params
 from .base import TRUNCATED, ClueDecision, CluePlayer
@@ -83,19 +82,16 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             self._schema = reply_schema(view.deck, view.num_players)
         if self.model is None:
             self.model = get_model(opts.model)
-        digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
-        key = f"clue:{self.context.job_key}:turn{view.turn}:seat{view.me}:{digest}"
         config = GenerateConfig(temperature=opts.temperature, max_tokens=opts.max_tokens)
-        # the shared rule: one seed per call (turn); runs stored before it used the seat's for every turn
-        seed = call_seed(self.seed, view.turn, 0) if self.context.seeding >= SEEDING else self.seed % 2**31
+        at = clue_call(self.seed, self.context.job_key, view.turn, view.me, prompt, self.context.seeding)
         attempt = await call(
             self.model,
             chat,
             schema=self._schema,
             config=config,
             cache=self.context.cache,
-            key=key,
-            seed=seed,
+            key=at.key,
+            seed=at.seed,
             prompt=prompt,
         )
         if attempt.failure is not None:

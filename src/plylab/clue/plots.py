@@ -23,7 +23,7 @@ def has_delays(groups: list[dict[str, Any]]) -> bool:
 def write_plots(data: dict[str, Any], directory: str | Path) -> list[Path]:
     """Write clue_knowledge.png, and clue_delays.png when some game has a delay, under `directory`;
     returns their paths (an empty figure is never written: `has_delays` says why one is missing)."""
-    from ..analysis.plot_style import styled
+    from ..render.plots import styled
 
     with styled():
         return _write_plots(data, directory)

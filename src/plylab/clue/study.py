@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from ..harness.driver import Driver, RunSummary, exec_options, run_study
+from ..harness.driver import RunSummary, exec_options, run_study
 from ..harness.forecast import Forecast, model_of, read_store
 from ..harness.plan import INT64, GameJob, Matchup, check_int
 from ..harness.records import GameRecord
 from ..harness.seeds import clue_seed_v1, derive_seed
 from ..harness.store import Store, saved_indexes
-from ..harness.study import Part
+from ..harness.study import Part, StudyContext
 from ..models.call import SEEDING
 from ..players.canonical import canonical_spec
 from ..specs import parse_spec, shown
@@ -195,13 +195,15 @@ class ClueStudy:
                 seats = tuple(seating(names, seed))
                 yield ClueJob(matchup, i, plan.games, plan.seed, seats, seed, self.key, model)
 
-    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+    async def parts(
+        self, store: Store, context: StudyContext
+    ) -> AsyncGenerator[Part[ClueJob, GameRecord], None]:
         plan, key = self.plan, self.key
         spec = {"condition": plan.condition, "turn_limit": plan.turn_limit, "specs": self.specs}
         run_id = store.open_run(key, plan.seed, spec, kind=KIND)
         done = {g.idx for g in store.games([run_id])} | legacy.saved_indexes(store.conn, key)
         model = any(clue_player_class(s)[1].uses_model for s in self.specs)
-        driver.bar.update(driver.task, description=f"clue {key}"[:48])
+        context.label(f"clue {key}")
 
         def save(rec: GameRecord) -> bool:
             if not store.save_game(run_id, rec):

@@ -13,13 +13,15 @@ within every limit. Games already in flight always finish, so a run may end slig
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UserError
 from .records import GameRecord
+
+if TYPE_CHECKING:
+    from .store import Store
 
 
 @dataclass(frozen=True)
@@ -50,20 +52,18 @@ def game_usage(rec: GameRecord) -> Usage:
     return total
 
 
-def stored_usage(conn: sqlite3.Connection, run_id: int) -> tuple[Usage, int]:
+def stored_usage(store: Store, run_id: int) -> tuple[Usage, int]:
     """(usage, games) already saved for a run: what a resumed run has spent before."""
-    from .store import called_moves, game_count
-
     total = Usage()
-    for m in called_moves(conn, run_id):
+    for m in store.called_moves(run_id):
         total += move_usage(m.calls, json.loads(m.attempts) if m.attempts else None)
-    return total, game_count(conn, run_id)
+    return total, store.game_count(run_id)
 
 
 class RunBudget(Protocol):
     """What the run driver asks of a limit: may a game start, what a saved game cost, why it stopped."""
 
-    def resume(self, conn: sqlite3.Connection, run_id: int) -> object:
+    def resume(self, store: Store, run_id: int) -> object:
         """Count what the run's saved games already used."""
 
     def allows_new_game(self) -> bool: ...
@@ -85,7 +85,7 @@ class GameLimit:
     limit: int
     played: int = 0
 
-    def resume(self, conn: sqlite3.Connection, run_id: int) -> GameLimit:
+    def resume(self, store: Store, run_id: int) -> GameLimit:
         return self
 
     def allows_new_game(self) -> bool:
@@ -131,9 +131,9 @@ class Budget:
     def limited(self) -> bool:
         return any(limit is not None for _, limit, _ in self._limits())
 
-    def resume(self, conn: sqlite3.Connection, run_id: int) -> Budget:
+    def resume(self, store: Store, run_id: int) -> Budget:
         """Count what the run's saved games already used (a resumed run continues from there)."""
-        self.spent, self.games = stored_usage(conn, run_id)
+        self.spent, self.games = stored_usage(store, run_id)
         self.in_flight = 0
         self.tripped = None
         return self

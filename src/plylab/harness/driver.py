@@ -24,7 +24,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
@@ -43,7 +43,10 @@ from ..players import RunContext
 from ..printable import printable
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
-from .study import Part, Save, Study, Unfinished
+from .study import Job, Part, Result, StoreT, Study, Unfinished
+
+if TYPE_CHECKING:
+    from ..models.cache import ResponseCache
 
 T = TypeVar("T")
 
@@ -183,7 +186,7 @@ class Driver:
         self.tally = Tally()  # the current `play`'s
         self._progress = progress
         self._label, self._total, self._stderr = label, total, stderr
-        self._cache: Any = None
+        self._cache: ResponseCache | None = None
         self._stack = ExitStack()
 
     # lifetime -------------------------------------------------------------------------
@@ -264,7 +267,7 @@ class Driver:
 
         self._stack.callback(release)
 
-    def cache(self) -> Any:
+    def cache(self) -> ResponseCache:
         """The response cache (in the store), opened on first need: classic runs never load the model stack."""
         if self._cache is None:
             from ..models import ResponseCache
@@ -274,6 +277,10 @@ class Driver:
 
     def advance(self, n: int = 1) -> None:
         self.bar.advance(self.task, n)
+
+    def label(self, text: str) -> None:
+        """What the progress line names (a study's current part)."""
+        self.bar.update(self.task, description=text[:48])
 
     # playing ----------------------------------------------------------------------------
     def run(self, main: Coroutine[Any, Any, T]) -> T | None:
@@ -286,8 +293,8 @@ class Driver:
 
     async def play(
         self,
-        jobs: Iterable[Any],
-        save: Save,
+        jobs: Iterable[Job],
+        save: Callable[[Result], bool],
         *,
         model: bool,
         budget: RunBudget | None = None,
@@ -341,7 +348,7 @@ def exec_options(
 
 
 def run_study(
-    study: Study,
+    study: Study[StoreT, Job, Result],
     store_path: str | Path,
     *,
     backend: str = "local",
@@ -357,7 +364,7 @@ def run_study(
     raised). The first part that does not finish ends the study; re-running the same command
     resumes it. The store is the ledger: counts come from what was saved."""
     store_path = Path(store_path)
-    current: list[Part] = []  # the part being played, for a signal or an error to mark
+    current: list[Part[Job, Result]] = []  # the part being played, for a signal or an error to mark
 
     with Driver(
         store_path,
@@ -402,6 +409,8 @@ def run_study(
                             summary.unfinished[kind] = summary.unfinished.get(kind, 0) + n
                         part.complete = part.already + tally.played + tally.replayed >= part.games
                         if part.complete:
+                            if part.after is not None:  # what completes it (rule extraction); raises: failed
+                                await part.after()
                             part.finish("finished", None)
                         else:
                             summary.status = "stopped"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,38 +144,24 @@ def earlier_usage(conn: sqlite3.Connection | None, model: str) -> tuple[float, f
     return u.output_tokens / u.calls, cost, u.moves
 
 
-# Where the paper prints tokens per move for a game (Tables 12 and 13 by formulation, 14 by effort).
-TOKEN_TABLES = {"tic_tac_toe": ("table12", "table14"), "nim": ("table13",)}
-
-
-def paper_tokens(table: str | None, model: str, columns: Iterable[str], game: str = "") -> float | None:
-    """The paper's mean output tokens per move for `model` in `table`'s matching columns, if it prints them."""
-    if table is None:
-        return None
-    from ..paper.published import paper_model, published
-
-    label = paper_model(model)
-    if label is None:
-        return None
-    columns = list(columns)
-    for source in (table, *TOKEN_TABLES.get(game, ())):  # a table without tokens: the game's token tables
-        row = published(source).get("rows", {}).get(label, {})
-        values = [
-            float(row[c]["value"]) for c in columns if isinstance(row.get(c), dict) and "value" in row[c]
-        ]
-        if values:
-            return sum(values) / len(values)
-    return None
+# A source of published token figures (the papers' tables): a model's mean output tokens per move
+# over the given columns of a game's table, if it prints them (`paper.published.token_figures`).
+TokenFigures = Callable[[str, list[str], str], float | None]
 
 
 def add_tokens(
-    forecast: Forecast, conn: sqlite3.Connection | None, paper: str | None, columns: list[str], game: str = ""
+    forecast: Forecast,
+    conn: sqlite3.Connection | None,
+    paper: TokenFigures | None,
+    columns: list[str],
+    game: str = "",
 ) -> None:
-    """Tokens and cost per call for every hosted model of the forecast."""
+    """Tokens and cost per call for every hosted model of the forecast; `paper` (the reproduced
+    table's published figures) comes first, then what earlier moves in the store used."""
     for model, load in forecast.loads.items():
         if model == LOCAL:
             continue
-        from_paper = paper_tokens(paper, model, columns, game)
+        from_paper = None if paper is None else paper(model, columns, game)
         usage = earlier_usage(conn, model)
         if from_paper is not None:
             load.tokens_per_call, load.source = from_paper, f"the paper's {from_paper:,.0f} per move"

@@ -23,10 +23,10 @@ from ..errors import UserError
 from ..games import GAMES, get_game
 from ..games.base import engine_message
 from ..games.params import engine_quiet
-from ..models.secrets import scrub_spec
 from ..players import player_class
+from ..secrets import scrub_spec
+from ..seeds import derive_seed
 from ..specs import shown
-from .seeds import derive_seed
 
 INT64 = 2**63 - 1  # what SQLite stores; a larger seed or count is refused up front
 # A plan file's size, bounded before it is read into memory: its bytes, its YAML nodes (scalars, lists,

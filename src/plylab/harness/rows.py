@@ -263,3 +263,12 @@ class Matchup:
     formulation: str
     players: tuple[str, ...]
     opponents: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRows:
+    """A table's rows as `plylab export` writes them: its column names, then the rows in batches
+    (values as stored, attempts with their texts put back)."""
+
+    names: list[str]
+    batches: Iterator[list[tuple[object, ...]]]

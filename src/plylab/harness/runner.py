@@ -6,16 +6,26 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..models.secrets import scrub_spec
 from ..players.canonical import canonical_spec
+from ..secrets import scrub_spec
 from ..specs import parse_spec
 from .backends import ExecOptions
 from .budget import RunBudget
-from .driver import Driver, RunSummary, run_study
-from .forecast import Forecast, add_tokens, earlier_moves, game_bound, model_of, read_store, saved_games
-from .plan import Plan
+from .driver import RunSummary, run_study
+from .forecast import (
+    Forecast,
+    TokenFigures,
+    add_tokens,
+    earlier_moves,
+    game_bound,
+    model_of,
+    read_store,
+    saved_games,
+)
+from .plan import GameJob, Plan
+from .records import GameRecord
 from .store import Store
-from .study import Part
+from .study import Part, StudyContext
 
 __all__ = ["PlanStudy", "RunSummary", "run_plan"]
 
@@ -27,7 +37,8 @@ class PlanStudy:
     plan: Plan
     budget: RunBudget | None = None
     kind: str = "run"
-    paper: str | None = None  # the paper table this plan reproduces (its tokens per move forecast ours)
+    # the published tokens per move of the paper table this plan reproduces (they forecast ours)
+    paper: TokenFigures | None = None
 
     @property
     def name(self) -> str:
@@ -44,14 +55,14 @@ class PlanStudy:
     def open_store(self, path: Path) -> Store:
         return Store(path)
 
-    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+    async def parts(
+        self, store: Store, context: StudyContext
+    ) -> AsyncGenerator[Part[GameJob, GameRecord], None]:
         plan = self.plan
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
         done = store.saved(run_id)
         if self.budget is not None:
-            self.budget.resume(
-                store.conn, run_id
-            )  # a resumed run has already spent what its saved games used
+            self.budget.resume(store, run_id)  # a resumed run has already spent what its saved games used
         yield Part(
             plan.jobs(skip=done),
             lambda rec: store.save_game(run_id, rec),

@@ -9,30 +9,34 @@ Every SQL read of `runs`, `games` and `moves` is here too: readers get typed row
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
-import shutil
 import sqlite3
-import tempfile
 import time
-import weakref
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import Any, TypeVar
 
+from .. import db
+from ..db import REQUIRED as REQUIRED  # the file's opening and reading rules, re-exported from their home
+from ..db import SQLITE_MAGIC as SQLITE_MAGIC
+from ..db import check_before_writing as check_before_writing
+from ..db import damaged as damaged
+from ..db import open_failure as open_failure
+from ..db import open_read_only as open_read_only
+from ..db import read_only_folder as read_only_folder
+from ..db import reading as reading
+from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
-from ..models.call import SEEDING
-from ..models.secrets import scrub_spec  # a key written into a base_url never reaches the store
+from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
+from ..seeds import SEEDING
 from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
     CalledMove,
+    ExportRows,
     GameRow,
     GameTotals,
     ListedGame,
@@ -127,64 +131,15 @@ CREATE INDEX IF NOT EXISTS games_run ON games(run_id);
 SCHEMA += TEXTS_SCHEMA + keep_texts_trigger("moves")
 
 
-def read_only_folder(path: Path) -> bool:
-    """Whether the store's folder (or file) cannot be written: a read-only mount, or permissions."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            return True
-    except OSError:
-        return False
-    return not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
-
-
-def open_failure(path: Path, exc: sqlite3.DatabaseError) -> UserError:
-    """What went wrong opening a store for writing, said as what it is: a full disk and a read-only
-    folder are not a store that cannot be read."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code == sqlite3.SQLITE_FULL:
-        return UserError(
-            f"store '{path}': the disk is full ({exc}); every saved game is intact, so free space and "
-            "run the same command again"
-        )
-    if code == sqlite3.SQLITE_READONLY or (code == sqlite3.SQLITE_CANTOPEN and read_only_folder(path)):
-        return UserError(
-            f"store '{path}' cannot be written: it or its folder is read-only ({exc}); give a --store "
-            "in a folder you can write to (reading commands such as `report` can still read it)"
-        )
-    return UserError(f"store '{path}' is not a readable plylab store ({exc})")
-
-
 def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
-    """Open (and create) a store with WAL, foreign keys and a busy timeout.
+    """Open (and create) a store with WAL, foreign keys and a busy timeout; its tables are made, and
+    an older store gains the columns added since (`create=False`: read-only, see `open_read_only`)."""
+    return db.connect(path, create=create, setup=_setup)
 
-    `create=False` is for reading commands: the file is opened read-only (see `open_read_only`).
-    """
-    path = Path(path)
-    if not create:
-        return open_read_only(path)
-    if path.exists() and path.is_dir():
-        raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
-    check_before_writing(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(
-            path, timeout=30.0, isolation_level=None, check_same_thread=False, factory=_Writer
-        )
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=30000")
-        conn.executescript(SCHEMA)
-        _add_columns(conn)
-    except sqlite3.DatabaseError as exc:
-        raise open_failure(path, exc) from None
-    except OSError as exc:
-        raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
-    conn.identity = _identity(path)
-    _writers.add(conn)
-    return conn
+
+def _setup(conn: sqlite3.Connection) -> None:
+    conn.executescript(SCHEMA)
+    _add_columns(conn)
 
 
 # Columns added after stores were first written: a writer adds them to an older store once (readers
@@ -198,214 +153,6 @@ def _add_columns(conn: sqlite3.Connection) -> None:
         for name, kind in columns.items():
             if name not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-REQUIRED = {
-    "runs": {"id", "name", "kind", "seed", "plan", "status"},
-    "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
-    "moves": {"game_id", "ply", "seat", "action"},
-}
-
-
-_checked: set[tuple[int, int]] = set()  # (device, inode) of files this process found sound
-
-
-class _Writer(sqlite3.Connection):
-    """A store connection opened for writing. While one is open, its file is never opened with a
-    plain file descriptor: closing that descriptor would drop every POSIX lock the process holds on
-    the file, SQLite's among them, and the next reader in another process, taking itself for the
-    last connection, would remove the -wal this process is still appending to (its games unseen
-    outside, and lost if it is killed)."""
-
-    identity: tuple[int, int] | None = None  # the file's (device, inode)
-
-    def close(self) -> None:
-        _writers.discard(self)
-        super().close()
-
-
-_writers: weakref.WeakSet[_Writer] = weakref.WeakSet()  # open ones (a dropped one goes by itself)
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
-def _writing(path: Path) -> bool:
-    """Whether this process holds a store connection for writing to the file at `path`."""
-    identity = _identity(path)
-    return identity is not None and any(c.identity == identity for c in list(_writers))
-
-
-def check_before_writing(path: Path) -> None:
-    """Refuse, before anything is written, a file a writer must not touch: not a regular file,
-    another program's database, or a damaged store (with the line the reading commands give).
-
-    A missing or empty file becomes a new store. The check reads the whole file once (SQLite's
-    quick_check) and is made once per file and process: the run's other connections skip it.
-    """
-    try:
-        if not path.exists():
-            return
-        st = path.stat()
-    except OSError as exc:
-        raise UserError(f"cannot open store '{path}': {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise UserError(
-            f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file path"
-        )
-    if st.st_size == 0 or (st.st_dev, st.st_ino) in _checked or _writing(path):
-        return
-    conn = open_read_only(path)  # one line for a non-SQLite file or another program's database
-    try:
-        with reading(path):
-            if [r[0] for r in conn.execute("PRAGMA quick_check(1)")] != ["ok"]:
-                raise sqlite3.DatabaseError("database disk image is malformed")  # SQLite's own words
-    finally:
-        conn.close()
-    _checked.add((st.st_dev, st.st_ino))
-
-
-def damaged(path: str | Path, exc: BaseException) -> UserError:
-    """The one line for a store whose pages SQLite cannot read, for reading and writing commands alike."""
-    return UserError(
-        f"store '{path}' is damaged ({exc}); nothing was written to it. "
-        "Restore it from a copy, or salvage what is left with `sqlite3 STORE .recover`"
-    )
-
-
-def _uri(path: Path, **params: str) -> str:
-    query = "&".join(f"{k}={v}" for k, v in params.items())
-    return f"file:{quote(str(path.resolve()))}?{query}"
-
-
-def _ro(path: Path, **params: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(
-        _uri(path, **params), uri=True, timeout=30.0, isolation_level=None, check_same_thread=False
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA query_only=ON")
-    return conn
-
-
-def _missing(conn: sqlite3.Connection) -> list[str]:
-    """What a plylab store must have and this file lacks (tables or columns); empty when it is one."""
-    missing = []
-    for table, columns in REQUIRED.items():
-        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
-        if not have:
-            missing.append(f"no '{table}' table")
-        elif columns - have:
-            missing.append(f"'{table}' lacks {', '.join(sorted(columns - have))}")
-    return missing
-
-
-def _snapshot(path: Path) -> Path:
-    """A private copy of a store and its -wal, for read-only media where SQLite cannot share the WAL.
-
-    `immutable=1` would ignore the WAL, and so the games committed since the last checkpoint; the
-    copy keeps them and leaves the original untouched. It is removed when the process exits.
-    """
-    tmp = Path(tempfile.mkdtemp(prefix="plylab-read-"))
-    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    for suffix in ("", "-wal"):
-        shutil.copyfile(f"{path}{suffix}", tmp / f"store.sqlite{suffix}")
-    return tmp / "store.sqlite"
-
-
-def stores_beside(path: str | Path, make: str = "plylab run ...", most: int = 8) -> str:
-    """What a missing store's message offers instead: the stores in its folder, or how to make one."""
-    path = Path(path)
-    try:
-        found = sorted(p.name for p in path.parent.glob("*.sqlite") if p.is_file())
-    except OSError:
-        found = []
-    if not found:
-        return f"run `{make} --store {path}` first"
-    shown = ", ".join(found[:most]) + (f" and {len(found) - most} more" if len(found) > most else "")
-    return f"stores in '{path.parent}': {shown} (choose one with --store)"
-
-
-def open_read_only(path: str | Path) -> sqlite3.Connection:
-    """Open a store for reading without ever changing it, or refuse with one line.
-
-    Never creates tables, switches journal modes or creates sidecar files next to a file that is not
-    a plylab store: the file is first inspected with `immutable=1` (no locks, no -wal/-shm). A WAL
-    store is then read with `mode=ro`, which sees a live writer's latest commits; on read-only
-    media (directory not writable, no -shm to share) it stays `immutable=1`.
-    """
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise UserError(f"store '{path}' is a directory; expected an SQLite file path")
-        if not path.exists():
-            raise UserError(f"store '{path}' does not exist; {stores_beside(path)}")
-        if not path.is_file():  # opening a FIFO would wait for a writer for ever
-            raise UserError(
-                f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file"
-            )
-        if _writing(path):  # SQLite alone may touch the file (see _Writer)
-            return _ro(path, mode="ro")
-        with path.open("rb") as fh:
-            header = fh.read(100)
-    except OSError as exc:
-        raise UserError(f"cannot read store '{path}': {exc.strerror or exc}") from None
-    if not header:
-        raise UserError(f"'{path}' is an empty file, not a plylab store; it was left unchanged")
-    if not header.startswith(SQLITE_MAGIC) or len(header) < 100:
-        raise UserError(f"'{path}' is not an SQLite file, so not a plylab store; it was left unchanged")
-    wal = header[18] == 2
-    sidecar = Path(f"{path}-wal").exists()
-    writable_dir = os.access(path.parent, os.W_OK)
-    conn = None
-    try:
-        conn = _ro(path, mode="ro", immutable="1")
-        try:
-            missing = _missing(conn)
-        except sqlite3.DatabaseError:
-            if not (wal and sidecar):
-                raise
-            # A checkpoint cut short (a full disk) leaves the main file half-updated: only with its
-            # -wal is it the store. Judge it as SQLite will read it, below.
-            missing = ["unreadable without its -wal"]
-        if missing and not sidecar:
-            raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
-        if wal and (sidecar or writable_dir or Path(f"{path}-shm").exists()):
-            conn.close()
-            conn = None
-            try:
-                conn = _ro(path, mode="ro")
-                missing = _missing(conn)
-            except sqlite3.OperationalError:  # read-only media without a -shm
-                conn = _ro(_snapshot(path), mode="ro") if sidecar else _ro(path, mode="ro", immutable="1")
-                missing = _missing(conn)
-        if missing:
-            raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
-    except sqlite3.DatabaseError as exc:
-        if conn is not None:
-            conn.close()
-        raise UserError(
-            f"store '{path}' is damaged or not a plylab store ({exc}); it was left unchanged"
-        ) from None
-    except BaseException:
-        if conn is not None:
-            conn.close()
-        raise
-    return conn
-
-
-@contextmanager
-def reading(path: str | Path) -> Iterator[None]:
-    """Turn SQLite errors met while reading a store (corrupted pages) into one line."""
-    try:
-        yield
-    except sqlite3.DatabaseError as exc:
-        raise damaged(path, exc) from None
 
 
 def json_text(value: Any) -> str | None:
@@ -507,11 +254,6 @@ WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AN
 """
 
 
-def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
-    """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-    return store.conn.execute(GAME_TOTALS, (json.dumps(list(run_ids)),))
-
-
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
 # site can write replay pages for the first N of each and list the rest.
 LISTED = f"""
@@ -585,6 +327,31 @@ def _matchup_args(m: Matchup) -> tuple[Any, ...]:
 
 def _ids(ids: Iterable[int]) -> tuple[str]:
     return (json.dumps(list(ids)),)
+
+
+Named = TypeVar("Named", GameRow, MoveRow, GameTotals, ListedGame, ModelText, OutcomeCount)
+
+
+def _named(rows: Iterable[Named]) -> Iterator[Named]:
+    """Rows with their player and opponent under their canonical names (`players.canonical`).
+
+    Games are written under them; an older store kept the spelling it was given, and is mapped here,
+    once for every reader, so analysis, reports and exports read names as the store gives them.
+    (The matchup keys, `matchup_counts` and `matchup_spans`, keep every stored spelling: they are
+    what the store is queried by.)"""
+    from ..players.canonical import canonical_spec  # the player registry loads only for a reader
+
+    for r in rows:
+        player = canonical_spec(r.player) if r.player else r.player
+        if isinstance(r, MoveRow):
+            yield r if player == r.player else replace(r, player=player)
+            continue
+        opponent = canonical_spec(r.opponent)
+        yield (
+            r
+            if (player, opponent) == (r.player, r.opponent)
+            else replace(r, player=player, opponent=opponent)
+        )
 
 
 class SavedKeys:
@@ -701,15 +468,17 @@ class Store:
 
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
-            return list(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+            return list(
+                _named(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+            )
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return list(rows_of(GameRow, self.conn.execute(sql, ids)))
+        return list(_named(rows_of(GameRow, self.conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
         sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return list(rows_of(MoveRow, self.conn.execute(sql, (game_id,))))
+        return list(_named(rows_of(MoveRow, self.conn.execute(sql, (game_id,)))))
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         ids = list(game_ids)
@@ -718,22 +487,22 @@ class Store:
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-            for m in rows_of(MoveRow, self.conn.execute(sql, chunk)):
+            for m in _named(rows_of(MoveRow, self.conn.execute(sql, chunk))):
                 out[m.game_id].append(m)
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
     def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
         """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids)))
+        return _named(rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids))))
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id])))
+        return _named(rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id]))))
 
     def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
         """The player's model moves' replies and traces, streamed."""
-        return rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids)))
+        return _named(rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids))))
 
     def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
         """Games and moves per (run, game, formulation, player, opponent), in store order."""
@@ -741,12 +510,12 @@ class Store:
 
     def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
         """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return list(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids))))
+        return list(_named(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return list(rows_of(GameRow, self.conn.execute(sql, _ids(ids))))
+        return list(_named(rows_of(GameRow, self.conn.execute(sql, _ids(ids)))))
 
     def player_notes(self, run_id: int, key: str) -> Iterator[str]:
         """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
@@ -762,7 +531,7 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return rows_of(GameRow, self.conn.execute(sql, (run_id, *key)))
+        return _named(rows_of(GameRow, self.conn.execute(sql, (run_id, *key))))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
@@ -796,9 +565,35 @@ class Store:
         row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
 
-    def export_rows(self, table: str, run: str | None) -> sqlite3.Cursor:
-        """`plylab export`'s rows of `table` as stored (every column), streamed; `description` names them."""
-        return self.conn.execute(EXPORTS[table], {"run": run})
+    def called_moves(self, run_id: int) -> Iterator[CalledMove]:
+        """A run's saved moves that called a model (what a resumed run's budget has spent)."""
+        return called_moves(self.conn, run_id)
+
+    def game_count(self, run_id: int) -> int:
+        return game_count(self.conn, run_id)
+
+    def export_rows(self, table: str, run: str | None, batch: int = 2000) -> ExportRows:
+        """`plylab export`'s rows of `table` as stored (every column), streamed `batch` rows at a time;
+        texts stored once (in the move's column) go back into each attempt."""
+        cur = self.conn.execute(EXPORTS[table], {"run": run})
+        names = [d[0] for d in cur.description]
+        at = names.index("attempts") if "attempts" in names else None
+
+        def batches() -> Iterator[list[tuple[object, ...]]]:
+            while rows := cur.fetchmany(batch):
+                out = [tuple(r) for r in rows]
+                if at is not None:
+                    out = [
+                        (
+                            *t[:at],
+                            json_text(expand_attempts(json.loads(t[at]), r)) if t[at] else t[at],
+                            *t[at + 1 :],
+                        )
+                        for t, r in zip(out, rows, strict=True)
+                    ]
+                yield out
+
+        return ExportRows(names, batches())
 
     def declared_types(self) -> dict[str, str]:
         """Each exported column's declared SQLite type (moves' first, as the export selects them)."""

@@ -10,39 +10,58 @@ the exit code. A new study is one module with one class; see `tests/harness/toy_
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Iterable
+import sqlite3
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 from .budget import RunBudget
 from .forecast import Forecast
 
-Save = Callable[[Any], bool]  # write a finished game durably; False when it was already stored
+if TYPE_CHECKING:
+    from ..models.cache import ResponseCache
+
+Job = TypeVar("Job")  # what the executor plays: a game job, a Clue game, a toy's square
+Result = TypeVar("Result")  # what a played job gives back to be saved (a GameRecord...)
+StoreT = TypeVar("StoreT", bound="StoreHandle")
+Save = Callable[[Result], bool]  # write a finished game durably; False when it was already stored
 # How a part ended, as every store records it (a run being played is `running`).
 Status = Literal["finished", "stopped", "interrupted", "failed"]
 Finish = Callable[[Status, str | None], None]  # record a part's status (and why) in the store
 
 
 @dataclass
-class Part:
+class Part(Generic[Job, Result]):
     """One stored run of a study: a whole `plylab run`, a Clue run, a learning phase.
 
     `jobs` are drawn as games start and leave out what `already` counts (games the store holds).
     `in_order`: results build on each other (a learning phase), so the part stops at the first
-    game left unfinished. The driver sets `complete` once the part has been played."""
+    game left unfinished. `after`: what completes the part once its games are played (a learning
+    phase's rule extraction); the part is finished only when it returns, failed if it raises. The
+    driver sets `complete` once the part has been played."""
 
-    jobs: Iterable[Any]
-    save: Save
+    jobs: Iterable[Job]
+    save: Callable[[Result], bool]
     finish: Finish
     games: int  # the part's planned games
     already: int = 0
     model: bool = True
     budget: RunBudget | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
     concurrency: int | None = None  # None: the run's --concurrency
     in_order: bool = False
+    after: Callable[[], Awaitable[None]] | None = None
     complete: bool = False
+
+
+class StudyContext(Protocol):
+    """What a study may ask of the run while it yields its parts: the response cache (opened on
+    first need), and the label the progress line shows."""
+
+    def cache(self) -> ResponseCache | None: ...
+
+    def label(self, text: str) -> None: ...
 
 
 class StoreHandle(Protocol):
@@ -50,7 +69,7 @@ class StoreHandle(Protocol):
     run-status interface every store has (the games' `Store`, which Clue's runs share)."""
 
     @property
-    def conn(self) -> Any: ...
+    def conn(self) -> sqlite3.Connection: ...
 
     def finish_run(self, run_id: int, status: Status, reason: str | None = None) -> None: ...
 
@@ -66,8 +85,8 @@ class Unfinished:
     message: str
 
 
-class Study(Protocol):
-    """A run the driver can play whole. `kind` names it in the summary (`run`, `clue run`, `learning`),
+class Study(Protocol[StoreT, Job, Result]):
+    """A run the driver can play whole: its store's type, the jobs it plays and their results. `kind` names it in the summary (`run`, `clue run`, `learning`),
     `lease` is the name its claim holds in the store; `details` adds the study's own facts to the
     summary line; `forecast` says what it will ask of models before anything starts."""
 
@@ -83,9 +102,9 @@ class Study(Protocol):
     @property
     def planned(self) -> int: ...
 
-    def open_store(self, path: Path) -> StoreHandle: ...
+    def open_store(self, path: Path) -> StoreT: ...
 
-    def parts(self, store: Any, driver: Any) -> AsyncGenerator[Part, None]:
+    def parts(self, store: StoreT, context: StudyContext) -> AsyncGenerator[Part[Job, Result], None]:
         """Yield parts in order; after each, the driver has set `part.complete` (stop when False)."""
         ...
 

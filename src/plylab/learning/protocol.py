@@ -16,6 +16,7 @@ memory. Evaluation phases read their checkpoint read-only and resume game by gam
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from pathlib import Path
 from ..errors import ProviderFailure, UserError
 from ..games import get_game
 from ..harness.budget import GameLimit
-from ..harness.driver import Driver, RunSummary, exec_options, run_study
+from ..harness.driver import RunSummary, exec_options, run_study
 from ..harness.forecast import (
     Forecast,
     add_tokens,
@@ -34,13 +35,15 @@ from ..harness.forecast import (
     read_store,
     saved_by_run,
 )
-from ..harness.seeds import derive_seed
+from ..harness.plan import GameJob
+from ..harness.records import GameRecord
 from ..harness.store import Store
-from ..harness.study import Part
+from ..harness.study import Part, StudyContext
 from ..models.call import SEEDING
 from ..players import RunContext, make_player
 from ..players.canonical import canonical_spec
 from ..players.reaper import CaseMemory, lend_memory
+from ..seeds import derive_seed
 from .schedule import Experiment, Phase, phase_of, planned_games, run_phases
 
 
@@ -149,9 +152,11 @@ class Learner:
             self, self.store_path, backend=self.backend, options=self.exec_options, progress=self.progress
         )
 
-    async def parts(self, store: Store, driver: Driver) -> AsyncGenerator[Part, None]:
+    async def parts(
+        self, store: Store, context: StudyContext
+    ) -> AsyncGenerator[Part[GameJob, GameRecord], None]:
         """Every run's phases in order; a learning phase's memory is checkpointed once it is complete."""
-        self.store, self.driver = store, driver
+        self.store, self.context = store, context
         for r in range(self.exp.runs):
             files = RunFiles(self.root / f"run{r}")
             self.memories.append(files.latest)
@@ -170,10 +175,11 @@ class Learner:
                         continue
                     copy_atomic(files.checkpoint(phase.index - 1), files.latest)  # from the last checkpoint
                     part = self._phase(phase, files.latest, learn=True)
+                    # the phase is finished only once its rules are extracted (failed if that fails)
+                    part.after = functools.partial(self._consolidate, phase, files.latest)
                     yield part
                     if not part.complete:
                         return
-                    await self._consolidate(phase, files.latest)
                     copy_atomic(files.latest, done)
                 else:
                     memory = files.checkpoint(phase.index) if phase.kind == "eval" else None
@@ -197,7 +203,7 @@ class Learner:
             "memory": rel,
         }
 
-    def _phase(self, phase: Phase, memory: Path | None, *, learn: bool) -> Part:
+    def _phase(self, phase: Phase, memory: Path | None, *, learn: bool) -> Part[GameJob, GameRecord]:
         """A phase's missing games (a learning phase's all, in order, replayed from the cache)."""
         store = self.store
         run_id = store.open_run(
@@ -224,7 +230,7 @@ class Learner:
 
     async def _consolidate(self, phase: Phase, memory: Path) -> None:
         """End of a learning phase: extract rules from the phase's new cases."""
-        context = RunContext(store_path=self.store_path, cache=self.driver.cache())
+        context = RunContext(store_path=self.store_path, cache=self.context.cache())
         context.extra["seeding"] = self.seeding
         lend_memory(context.extra, self.exp.agent, memory, learn=True)
         game = get_game(self.exp.game)

@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from ..errors import UserError
 from ..harness.plan import GameJob, Matchup, Plan, check_int, single_plan
-from ..harness.seeds import derive_seed
 from ..players import player_class
 from ..players.reaper import ReaperPlayer
+from ..seeds import derive_seed
 
 PhaseKind = Literal["eval", "learn", "reference"]
 

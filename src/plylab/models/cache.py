@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..db import transaction
+from ..db import connect, transaction
 from ..texts import TEXTS_SCHEMA, _long, resolve_text
 from .config import GenerateConfig
 from .errors import ModelError
@@ -105,8 +105,6 @@ class ResponseCache:
     @classmethod
     def open(cls, path: str | Path) -> ResponseCache:
         """A cache with its own connection to the store at `path` (WAL, busy timeout)."""
-        from ..harness.store import connect
-
         return cls(connect(path), owned=True)
 
     def get(self, key: str) -> Reply | None:

@@ -12,21 +12,48 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FailureKind, model_failure
+from ..seeds import SEEDING, call_seed
 
-if TYPE_CHECKING:  # the store reads SEEDING from here without loading the model door (or pydantic)
+if TYPE_CHECKING:  # importing this module stays light: no model door (or pydantic) until a call
     from .cache import ResponseCache
     from .config import GenerateConfig
     from .model import Model
 
-# The per-call seed rule a new run records (`seeding` in its plan): `call_seed`. Runs stored
-# without it keep their callers' old seeds (1), so their replies still come from the cache.
-SEEDING = 2
+__all__ = ["SEEDING", "Attempt", "CallId", "call", "call_seed", "clue_call", "component_call", "move_call"]
 
 
-def call_seed(seed: int, *call: object) -> int:
-    """A call's sampling seed from the player's seed (one per game and seat) and the call's place
-    (the ply and the call within it): reproducible, different for every call of a run."""
-    digest = hashlib.sha256("/".join(map(str, (seed, *call))).encode()).digest()
+@dataclass(frozen=True)
+class CallId:
+    """Where a call stands in a run: its response-cache key and its sampling seed, made here for
+    every caller so a resumed run asks the cache and the model exactly as it did."""
+
+    key: str
+    seed: int
+
+
+def move_call(seed: int, job_key: str, ply: int, n: int) -> CallId:
+    """The LLM player's `n`-th try at ply `ply` of a game (one rule since the first stored run)."""
+    return CallId(f"{job_key}/{ply}/{n}", call_seed(seed, ply, n))
+
+
+def component_call(seed: int, key: str, seeding: int = SEEDING) -> CallId:
+    """A REAPER component's call at its place `key` (e.g. `<job>/<ply>/0/planner/1`); a run stored
+    before the shared rule (`seeding` 1) keeps REAPER's old seed."""
+    return CallId(key, call_seed(seed, key) if seeding >= SEEDING else reaper_seed_v1(seed, key))
+
+
+def clue_call(seed: int, job_key: str, turn: int, seat: int, prompt: str, seeding: int = SEEDING) -> CallId:
+    """A Clue player's call on its turn: the key names the prompt's digest (a changed prompt is a new
+    call); a run stored before the shared rule (`seeding` 1) used the seat's seed for every turn."""
+    digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
+    key = f"clue:{job_key}:turn{turn}:seat{seat}:{digest}"
+    return CallId(key, call_seed(seed, turn, 0) if seeding >= SEEDING else seed % 2**31)
+
+
+def reaper_seed_v1(seed: int, key: str) -> int:
+    """REAPER's seed before the shared rule (`derive_seed(seed, key)`). Kept ONLY so that runs
+    stored with it resume from the cache with the seeds their calls were made with."""
+    digest = hashlib.sha256(f"{seed}|{key}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 

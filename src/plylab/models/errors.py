@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ..secrets import scrub
 from .reply import Reply
 from .sanitize import safe_text
-from .secrets import scrub
 
 # connection: the link broke mid-call (reset, closed); unreachable: no connection could be made;
 # bad_reply: an answer (or a cached one) that cannot be used at all.

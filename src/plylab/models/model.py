@@ -23,11 +23,11 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 from ..errors import UserError
+from ..secrets import install_log_scrubber, register_url, scrub, scrub_spec
 from .cache import ResponseCache, make_key, request_record
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
-from .secrets import install_log_scrubber, register_url, scrub, scrub_spec
 from .wire import STATUSES, UnsafeReply, cap_replies
 
 LOCAL = "local"

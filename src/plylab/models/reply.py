@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..secrets import scrub
 from .sanitize import safe_cost, safe_count, safe_text
-from .secrets import scrub
 
 _COUNTS = ("input_tokens", "output_tokens", "reasoning_tokens")
 

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from .protocols import get_protocol
+from ..render.grid import comment, html_page
+from ..render.table import Table, register_table, render
+from .protocols import PROTOCOLS, get_protocol
 from .published import published
-from .render import comment, grid, html_page
 
 Getter = Callable[[dict[str, Any]], Any]
 
@@ -228,9 +229,8 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
     return out
 
 
-def render_clue(data: dict[str, Any], fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(data, indent=2)
+def clue_table(data: dict[str, Any]) -> Table:
+    """The Clue table of `clue_data` as a typed table: this run's rows above the paper's, its data as JSON."""
     header = ["row", "source"] + [c["label"] for c in data["columns"]]
     body = []
     for r in data["rows"]:
@@ -245,7 +245,29 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
         if r["paper"]:
             label = r.get("paper_row") or r["row"]
             body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
+    notes = [
+        data["note"],
+        f"model replies cut off at max_tokens in these games: {data['truncated']}",
+        "missing: the paper has the value and the run does not; – : the paper prints none",
+    ]
+    return Table(header, body, notes=notes, data=data)
 
+
+def _entry(name: str, cite: tuple[str, ...]) -> None:
+    def build(store: Path | None) -> Table:
+        return clue_table(clue_data(store, name))
+
+    register_table(name, f"{name} of the Clue paper, the published numbers beside ({'; '.join(cite)})")(build)
+
+
+for _name, _p in PROTOCOLS.items():
+    if _p.kind == "clue":
+        _entry(_name, _p.cite)
+
+
+def render_clue(data: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(data, indent=2)
     head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
     if not any(r["source"] == "this run" for r in data["rows"]):
         head.append(
@@ -257,21 +279,7 @@ def render_clue(data: dict[str, Any], fmt: str) -> str:
             )
             + f"; run `plylab paper run {data['table']} --model M` to add yours"
         )
-    text = (
-        comment(fmt, head)
-        + "\n\n"
-        + grid(
-            header,
-            body,
-            fmt,
-            notes=[
-                data["note"],
-                f"model replies cut off at max_tokens in these games: {data['truncated']}",
-                "missing: the paper has the value and the run does not; – : the paper prints none",
-            ],
-        )
-        + "\n"
-    )
+    text = comment(fmt, head) + "\n\n" + render(clue_table(data), fmt) + "\n"
     return html_page(data["table"], text) if fmt == "html" else text
 
 
@@ -283,7 +291,7 @@ def plot_clue(data: dict[str, Any], out_dir: Path) -> list[Path]:
     """The Clue figure of this table, the seed's published points drawn as stars (or bands)."""
     from matplotlib.figure import Figure
 
-    from ..reports.plots import save
+    from ..render.plots import save
 
     name = data["table"]
     if name not in FIGURES:

@@ -15,9 +15,9 @@ from typing import Any
 from ..analysis.learning import learning_data
 from ..errors import UserError
 from ..harness.store import Store
+from ..render.grid import comment, grid, html_page
 from .protocols import get_protocol
 from .published import published
-from .render import comment, grid, html_page
 
 METRICS = (("draw_rate", "draw rate"), ("optimality", "optimality"), ("tokens_per_move", "tokens/move"))
 
@@ -228,7 +228,7 @@ def plot_figure(data: dict[str, Any], out_dir: Path) -> list[Path]:
     means as stars."""
     from matplotlib.figure import Figure
 
-    from ..reports.plots import save
+    from ..render.plots import save
 
     if not data["experiments"]:
         raise UserError(f"nothing to plot: no experiments of {data['figure']} in the store")

@@ -7,8 +7,10 @@ tests/paper/test_published.py re-parses the seed's text and checks every cell ag
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -59,3 +61,30 @@ def interval(c: dict[str, Any] | None) -> tuple[float, float] | None:
     if "pm" in c:
         return float(c["value"]) - float(c["pm"]), float(c["value"]) + float(c["pm"])
     return None
+
+
+# Where the paper prints tokens per move for a game (Tables 12 and 13 by formulation, 14 by effort).
+TOKEN_TABLES = {"tic_tac_toe": ("table12", "table14"), "nim": ("table13",)}
+
+
+def paper_tokens(table: str | None, model: str, columns: Iterable[str], game: str = "") -> float | None:
+    """The paper's mean output tokens per move for `model` in `table`'s matching columns, if it prints them."""
+    if table is None:
+        return None
+    label = paper_model(model)
+    if label is None:
+        return None
+    columns = list(columns)
+    for source in (table, *TOKEN_TABLES.get(game, ())):  # a table without tokens: the game's token tables
+        row = published(source).get("rows", {}).get(label, {})
+        values = [
+            float(row[c]["value"]) for c in columns if isinstance(row.get(c), dict) and "value" in row[c]
+        ]
+        if values:
+            return sum(values) / len(values)
+    return None
+
+
+def token_figures(table: str) -> Callable[[str, list[str], str], float | None]:
+    """`table`'s published tokens per move, as the run forecast takes them (`harness.forecast.add_tokens`)."""
+    return functools.partial(paper_tokens, table)

@@ -10,6 +10,7 @@ and the run lacks reads `missing`; a number is never filled in.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,12 @@ from ..errors import UserError
 from ..harness.store import Store, stores_beside
 from ..players import player_class
 from ..players.canonical import canonical_spec
+from ..render.grid import comment, grid, html_page
+from ..render.table import TABLE_DEFS, Table, register_table, render
 from ..specs import parse_spec
 from .plan import MODEL_PLAYERS, reference_run_name
-from .protocols import Column, Protocol, get_protocol, opponent_spec
+from .protocols import PROTOCOLS, Column, Protocol, get_protocol, opponent_spec
 from .published import interval, paper_model, published
-from .render import comment, grid, html_page
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
 MISSING = "missing"
@@ -491,11 +493,41 @@ def _header_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def paper_table(data: dict[str, Any]) -> Table:
+    """The paper table of `table_data` as a typed table: the paper's layout, its data as JSON."""
+    header, body, notes, groups = _table_grid(data)
+    return Table(header, body, groups=groups, notes=notes, data=data)
+
+
+@dataclass(frozen=True)
+class PaperSource:
+    """What a paper table is built from: a store (None: the paper's numbers alone) and the report's options."""
+
+    store: Path | None
+    runs: list[str] | None = None
+    compare_to: str | None = None
+
+
+def _entry(p: Protocol) -> None:
+    def build(source: PaperSource) -> Table:
+        return paper_table(table_data(source.store, p.name, source.runs, source.compare_to))
+
+    register_table(
+        p.name, f"{p.name} of the paper in its layout, the published numbers beside ({'; '.join(p.cite)})"
+    )(build)
+
+
+for _p in PROTOCOLS.values():
+    if _p.kind == "play":
+        _entry(_p)
+# Clue's tables are registered by their module, loaded when one is first asked for
+TABLE_DEFS.defer({n: "plylab.paper.clue_tables" for n, p in PROTOCOLS.items() if p.kind == "clue"})
+
+
 def render_table(data: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(data, indent=2)
-    header, body, notes, groups = _table_grid(data)
-    main = grid(header, body, fmt, notes=notes, groups=groups)
+    main = render(paper_table(data), fmt)
     if fmt == "latex":
         main = main.replace(NEQ, r"$\neq$").replace("†", r"$^\dagger$")
     parts = [comment(fmt, _header_lines(data)), main]

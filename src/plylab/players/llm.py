@@ -26,7 +26,7 @@ from pydantic import Field, field_validator
 
 from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, ResponseCache, get_model
-from ..models.call import call, call_seed
+from ..models.call import call, move_call
 from ..models.jsontext import BadJSON, parse_json
 from ..specs import Params
 from .base import Attempt, Decision, Player, Turn, register_player
@@ -243,14 +243,9 @@ class LLMPlayer(Player[LLMOptions]):
             reasoning_summary=self.trace_summary,
             timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
         )
+        at = move_call(self.seed, turn.job_key, turn.ply, n)
         attempt = await call(
-            self.model,
-            messages,
-            schema=schema,
-            config=config,
-            cache=self.cache,
-            key=f"{turn.job_key}/{turn.ply}/{n}",
-            seed=call_seed(self.seed, turn.ply, n),  # the shared rule is this player's old one
+            self.model, messages, schema=schema, config=config, cache=self.cache, key=at.key, seed=at.seed
         )
         if attempt.failure is not None:
             return attempt, None

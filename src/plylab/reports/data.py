@@ -17,7 +17,6 @@ from ..errors import UserError
 from ..games import Formulation, get_game
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import Store, expand_attempts
-from ..players.canonical import canonical_spec
 from .boards import Marks, draw
 from .ratings import SCORES, Result
 
@@ -63,10 +62,9 @@ def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict
 
 def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Result]]:
     """(game title, result with its count) per pairing and outcome, counted by SQLite."""
-    # older stores may spell one player several ways: counted under one name (players.canonical)
+    # older stores may spell one player several ways: the store names them once (players.canonical)
     return [
-        (c.game, Result(canonical_spec(c.player), canonical_spec(c.opponent), SCORES[c.outcome], c.n))
-        for c in store.outcome_counts(run_ids)
+        (c.game, Result(c.player, c.opponent, SCORES[c.outcome], c.n)) for c in store.outcome_counts(run_ids)
     ]
 
 
@@ -77,8 +75,8 @@ def game_summary(g: ListedGame, replay: bool) -> dict[str, Any]:
         "idx": g.idx,
         "game": g.game,
         "formulation": g.formulation,
-        "player": canonical_spec(g.player),
-        "opponent": canonical_spec(g.opponent),
+        "player": g.player,
+        "opponent": g.opponent,
         "seat": g.player_seat + 1,
         "outcome": g.outcome,
         "failure_kind": g.failure_kind,
@@ -133,7 +131,7 @@ def _step(
         "ply": m.ply,
         "seat": m.seat,
         "mover": names[m.seat],
-        "player": canonical_spec(m.player),
+        "player": m.player,
         "board": m.observation if m.observation is not None else (f.render_state(state) if f else ""),
         "legal": _legal(f, state, m),
         "action": m.action,
@@ -190,7 +188,7 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]
     """Everything the replay page needs for one game, inlined into it as JSON."""
     f = formulation(g.game, g.formulation)
     engine = get_game(g.game).engine if f is not None else None
-    player, opponent = canonical_spec(g.player), canonical_spec(g.opponent)
+    player, opponent = g.player, g.opponent
     specs = [player, opponent] if g.player_seat == 0 else [opponent, player]
     names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]

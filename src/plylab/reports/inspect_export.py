@@ -113,8 +113,7 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
     return EvalSample(
         id=f"game-{g.id}",
         epoch=1,
-        input=first_prompt
-        or f"{g.game} ({g.formulation}): {canonical_spec(g.player)} vs {canonical_spec(g.opponent)}",
+        input=first_prompt or f"{g.game} ({g.formulation}): {g.player} vs {g.opponent}",
         target=g.outcome,
         messages=messages,
         output=ModelOutput.from_content(model=model, content=last_reply),
@@ -138,8 +137,8 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
         metadata={
             "game": g.game,
             "formulation": g.formulation,
-            "player": canonical_spec(g.player),
-            "opponent": canonical_spec(g.opponent),
+            "player": g.player,
+            "opponent": g.opponent,
             "player_seat": seat,
             "seed": g.seed,
             "idx": g.idx,

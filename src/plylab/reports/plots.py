@@ -15,20 +15,12 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..render.plots import save
 from .ratings import ANCHOR_ELO, Rating
 
 # the site's outcome colours (static/site.css)
 OUTCOME_COLORS = {"wins": "#1a7f37", "draws": "#9a6700", "losses": "#cf222e", "failures": "#24292f"}
 ROW_HEIGHT = 0.34  # inches per plotted row
-
-
-def save(fig: Figure, out_dir: Path, name: str) -> Path:
-    """Write NAME.png and NAME.svg; return the PNG."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out_dir / f"{name}.svg", bbox_inches="tight")
-    png = out_dir / f"{name}.png"
-    fig.savefig(png, dpi=130, bbox_inches="tight")
-    return png
 
 
 def _panels(

@@ -20,12 +20,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
-from ..analysis.plot_style import styled
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
+from ..render.plots import styled
 from . import data, extras, gamelist, plots, valueline
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path

@@ -3,24 +3,17 @@
 Each call has a cache key built from the game job, the ply and the component's place in the
 decision loop (e.g. `<job>/<ply>/0/planner/1`), so a resumed game or learning run replays its
 calls from the response cache; the sampling seed derives from the player's seed and the same key
-(`plylab.models.call.call_seed`).
+(`plylab.models.call.component_call`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import FailureKind, ProviderFailure, provider_failure
 from ...models import GenerateConfig, Model, ResponseCache
-from ...models.call import SEEDING, Attempt, call, call_seed
-
-
-def legacy_seed(seed: int, key: str) -> int:
-    """REAPER's seed before the shared rule (`harness.seeds.derive_seed(seed, key)`), for stored runs."""
-    digest = hashlib.sha256(f"{seed}|{key}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+from ...models.call import SEEDING, Attempt, call, component_call
 
 
 class CallFailed(Exception):
@@ -40,7 +33,7 @@ class Caller:
     config: GenerateConfig
     cache: ResponseCache | None
     seed: int
-    seeding: int = SEEDING  # the run's seed rule; 1: `legacy_seed`, for runs stored before it
+    seeding: int = SEEDING  # the run's seed rule; 1: REAPER's old seed, for runs stored before it
     attempts: list[Attempt] = field(default_factory=list)
     leave_unfinished: bool = True  # a provider's failure leaves the game unfinished (not the move's failure)
 
@@ -54,14 +47,15 @@ class Caller:
         max_tokens: int | None = None,
     ) -> str:
         update: dict[str, Any] = {} if max_tokens is None else {"max_tokens": max_tokens}
+        at = component_call(self.seed, key, self.seeding)
         attempt = await call(
             self.models[component],
             messages,
             schema=schema,
             config=self.config.model_copy(update=update),
             cache=self.cache,
-            key=key,
-            seed=call_seed(self.seed, key) if self.seeding >= SEEDING else legacy_seed(self.seed, key),
+            key=at.key,
+            seed=at.seed,
         )
         self.attempts.append(attempt)
         if attempt.failure is not None:

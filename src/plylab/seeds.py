@@ -1,0 +1,35 @@
+"""Seeds derived from parts, decided once for the whole house (stable across processes, unlike hash()).
+
+`derive_seed` gives every study its game and seat seeds; `call_seed` gives every model call its
+sampling seed, under the rule (`SEEDING`) a run records in its plan. Here, on the ground floor, so
+the store records the rule and `models.call` applies it without either importing the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+# The per-call seed rule a new run records (`seeding` in its plan): `call_seed`. Runs stored
+# without it keep their callers' old seeds (1), so their replies still come from the cache.
+SEEDING = 2
+
+
+def derive_seed(*parts: object) -> int:
+    """A 31-bit seed from any parts (run seed, matchup, index, seat...)."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def clue_seed_v1(*parts: object) -> int:
+    """The 63-bit seed Clue used before `derive_seed` was shared. Kept ONLY so that Clue runs stored
+    before the change resume with the seeds their saved games were played with (see clue/study.py);
+    new runs never use it. Remove it once no such store is left to resume."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def call_seed(seed: int, *call: object) -> int:
+    """A call's sampling seed from the player's seed (one per game and seat) and the call's place
+    (the ply and the call within it): reproducible, different for every call of a run."""
+    digest = hashlib.sha256("/".join(map(str, (seed, *call))).encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF

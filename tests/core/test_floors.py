@@ -1,0 +1,119 @@
+"""The house's floors: every package of `src/plylab` stands on the ones below it, never on one above.
+
+A room is one of plylab's subpackages (its nested packages belong to it); the ground floor is
+plylab's own top-level modules (errors, registry, specs, seeds, secrets, texts, db, printable), which
+import no subpackage. `plylab.__main__` is the front door (`python -m plylab` -> cli) and no room.
+The imports are grimp's, those inside functions included, `if TYPE_CHECKING:` ones left out.
+
+FLOORS says where each room stands; an import may only go to a lower floor (or within a room), so
+the house has no circle and no stair back up, and a new package must be given its floor here.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import grimp
+
+from .test_import_graph import strongly_connected
+
+GROUND = "plylab"
+DOOR = "plylab.__main__"
+MOST_FLOORS = 9
+
+FLOORS = {
+    GROUND: 1,  # errors, registry, specs, seeds, secrets, texts, db, printable
+    "plylab.oracles": 1,  # exact values, on OpenSpiel alone
+    "plylab.render": 2,  # grids in every format, the typed table and its registry, plot style
+    "plylab.models": 2,  # the one door to language models
+    "plylab.games": 2,
+    "plylab.players": 3,
+    "plylab.harness": 4,  # plan, driver, session, store
+    "plylab.analysis": 5,
+    "plylab.learning": 5,
+    "plylab.clue": 5,
+    "plylab.paper": 6,
+    "plylab.reports": 7,
+    "plylab.cli": 8,
+}
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    return GROUND if len(parts) == 1 else ".".join(parts[:2])
+
+
+def rooms(graph: grimp.ImportGraph) -> dict[str, str]:
+    """Each module's room: a subpackage, or the ground floor for plylab's own modules."""
+    packages = {m for m in graph.modules if graph.find_children(m)}
+    out = {}
+    for m in graph.modules:
+        if m == DOOR:
+            continue
+        top = ".".join(m.split(".")[:2])
+        out[m] = top if top in packages and top != GROUND else GROUND
+    return out
+
+
+@functools.cache
+def room_imports() -> dict[tuple[str, str], list[str]]:
+    """(importing room, imported room) -> the module imports that make the edge."""
+    graph = grimp.build_graph("plylab", exclude_type_checking_imports=True, cache_dir=None)
+    where = rooms(graph)
+    edges: dict[tuple[str, str], list[str]] = {}
+    for m, a in where.items():
+        for t in graph.find_modules_directly_imported_by(m):
+            b = where.get(t)
+            if b is not None and b != a:
+                edges.setdefault((a, b), []).append(f"{m} -> {t}")
+    return edges
+
+
+def longest_path(edges: set[tuple[str, str]], nodes: set[str]) -> int:
+    """The most rooms on one chain of imports (the number of floors the imports make)."""
+    out: dict[str, set[str]] = {n: set() for n in nodes}
+    for a, b in edges:
+        out[a].add(b)
+
+    @functools.cache
+    def floor(n: str) -> int:
+        return 1 + max((floor(b) for b in out[n]), default=0)
+
+    return max(floor(n) for n in nodes)
+
+
+def test_the_measure_sees_floors_and_stairs() -> None:
+    """The checks below are only worth something if they can fail."""
+    assert longest_path({("a", "b"), ("b", "c"), ("a", "c")}, {"a", "b", "c", "d"}) == 3
+    assert strongly_connected({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
+    edges = room_imports()
+    assert ("plylab.cli", "plylab.harness") in edges  # a function-level import (cli loads lazily)
+    assert ("plylab.harness", GROUND) in edges
+
+
+def test_every_room_has_a_floor() -> None:
+    named = {r for edge in room_imports() for r in edge}
+    assert named - set(FLOORS) == set(), "give each new package its floor in FLOORS"
+
+
+def test_no_circle_between_rooms() -> None:
+    graph: dict[str, set[str]] = {r: set() for r in FLOORS}
+    for a, b in room_imports():
+        graph.setdefault(a, set()).add(b)
+    assert strongly_connected(graph) == []
+
+
+def test_no_stair_up() -> None:
+    """Every import goes down a floor (or stays in its room)."""
+    up = [
+        f"{a} (floor {FLOORS[a]}) -> {b} (floor {FLOORS[b]}): {', '.join(sorted(set(why))[:3])}"
+        for (a, b), why in sorted(room_imports().items())
+        if FLOORS.get(b, 0) >= FLOORS.get(a, 0)
+    ]
+    assert up == [], "imports to the same or a higher floor:\n" + "\n".join(up)
+
+
+def test_at_most_nine_floors() -> None:
+    edges = set(room_imports())
+    assert max(FLOORS.values()) <= MOST_FLOORS
+    assert longest_path(edges, {r for e in edges for r in e}) <= MOST_FLOORS
