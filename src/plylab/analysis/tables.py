@@ -12,7 +12,7 @@ from ..errors import UserError
 from ..printable import printable
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
-TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
+TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens", "equilibrium")
 BY = ("formulation", "opponent", "game")
 
 
@@ -163,6 +163,8 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
+    if table == "equilibrium":  # games of hidden information: losses against the equilibrium
+        return equilibrium_table(rows, fmt)
     if fmt == "json":
         body_json = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
         return json.dumps(body_json, indent=2)
@@ -173,7 +175,19 @@ def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: st
         groups = [("", 2)] + [(c, 4) for c in cols]
         return format_grid(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, fmt, groups=groups)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
-    return format_grid(header, body, fmt)
+    text = format_grid(header, body, fmt)
+    if table == "matchups" and fmt != "csv" and any(r.get("equilibrium") for r in rows):
+        text += "\n\n" + equilibrium_table(rows, fmt)
+    return text
+
+
+def equilibrium_table(rows: list[dict[str, Any]], fmt: str) -> str:
+    from . import equilibrium
+
+    if fmt == "json":
+        return json.dumps({"equilibrium": [r for r in rows if r.get("equilibrium")]}, indent=2)
+    header, body = equilibrium.table(rows)
+    return format_grid(header, body, fmt, notes=[equilibrium.note(rows)] if body else [])
 
 
 def latex_escape(text: str) -> str:
