@@ -4,7 +4,11 @@
    from scratch (an empty PLYLAB_CACHE: CFR+ and the action-value walk), CFR+ iterations, the
    exploitability reached (absolute and as a fraction of the utility range), information sets,
    bytes on disk, and seconds to load the table back.
-2. Scoring cost per decision: microseconds per `grade_of(oracle, state, action)` on the decisions of
+2. Stability (kuhn_poker, leduc_poker): the equilibrium rebuilt with vanilla CFR (`pyspiel.CFRSolver`,
+   another equilibrium of the same game) beside CFR+'s: the largest change of any action's value and
+   of any action's loss, and how many (information set, action) pairs change their verdict (the
+   equilibrium plays it: probability above PLAYED; informative information sets).
+3. Scoring cost per decision: microseconds per `grade_of(oracle, state, action)` on the decisions of
    random games (the whole cost the session adds to a move of these games).
 Times are CPU seconds of this process (time.process_time). With --write the figures also go to
 bench/RESULTS-equilibrium.md with the command and machine (then run bench/merge_results.py).
@@ -24,7 +28,7 @@ os.environ["PLYLAB_CACHE"] = tempfile.mkdtemp(prefix="plylab-bench-equilibrium-"
 
 import pyspiel  # noqa: E402
 
-from plylab.oracles.equilibrium import EquilibriumOracle, cache_path  # noqa: E402
+from plylab.oracles.equilibrium import PLAYED, EquilibriumOracle, cache_path  # noqa: E402
 from plylab.oracles.graded import grade_of  # noqa: E402
 
 GAMES = ["kuhn_poker", "leduc_poker", "liars_dice"]
@@ -71,6 +75,35 @@ def bench(name: str) -> list[str]:
     ]
 
 
+STABLE = ["kuhn_poker", "leduc_poker"]
+
+
+def stability(name: str) -> list[str]:
+    game = pyspiel.load_game(name)
+    a = EquilibriumOracle.load_or_build(game, name)
+    b = EquilibriumOracle.build(game, solver="cfr")
+    tol = a.target
+    dv = dl = 0.0
+    pairs = flips = informative_flips = 0
+    for key, ea in a.infosets.items():
+        eb = b.infosets[key]
+        best_a, best_b = max(ea.values.values()), max(eb.values.values())
+        inf_a = best_a - min(ea.values.values()) > tol
+        inf_b = best_b - min(eb.values.values()) > tol
+        informative_flips += inf_a != inf_b
+        for act, va in ea.values.items():
+            pairs += 1
+            dv = max(dv, abs(va - eb.values[act]))
+            dl = max(dl, abs((best_a - va) - (best_b - eb.values[act])))
+            flips += (ea.policy[act] > PLAYED) != (eb.policy[act] > PLAYED)
+    return [
+        f"{name}: CFR+ ({a.source}) beside CFR ({b.source})",
+        f"    largest change: action value {dv:.4f}, loss {dl:.4f} ({dl / a.span:.1e} of the range); "
+        f"equilibrium-action verdict changes on {flips}/{pairs} (information set, action) pairs; "
+        f"informative verdict on {informative_flips}/{len(a)} information sets",
+    ]
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     lines = [
@@ -78,6 +111,10 @@ def main() -> None:
     ]
     for name in args or GAMES:
         for line in bench(name):
+            print(line, flush=True)
+            lines.append(line)
+    for name in [n for n in STABLE if n in (args or GAMES)]:
+        for line in stability(name):
             print(line, flush=True)
             lines.append(line)
     if "--write" in sys.argv:
@@ -99,6 +136,11 @@ Machine: {platform.machine()}, 2 cores shared with other work (load average {loa
   exploitability checks (one costs about twenty iterations) and the Python walk that values every
   action (one pass over every history).
 - Scoring a decision is one information-state string and one dictionary lookup.
+- Stability: the game value is the same in every equilibrium, and so are the values of actions whose
+  worth does not depend on which equilibrium the opponent plays (a J facing a bet in Kuhn poker);
+  where the game has a family of equilibria (Kuhn's first player bluffs a J with any probability in
+  [0, 1/3]), values at information sets that family touches move with it, and the loss a score gives
+  moves by the amount above.
 """
         Path(__file__).with_name("RESULTS-equilibrium.md").write_text(text)
 

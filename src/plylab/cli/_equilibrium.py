@@ -27,10 +27,12 @@ def _label(state: pyspiel.State, action: int) -> str:
 
 
 def history(game: GameDef, moves: str) -> pyspiel.State:
-    """The state after `moves`: the deal and the players' actions, each an engine label
-    (Kuhn poker: 'Deal:0 Deal:1 Pass Bet') or an action number, separated by spaces."""
+    """The state after `moves`: the deal and the players' actions, each an engine label or an
+    action number, separated by spaces (Kuhn poker: 'Deal:0 Deal:1 Pass Bet'), or by ';' where a
+    label has a space (Liar's dice: 'Roll 1; Roll 6; 1-2')."""
     state = game.new_state()
-    for i, token in enumerate(moves.replace(";", " ").split(), start=1):
+    tokens = [t.strip() for t in moves.split(";")] if ";" in moves else moves.split()
+    for i, token in enumerate((t for t in tokens if t), start=1):
         if state.is_terminal():
             raise UserError(f"the game is over before move {i} of '{moves}'")
         legal = state.legal_actions()

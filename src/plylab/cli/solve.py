@@ -104,7 +104,7 @@ def solve(
         help="moves from the start in the game's notation: Connect Four columns 1-7 (4453), "
         "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1), other games their listed move labels "
         "(mnk: x(1,1) o(0,0)), games of hidden information the deal and the actions as the engine "
-        "names them (kuhn_poker: Deal:0 Deal:1 Pass Bet); empty = the initial position",
+        "names them (kuhn_poker: Deal:0 Deal:1 Pass Bet; liars_dice: 'Roll 1; Roll 6; 1-2'); empty = the initial position",
     ),
     fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:

@@ -108,8 +108,14 @@ class InfoSet:
 PolicyTable = dict[str, list[tuple[int, float]]]
 
 
+SOLVERS: dict[str, Callable[[pyspiel.Game], Any]] = {
+    "cfr+": pyspiel.CFRPlusSolver,  # the oracle's
+    "cfr": pyspiel.CFRSolver,  # vanilla CFR: another equilibrium, to measure how stable the scores are
+}
+
+
 def solve(
-    game: pyspiel.Game, target: float, max_iterations: int = MAX_ITERATIONS
+    game: pyspiel.Game, target: float, max_iterations: int = MAX_ITERATIONS, solver_name: str = SOLVER
 ) -> tuple[PolicyTable, float, int]:
     """CFR+ until the average strategy's exploitability is at most `target` (absolute units) and
     the solver has done WORK information-set updates (so a small game is solved well past the
@@ -118,7 +124,7 @@ def solve(
 
     Exploitability is checked at iterations growing by half each time (on Liar's dice one check
     costs as much as twenty iterations), so the first sufficient iteration is overshot by at most 50%."""
-    solver = pyspiel.CFRPlusSolver(game)
+    solver = SOLVERS[solver_name](game)
     done, check = 0, 8
     while True:
         while done < check:
@@ -204,12 +210,14 @@ class EquilibriumOracle:
         self.source = f"{solver} {iterations} iterations, exploitability {exploitability:.2e}"
 
     @classmethod
-    def build(cls, game: pyspiel.Game, target: float | None = None) -> EquilibriumOracle:
+    def build(
+        cls, game: pyspiel.Game, target: float | None = None, solver: str = SOLVER
+    ) -> EquilibriumOracle:
         start = time.perf_counter()
         goal = TARGET * span(game) if target is None else target
-        table, reached, iterations = solve(game, goal)
+        table, reached, iterations = solve(game, goal, solver_name=solver)
         infosets, value = action_values(game, table)
-        return cls(game, infosets, value, reached, iterations, time.perf_counter() - start)
+        return cls(game, infosets, value, reached, iterations, time.perf_counter() - start, solver)
 
     def to_json(self, key: str) -> dict[str, Any]:
         return {
