@@ -42,11 +42,29 @@ class _Acc:
     opt: list[tuple[tuple[str, int], int, int]] = field(default_factory=list)  # (job order, k, n) per game
     opt_score: list[tuple[tuple[str, int], int, int]] = field(default_factory=list)
     tokens: Moments = field(default_factory=Moments)
+    payoff: Moments = field(default_factory=Moments)
     player_moves: Moments = field(default_factory=Moments)
     recognition: Tally = field(default_factory=Tally)
     usage: dict[str, float] = field(default_factory=lambda: dict.fromkeys(USAGE, 0))
     cost: float | None = None
     first: tuple[int, str, int] | None = None  # the matchup's first game in job order: rows keep that order
+
+
+# The games plylab registers as hidden-information ones (games/hidden.py), named here so a report
+# need not load OpenSpiel to know them; tests/games/test_hidden.py checks the two agree.
+HIDDEN_GAMES = frozenset(
+    {
+        "coordinated_mp", "dark_chess", "dark_hex", "dark_hex_ir", "gin_rummy", "go_fish",
+        "kriegspiel", "kuhn_poker", "latent_ttt", "leduc_poker", "liars_dice", "liars_dice_ir",
+        "phantom_go", "phantom_ttt", "phantom_ttt_ir", "rbc", "repeated_leduc_poker",
+        "universal_poker",
+    }
+)  # fmt: skip
+
+
+def hidden_information(game: str) -> bool:
+    """A game of hidden information: its rows carry the mean payoff per game."""
+    return game.partition(":")[0].strip() in HIDDEN_GAMES
 
 
 def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[int, int]]:
@@ -87,6 +105,8 @@ def matchup_rows(
         if g.cost is not None:
             a.cost = (a.cost or 0.0) + g.cost
         a.tokens.add_sums(int(g.model_moves), g.model_tokens, g.model_tokens_sq)
+        if g.payoff is not None:
+            a.payoff.add(float(g.payoff))
     recognizers = {}
     for r in store.model_texts(runs):
         if r.game not in recognizers:
@@ -125,6 +145,8 @@ def matchup_rows(
             "tokens_per_move": _mean(a.tokens),
             "recognition": {**a.recognition.as_dict(recognition_on), "scope": recognize},  # traces (l.114)
         }
+        if hidden_information(game):  # poker's chips, dice's +1/-1: the mean payoff says more than W/L
+            row["payoff"] = _mean(a.payoff)
         opt_s = _clusters(a.opt_score)
         n_s = sum(n for _, n in opt_s)
         if n_s:

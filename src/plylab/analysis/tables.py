@@ -35,6 +35,15 @@ def mean_cell(est: dict[str, Any] | None) -> str:
     return f"{est['mean']:.1f} ±{half:.1f}"
 
 
+def payoff_cell(est: dict[str, Any] | None) -> str:
+    """Mean payoff per game with its 95% Student-t interval (chips in poker, +1/-1 in dice)."""
+    if not est or est.get("mean") is None:
+        return "–"
+    if est.get("low") is None:
+        return f"{est['mean']:+.2f}"
+    return f"{est['mean']:+.2f} [{est['low']:+.2f}, {est['high']:+.2f}]"
+
+
 def recognition_cell(est: dict[str, Any]) -> str:
     """The rate (missing, never zero, where no move had a trace) and how many moves had one."""
     if est.get("on", "trace") != "trace" or "moves" not in est:
@@ -90,6 +99,11 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
         ]
         for r in rows
     ]
+    if any("payoff" in r for r in rows):  # hidden-information games: the mean payoff per game
+        at = header.index("F") + 1
+        header.insert(at, "payoff/game [95%]")
+        for r, cells in zip(rows, body, strict=True):
+            cells.insert(at, payoff_cell(r.get("payoff")))
     label = run_label(rows)
     if label is not None:
         header.insert(0, "run")

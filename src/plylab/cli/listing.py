@@ -32,6 +32,10 @@ def game_rows() -> list[dict[str, Any]]:
                 != pyspiel.GameType.ChanceMode.DETERMINISTIC,
             }
         )
+        if game_type(g.openspiel_name).information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+            rows[-1]["hidden"] = True  # each seat sees its own information state
+        if g.not_for_text is not None:
+            rows[-1]["not_for_text"] = g.not_for_text
     return rows
 
 
@@ -48,7 +52,12 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
         params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
         oracle = "oracle" if r["oracle"] else "no oracle"
         chance = " chance" if r["chance"] else ""
-        print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
+        line = f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
+        if r.get("hidden"):
+            line += "  hidden information"
+        if r.get("not_for_text"):
+            line += f"  not for text players: {r['not_for_text']}"
+        print(line)
 
 
 def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:

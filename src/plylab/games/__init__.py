@@ -7,6 +7,7 @@ from .base import GAMES, Formulation, GameDef, register_game
 for _module in ("tic_tac_toe", "nim", "connect_four", "breakthrough"):
     import_module(f"{__name__}.{_module}")
 import_module(f"{__name__}.generic").register_every_game()  # every other OpenSpiel game of the class
+import_module(f"{__name__}.hidden").register_every_game()  # and every hidden-information one
 import_module(f"{__name__}.relabel").relabel_every_game()  # after every game: each gets `relabel`
 
 

@@ -58,7 +58,22 @@ class Formulation(ABC, Generic[OptionsT]):
 
     @abstractmethod
     def render_state(self, state: pyspiel.State) -> str:
-        """The position as the player to move sees it (perfect information: the whole board)."""
+        """The position as the player to move may know it: under perfect information the whole
+        board; under hidden information that player's information state, never the whole state."""
+
+    def render_view(self, state: pyspiel.State, seat: int) -> str:
+        """The position as `seat` may know it, whoever is to move (a human's final position)."""
+        return self.render_state(state)
+
+    def render_whole(self, state: pyspiel.State) -> str | None:
+        """The whole state, hands and dice revealed, for a replay's reader (never for a player);
+        None where the view is already the whole state (perfect information)."""
+        return None
+
+    def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
+        """How `seat` learns of `action` played in `state` (a chance draw, another seat's move),
+        or None when it does not see it. Under perfect information every move is seen."""
+        return self.action_label(state, action)
 
     @abstractmethod
     def action_label(self, state: pyspiel.State, action: int) -> str:
@@ -93,10 +108,11 @@ class Formulation(ABC, Generic[OptionsT]):
 
     def describe_outcome(self, state: pyspiel.State) -> str:
         returns = state.returns()
-        if returns[0] == returns[1]:
+        best = max(returns)
+        winners = [s for s, r in enumerate(returns) if r == best]
+        if len(winners) > 1:
             return "The game is a draw."
-        winner = 0 if returns[0] > returns[1] else 1
-        return f"{self.seat_name(winner)} wins."
+        return f"{self.seat_name(winners[0])} wins."
 
 
 def engine_message(exc: Exception) -> str:
@@ -168,6 +184,8 @@ class GameDef:
     derived_oracle: Callable[[GameDef], Callable[[GameDef], Oracle] | None] | None = None
     # The title of a parametrised instance (e.g. Nim's pile set); default: title plus parameters.
     title_for: Callable[[GameDef], str] | None = None
+    # Why no person or model can play it from text (an information state too large to read); None: they can.
+    not_for_text: str | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)
@@ -239,6 +257,12 @@ class GameDef:
             derived.title = self.title_for(derived)
         derived.oracle_factory = self.derived_oracle(derived) if self.derived_oracle is not None else None
         return derived
+
+    @property
+    def perfect_information(self) -> bool:
+        """Every seat sees the whole state (else each sees its information state)."""
+        info = self.engine.get_type().information
+        return bool(info == pyspiel.GameType.Information.PERFECT_INFORMATION)
 
     @cached_property
     def engine(self) -> pyspiel.Game:

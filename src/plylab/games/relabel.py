@@ -116,6 +116,14 @@ class Relabel(FixedLabels[RelabelOptions]):
     def label(self, action: int) -> str:
         return self.words[action]
 
+    def render_whole(self, state: pyspiel.State) -> str | None:
+        return self.inner.render_whole(state)
+
+    def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
+        """The code word where the standard surface shows the move to `seat`; else None."""
+        seen = self.inner.seen_label(state, action, seat)
+        return None if seen is None else self.action_label(state, action)
+
     def seat_name(self, seat: int) -> str:
         return self.inner.seat_name(seat)
 

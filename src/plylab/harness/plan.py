@@ -14,12 +14,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import pyspiel
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import UserError
 from ..games import GAMES, get_game
+from ..games.base import engine_message
+from ..games.params import engine_quiet
 from ..models.secrets import scrub_spec
 from ..players import player_class
 from .seeds import derive_seed
@@ -35,16 +38,36 @@ __all__ = ["GameJob", "Matchup", "Plan", "PlanFile", "derive_seed", "load_plan",
 
 @dataclass(frozen=True)
 class Matchup:
+    """One player against its opponents in one game and formulation.
+
+    `opponent` sits in the second seat of a two-seat game; `others` are the opponents of the further
+    seats of a game of more (empty for two seats, so a two-seat matchup's key is what it always was)."""
+
     game: str
     formulation: str
     player: str
     opponent: str
     score: bool = True  # False: moves are not scored against an oracle (`--score off`)
+    others: tuple[str, ...] = ()
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        return (self.opponent, *self.others)
+
+    @property
+    def seats(self) -> int:
+        return 1 + len(self.opponents)
 
     @property
     def key(self) -> str:
         # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets)
-        return scrub_spec(f"{self.game}|{self.formulation}|{self.player}|{self.opponent}")
+        more = "".join(f"|{o}" for o in self.others)
+        return scrub_spec(f"{self.game}|{self.formulation}|{self.player}|{self.opponent}{more}")
+
+    @property
+    def specs(self) -> tuple[str, ...]:
+        """The player, then every opponent."""
+        return (self.player, *self.opponents)
 
 
 @dataclass(frozen=True)
@@ -56,7 +79,11 @@ class GameJob:
 
     @property
     def player_seat(self) -> int:
-        return 0 if self.idx < (self.games + 1) // 2 else 1
+        """The seat rotation: the games split into one block per seat, the player in seat r in block r.
+        For two seats that is the paper's half and half (003 l.60), the first half one longer."""
+        if self.matchup.seats == 2:
+            return 0 if self.idx < (self.games + 1) // 2 else 1
+        return self.idx * self.matchup.seats // self.games
 
     @cached_property
     def seed(self) -> int:
@@ -67,9 +94,16 @@ class GameJob:
         """Stable identity of the game: same key = same game (and same cached model replies)."""
         return f"{self.matchup.key}|seed={self.run_seed}|{self.idx}|seat={self.player_seat}"
 
-    def seat_specs(self) -> tuple[str, str]:
+    def seat_specs(self) -> tuple[str, ...]:
+        """The spec in each seat: the player in its seat, its opponents after it in turn order."""
         m = self.matchup
-        return (m.player, m.opponent) if self.player_seat == 0 else (m.opponent, m.player)
+        if m.seats == 2:
+            return (m.player, m.opponent) if self.player_seat == 0 else (m.opponent, m.player)
+        n, r = m.seats, self.player_seat
+        order = [""] * n
+        for k, spec in enumerate(m.specs):
+            order[(r + k) % n] = spec
+        return tuple(order)
 
 
 def check_int(flag: str, value: int, least: int) -> int:
@@ -102,21 +136,20 @@ class Plan:
 
     @property
     def uses_model(self) -> bool:
-        return any(player_class(spec)[1].uses_model for m in self.matchups for spec in (m.player, m.opponent))
+        return any(player_class(spec)[1].uses_model for m in self.matchups for spec in m.specs)
 
     @property
     def interactive(self) -> bool:
-        return any(
-            player_class(spec)[1].interactive for m in self.matchups for spec in (m.player, m.opponent)
-        )
+        return any(player_class(spec)[1].interactive for m in self.matchups for spec in m.specs)
 
     def to_dict(self) -> dict[str, Any]:
-        # no base_url keys; `score` only when off, so plans stored before it existed still resume
+        # no base_url keys; `score` only when off and `others` only when set, so plans stored before
+        # either existed still resume
         matchups = [
             {
-                k: scrub_spec(v) if isinstance(v, str) else v
+                k: scrub_spec(v) if isinstance(v, str) else [scrub_spec(x) for x in v] if k == "others" else v
                 for k, v in asdict(m).items()
-                if not (k == "score" and v is True)
+                if not (k == "score" and v is True) and not (k == "others" and not v)
             }
             for m in self.matchups
         ]
@@ -138,7 +171,20 @@ class Plan:
         for m in self.matchups:
             game = get_game(m.game)
             game.formulation(m.formulation)
-            for spec in (m.player, m.opponent):
+            try:
+                with engine_quiet():
+                    seats = game.engine.num_players()
+            except pyspiel.SpielError as exc:  # a game that needs parameters it was not given
+                raise UserError(
+                    f"game '{game.spec}' cannot be loaded: {engine_message(exc)}; "
+                    f"parameters: {game.parameters_text()}"
+                ) from None
+            if m.seats != seats:
+                raise UserError(
+                    f"'{game.spec}' is played by {seats} seats, and the matchup names {m.seats} "
+                    f"(the player and {len(m.opponents)} opponent(s)); name {seats - 1} opponent(s)"
+                )
+            for spec in m.specs:
                 _, cls, options = player_class(spec)
                 if cls.games is not None and game.name not in cls.games:
                     raise UserError(
@@ -148,6 +194,8 @@ class Plan:
                     raise UserError(
                         f"'{cls.name}' needs an exact oracle, and {game.oracle_missing} ('{game.name}')"
                     )
+                if (why := cls.refusal(game)) is not None:
+                    raise UserError(f"player '{cls.name}' cannot play '{game.spec}': {why}")
                 cls.prepare(options)
         return self
 

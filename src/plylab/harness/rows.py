@@ -146,6 +146,7 @@ class GameTotals:
     model_moves: float
     model_tokens: float
     model_tokens_sq: float
+    payoff: float | None = None  # the player's return in the game (chips in poker)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,10 @@
-"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes."""
+"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes.
+
+The one loop for every sequential OpenSpiel game: any number of seats, chance moves drawn from the
+job's seed, and hidden information, where what a seat reads is the formulation's rendering of its
+own information state (`Formulation.render_state` of a state in which it is to move), never the
+whole state. The record keeps the whole state, serialized, for replays and oracles.
+"""
 
 from __future__ import annotations
 
@@ -84,10 +90,20 @@ def _formulation(game: str, spec: str) -> Formulation:
 
 
 def outcome_for(returns: list[float], seat: int, forfeit_by: int | None) -> str:
+    """The seat's result: a win when it alone has the best return, a draw when it shares the best,
+    a loss otherwise (for two seats: more, equal or less than the other)."""
     if forfeit_by == seat:
         return "failure"
-    mine, theirs = returns[seat], returns[1 - seat]
-    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+    mine = returns[seat]
+    best = max(r for s, r in enumerate(returns) if s != seat)
+    return "win" if mine > best else "loss" if mine < best else "draw"
+
+
+def forfeit_returns(seats: int, forfeit_by: int) -> list[float]:
+    """Returns of a forfeited game: -1 to the seat that failed, the +1 it loses shared by the rest
+    (for two seats [-1, 1], as plylab always wrote)."""
+    share = 1.0 / (seats - 1)
+    return [-1.0 if s == forfeit_by else share for s in range(seats)]
 
 
 async def play_game(job: GameJob, context: RunContext | None = None, *, score: bool = True) -> GameRecord:
@@ -128,8 +144,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         if forfeit_by is None:
             returns = [float(r) for r in state.returns()]
         else:
-            returns = [1.0, 1.0]
-            returns[forfeit_by] = -1.0
+            returns = forfeit_returns(len(players), forfeit_by)
         for seat, p in enumerate(players):
             await p.game_over(GameResult(tuple(returns), seat, forfeit_by, tuple(state.history())))
     finally:
@@ -151,4 +166,6 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         moves=moves,
         started=started,
         finished=time.time(),
+        # a game of more than two seats names every seat's player (the columns name two)
+        extra={"seats": [canonical_spec(s) for s in job.seat_specs()]} if m.seats > 2 else None,
     )

@@ -463,7 +463,8 @@ SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.oppo
        TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
        TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
        TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq
+       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq,
+       json_extract(g.returns, '$[' || g.player_seat || ']') AS payoff
 FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
 WHERE g.run_id IN (SELECT value FROM json_each(?))
 GROUP BY g.id

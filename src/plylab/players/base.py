@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class Turn:
-    """Everything a player may know when it is asked for a move (and nothing it may not)."""
+    """What a player is asked to move in. `state` is the engine's state, for the engine's own
+    search (ISMCTS samples worlds from the mover's information state); what a player reads is
+    `view`, the formulation's rendering of what the mover may know, never the whole state."""
 
     game: GameDef
     formulation: Formulation
@@ -37,6 +39,11 @@ class Turn:
     seat: int
     ply: int
     job_key: str  # identifies the game job; keys the response cache with ply and attempt
+
+    @property
+    def view(self) -> str:
+        """The position as the mover may know it (the whole board under perfect information)."""
+        return self.formulation.render_state(self.state)
 
 
 @dataclass
@@ -152,6 +159,14 @@ class Player(BasePlayer[OptionsT, Turn, Decision]):
     async def game_over(self, result: GameResult) -> None:
         """Called once per game with the outcome (learning players update memory here)."""
 
+    @classmethod
+    def refusal(cls, game: GameDef) -> str | None:
+        """Why this player cannot play `game`, in one line; None when it can. A person or a model
+        reads the position as text, so neither plays a game whose view is too large to read."""
+        if game.not_for_text is not None and (cls.uses_model or cls.shows_observation):
+            return f"it is not for text players ({game.not_for_text})"
+        return None
+
 
 PLAYERS: Registry[type[BasePlayer[Any, Any, Any]]] = Registry("player")
 P = TypeVar("P", bound=BasePlayer[Any, Any, Any])
@@ -193,4 +208,6 @@ def make_player(spec_text: str, game: GameDef, seed: int, context: RunContext | 
     spec, cls, options = player_class(spec_text)
     if cls.games is not None and game.name not in cls.games:
         raise UserError(f"player '{cls.name}' does not play '{game.name}'; it plays: {', '.join(cls.games)}")
+    if (why := cls.refusal(game)) is not None:
+        raise UserError(f"player '{cls.name}' cannot play '{game.spec}': {why}")
     return cls(spec, options, game, seed, context)

@@ -112,8 +112,18 @@ class HumanPlayer(Player):
     def _announce(self, f: Formulation[Any], history: list[int]) -> pyspiel.State:
         """Say what happened since this player last moved (the opponent's replies, chance draws)."""
         state = self.game.new_state()
+        hidden = not self.game.perfect_information
         for i, action in enumerate(history):
-            if i >= self.shown:
+            if i >= self.shown and hidden:  # only what this seat sees of the move (or nothing)
+                seen = f.seen_label(state, action, self.seat)
+                if state.is_chance_node():
+                    self._say(f"Chance: {seen}" if seen is not None else "Chance: (hidden from you)")
+                elif state.current_player() != self.seat:
+                    mover = f.seat_name(state.current_player())
+                    self._say(
+                        f"{mover} played {seen}" if seen is not None else f"{mover} moved (hidden from you)"
+                    )
+            elif i >= self.shown:
                 if state.is_chance_node():
                     self._say(f"Chance: {state.action_to_string(state.current_player(), action)}")
                 elif state.current_player() != self.seat:
@@ -167,14 +177,15 @@ class HumanPlayer(Player):
         f = self.formulation or self.game.formulation("standard")
         end = self._announce(f, list(result.history))
         self._say("\nFinal position:", style="bold")
-        board = f.render_state(end)
+        board = f.render_view(end, result.seat)  # under hidden information: only what this seat knows
         self._say(board)
         if result.forfeit_by is not None:
             who = "You" if result.forfeit_by == result.seat else f.seat_name(result.forfeit_by)
             verdict = "you lose" if result.forfeit_by == result.seat else "you win"
             self._say(f"{who} failed to give a legal move and forfeit: {verdict}.", style="bold")
             return
-        mine, theirs = result.returns[result.seat], result.returns[1 - result.seat]
+        mine = result.returns[result.seat]
+        theirs = max(r for s, r in enumerate(result.returns) if s != result.seat)
         verdict = "You win." if mine > theirs else "You lose." if mine < theirs else "A draw."
         outcome = f.describe_outcome(end)
         self._say(verdict if outcome in board else f"{outcome} {verdict}", style="bold")

@@ -5,15 +5,27 @@ n=5000 for Connect Four, "other hyperparameters ... the OpenSpiel defaults" -- u
 rollout, and MCTS-Solver (`solve=true`, OpenSpiel's MCTSBot default and the paper's public code),
 which backs proven wins and losses up the tree. `solve=false` (plain UCT, a weaker opponent) and
 `sims=N` are opt-in keys.
+
+On a hidden-information game `mcts` is OpenSpiel's C++ information-set MCTS (`ISMCTSBot`, the same
+budget, uct_c and rollouts), which samples worlds from the mover's information state. Where the
+engine cannot sample them (liar's dice, phantom tic-tac-toe: no `ResampleFromInfostate`), it is
+determinized MCTS instead: `worlds` worlds the mover cannot tell from the real one (players.worlds),
+the C++ MCTSBot searching each with an equal share of the budget, and the move most visited over
+all of them played.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pyspiel
 from pydantic import Field
 
+from ..games import GameDef, get_game
+from ..games.params import engine_quiet
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
+from .worlds import TooManyWorlds, sample_world
 
 # The paper's budgets per game (l.49); any other game gets DEFAULT_SIMS.
 PAPER_SIMS = {"tic_tac_toe": 1000, "nim": 1000, "connect_four": 5000}
@@ -30,6 +42,28 @@ class MctsOptions(Params):
     uct_c: float = Field(2.0, gt=0)
     rollouts: int = Field(1, ge=1, le=2**31 - 1)
     solve: bool = True  # MCTS-Solver, as OpenSpiel's default and the paper
+    # hidden-information games the engine cannot resample: worlds searched per move (determinized MCTS)
+    worlds: int = Field(10, ge=1, le=10_000)
+
+
+@lru_cache(maxsize=256)
+def _resamples(spec: str) -> bool:
+    return resamples(get_game(spec))
+
+
+def resamples(game: GameDef) -> bool:
+    """Whether OpenSpiel samples a world from an information state in this game (ISMCTS needs it)."""
+    state = game.new_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    if state.is_terminal():
+        return False
+    try:
+        with engine_quiet():  # its "not implemented" goes to stderr before it raises
+            state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    except pyspiel.SpielError:
+        return False
+    return True
 
 
 @register_player
@@ -38,7 +72,9 @@ class MctsPlayer(Player[MctsOptions]):
     Options = MctsOptions
     summary = (
         "OpenSpiel C++ MCTSBot (MCTS-Solver), random rollouts; sims=N (default: the paper's 1000 for "
-        "tic-tac-toe and Nim, 5000 for Connect Four), solve=false for plain UCT, uct_c, rollouts"
+        "tic-tac-toe and Nim, 5000 for Connect Four), solve=false for plain UCT, uct_c, rollouts; on "
+        "hidden-information games ISMCTSBot, or determinized MCTS over `worlds` sampled worlds where "
+        "the engine cannot resample"
     )
     cpu_bound = True
 
@@ -63,5 +99,45 @@ class MctsPlayer(Player[MctsOptions]):
         """One search from `state` with this player's bot; the root shows what the search proved."""
         return self._bot().mcts_search(state)
 
+    def _ismcts(self) -> pyspiel.ISMCTSBot:
+        bot = getattr(self, "_cached_ismcts", None)
+        if bot is None:
+            o = self.options
+            seed = self.rng.randrange(2**31)
+            self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
+            bot = pyspiel.ISMCTSBot(seed + 1, self._evaluator, o.uct_c, self.sims)
+            self._cached_ismcts = bot
+        return bot
+
+    def _determinized(self, turn: Turn) -> Decision:
+        """The move most visited over searches of worlds the mover cannot tell from the real one."""
+        o = self.options
+        if getattr(self, "_cached_bot", None) is None:
+            seed = self.rng.randrange(2**31)
+            self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
+            share = max(1, self.sims // o.worlds)
+            self._cached_bot = pyspiel.MCTSBot(
+                self.game.engine, self._evaluator, o.uct_c, share, 1000, o.solve, seed + 1, False
+            )
+        legal = turn.state.legal_actions()
+        visits = dict.fromkeys(legal, 0)
+        try:
+            for _ in range(o.worlds):
+                world = sample_world(turn.state, turn.seat, self.rng)
+                for child in self._cached_bot.mcts_search(world).children:
+                    if child.action in visits:
+                        visits[child.action] += child.explore_count
+        except TooManyWorlds:
+            return Decision(self.rng.choice(legal), note={"fallback": "random", "why": "too many worlds"})
+        return Decision(max(legal, key=lambda a: visits[a]))
+
     async def act(self, turn: Turn) -> Decision:
-        return Decision(self._bot().step(turn.state))
+        if self.game.perfect_information:
+            return Decision(self._bot().step(turn.state))
+        if self._resamples:
+            return Decision(self._ismcts().step(turn.state))
+        return self._determinized(turn)
+
+    @property
+    def _resamples(self) -> bool:
+        return _resamples(self.game.spec)

@@ -154,8 +154,11 @@ def _step(
     state = engine.deserialize_state(m.state) if f is not None else None
     before = engine.deserialize_state(prev.state) if f is not None and prev is not None else None
     last = prev.action if prev is not None else None
+    # hidden information: the board is what the mover saw; the whole state sits behind a toggle
+    whole = f.render_whole(state) if f is not None else None
     return {
-        "svg": draw(game, state, _marks(m, before, last)),
+        "svg": None if whole is not None else draw(game, state, _marks(m, before, last)),
+        "whole": whole,
         "ply": m.ply,
         "seat": m.seat,
         "mover": names[m.seat],
@@ -191,7 +194,7 @@ def _final(
     f: Formulation | None, engine: Any, g: GameRow, moves: list[MoveRow], seats: list[str]
 ) -> dict[str, Any]:
     """The position after the last move, with the result as the player saw it."""
-    board, svg = "", None
+    board, svg, whole = "", None, None
     if f is not None and moves:
         before = engine.deserialize_state(moves[-1].state)
         state = before.clone()
@@ -199,13 +202,18 @@ def _final(
         if last is not None:
             state.apply_action(last)
         board = f.render_state(state)
-        svg = draw(g.game, state, Marks(last=last, before=before))
+        whole = f.render_whole(state)
+        svg = None if whole is not None else draw(g.game, state, Marks(last=last, before=before))
+    returns = _json(g.returns)
     if g.forfeit_by is not None:
         text = f"{seats[g.forfeit_by]} forfeited ({g.failure_kind or 'failure'})."
     else:
-        returns = _json(g.returns)
-        text = "Draw." if returns[0] == returns[1] else f"{seats[0 if returns[0] > returns[1] else 1]} won."
-    return {"board": board, "svg": svg, "result": text}
+        best = max(returns)
+        winners = [s for s, r in enumerate(returns) if r == best]
+        text = "Draw." if len(winners) > 1 else f"{seats[winners[0]]} won."
+    if whole is not None:  # hidden information: what each seat won or lost (chips, points)
+        text += " Payoffs: " + ", ".join(f"{seats[s]} {r:+g}" for s, r in enumerate(returns)) + "."
+    return {"board": board, "svg": svg, "result": text, "whole": whole}
 
 
 def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]:
@@ -223,6 +231,8 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]
         "formulation": g.formulation,
         # a formulation other than the engine's own surface disguises the board: show both
         "disguised": g.formulation != "standard",
+        # each step shows what its mover saw; the whole state (hands, dice) is behind a toggle
+        "hidden": f is not None and not get_game(g.game).perfect_information,
         "title": get_game(g.game).title if f is not None else g.game,
         "player": player,
         "opponent": opponent,

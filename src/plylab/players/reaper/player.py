@@ -135,6 +135,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         self._formulation: Formulation | None = None
         self.buffer: list[_Move] = []
         self._seen = 0  # history length after our last move
+        self._seat = 0
 
     @property
     def o(self) -> ReaperOptions:
@@ -162,6 +163,7 @@ class ReaperPlayer(Player[ReaperOptions]):
     # playing ----------------------------------------------------------------------------
     async def act(self, turn: Turn) -> Decision:
         f = self._formulation = turn.formulation
+        self._seat = turn.seat
         self._note_reply(turn.state.history())
         s = prompts.Situation(
             f.rules(), f.seat_name(turn.seat), f.render_state(turn.state), list(f.legal_labels(turn.state))
@@ -227,8 +229,10 @@ class ReaperPlayer(Player[ReaperOptions]):
             return
         state, labels = self.game.new_state(), []
         for i, a in enumerate(history):
-            if i >= self._seen:
-                labels.append(f.action_label(state, a))
+            if i >= self._seen:  # what this seat saw of each move: under hidden information, not all
+                seen = f.seen_label(state, a, self._seat)
+                if seen is not None:
+                    labels.append(seen)
             state.apply_action(a)
         self.buffer[-1].reply = ", ".join(labels)
 
@@ -318,7 +322,8 @@ def outcome_text(result: GameResult) -> str:
         return "you lost by forfeit (one of your moves failed)"
     if result.forfeit_by is not None:
         return "you won because the opponent forfeited"
-    mine, theirs = result.returns[result.seat], result.returns[1 - result.seat]
+    mine = result.returns[result.seat]
+    theirs = max(r for s, r in enumerate(result.returns) if s != result.seat)
     return "you won" if mine > theirs else "you lost" if mine < theirs else "a draw"
 
 

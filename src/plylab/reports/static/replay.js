@@ -81,9 +81,16 @@
     $("board").textContent = s ? s.board : game.final.board;
     // Under a disguise the text the model read sits open beside the real board; else it folds away.
     $("text-details").open = !drawing || game.disguised;
-    $("text-title").textContent = game.disguised
+    $("text-title").textContent = game.hidden
+      ? (s ? `What ${s.mover} saw (their information only)` : "The end, as the players saw it")
+      : game.disguised
       ? `What the player saw (${game.formulation})`
       : drawing ? "Text board (what a model reads)" : "Board";
+    if (game.hidden) {  // the whole state only on request: the reader, not a player, sees it
+      const whole = (s ? s.whole : game.final.whole) || "";
+      $("whole").textContent = whole;
+      $("whole").hidden = !$("reveal").checked;
+    }
     const cursor = document.querySelector("#value-svg .cursor");
     if (cursor) {
       const w = Number(cursor.parentNode.dataset.stepWidth), left = Number(cursor.parentNode.dataset.left);
@@ -105,6 +112,7 @@
   });
   entries.push({ kind: "final", title: game.final.result, label: "end" });
   const go = plylab.stepper(entries, render);
+  if (game.hidden) $("reveal").addEventListener("change", () => { $("whole").hidden = !$("reveal").checked; });
   document.querySelectorAll("#value-svg [data-step]").forEach((g) =>
     g.addEventListener("click", () => go(Number(g.dataset.step))));
   // n / p: the next / previous mistake (a non-optimal move or a failure), by either seat

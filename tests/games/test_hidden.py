@@ -1,0 +1,144 @@
+"""Hidden-information games (games/hidden.py): every one registered, each view plain and readable,
+moves by OpenSpiel's labels, and what is not for text players said so."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+from plylab.analysis.metrics import HIDDEN_GAMES
+from plylab.errors import UserError
+from plylab.games import GAMES, get_game
+from plylab.games.hidden import NOT_FOR_TEXT, VIEW_LIMIT, Hidden, information, playable_types
+from plylab.harness.plan import single_plan
+
+TEXT_GAMES = [gt.short_name for gt in playable_types() if gt.short_name not in NOT_FOR_TEXT]
+
+
+def _random_states(game: str, games: int, seed: int = 0):
+    """Every decision state of `games` random games."""
+    g = get_game(game)
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = g.new_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            yield state
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_every_imperfect_information_game_is_registered() -> None:
+    """OpenSpiel's two-player zero-sum sequential imperfect-information games, none silently missing;
+    the report's name list (which needs no OpenSpiel) is the same set."""
+    names = {gt.short_name for gt in playable_types()}
+    assert {"kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt", "dark_hex"} <= names
+    for name in names:
+        assert name in GAMES
+        assert isinstance(get_game(name).formulation("standard"), Hidden)
+        assert not get_game(name).has_oracle and "equilibrium" in get_game(name).oracle_missing
+    assert names == set(HIDDEN_GAMES)
+
+
+def test_not_for_text_games_are_listed_with_their_reason(cli) -> None:
+    r = cli("games")
+    assert r.code == 0
+    lines = {line.split()[0]: line for line in r.out.splitlines() if line.strip()}
+    for name, why in NOT_FOR_TEXT.items():
+        assert f"not for text players: {why}" in lines[name]
+    assert "hidden information" in lines["kuhn_poker"] and "not for text" not in lines["kuhn_poker"]
+
+
+@pytest.mark.parametrize("spec", ["llm:model=local,output=enum", "human"])
+def test_text_players_are_refused_where_the_view_is_unreadable(spec: str) -> None:
+    with pytest.raises(UserError, match="not for text players"):
+        single_plan("kriegspiel", "standard", spec, "random", 2, 0, None)
+    single_plan("kriegspiel", "standard", "random", "random", 2, 0, None)  # classic players may
+
+
+@pytest.mark.parametrize("game", TEXT_GAMES)
+def test_views_are_readable(game: str) -> None:
+    """Each text-playable game's view stays short enough to read in random games; each legal move
+    parses back from its label."""
+    f = get_game(game).formulation("standard")
+    longest = 0
+    for n, state in enumerate(_random_states(game, 5)):
+        view = f.render_state(state)
+        longest = max(longest, len(view))
+        if n < 40:
+            for label, action in f.legal_labels(state).items():
+                assert f.parse_action(state, label) == action
+    assert longest <= VIEW_LIMIT + 200, f"{game}: a view of {longest} characters"
+
+
+def test_kuhn_view_is_plain() -> None:
+    """Your card, the pot, the betting so far; never the other card."""
+    g = get_game("kuhn_poker")
+    f = g.formulation("standard")
+    state = g.new_state()
+    state.apply_action(2)  # player 1: King
+    state.apply_action(0)  # player 2: Jack
+    state.apply_action(1)  # player 1 bets
+    view = f.render_state(state)
+    assert "Your card: Jack (J)" in view
+    assert "Pot: 3 chips (you have put in 1" in view
+    assert "Player 1 bet" in view and "Legal moves: Pass, Bet" in view
+    assert "You are Player 2" in view
+    assert f.render_whole(state) == "2 0 b"
+
+
+def test_leduc_and_liars_dice_views_are_plain() -> None:
+    g = get_game("leduc_poker")
+    state = g.new_state()
+    state.apply_action(5)
+    state.apply_action(0)
+    view = g.formulation("standard").render_state(state)
+    assert "Your private card: King (card 5)" in view and "Jack" not in view
+    d = get_game("liars_dice")
+    state = d.new_state()
+    state.apply_action(2)  # player 1 rolls 3
+    state.apply_action(5)  # player 2 rolls 6
+    view = d.formulation("standard").render_state(state)
+    assert "Your dice: 3." in view and "6" not in view.split("Legal moves")[0]
+
+
+def test_seen_labels_show_public_moves_only() -> None:
+    """A bet is public; the other player's card and a phantom mark are not."""
+    k = get_game("kuhn_poker")
+    f = k.formulation("standard")
+    state = k.new_state()
+    assert f.seen_label(state, 2, 0) is not None  # your own card
+    state.apply_action(2)
+    assert f.seen_label(state, 0, 0) is None  # the other card
+    state.apply_action(0)
+    assert f.seen_label(state, 1, 1) == "Bet"  # the opponent's bet
+    p = get_game("phantom_ttt")
+    fp = p.formulation("standard")
+    state = p.new_state()
+    assert fp.seen_label(state, 4, 1) is None and fp.seen_label(state, 4, 0) == "x(1,1)"
+
+
+def test_information_is_openspiels_string() -> None:
+    state = get_game("kuhn_poker").new_state()
+    state.apply_action(1)
+    state.apply_action(2)
+    assert information(state, 0) == state.information_state_string(0) == "1"
+
+
+def test_a_hidden_game_relabels_without_leaking() -> None:
+    g = get_game("kuhn_poker")
+    f = g.formulation("relabel:seed=3")
+    state = g.new_state()
+    state.apply_action(2)
+    state.apply_action(0)
+    text = f.render_state(state)
+    assert "Kuhn" not in text and "King" in text  # the game's name is disguised, the card is not
+    assert "Jack" not in text.split("The deck")[1].split(";")[1]
+
+
+def test_not_for_text_reasons_name_a_real_game() -> None:
+    assert set(NOT_FOR_TEXT) <= {gt.short_name for gt in pyspiel.registered_games()}
