@@ -113,3 +113,10 @@ def test_the_replay_shows_the_equilibrium_and_plots_payoffs(tmp_path: Path, cli)
     assert all(m["probability"] is not None and m["payoff"] is not None for m in step["legal"])
     points = series(payload["steps"])
     assert all(p["payoff"] is not None and -1 <= p["value"] <= 1 for p in points)
+
+
+def test_the_equilibrium_player_is_refused_where_there_is_no_equilibrium(cli, tmp_path: Path) -> None:
+    r = cli("run", "--game", "tic_tac_toe", "--player", "equilibrium", "--opponent", "random",
+            "--games", "2", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
+    assert r.code != 0 and "cannot play 'tic_tac_toe'" in r.err and "kuhn_poker" in r.err
+    assert "Traceback" not in r.err

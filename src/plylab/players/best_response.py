@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
-from .equilibrium import equilibrium_of
+from .equilibrium import equilibrium_of, refused
+
+if TYPE_CHECKING:
+    from ..games import GameDef
 
 
 class BestResponseOptions(Params):
@@ -92,6 +95,10 @@ class BestResponsePlayer(Player[BestResponseOptions]):
     needs_oracle = True
     Options = BestResponseOptions
     summary = "best response to a stored player's empirical strategy: run=RUN, to=SPEC (';' for its commas)"
+
+    @classmethod
+    def refusal(cls, game: GameDef) -> str | None:
+        return refused(game) or super().refusal(game)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

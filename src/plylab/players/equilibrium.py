@@ -10,6 +10,7 @@ from ..errors import UserError
 from .base import Decision, Player, Turn, register_player
 
 if TYPE_CHECKING:  # OpenSpiel loads when a game is played, not when a spec is read (optimal imports this)
+    from ..games import GameDef
     from ..oracles.equilibrium import EquilibriumOracle
 
 
@@ -20,6 +21,18 @@ def sample(policy: dict[int, float], rng: random.Random) -> int:
     if sum(weights) <= 0.0:
         return rng.choice(actions)
     return int(rng.choices(actions, weights=weights)[0])
+
+
+def refused(game: GameDef) -> str | None:
+    """Why a player of the equilibrium cannot play `game` (checked before any game starts)."""
+    from ..oracles.equilibrium import BOUNDS
+
+    if game.openspiel_name not in BOUNDS or not game.has_oracle:
+        return (
+            "it plays games of hidden information with an equilibrium oracle "
+            f"({', '.join(BOUNDS)}, within PLYLAB_EQUILIBRIUM_LIMIT)"
+        )
+    return None
 
 
 def equilibrium_of(player: Player[Any]) -> EquilibriumOracle:
@@ -40,6 +53,10 @@ class EquilibriumPlayer(Player):
     name = "equilibrium"
     needs_oracle = True
     summary = "samples the game's equilibrium strategy (CFR+) at its information set, seeded"
+
+    @classmethod
+    def refusal(cls, game: GameDef) -> str | None:
+        return refused(game) or super().refusal(game)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
