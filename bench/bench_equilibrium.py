@@ -96,8 +96,19 @@ def stability(name: str) -> list[str]:
             dv = max(dv, abs(va - eb.values[act]))
             dl = max(dl, abs((best_a - va) - (best_b - eb.values[act])))
             flips += (ea.policy[act] > PLAYED) != (eb.policy[act] > PLAYED)
+    # What a report sees: the decisions of random games, each scored by both equilibria.
+    sample = decisions(game, 5_000, seed=1)
+    diffs, verdicts = [], 0
+    for state, action in sample:
+        ga, gb = grade_of(a, state, action), grade_of(b, state, action)
+        diffs.append(abs(ga.loss(action) - gb.loss(action)))
+        verdicts += (ga.informative, ga.detail["played"]) != (gb.informative, gb.detail["played"])
+    diffs.sort()
     return [
         f"{name}: CFR+ ({a.source}) beside CFR ({b.source})",
+        f"    over {len(sample):,} decisions of random games: loss changes by {sum(diffs) / len(diffs):.4f} on "
+        f"average (median {diffs[len(diffs) // 2]:.4f}, 99th percentile {diffs[int(0.99 * len(diffs))]:.4f}); "
+        f"the verdict (informative, equilibrium action) changes on {verdicts / len(sample):.1%} of them",
         f"    largest change: action value {dv:.4f}, loss {dl:.4f} ({dl / a.span:.1e} of the range); "
         f"equilibrium-action verdict changes on {flips}/{pairs} (information set, action) pairs; "
         f"informative verdict on {informative_flips}/{len(a)} information sets",
