@@ -30,6 +30,7 @@ def test_kuhn_poker_has_its_equilibrium_attached() -> None:
     assert not get_game("liars_dice:numdice=3").has_oracle  # over the bound: played unscored
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_a_run_against_the_equilibrium_is_reported_with_intervals(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     run(cli, store, "random", "equilibrium", 30, "r")
@@ -55,6 +56,7 @@ def test_a_run_against_the_equilibrium_is_reported_with_intervals(cli, tmp_path:
     assert csv.code == 0 and csv.out.splitlines()[0].startswith("game,player,opponent,decisions")
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_the_equilibrium_player_is_deterministic_in_its_seed(cli, tmp_path: Path) -> None:
     runs = []
     for name in ("a", "b"):
@@ -67,6 +69,7 @@ def test_the_equilibrium_player_is_deterministic_in_its_seed(cli, tmp_path: Path
     assert runs[0]["loss"]["mean"] < 0.01 and runs[0]["equilibrium_rate"]["rate"] == 1.0
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_a_best_response_exploits_an_always_random_player(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     run(cli, store, "random", "equilibrium", 20, "habits")
@@ -95,6 +98,7 @@ def test_solve_prints_the_value_and_the_actions_at_an_information_set(cli) -> No
     assert bad.code != 0 and "not legal there" in bad.err and "Traceback" not in bad.err
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_the_replay_shows_the_equilibrium_and_plots_payoffs(tmp_path: Path, cli) -> None:
     from plylab.harness.store import Store
     from plylab.reports.data import replay_payload

@@ -56,6 +56,7 @@ def test_exploitability_within_the_stated_bound(kuhn: EquilibriumOracle) -> None
     assert "cfr+" in kuhn.source and f"{kuhn.exploitability:.2e}" in kuhn.source
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_two_builds_give_the_same_tables() -> None:
     game = pyspiel.load_game("kuhn_poker")
     a, b = EquilibriumOracle.build(game), EquilibriumOracle.build(game)
@@ -71,6 +72,7 @@ def test_the_cache_holds_what_was_built(kuhn: EquilibriumOracle) -> None:
     assert again.infosets == kuhn.infosets and again.value == kuhn.value
 
 
+@pytest.mark.slow  # over 0.9 s on two cores
 def test_a_torn_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path))
     cache_path("kuhn_poker").write_text("{not json")
