@@ -293,7 +293,10 @@ class Hidden(Generic):
         return f"Game over. {self.describe_outcome(state)} Payoffs: {returns}."
 
     def render_whole(self, state: pyspiel.State) -> str | None:
-        return str(state).rstrip()
+        """OpenSpiel's whole state, then what each seat knows: for a replay's reader only."""
+        seats = range(state.get_game().num_players())
+        known = [f"{self.seat_name(s)} knows:\n{self.view(state, s)}" for s in seats]
+        return "\n\n".join([f"The whole state (OpenSpiel): {str(state).rstrip()}", *known])
 
     def action_label(self, state: pyspiel.State, action: int) -> str:
         return str(

@@ -116,13 +116,22 @@ class Relabel(FixedLabels[RelabelOptions]):
     def label(self, action: int) -> str:
         return self.words[action]
 
+    def render_view(self, state: pyspiel.State, seat: int) -> str:
+        """The mover's view is the position; any other seat's is the standard one's, disguised (under
+        hidden information it is not the mover's)."""
+        if state.current_player() == seat or self.game.perfect_information:
+            return self.render_state(state)
+        return self.disguise(self.inner.render_view(state, seat))
+
     def render_whole(self, state: pyspiel.State) -> str | None:
         return self.inner.render_whole(state)
 
     def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
         """The code word where the standard surface shows the move to `seat`; else None."""
         seen = self.inner.seen_label(state, action, seat)
-        return None if seen is None else self.action_label(state, action)
+        if seen is None or state.is_chance_node():  # a deal or a roll keeps its own name
+            return None if seen is None else self.disguise(seen)
+        return self.action_label(state, action)
 
     def seat_name(self, seat: int) -> str:
         return self.inner.seat_name(seat)

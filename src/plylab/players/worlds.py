@@ -2,7 +2,7 @@
 cannot resample (liar's dice, phantom tic-tac-toe).
 
 A world is a history that gives the seat the same information state after every step as the game
-played so far: the seat's own moves as played, every other move and chance outcome drawn at random
+played so far, the seat to move at the same steps, and over when it is over: the seat's own moves as played, every other move and chance outcome drawn at random
 among those that keep its information the same (depth first, so a later observation that rules an
 earlier guess out sends the search back). The real history is always one such world, so a world is
 always found; nothing but the seat's own information strings steers the choice.
@@ -36,8 +36,10 @@ def sample_world(state: pyspiel.State, seat: int, rng: random.Random) -> pyspiel
     budget = [MAX_NODES]
 
     def extend(s: pyspiel.State, i: int) -> pyspiel.State | None:
-        if i == len(history):
-            return s
+        if i == len(history):  # being asked to move, or told the game is over, is information too
+            asked = int(s.current_player()) == seat
+            same = asked == (int(state.current_player()) == seat) and s.is_terminal() == state.is_terminal()
+            return s if same else None
         mover = int(s.current_player())
         if (mover == seat) != (movers[i] == seat):  # the seat moves at other times here: not its game
             return None

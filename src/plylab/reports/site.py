@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
 from ..analysis.plot_style import styled
-from ..analysis.tables import pivot
+from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
@@ -96,20 +96,31 @@ def _rate_ci(rate: float | None, low: float | None, high: float | None) -> Cell:
     return Cell(f"{rate:.3f}{ci}", sort=rate, cls="num")
 
 
+def _payoff(est: dict[str, Any] | None) -> Cell:
+    if not est or est.get("mean") is None:
+        return Cell("–", sort=None, cls="num")
+    return Cell(payoff_cell(est), sort=est["mean"], cls="num")
+
+
 def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
     """Outcomes and optimality per matchup; the clustered interval, scored moves and moves per game
     fold into a detail row, so the table fits 1280 px."""
     keys = _keys(rows)
     scored = any("optimality_score" in r for r in rows)  # oracles with exact scores (Connect Four)
-    header = [*keys, "games", "W", "D", "L", "F", "optimality [95% Wilson]"] + [
-        "by exact score [95% Wilson]"
-    ] * scored
+    paid = any("payoff" in r for r in rows)  # hidden-information games: mean payoff per game
+    header = (
+        [*keys, "games", "W", "D", "L", "F"]
+        + ["payoff/game [95% t]"] * paid
+        + ["optimality [95% Wilson]"]
+        + ["by exact score [95% Wilson]"] * scored
+    )
     body, details = [], []
     for r in rows:
         o, s = r["optimality"], r.get("optimality_score") or {}
         body.append(
             _key_cells(r, keys, root)
             + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")]
+            + [_payoff(r.get("payoff"))] * paid
             + [_rate_ci(o["rate"], o["low"], o["high"])]
             + [_rate_ci(s.get("rate"), s.get("low"), s.get("high"))] * scored
         )
