@@ -151,7 +151,10 @@ Machine: {platform.machine()}, 2 cores shared with other work (load average {loa
   worth does not depend on which equilibrium the opponent plays (a J facing a bet in Kuhn poker);
   where the game has a family of equilibria (Kuhn's first player bluffs a J with any probability in
   [0, 1/3]), values at information sets that family touches move with it, and the loss a score gives
-  moves by the amount above.
+  moves by the amount above. On Leduc, vanilla CFR stops less converged (exploitability 1e-2 against
+  2e-4), and most of the 18% of verdicts that change are at information sets both reach often (median
+  reach 0.8 of the deal's, measured separately): probabilities near the 0.05 threshold and value gaps
+  near the tolerance. The expected loss is the sturdier score.
 """
         Path(__file__).with_name("RESULTS-equilibrium.md").write_text(text)
 
