@@ -124,3 +124,33 @@ def test_the_equilibrium_player_is_refused_where_there_is_no_equilibrium(cli, tm
             "--games", "2", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
     assert r.code != 0 and "cannot play 'tic_tac_toe'" in r.err and "kuhn_poker" in r.err
     assert "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("spec", ["optimal", "equilibrium"])
+def test_optimal_and_equilibrium_sample_the_equilibrium(spec: str) -> None:
+    """Kuhn: with K facing a bet both always call; with Q opening, they follow the equilibrium's mix."""
+    import asyncio
+    from collections import Counter
+
+    from plylab.players import Turn, make_player
+
+    game = get_game("kuhn_poker")
+    oracle = game.oracle()
+    assert isinstance(oracle, EquilibriumOracle)
+
+    def state_after(history: list[int]):  # noqa: ANN202
+        state = game.new_state()
+        for a in history:
+            state.apply_action(a)
+        return state
+
+    f = game.formulation("standard")
+    counts: Counter[int] = Counter()
+    for seed in range(400):
+        player = make_player(spec, game, seed)
+        facing = state_after([0, 2, 1])  # J, K; player 1 bets
+        assert asyncio.run(player.act(Turn(game, f, facing, 1, 1, "k"))).action == 1
+        opening = state_after([2, 0])  # player 1 holds K: bets with 3 times the J bluff
+        counts[asyncio.run(player.act(Turn(game, f, opening, 0, 0, "k"))).action] += 1
+    expected = oracle.policy(state_after([2, 0]))[1]
+    assert abs(counts[1] / 400 - expected) < 0.08
