@@ -145,5 +145,17 @@ def test_a_hidden_game_relabels_without_leaking() -> None:
     assert "Jack" not in text.split("The deck")[1].split(";")[1]
 
 
-def test_not_for_text_reasons_name_a_real_game() -> None:
-    assert set(NOT_FOR_TEXT) <= {gt.short_name for gt in pyspiel.registered_games()}
+@pytest.mark.parametrize("game", sorted(NOT_FOR_TEXT))
+def test_each_not_for_text_reason_holds(game: str) -> None:
+    """No information state at all, or one longer than VIEW_LIMIT in random games."""
+    gt = get_game(game).engine.get_type()
+    assert game in {t.short_name for t in pyspiel.registered_games()}
+    if not gt.provides_information_state_string:
+        assert "no information state" in NOT_FOR_TEXT[game]
+        return
+    longest = 0
+    for n, state in enumerate(_random_states(game, 1)):
+        longest = max(longest, len(information(state, int(state.current_player()))))
+        if longest > VIEW_LIMIT or n > 400:
+            break
+    assert longest > VIEW_LIMIT

@@ -23,7 +23,7 @@ from plylab.games import Formulation, get_game
 from plylab.games.hidden import NOT_FOR_TEXT, Hidden, playable_types
 from plylab.players import Turn, make_player
 from plylab.players.llm import build_prompt
-from plylab.players.worlds import sample_world
+from plylab.players.worlds import TooManyWorlds, sample_world
 
 GAMES = {"kuhn_poker": 300, "leduc_poker": 200, "liars_dice": 200, "phantom_ttt": 200}
 # The other text-playable games of the class, fewer games each (the check is the same).
@@ -66,8 +66,12 @@ def _texts(game: str, f: Formulation[Any], state: pyspiel.State, seat: int) -> t
     return texts
 
 
-def leaks(game: str, f: Formulation[Any], games: int, seed: int = 0) -> tuple[list[str], int]:
-    """(the leaks found, how many comparisons met a world that differs from the real one)."""
+def leaks(
+    game: str, f: Formulation[Any], games: int, seed: int = 0, max_nodes: int = 20_000
+) -> tuple[list[str], int]:
+    """(the leaks found, how many comparisons met a world that differs from the real one). A state
+    whose worlds are too many to sample within `max_nodes` steps is not compared (go fish's hands
+    late in a game); the callers check that enough were."""
     g = get_game(game)
     rng = random.Random(seed)
     found: list[str] = []
@@ -80,7 +84,10 @@ def leaks(game: str, f: Formulation[Any], games: int, seed: int = 0) -> tuple[li
                 state.apply_action(rng.choices(outcomes, probs)[0])
                 continue
             for seat in range(g.engine.num_players()):
-                world = sample_world(state, seat, rng)
+                try:
+                    world = sample_world(state, seat, rng, max_nodes)
+                except TooManyWorlds:
+                    continue
                 differing += world.serialize() != state.serialize()
                 mine, theirs = _texts(game, f, state, seat), _texts(game, f, world, seat)
                 if mine != theirs:
@@ -100,8 +107,11 @@ def test_no_seat_reads_what_it_cannot_know(game: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", OTHERS)
 def test_other_hidden_games_leak_nothing(game: str) -> None:
-    found, _ = leaks(game, get_game(game).formulation("standard"), 100)
-    assert found == []
+    if game == "go_fish":  # hands of many cards: few states sample quickly, so fewer games, a short search
+        found, differing = leaks(game, get_game(game).formulation("standard"), 3, max_nodes=2_000)
+    else:
+        found, differing = leaks(game, get_game(game).formulation("standard"), 100)
+    assert found == [] and differing >= 20
 
 
 @pytest.mark.parametrize("game", ["kuhn_poker", "liars_dice"])

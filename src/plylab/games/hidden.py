@@ -25,19 +25,19 @@ from .rules import MOVES, rules_text
 
 # Of the class, yet not games of their own: wrappers around another game given as a parameter.
 EXCLUDED = frozenset({"zerosum", "repeated_poker"})
-# Views too large for a person or a model to read (measured by tests/games/test_hidden.py: the
-# longest information state of random games, in characters), and games whose view is not a text.
+# Games a person or a model cannot play from text, with the reason `plylab games` prints: an information
+# state too long to read (longer than VIEW_LIMIT in random games), or none at all, only an observation that
+# drops the history a player would have to remember (tests/games/test_hidden.py checks each reason holds).
 NOT_FOR_TEXT: dict[str, str] = {
-    "dark_chess": "a seat's view is a full chess board of what it sees with no move list; "
-    "an unreadable text over hundreds of plies",
-    "kriegspiel": "the information state is the whole umpire transcript (over 1,000 characters "
-    "within 60 plies)",
-    "phantom_go": "a 9x9 Go board of what the seat has found, with every failed attempt; the "
-    "information state is not provided, only a bare observation",
-    "rbc": "reconnaissance blind chess: a chess board of sensed squares, without its history",
-    "gin_rummy": "the information state runs to over 500 characters of card lists within 60 plies",
-    "go_fish": "the information state is a running transcript of every ask and draw",
-    "repeated_leduc_poker": "the information state repeats every hand's transcript",
+    "dark_chess": "OpenSpiel gives it no information state, only the visible board without the moves "
+    "that led there, over hundreds of plies",
+    "kriegspiel": "its information state is the umpire's whole transcript, over 9,000 characters in a long game",
+    "phantom_go": "OpenSpiel gives it no information state, only a 9x9 board of stones found, without the "
+    "attempts that led there, over hundreds of plies",
+    "rbc": "OpenSpiel gives it no information state, only a board of sensed squares without the history "
+    "of senses and moves",
+    "gin_rummy": "OpenSpiel gives it no information state, only over 500 characters of card lists without "
+    "the history of draws and discards",
 }
 PLAIN = {"players": 2}  # two seats, for games that take more
 # Names a reply or a trace may use for the game (recognition; `relabel` hides them all).

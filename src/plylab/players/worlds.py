@@ -16,15 +16,18 @@ import pyspiel
 
 from ..games.hidden import information
 
-MAX_NODES = 200_000  # a search this long means the information set is too large to sample this way
+MAX_NODES = 20_000  # a search this long means the information set is too large to sample this way
 
 
 class TooManyWorlds(Exception):
     """No world found within MAX_NODES steps."""
 
 
-def sample_world(state: pyspiel.State, seat: int, rng: random.Random) -> pyspiel.State:
-    """A state with the same information for `seat` as `state`, at every step of its history."""
+def sample_world(
+    state: pyspiel.State, seat: int, rng: random.Random, max_nodes: int = MAX_NODES
+) -> pyspiel.State:
+    """A state with the same information for `seat` as `state`, at every step of its history;
+    TooManyWorlds when none is found within `max_nodes` steps (go fish: hidden hands of many cards)."""
     game = state.get_game()
     history = [int(a) for a in state.history()]
     walk = game.new_initial_state()
@@ -33,7 +36,7 @@ def sample_world(state: pyspiel.State, seat: int, rng: random.Random) -> pyspiel
         movers.append(int(walk.current_player()))
         walk.apply_action(a)
         seen.append(information(walk, seat))
-    budget = [MAX_NODES]
+    budget = [max_nodes]
 
     def extend(s: pyspiel.State, i: int) -> pyspiel.State | None:
         if i == len(history):  # being asked to move, or told the game is over, is information too
@@ -56,7 +59,7 @@ def sample_world(state: pyspiel.State, seat: int, rng: random.Random) -> pyspiel
         for a in choices:
             budget[0] -= 1
             if budget[0] < 0:
-                raise TooManyWorlds(f"no world within {MAX_NODES} steps")
+                raise TooManyWorlds(f"no world within {max_nodes} steps")
             child = s.child(a)
             if information(child, seat) == seen[i + 1]:
                 found = extend(child, i + 1)
