@@ -8,6 +8,7 @@ from typing import Any
 
 from ..harness.rows import USAGE
 from ..harness.store import Store
+from .equilibrium import has_equilibrium
 from .recognition import Tally, patterns_for, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
@@ -150,4 +151,12 @@ def matchup_rows(
         if n_s:
             row["optimality_score"] = _rate(sum(k for k, _ in opt_s), n_s, opt_s)
         rows.append(row)
+    if any(has_equilibrium(r["game"]) for r in rows):  # what each decision lost against the equilibrium
+        from .equilibrium import matchup_equilibrium
+
+        found = matchup_equilibrium(store, runs)
+        for out in rows:
+            key = (out["run"], out["game"], out["formulation"], out["player"], out["opponent"])
+            if key in found:
+                out["equilibrium"] = found[key]
     return rows

@@ -154,9 +154,10 @@ SMALL = 256  # up to this many games the bootstrap runs in plain Python: a small
 
 
 def cluster_bootstrap(
-    clusters: Sequence[tuple[int, int]], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
+    clusters: Sequence[tuple[float, int]], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
 ) -> Estimate:
-    """Ratio estimate sum(k)/sum(n) over clusters (games), resampling whole games.
+    """Ratio estimate sum(k)/sum(n) over clusters (games), resampling whole games (k may be a sum of
+    values, such as a game's expected losses, not only a count).
 
     Seeded, so the same games always give the same interval: up to SMALL games with the standard
     library's generator (numpy's import would be most of a small report's start-up), above with
@@ -187,7 +188,7 @@ def cluster_bootstrap(
     return Estimate(rate, float(np.quantile(big, alpha)), float(np.quantile(big, 1 - alpha)), int(total))
 
 
-def _ratios_small(pairs: list[tuple[int, int]], resamples: int, seed: int) -> list[float]:
+def _ratios_small(pairs: list[tuple[float, int]], resamples: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     ks, ns, games = [k for k, _ in pairs], [n for _, n in pairs], range(len(pairs))
     out = []

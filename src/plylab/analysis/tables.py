@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 __all__ = ["BY", "FORMATS", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
-TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens")
+TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens", "equilibrium")
 BY = ("formulation", "opponent", "game")
 
 
@@ -180,6 +180,8 @@ def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opp
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
+    if table == "equilibrium":  # games of hidden information: losses against the equilibrium
+        return equilibrium_table(rows)
     data = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
     if table == "outcomes":  # the paper's Tables 6/7: each column's W D L F under it
         header, body = pivot(rows, table, by)
@@ -191,10 +193,22 @@ def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opp
     return Table(header, body, data=data)
 
 
+def equilibrium_table(rows: list[dict[str, Any]]) -> Table:
+    """Each hidden-information matchup's losses against the game's equilibrium (issue 27)."""
+    from . import equilibrium
+
+    header, body = equilibrium.table(rows)
+    data = {"equilibrium": [r for r in rows if r.get("equilibrium")]}
+    return Table(header, body, notes=[equilibrium.note(rows)] if body else [], data=data)
+
+
 def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
-    return render_table(table_of(rows, table, by), fmt)
+    text = render_table(table_of(rows, table, by), fmt)
+    if table == "matchups" and fmt not in ("csv", "json") and any(r.get("equilibrium") for r in rows):
+        text += "\n\n" + render_table(equilibrium_table(rows), fmt)
+    return text
 
 
 @dataclass(frozen=True)
@@ -214,6 +228,7 @@ ABOUT = {
     "optimality": "optimal-move rate per player, a column per --by value (the paper's Tables 2-4, 8, 10)",
     "recognition": "how often a trace names the game, per player (the paper's Tables 5, 9, 11)",
     "tokens": "output tokens per move per player (the paper's Tables 12-14)",
+    "equilibrium": "per hidden-information matchup: expected loss, equilibrium-action rate, payoff, exploitability",
 }
 
 

@@ -103,14 +103,22 @@ def solve(
         "--moves",
         help="moves from the start in the game's notation: Connect Four columns 1-7 (4453), "
         "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1), other games their listed move labels "
-        "(mnk: x(1,1) o(0,0)); empty = the initial position",
+        "(mnk: x(1,1) o(0,0)), games of hidden information the deal and the actions as the engine "
+        "names them (kuhn_poker: Deal:0 Deal:1 Pass Bet; liars_dice: 'Roll 1; Roll 6; 1-2'); empty = the initial position",
     ),
     fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:
-    """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves."""
+    """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves;
+    in a game of hidden information the equilibrium's value per seat and each action's value."""
     from ..games import get_game
 
     definition = get_game(game)
+    from . import _equilibrium
+
+    if _equilibrium.hidden(definition):  # hidden information: the equilibrium, not minimax
+        found = _equilibrium.analysis(definition, moves)
+        print(json.dumps(found, indent=2) if fmt == "json" else _equilibrium.as_text(found))
+        return
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))
     print(json.dumps(result, indent=2) if fmt == "json" else as_text(result))

@@ -8,6 +8,7 @@ for _module in ("tic_tac_toe", "nim", "connect_four", "breakthrough"):
     import_module(f"{__name__}.{_module}")
 import_module(f"{__name__}.generic").register_every_game()  # every other OpenSpiel game of the class
 import_module(f"{__name__}.hidden").register_every_game()  # and every hidden-information one
+import_module(f"{__name__}.equilibria").attach_every_equilibrium()  # small ones solved: their equilibrium
 import_module(f"{__name__}.relabel").relabel_every_game()  # after every game: each gets `relabel`
 
 

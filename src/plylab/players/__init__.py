@@ -26,6 +26,8 @@ PLAYERS.defer(
             "random": "random_player",
             "mcts": "mcts",
             "optimal": "optimal",
+            "equilibrium": "equilibrium",
+            "best_response": "best_response",
             "human": "human",
             "llm": "llm",
             "reaper": "reaper",

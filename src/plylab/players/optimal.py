@@ -1,4 +1,5 @@
-"""The paper's stochastic Optimal opponent: uniform among all moves of the best exact value."""
+"""The paper's stochastic Optimal opponent: uniform among all moves of the best exact value; in a
+game of hidden information, the equilibrium strategy sampled at its information set (players.equilibrium)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pydantic import Field
 from ..oracles import best_actions
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
+from .equilibrium import sample
 
 
 class OptimalOptions(Params):
@@ -32,5 +34,8 @@ class OptimalPlayer(Player[OptimalOptions]):
         legal = turn.state.legal_actions()
         if o.epsilon and self.rng.random() < o.epsilon:
             return Decision(self.rng.choice(legal), note={"epsilon": True})
+        policy = getattr(self.oracle, "policy", None)  # an equilibrium (hidden information)
+        if policy is not None:
+            return Decision(sample(policy(turn.state), self.rng))
         best = best_actions(self.oracle.move_values(turn.state), by=o.by)
         return Decision(self.rng.choice(best))

@@ -88,9 +88,17 @@ def game_summary(g: ListedGame, replay: bool) -> dict[str, Any]:
     }
 
 
+def _payoff_grade(m: MoveRow) -> dict[str, Any] | None:
+    """The move's grade where it is an expected payoff against an equilibrium; else None."""
+    grade = _json(m.grade)
+    return grade if isinstance(grade, dict) and grade.get("unit") == "payoff" else None
+
+
 def _legal(f: Formulation | None, state: Any, m: MoveRow) -> list[dict[str, Any]]:
     values = _json(m.values_json) or {}
     scores = _json(m.scores_json) or {}
+    grade = _payoff_grade(m) or {}
+    payoffs, policy = grade.get("expected", {}), (grade.get("detail") or {}).get("policy", {})
     out = []
     for a in _json(m.legal):
         value = values.get(str(a))
@@ -100,9 +108,30 @@ def _legal(f: Formulation | None, state: Any, m: MoveRow) -> list[dict[str, Any]
                 "label": f.action_label(state, a) if f is not None else str(a),
                 "value": VALUE_NAMES.get(value) if value is not None else None,
                 "score": scores.get(str(a)),
+                # games of hidden information: the equilibrium's probability and value of the action
+                "probability": policy.get(str(a)),
+                "payoff": payoffs.get(str(a)),
             }
         )
     return out
+
+
+def _equilibrium(m: MoveRow) -> dict[str, Any] | None:
+    """What the chosen action lost against the equilibrium (oracles.equilibrium), for the replay."""
+    grade = _payoff_grade(m)
+    if grade is None or m.action is None:
+        return None
+    values = [float(v) for v in grade["expected"].values()]
+    detail = grade.get("detail") or {}
+    return {
+        "loss": m.loss,
+        "span": grade.get("span"),
+        "informative": max(values) - min(values) > float(grade.get("tolerance", 1e-9)),
+        "played": detail.get("played"),
+        "probability": (detail.get("policy") or {}).get(str(m.action)),
+        "belief": detail.get("belief"),
+        "source": grade.get("source"),
+    }
 
 
 def _marks(m: MoveRow, before: Any, last: int | None) -> Marks:
@@ -140,6 +169,7 @@ def _step(
         "informative": None if m.informative is None else bool(m.informative),
         "optimal_score": None if m.optimal_score is None else bool(m.optimal_score),
         "informative_score": None if m.informative_score is None else bool(m.informative_score),
+        "equilibrium": _equilibrium(m),
         "prompt": m.prompt,
         "reply": m.reply,
         "reasoning": m.reasoning,

@@ -71,6 +71,11 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
             _float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8"
         )
         written.append(path)
+    if any(r.get("equilibrium") for r in rows):  # games of hidden information
+        path = out_dir / "equilibrium.tex"
+        caption = "Losses against the equilibrium per matchup, with 95% intervals."
+        path.write_text(_float(render(rows, "latex", "equilibrium"), caption, "equilibrium"), "utf-8")
+        written.append(path)
     for game, tabular in ratings.items():
         slug = "ratings-" + re.sub(r"[^A-Za-z0-9_-]+", "-", game).strip("-")
         path = out_dir / f"{slug}.tex"

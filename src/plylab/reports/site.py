@@ -27,6 +27,7 @@ from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from ..render.plots import styled
 from . import data, extras, gamelist, plots, valueline
+from .equilibrium import section as equilibrium_section
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
@@ -491,6 +492,7 @@ def write_site(
         sections = [
             s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
         ]
+        sections[:0] = [s for s in (equilibrium_section(rows),) if s]  # hidden information: before the rest
     for paper in papers:
         writer.page("paper.html", paper.path, "../", paper=paper)
     main_toc = [

@@ -18,15 +18,38 @@ Y = {1: "win", 0: "draw", -1: "loss"}
 SEAT_COLOURS = ("#0969da", "#bf3989")
 
 
+def _half_span(steps: list[dict[str, Any]]) -> float | None:
+    """Half the utility range where the moves were graded against an equilibrium (payoffs); else None."""
+    spans = [
+        float(s["equilibrium"]["span"])
+        for s in steps
+        if s.get("equilibrium") and s["equilibrium"].get("span")
+    ]
+    return max(spans) / 2 if spans else None
+
+
 def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per step: its ply, the value and score after it from seat 0's view, and what kind of move it was."""
+    """Per step: its ply, the value and score after it from seat 0's view, and what kind of move it was.
+
+    Against an equilibrium (hidden information) the value is the mover's expected payoff after the
+    move, from seat 0's view, scaled by half the utility range into [-1, 1] (`payoff` keeps it)."""
     out = []
+    half = _half_span(steps)
     for i, s in enumerate(steps):
         flip = 1 if s["seat"] == 0 else -1
-        value = score = None
+        value: float | None = None
+        score: int | None = None
+        payoff: float | None = None
+        eq = s.get("equilibrium")
         if s["action"] is None:
             value = -flip  # a forfeit: the side that failed loses
             kind = "failure"
+        elif eq is not None and half:
+            chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
+            if chosen is not None and chosen.get("payoff") is not None:
+                payoff = float(chosen["payoff"]) * flip
+                value = payoff / half
+            kind = "mistake" if eq["informative"] and eq["played"] is False else "move"
         else:
             chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
             if chosen is not None and chosen["value"] is not None:
@@ -35,7 +58,15 @@ def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 score = chosen["score"] * flip
             kind = "mistake" if s["informative"] and s["optimal"] is False else "move"
         out.append(
-            {"step": i, "ply": s["ply"] + 1, "seat": s["seat"], "value": value, "score": score, "kind": kind}
+            {
+                "step": i,
+                "ply": s["ply"] + 1,
+                "seat": s["seat"],
+                "value": value,
+                "score": score,
+                "kind": kind,
+                "payoff": payoff,
+            }
         )
     return out
 
@@ -52,12 +83,15 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
     def x(p: dict[str, Any]) -> float:
         return LEFT + (float(p["step"]) + 0.5) * step_x
 
-    def y(v: int, seat: int) -> float:
+    half = _half_span(steps)
+
+    def y(v: float, seat: int) -> float:
         v = v if seat == 0 else -v
         return TOP + (1 - v) / 2 * (HEIGHT - TOP - BOTTOM)
 
     body = []
-    for v, name in Y.items():
+    names: dict[int, str] = dict(Y) if half is None else {1: f"+{half:g}", 0: "0", -1: f"−{half:g}"}
+    for v, name in names.items():
         yy = y(v, 0)
         body.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#d0d7de"/>')
         body.append(
@@ -74,7 +108,13 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
         px, py = x(p), y(v, 0)
         tip = escape(
             f"ply {p['ply']} ({seat_names[p['seat']]}): "
-            + (Y[p["value"]] if p["value"] is not None else "not scored")
+            + (
+                f"expected payoff {p['payoff']:+.3f}"
+                if p.get("payoff") is not None
+                else Y[p["value"]]
+                if p["value"] in Y
+                else "not scored"
+            )
             + " for "
             + seat_names[0]
             + (f", score {p['score']}" if p["score"] is not None else "")
@@ -105,7 +145,8 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
     legend = (
         f'<p class="chart-key"><span class="seat0">{escape(seat_names[0])} (solid)</span>'
         f'<span class="seat1">{escape(seat_names[1])} (dashed)</span>'
-        '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
+        + ("<span>the mover's expected payoff against the equilibrium</span>" if half is not None else "")
+        + '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
         + (
             "<span>numbers: Connect Four's exact score</span>"
             if any(p["score"] is not None for p in points)

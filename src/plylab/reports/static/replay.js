@@ -11,6 +11,12 @@
     const move = `${s.mover} played ${s.label}`;
     // Where the oracle has exact scores (Connect Four), say how the move fares by score too.
     const byScore = s.informative_score ? `; by exact score: ${s.optimal_score ? "optimal" : "not optimal"}` : "";
+    const eq = s.equilibrium;  // a game of hidden information: scored against its equilibrium
+    if (eq) {
+      const said = `${move}: expected loss ${eq.loss.toFixed(3)} against the equilibrium, which plays it with probability ${eq.probability.toFixed(3)}`;
+      if (!eq.informative) return ["na", `${move}; every action is worth the same here against the equilibrium (not scored)`];
+      return [eq.played ? "ok" : "bad", said];
+    }
     if (s.optimal === null) return ["na", `${move} (not scored: no oracle)`];
     if (!s.informative) return ["na", `${move}; every legal move has the same value here (not scored)${byScore}`];
     return s.optimal ? ["ok", `${move}: optimal${byScore}`] : ["bad", `${move}: not optimal${byScore}`];
@@ -21,6 +27,8 @@
     body.replaceChildren();
     const hasScore = s && s.legal.some((m) => m.score !== null && m.score !== undefined);
     $("score-head").hidden = !hasScore;
+    const hasEq = s && s.legal.some((m) => m.probability !== null && m.probability !== undefined);
+    $("prob-head").hidden = !hasEq;
     if (!s) {
       body.append(el("tr", {}, el("td", { colspan: 4, class: "empty" }, "game over")));
       return;
@@ -29,7 +37,10 @@
       const chosen = m.action === s.action;
       const row = el("tr", { class: chosen ? "chosen" : "" },
         el("td", { class: "label" }, m.label),
-        el("td", {}, m.value ? el("span", { class: `tag ${m.value}` }, m.value) : "–"));
+        el("td", { class: hasEq ? "num" : "" }, hasEq && m.payoff !== null && m.payoff !== undefined
+          ? (m.payoff >= 0 ? "+" : "") + m.payoff.toFixed(3)
+          : m.value ? el("span", { class: `tag ${m.value}` }, m.value) : "–"));
+      if (hasEq) row.append(el("td", { class: "num" }, m.probability === null || m.probability === undefined ? "–" : m.probability.toFixed(3)));
       if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
       body.append(row);

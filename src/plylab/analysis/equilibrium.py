@@ -1,0 +1,294 @@
+"""Per matchup in a game with an equilibrium oracle: what the player's decisions lose against it.
+
+Read from the grades stored on the moves (oracles.equilibrium): the mean expected loss per decision
+(best value minus the chosen one's, the game's utility units, with a game-clustered bootstrap
+interval), the equilibrium-action rate (the chosen action has equilibrium probability above
+`oracles.equilibrium.PLAYED`; Wilson and game-clustered intervals), both over the informative
+decisions only (an information set where every action is worth the same within the oracle's
+tolerance says nothing); the mean payoff per game (Student-t); and, where the game has at most
+SMALL information sets (Kuhn poker: 12; not Leduc poker's 936, where 200 resamples would take a
+report half a minute), the exploitability of the player's
+empirical strategy: its action frequencies per information set, pooled over both seats, uniform
+at information sets it never decided at, as `pyspiel.exploitability` defines it (half the NashConv),
+with a bootstrap over games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..harness.store import Store
+from ..players.canonical import canonical_spec
+from .stats import cluster_bootstrap, student_t, wilson
+
+if TYPE_CHECKING:
+    import pyspiel
+
+# Game families with an equilibrium oracle (oracles.equilibrium.BOUNDS), by name: a report of
+# other games reads no move and loads no OpenSpiel.
+GAMES = ("kuhn_poker", "leduc_poker", "liars_dice")
+SMALL = 100  # information sets: at most this many, the empirical strategy's exploitability is computed
+RESAMPLES = 200  # bootstrap resamples of the exploitability (each is one `pyspiel.exploitability`)
+
+Counts = dict[str, dict[int, int]]  # information set -> action -> times chosen
+
+
+def has_equilibrium(game: str) -> bool:
+    return game.partition(":")[0].strip() in GAMES
+
+
+@dataclass
+class _Acc:
+    games: list[tuple[tuple[str, int], float, float, int, int]] = field(default_factory=list)
+    payoffs: list[float] = field(default_factory=list)
+    per_game_counts: list[Counts] = field(default_factory=list)
+    decisions: int = 0
+    span: float = 0.0
+    source: str = ""
+
+
+def counts_of(grades: Iterable[tuple[dict[str, Any], int]]) -> Counts:
+    """Action counts per information set from (grade JSON, chosen action) pairs."""
+    out: Counts = defaultdict(lambda: defaultdict(int))
+    for grade, action in grades:
+        key = (grade.get("detail") or {}).get("infoset")
+        if key is not None:
+            out[key][action] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
+def merged(parts: Iterable[Counts]) -> Counts:
+    out: Counts = defaultdict(lambda: defaultdict(int))
+    for part in parts:
+        for key, acts in part.items():
+            for a, n in acts.items():
+                out[key][a] += n
+    return {k: dict(v) for k, v in out.items()}
+
+
+def empirical_policy(counts: Counts, legal: dict[str, list[int]]) -> dict[str, list[tuple[int, float]]]:
+    """A full policy table: frequencies where the player decided, uniform elsewhere."""
+    table: dict[str, list[tuple[int, float]]] = {}
+    for key, actions in legal.items():
+        seen = counts.get(key)
+        total = sum(seen.values()) if seen else 0
+        if seen and total:
+            table[key] = [(a, seen.get(a, 0) / total) for a in actions]
+        else:
+            table[key] = [(a, 1.0 / len(actions)) for a in actions]
+    return table
+
+
+def exploitability(game: pyspiel.Game, counts: Counts, legal: dict[str, list[int]]) -> float:
+    import pyspiel
+
+    return float(pyspiel.exploitability(game, empirical_policy(counts, legal)))
+
+
+def exploitability_estimate(
+    game: pyspiel.Game, per_game: list[Counts], legal: dict[str, list[int]], resamples: int = RESAMPLES
+) -> dict[str, Any]:
+    """The empirical strategy's exploitability with a percentile bootstrap over games (seeded)."""
+    whole = merged(per_game)
+    value = exploitability(game, whole, legal)
+    decisions = sum(n for acts in whole.values() for n in acts.values())
+    low = high = value
+    if len(per_game) > 1:
+        rng = random.Random(0)
+        draws = sorted(
+            exploitability(game, merged(rng.choices(per_game, k=len(per_game))), legal)
+            for _ in range(resamples)
+        )
+        low, high = draws[int(0.025 * (resamples - 1))], draws[int(round(0.975 * (resamples - 1)))]
+    return {
+        "value": value,
+        "low": low,
+        "high": high,
+        "decisions": decisions,
+        "infosets_seen": len(whole),
+        "infosets": len(legal),
+        "resamples": resamples,
+    }
+
+
+def matchup_equilibrium(
+    store: Store, run_ids: dict[int, str]
+) -> dict[tuple[str, str, str, str, str], dict[str, Any]]:
+    """Per (run, game, formulation, player, opponent) of an equilibrium game: its metrics (module doc)."""
+    from ..oracles.equilibrium import PLAYED
+
+    acc: dict[tuple[str, str, str, str, str], _Acc] = {}
+    games = [g for g in store.games(run_ids) if has_equilibrium(g.game)]
+    moves = store.moves_for_games([g.id for g in games]) if games else {}
+    for g in games:
+        player = canonical_spec(g.player)
+        key = (run_ids[g.run_id], g.game, g.formulation, player, canonical_spec(g.opponent))
+        a = acc.setdefault(key, _Acc())
+        loss_sum, informative, played = 0.0, 0, 0
+        pairs: list[tuple[dict[str, Any], int]] = []
+        for m in moves[g.id]:
+            if m.seat != g.player_seat or m.grade is None or m.action is None:
+                continue
+            grade = json.loads(m.grade)
+            if grade.get("unit") != "payoff":
+                continue
+            a.span, a.source = float(grade.get("span", 0.0)), str(grade.get("source", ""))
+            pairs.append((grade, m.action))
+            values = [float(v) for v in grade["expected"].values()]
+            if max(values) - min(values) <= float(grade.get("tolerance", 1e-9)):
+                continue
+            informative += 1
+            loss_sum += max(0.0, max(values) - float(grade["expected"][str(m.action)]))
+            policy = (grade.get("detail") or {}).get("policy", {})
+            played += float(policy.get(str(m.action), 0.0)) > PLAYED
+        a.decisions += len(pairs)
+        a.per_game_counts.append(counts_of(pairs))
+        order = (g.job_key.rsplit("|", 3)[0], g.idx)
+        a.games.append((order, loss_sum, float(played), informative, len(pairs)))
+        a.payoffs.append(float(json.loads(g.returns)[g.player_seat]))
+    out = {}
+    for key, a in acc.items():
+        if not a.decisions:
+            continue
+        ordered = sorted(a.games)
+        n = sum(x[3] for x in ordered)
+        loss_total = sum(x[1] for x in ordered)
+        played_total = int(sum(x[2] for x in ordered))
+        loss_ci = cluster_bootstrap([(x[1], x[3]) for x in ordered])
+        rate_ci = cluster_bootstrap([(x[2], x[3]) for x in ordered])
+        w = wilson(played_total, n)
+        pay = student_t(a.payoffs)
+        row: dict[str, Any] = {
+            "source": a.source,
+            "span": a.span,
+            "decisions": a.decisions,
+            "informative": n,
+            "loss": {
+                "mean": loss_total / n if n else None,
+                "low": loss_ci.low,
+                "high": loss_ci.high,
+                "relative": loss_total / n / a.span if n and a.span else None,
+                "n": n,
+            },
+            "equilibrium_rate": {
+                "rate": w.rate,
+                "low": w.low,
+                "high": w.high,
+                "scored": n,
+                "cluster_low": rate_ci.low,
+                "cluster_high": rate_ci.high,
+                "threshold": PLAYED,
+            },
+            "payoff": {"mean": pay.rate, "low": pay.low, "high": pay.high, "n": pay.n},
+        }
+        row["exploitability"] = _exploitability(key[1], [a.per_game_counts[i] for i in _order(a.games)])
+        out[key] = row
+    return out
+
+
+def _order(games: list[tuple[tuple[str, int], float, float, int, int]]) -> list[int]:
+    return sorted(range(len(games)), key=lambda i: games[i][0])
+
+
+def legal_for(spec: str) -> tuple[pyspiel.Game, dict[str, list[int]]] | None:
+    """The engine and information sets of the game named `spec`, where it is small enough."""
+    from ..games import GAMES as REGISTRY
+    from ..oracles.equilibrium import EquilibriumOracle
+
+    if spec not in REGISTRY:
+        return None
+    definition = REGISTRY.get(spec)
+    if not definition.has_oracle:
+        return None
+    oracle = definition.oracle()
+    if not isinstance(oracle, EquilibriumOracle) or len(oracle) > SMALL:
+        return None
+    return definition.engine, {k: sorted(e.policy) for k, e in oracle.infosets.items()}
+
+
+def _exploitability(spec: str, per_game: list[Counts]) -> dict[str, Any] | None:
+    found = legal_for(spec)
+    if found is None:
+        return None
+    engine, legal = found
+    return exploitability_estimate(engine, per_game, legal)
+
+
+# -- the report's table -------------------------------------------------------------------------
+
+
+def _num(x: float | None, digits: int = 3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def _interval(mean: float | None, low: float | None, high: float | None, sign: str = "+") -> str:
+    if mean is None:
+        return "–"
+    if low is None or high is None:
+        return f"{mean:{sign}.3f}"
+    return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+
+
+def table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """One line per matchup of an equilibrium game (the rows `metrics.matchup_rows` gave one)."""
+    header = [
+        "game",
+        "player",
+        "opponent",
+        "decisions",
+        "expected loss [clustered 95%]",
+        "loss/range",
+        "equilibrium action [95% Wilson]",
+        "clustered 95%",
+        "payoff/game [95% t]",
+        "exploitability [bootstrap 95%] (decisions)",
+    ]
+    body = []
+    for r in rows:
+        e = r.get("equilibrium")
+        if not e:
+            continue
+        loss, rate, pay, ex = e["loss"], e["equilibrium_rate"], e["payoff"], e.get("exploitability")
+        rate_text = (
+            "–" if rate["rate"] is None else f"{rate['rate']:.3f} [{rate['low']:.3f}, {rate['high']:.3f}]"
+        )
+        cluster = (
+            "–" if rate["cluster_low"] is None else f"[{rate['cluster_low']:.3f}, {rate['cluster_high']:.3f}]"
+        )
+        ex_text = (
+            "–" if not ex else f"{ex['value']:.4f} [{ex['low']:.4f}, {ex['high']:.4f}] ({ex['decisions']})"
+        )
+        body.append(
+            [
+                r["game"],
+                r["player"],
+                r["opponent"],
+                f"{e['informative']}/{e['decisions']}",
+                _interval(loss["mean"], loss["low"], loss["high"], ""),
+                _num(loss["relative"], 4),
+                rate_text,
+                cluster,
+                _interval(pay["mean"], pay["low"], pay["high"]),
+                ex_text,
+            ]
+        )
+    return header, body
+
+
+def note(rows: list[dict[str, Any]]) -> str:
+    thresholds = {r["equilibrium"]["equilibrium_rate"]["threshold"] for r in rows if r.get("equilibrium")}
+    return NOTE.format(threshold=", ".join(str(t) for t in sorted(thresholds)) or "–", small=SMALL)
+
+
+NOTE = (
+    "Against the game's equilibrium (oracles.equilibrium): expected loss = best action value minus the "
+    "chosen one's, in the game's payoff units, over informative decisions (informative/all); equilibrium "
+    "action = the chosen action's equilibrium probability above {threshold}; exploitability of the "
+    "player's empirical strategy (both seats, uniform where unseen) where the game has at most "
+    "{small} information sets."
+)

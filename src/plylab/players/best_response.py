@@ -1,0 +1,118 @@
+"""A best response to a stored player's habits: how much of a model's play can be exploited.
+
+`best_response:to=<player spec>,run=<run>` reads from the store of the current run (or `store=`)
+every decision the player `to` made in run `run` on this game, in both seats, as an empirical
+strategy (its action frequencies per information set; uniform where it never decided), and plays
+OpenSpiel's best response to it (`pyspiel.TabularBestResponse`), deterministically. A spec's commas
+separate this player's options, so the commas of `to` are written as ';'
+(`to=llm:model=local;output=enum`). Without `to`, the run's only player (not opponent) is meant.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UserError
+from ..specs import Params
+from .base import Decision, Player, Turn, register_player
+from .equilibrium import equilibrium_of, refused
+
+if TYPE_CHECKING:
+    from ..games import GameDef
+
+
+class BestResponseOptions(Params):
+    run: str
+    to: str = ""
+    store: str = ""
+
+
+@lru_cache(maxsize=32)
+def _strategy(store_path: str, run: str, to: str, game: str) -> tuple[str, dict[str, dict[int, int]]]:
+    """The player's canonical spec and its action counts per information set in that run."""
+    import json
+
+    from ..analysis.equilibrium import counts_of, merged
+    from ..harness.store import Store
+    from .canonical import canonical_spec
+
+    s = Store(Path(store_path), create=False)
+    try:
+        runs = s.runs(run)
+        if not runs:
+            raise UserError(f"best_response: no run named '{run}' in '{store_path}'")
+        games = [g for g in s.games([r.id for r in runs]) if g.game == game]
+        players = sorted({canonical_spec(g.player) for g in games})
+        target = canonical_spec(to.replace(";", ",")) if to else ""
+        if not target:
+            if len(players) != 1:
+                raise UserError(
+                    f"best_response: run '{run}' has {len(players)} players on '{game}' "
+                    f"({', '.join(players) or 'none'}); name one with to=<player spec> (';' for its commas)"
+                )
+            target = players[0]
+        moves = s.moves_for_games([g.id for g in games])
+        pairs = [
+            (json.loads(m.grade), m.action)
+            for g in games
+            for m in moves[g.id]
+            if m.grade is not None and m.action is not None and canonical_spec(m.player) == target
+        ]
+    finally:
+        s.close()
+    if not pairs:
+        raise UserError(
+            f"best_response: player '{target}' made no graded decision on '{game}' in run '{run}'; "
+            f"players there: {', '.join(players) or 'none'}"
+        )
+    return target, merged([counts_of(pairs)])
+
+
+@lru_cache(maxsize=64)
+def _best_response(store_path: str, run: str, to: str, game: str, seat: int) -> dict[str, int]:
+    """The best response's action at each information set of `seat` (computed once per process)."""
+    import pyspiel
+
+    from ..analysis.equilibrium import empirical_policy
+    from ..games import get_game
+    from ..oracles.equilibrium import EquilibriumOracle
+
+    _, counts = _strategy(store_path, run, to, game)
+    definition = get_game(game)
+    oracle = definition.oracle()
+    assert isinstance(oracle, EquilibriumOracle)
+    legal = {k: sorted(e.policy) for k, e in oracle.infosets.items()}
+    table = empirical_policy(counts, legal)
+    response = pyspiel.TabularBestResponse(definition.engine, seat, table)
+    return {str(k): int(a) for k, a in response.get_best_response_actions().items()}
+
+
+@register_player
+class BestResponsePlayer(Player[BestResponseOptions]):
+    name = "best_response"
+    needs_oracle = True
+    Options = BestResponseOptions
+    summary = "best response to a stored player's empirical strategy: run=RUN, to=SPEC (';' for its commas)"
+
+    @classmethod
+    def refusal(cls, game: GameDef) -> str | None:
+        return refused(game) or super().refusal(game)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        equilibrium_of(self)  # one clear line for a game with no equilibrium
+        where = self.options.store or (str(self.context.store_path) if self.context.store_path else "")
+        if not where:
+            raise UserError("best_response: no store to read the player from; give store=<path>")
+        self.where = str(Path(where).resolve())
+        self.target, _ = _strategy(self.where, self.options.run, self.options.to, self.game.spec)
+
+    async def act(self, turn: Turn) -> Decision:
+        actions = _best_response(self.where, self.options.run, self.options.to, self.game.spec, turn.seat)
+        key = str(turn.state.information_state_string(turn.seat))
+        found = actions.get(key)
+        if found is None or found not in turn.state.legal_actions():  # never reached by the response
+            found = min(turn.state.legal_actions())
+        return Decision(found)

@@ -1,0 +1,23 @@
+"""The site's section for games of hidden information: what each matchup's decisions lost against
+the game's equilibrium (analysis.equilibrium), the same cells as the terminal table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..analysis import equilibrium
+from .page import Cell, Grid, Section
+
+
+def section(rows: list[dict[str, Any]]) -> Section | None:
+    """None when no matchup was scored against an equilibrium."""
+    header, body = equilibrium.table(rows)
+    if not body:
+        return None
+    cells = [[Cell(c, cls="num" if i >= 3 else None) for i, c in enumerate(row)] for row in body]
+    return Section(
+        "equilibrium",
+        "Equilibrium",
+        equilibrium.note(rows),
+        tables=[Grid("equilibrium-table", "Losses against the equilibrium", header, cells)],
+    )
