@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,14 +80,21 @@ def report(
 
             print(learning_report(store, run, fmt))
         else:
+            from ..analysis.chess import chess_rows, chess_table
             from ..analysis.metrics import matchup_rows  # scipy is slow to import: only when reporting
 
             s = Store(store, create=False)
             try:
                 rows = matchup_rows(s, run, recognition_on=on, recognize=recognize)
+                graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
             finally:
                 s.close()
-            print(render(rows, fmt, table, by))
+            out = render(rows, fmt, table, by)
+            if graded and fmt == "json":
+                out = json.dumps({**json.loads(out), "chess": graded}, indent=2)
+            elif graded:
+                out += "\n\n" + chess_table(graded, fmt)
+            print(out)
 
 
 @contextmanager

@@ -40,6 +40,8 @@ class Matchup:
     player: str
     opponent: str
     score: bool = True  # False: moves are not scored against an oracle (`--score off`)
+    # The engine's search limit for games graded by an engine (`--score nodes=N`); "" = the default.
+    score_limit: str = ""
 
     @property
     def key(self) -> str:
@@ -111,12 +113,13 @@ class Plan:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        # no base_url keys; `score` only when off, so plans stored before it existed still resume
+        # no base_url keys; `score` only when off and `score_limit` only when set, so plans stored
+        # before they existed still resume
         matchups = [
             {
                 k: scrub_spec(v) if isinstance(v, str) else v
                 for k, v in asdict(m).items()
-                if not (k == "score" and v is True)
+                if not (k == "score" and v is True) and not (k == "score_limit" and not v)
             }
             for m in self.matchups
         ]

@@ -261,3 +261,21 @@ class Matchup:
     formulation: str
     players: tuple[str, ...]
     opponents: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineMove:
+    """A move graded by an engine (its grade names the engine's evaluations), with its game's identity."""
+
+    game_id: int
+    run_id: int
+    job_key: str
+    idx: int
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    player_seat: int
+    seat: int
+    ply: int
+    grade: str

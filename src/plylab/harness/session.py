@@ -12,6 +12,7 @@ import pyspiel
 from ..games import Formulation, GameDef, get_game
 from ..games.chance import chance_stream, sample_chance
 from ..oracles import MoveValues
+from ..oracles.engine import Ungraded, engine_oracle
 from ..oracles.graded import grade_of
 from ..players import Decision, GameResult, Player, RunContext, Turn, make_player
 from ..players.canonical import canonical_spec
@@ -36,7 +37,10 @@ def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, A
                 optimal_score=mv.optimal_by_score(action),
                 informative_score=mv.informative_by_score,
             )
-    grade = grade_of(oracle, state, action, mv)
+    try:
+        grade = grade_of(oracle, state, action, mv)
+    except Ungraded:  # an engine's rules differ from OpenSpiel's in this position: left unscored
+        return out
     out.update(grade=grade.to_json(), loss=grade.loss(action))
     return out
 
@@ -102,6 +106,8 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         for seat, spec in enumerate(job.seat_specs())
     ]
     oracle = game.oracle() if score and m.score and game.has_oracle else None
+    if oracle is None and score and m.score:  # chess and its variants: graded by an engine, if installed
+        oracle = engine_oracle(m.game, m.score_limit)
     state = game.new_state()
     moves: list[MoveRecord] = []
     forfeit_by: int | None = None

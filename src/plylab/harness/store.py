@@ -33,6 +33,7 @@ from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
     CalledMove,
+    EngineMove,
     GameRow,
     GameTotals,
     ListedGame,
@@ -484,6 +485,14 @@ def game_totals(store: Store, run_ids: Iterable[int]) -> Iterator[sqlite3.Row]:
 
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
 # site can write replay pages for the first N of each and list the rest.
+ENGINE_MOVES = """
+SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
+       m.seat, m.ply, m.grade
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
+ORDER BY g.id, m.ply
+"""
+
 LISTED = f"""
 SELECT t.*, ROW_NUMBER() OVER (
     PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
@@ -764,6 +773,10 @@ class Store:
         """The non-optimal move the matchup's player chose most often in `state`."""
         row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
+
+    def engine_moves(self, run_ids: Iterable[int]) -> Iterator[EngineMove]:
+        """Every move an engine graded (chess), by game and ply, streamed (analysis/chess.py)."""
+        return rows_of(EngineMove, self.conn.execute(ENGINE_MOVES, _ids(run_ids)))
 
     def export_rows(self, table: str, run: str | None) -> sqlite3.Cursor:
         """`plylab export`'s rows of `table` as stored (every column), streamed; `description` names them."""
