@@ -16,6 +16,7 @@ plays random games and compares both sides' legal moves at every ply.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,8 +94,13 @@ def mapping(game: str, state: pyspiel.State) -> Mapping:
     board = board_of(game, state)
     mover = state.current_player()
     to_move: dict[int, chess.Move] = {}
+    lan = _lan(game, state)
     for action in state.legal_actions():
         try:
+            quick = lan(action) if lan is not None else None
+            if quick is not None and board.is_legal(quick):
+                to_move[action] = quick
+                continue
             move = board.parse_san(san_of(state.action_to_string(mover, action)))
         except ValueError:  # ambiguous after translation, or not legal by python-chess's rules
             found = _by_position(game, state, action, board)
@@ -109,6 +115,18 @@ def mapping(game: str, state: pyspiel.State) -> Mapping:
         and set(to_move.values()) == set(board.legal_moves)
     )
     return Mapping(board, to_move, to_action, exact)
+
+
+def _lan(game: str, state: pyspiel.State) -> Callable[[int], chess.Move] | None:
+    """Chess: OpenSpiel's own move of an action in long algebraic notation (UCI), the fast way; a
+    move it spells otherwise (castling as king-takes-rook) goes the SAN way."""
+    if game != "chess":
+        return None
+    import chess
+    import pyspiel
+
+    board = state.board()
+    return lambda action: chess.Move.from_uci(pyspiel.chess.action_to_move(action, board).to_lan())
 
 
 def _by_position(game: str, state: pyspiel.State, action: int, board: chess.Board) -> chess.Move | None:
