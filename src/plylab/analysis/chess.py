@@ -100,9 +100,9 @@ def game_accuracy(plies: list[GradedPly], seat: int) -> float | None:
     """One side's accuracy in one game, as lichess computes it (volatility-weighted and harmonic means)."""
     if not plies:
         return None
-    white = [p.best if p.seat == 0 else 1 - p.best for p in plies[:1]]  # Win% of seat 0, position by position
-    white += [p.played if p.seat == 0 else 1 - p.played for p in plies]
-    wins = [100 * w for w in white]
+    seat0 = [p.best if p.seat == 0 else 1 - p.best for p in plies[:1]]  # seat 0's Win%, position by position
+    seat0 += [p.played if p.seat == 0 else 1 - p.played for p in plies]
+    wins = [100 * w for w in seat0]
     size = max(2, min(8, len(plies) // 10))
     windows = [wins[:size]] * max(0, min(size, len(wins)) - 2) + [
         wins[i : i + size] for i in range(len(wins) - size + 1)
