@@ -16,6 +16,8 @@ def game_rows() -> list[dict[str, Any]]:
 
     from ..games import GAMES
     from ..games.params import game_type
+    from ..oracles.engine import ENGINE_FOR
+    from ..oracles.uci import UNMAPPED
 
     rows = []
     for name in GAMES.names():
@@ -28,6 +30,9 @@ def game_rows() -> list[dict[str, Any]]:
                 "parameters": g.parameters,
                 "formulations": g.formulations.names(),
                 "oracle": g.has_oracle,
+                # chess and the variants that map to it: graded by an engine, not an exact oracle
+                "engine": ENGINE_FOR.get(g.name),
+                "engine_missing": UNMAPPED.get(g.name),
                 "chance": game_type(g.openspiel_name).chance_mode
                 != pyspiel.GameType.ChanceMode.DETERMINISTIC,
             }
@@ -37,7 +42,8 @@ def game_rows() -> list[dict[str, Any]]:
 
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
-    formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
+    formulations, and whether an exact oracle scores it (a parametrised game may differ), or an
+    engine (chess and the variants that map to Fairy-Stockfish)."""
     from ..games.params import format_value
 
     rows = game_rows()
@@ -46,9 +52,14 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
         return
     for r in rows:
         params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
-        oracle = "oracle" if r["oracle"] else "no oracle"
+        oracle = "oracle" if r["oracle"] else "engine" if r["engine"] else "no oracle"
         chance = " chance" if r["chance"] else ""
-        print(f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}")
+        line = f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
+        if r["engine"]:
+            line += f"  (graded by {r['engine']})"
+        elif r["engine_missing"]:
+            line += f"  ({r['engine_missing']})"
+        print(line)
 
 
 def players(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:

@@ -26,7 +26,7 @@ from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
-from . import data, extras, gamelist, plots, valueline
+from . import data, evalline, extras, gamelist, plots, valueline
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
@@ -309,7 +309,11 @@ class SiteWriter:
                 f"games/{g.id}.html",
                 "../",
                 game=payload,
-                value_chart=Markup(valueline.chart(payload["steps"], payload["seat_names"])),
+                value_chart=Markup(
+                    evalline.chart(payload["steps"])
+                    if payload["engine"]
+                    else valueline.chart(payload["steps"], payload["seat_names"])
+                ),
                 run_href=run_page_path(run.id, 1),
             )
 

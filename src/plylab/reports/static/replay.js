@@ -9,6 +9,12 @@
   function verdict(s) {
     if (s.action === null) return ["fail", `${s.mover} failed: ${s.failure_kind || "no move"}`];
     const move = `${s.mover} played ${s.label}`;
+    const e = s.engine;  // graded by an engine (chess): lichess's judgement of the move
+    if (e) {
+      const line = `after: ${e.after_text} · best ${e.best} (${e.before_text}) · expected-score loss ${e.loss.toFixed(3)}`;
+      if (e.judgement) return ["bad", `${move}${e.nag}: ${e.judgement}; ${line}`];
+      return ["ok", `${move}: ${e.best_played ? "the engine's move" : "good"}; ${line}`];
+    }
     // Where the oracle has exact scores (Connect Four), say how the move fares by score too.
     const byScore = s.informative_score ? `; by exact score: ${s.optimal_score ? "optimal" : "not optimal"}` : "";
     if (s.optimal === null) return ["na", `${move} (not scored: no oracle)`];
@@ -78,6 +84,14 @@
       const w = Number(cursor.parentNode.dataset.stepWidth), left = Number(cursor.parentNode.dataset.left);
       cursor.setAttribute("x", String(left + i * w));
       cursor.setAttribute("visibility", i < steps.length ? "visible" : "hidden");
+    }
+    const bar = $("evalbar");
+    if (bar) {  // the shown position's evaluation: before the move, or after the last one
+      const last = steps.length ? steps[steps.length - 1].engine : null;
+      const e = s ? s.engine : last;
+      const white = e ? (s ? e.before : e.after) : 0.5;
+      bar.querySelector(".black").style.height = `${(100 * (1 - white)).toFixed(1)}%`;
+      bar.querySelector(".num").textContent = e ? (s ? e.before_text : e.after_text) : "";
     }
     current = i;
     const [kind, text] = s ? verdict(s) : ["final", game.final.result];
