@@ -140,11 +140,14 @@ def _est(values: list[float], lo: float = 0.0, hi: float = math.inf) -> dict[str
     return {"mean": e.rate, "low": max(lo, e.low), "high": min(hi, e.high), "n": e.n}
 
 
+Key = tuple[str, str, str, str, str]  # run, game, formulation, player, opponent
+
+
 def chess_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
     """Per (run, game, formulation, player, opponent), the player's chess metrics; [] without engine grades."""
     listed = store.runs(run)
     runs = {r.id: r.name for r in listed}
-    games: dict[int, tuple[tuple[str, ...], int, list[GradedPly]]] = {}
+    games: dict[int, tuple[Key, int, list[GradedPly]]] = {}
     order: list[int] = []
     for m in store.engine_moves(runs):
         if m.game_id not in games:
@@ -158,8 +161,8 @@ def chess_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
             games[m.game_id] = (key, m.player_seat, [])
             order.append(m.game_id)
         games[m.game_id][2].append(graded_ply(m.ply, m.seat, Grade.from_json(m.grade)))
-    sides: dict[tuple[str, ...], _Side] = defaultdict(_Side)
-    keys: list[tuple[str, ...]] = []
+    sides: dict[Key, _Side] = defaultdict(_Side)
+    keys: list[Key] = []
     for gid in order:
         key, seat, plies = games[gid]
         mine = [p for p in plies if p.seat == seat]

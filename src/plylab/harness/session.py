@@ -105,7 +105,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         make_player(spec, game, derive_seed(job.seed, seat), ctx)
         for seat, spec in enumerate(job.seat_specs())
     ]
-    oracle = game.oracle() if score and m.score and game.has_oracle else None
+    oracle: Any = game.oracle() if score and m.score and game.has_oracle else None
     if oracle is None and score and m.score:  # chess and its variants: graded by an engine, if installed
         oracle = engine_oracle(m.game, m.score_limit)
     state = game.new_state()

@@ -182,14 +182,12 @@ class EvalCache:
 class Engine:
     """One UCI engine process: one thread, a small hash cleared before every search."""
 
-    def __init__(self, name: str, path: str, variant: str | None = None) -> None:
+    def __init__(self, name: str, path: str) -> None:
         import chess.engine
 
         self.name = name
         self._uci = chess.engine.SimpleEngine.popen_uci(path, stderr=open(os.devnull, "w"))  # noqa: SIM115
-        options: dict[str, Any] = {"Threads": 1, "Hash": 16}
-        if variant and variant != "chess":
-            options["UCI_Variant"] = variant
+        options: dict[str, Any] = {"Threads": 1, "Hash": 16}  # UCI_Variant: python-chess sets it per board
         self._uci.configure({k: v for k, v in options.items() if k in self._uci.options})
         ident = str(self._uci.id.get("name", name))
         self.version = ident.split()[1] if len(ident.split()) > 1 else ""
@@ -230,7 +228,7 @@ class EngineOracle:
     def __init__(self, game: str, limit: Limit, path: str, cache: EvalCache | None = None) -> None:
         self.game = game
         self.limit = limit
-        self.engine = Engine(ENGINE_FOR[game], path, FAMILY[game][1])
+        self.engine = Engine(ENGINE_FOR[game], path)
         self.cache = cache or EvalCache()
         variant = "" if game == "chess" else f" {FAMILY[game][1]}"
         self.key = f"{self.engine.ident}{variant}"
@@ -300,7 +298,7 @@ class Ungraded(Exception):
 def _cp(ev: dict[str, Any]) -> int:
     """An evaluation (mover's view) in capped centipawns; a finished game as the cap or 0."""
     if "result" in ev:
-        return round((ev["result"] - 0.5) * 2 * CP_CAP)
+        return round((float(ev["result"]) - 0.5) * 2 * CP_CAP)
     return Evaluation(ev.get("cp"), ev.get("mate"), None).centipawns
 
 

@@ -61,11 +61,11 @@ class EnginePlayer(Player[EngineOptions]):
             engine = Engine(cls.engine_name, path)
             try:
                 used = _clamped_elo(engine, options.elo)
+                opt = engine.options["UCI_Elo"]
             finally:
                 engine.close()
             if used != options.elo and f"{cls.engine_name}{options.elo}" not in cls._warned:
                 cls._warned.add(f"{cls.engine_name}{options.elo}")
-                opt = engine.options["UCI_Elo"]
                 print(
                     f"note: {engine.ident} plays elo={options.elo} as UCI_Elo {used} "
                     f"(its scale: {opt.min} to {opt.max})",
@@ -78,7 +78,7 @@ class EnginePlayer(Player[EngineOptions]):
             path = engine_path(self.engine_name)
             if path is None:
                 raise UserError(f"player '{self.engine_name}' needs the engine: {INSTALL}")
-            engine = Engine(self.engine_name, path, FAMILY[self.game.name][1])
+            engine = Engine(self.engine_name, path)
             o = self.options
             settings: dict[str, Any] = {}
             if o.elo is not None:
@@ -106,7 +106,7 @@ class EnginePlayer(Player[EngineOptions]):
         engine: Engine | None = getattr(self, "_cached", None)
         if engine is not None:
             engine.close()
-            self._cached = None
+            del self._cached
 
 
 @register_player
