@@ -30,6 +30,7 @@ from statistics import pstdev
 from typing import TYPE_CHECKING, Any
 
 from ..oracles.graded import Grade
+from ..oracles.uci import FAMILY
 from ..players.canonical import canonical_spec
 from .stats import cluster_bootstrap, student_t, wilson
 
@@ -149,7 +150,7 @@ def chess_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
     runs = {r.id: r.name for r in listed}
     games: dict[int, tuple[Key, int, list[GradedPly]]] = {}
     order: list[int] = []
-    for m in store.engine_moves(runs):
+    for m in store.engine_moves(runs, FAMILY):
         if m.game_id not in games:
             key = (
                 runs[m.run_id],

@@ -489,7 +489,8 @@ ENGINE_MOVES = """
 SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
        m.seat, m.ply, m.grade
 FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game IN (SELECT value FROM json_each(?))
+  AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
 ORDER BY g.id, m.ply
 """
 
@@ -774,9 +775,10 @@ class Store:
         row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
 
-    def engine_moves(self, run_ids: Iterable[int]) -> Iterator[EngineMove]:
-        """Every move an engine graded (chess), by game and ply, streamed (analysis/chess.py)."""
-        return rows_of(EngineMove, self.conn.execute(ENGINE_MOVES, _ids(run_ids)))
+    def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
+        """Every move an engine graded in these games (chess and its variants), by game and ply,
+        streamed (analysis/chess.py); the games named first, so a store without them costs nothing."""
+        return rows_of(EngineMove, self.conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games)))))
 
     def export_rows(self, table: str, run: str | None) -> sqlite3.Cursor:
         """`plylab export`'s rows of `table` as stored (every column), streamed; `description` names them."""
