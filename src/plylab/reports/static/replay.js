@@ -35,7 +35,8 @@
       const chosen = m.action === s.action;
       const row = el("tr", { class: chosen ? "chosen" : "" },
         el("td", { class: "label" }, m.label),
-        el("td", {}, m.value ? el("span", { class: `tag ${m.value}` }, m.value) : "–"));
+        el("td", {}, m.value ? el("span", { class: `tag ${m.value}` }, m.value)
+          : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})` : "–"));
       if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
       body.append(row);
@@ -72,7 +73,7 @@
     const drawing = s ? s.svg : game.final.svg;
     $("board-svg").innerHTML = drawing || "";
     $("board-svg").hidden = !drawing;
-    $("board-key").hidden = !drawing;
+    $("board-key").hidden = !drawing || Boolean(game.engine);  // the key explains exact values
     $("board").textContent = s ? s.board : game.final.board;
     // Under a disguise the text the model read sits open beside the real board; else it folds away.
     $("text-details").open = !drawing || game.disguised;
