@@ -111,3 +111,25 @@ def test_the_score_key_names_what_it_accepts() -> None:
 def test_lichess_curve() -> None:
     assert win_chance(0) == 0.5 and abs(win_chance(100) - 0.5915) < 1e-3  # lichess: +1.00 is 59.1%
     assert win_chance(-1000) < 0.03 and win_chance(1000) > 0.97
+
+
+def test_a_score_limit_keeps_job_keys_and_old_plans_unchanged() -> None:
+    import dataclasses
+
+    from plylab.harness.plan import GameJob, Plan, single_plan
+
+    plan = single_plan("chess", "standard", "random", "random", 2, 0, None)
+    limited = Plan(
+        plan.name, plan.seed, plan.games, [dataclasses.replace(plan.matchups[0], score_limit="nodes=5000")]
+    )
+    assert "score_limit" not in json.dumps(plan.to_dict())  # a plan stored before the key resumes as it was
+    assert limited.to_dict()["matchups"][0]["score_limit"] == "nodes=5000"  # a new limit is a new plan
+    keys = [GameJob(m, 1, 2, 0).key for m in (plan.matchups[0], limited.matchups[0])]
+    assert keys[0] == keys[1] == "chess|standard|random|random|seed=0|1|seat=1"
+
+
+def test_a_bad_score_value_is_one_line(cli, tmp_path) -> None:
+    done = cli("run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", "1",
+               "--score", "fast", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
+    assert done.code != 0 and "Traceback" not in done.err
+    assert "--score 'fast' is not accepted; use on, off, nodes=N, depth=D" in done.err
