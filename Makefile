@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.plylab-installed
 SETUP_INPUTS := pyproject.toml setup.py Makefile
 
-.PHONY: demo test check lint setup browser bench clean
+.PHONY: demo test check lint setup browser engines bench clean
 
 setup: $(STAMP)
 
@@ -16,6 +16,7 @@ $(STAMP): $(SETUP_INPUTS)
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -e '.[all]'
 	$(MAKE) --no-print-directory browser
+	$(MAKE) --no-print-directory engines
 	$(VENV)/bin/plylab models prepare
 	touch $(STAMP)
 
@@ -26,6 +27,15 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	      || echo "warning: could not install chromium; browser tests will be skipped"; \
 	  else echo "warning: chromium not found and not root; browser tests will be skipped"; fi; }
+
+# Chess ground truth and the engine ladder: Debian's Stockfish and Fairy-Stockfish (in /usr/games).
+engines:
+	@{ command -v stockfish || test -x /usr/games/stockfish; } >/dev/null 2>&1 \
+	  && { command -v fairy-stockfish || test -x /usr/games/fairy-stockfish; } >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish fairy-stockfish >/dev/null) \
+	      || echo "warning: could not install stockfish; chess is played unscored and engine tests are skipped"; \
+	  else echo "warning: stockfish not found and not root; chess is played unscored and engine tests are skipped"; fi; }
 
 demo: $(STAMP)
 	$(VENV)/bin/plylab demo

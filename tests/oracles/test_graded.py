@@ -52,3 +52,19 @@ def test_an_older_store_gains_the_graded_columns(tmp_path) -> None:
     connect(path).close()
     names = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(moves)")}
     assert {"grade", "loss"} <= names
+
+
+def test_stored_games_keep_their_optimality_on_the_graded_scale(cli, tmp_path) -> None:
+    """Played through the session and the store: a move's stored loss is zero exactly where the exact
+    oracle calls it optimal, and its grade is the exact one (not an engine's)."""
+    store = tmp_path / "s.sqlite"
+    for game in ("tic_tac_toe", "nim"):
+        done = cli("run", "--game", game, "--player", "random", "--opponent", "optimal", "--games", "6",
+                   "--store", str(store), "--quiet")  # fmt: skip
+        assert done.code == 0, done.err
+    rows = sqlite3.connect(store).execute("SELECT optimal, informative, loss, grade FROM moves").fetchall()
+    assert len(rows) > 30
+    for optimal, informative, loss, text in rows:
+        g = Grade.from_json(text)
+        assert g.exact and (loss == 0) == bool(optimal) and g.informative == bool(informative)
+        assert set(g.expected.values()) <= {0.0, 0.5, 1.0}

@@ -16,7 +16,7 @@ from . import options as o
 if TYPE_CHECKING:
     import pyarrow as pa
 
-FORMATS = ("csv", "parquet", "inspect")
+FORMATS = ("csv", "parquet", "inspect", "pgn")
 
 
 def export(
@@ -26,16 +26,24 @@ def export(
     fmt: str | None = typer.Option(
         None,
         "--format",
-        help="csv, parquet (default: from the file suffix) or inspect (eval logs for `inspect view`)",
+        help="csv, parquet (default: from the file suffix), inspect (eval logs for `inspect view`) "
+        "or pgn (chess games with the engine's evaluations)",
     ),
     run: str | None = typer.Option(None, "--run", help="only this run"),
 ) -> None:
-    """Write one table of the store to a CSV or Parquet file, or its runs as inspect eval logs."""
+    """Write one table of the store to a CSV or Parquet file, its runs as inspect eval logs, or its
+    chess games as PGN."""
     fmt = fmt or out.suffix.lstrip(".").lower()
     if fmt == "inspect":
         from ..reports.inspect_export import export_inspect
 
         export_inspect(store, out, run)
+        return
+    if fmt == "pgn":
+        from ..reports.pgn import export_pgn
+
+        refuse_store_as_output(out, store)
+        print(f"wrote {export_pgn(store, out, run)} games to {printable(str(out))}")
         return
     if fmt not in FORMATS:
         raise UserError(

@@ -16,6 +16,8 @@ def game_rows() -> list[dict[str, Any]]:
 
     from ..games import GAMES
     from ..games.params import game_type
+    from ..oracles.engine import ENGINE_FOR
+    from ..oracles.uci import UNMAPPED
 
     rows = []
     for name in GAMES.names():
@@ -28,6 +30,9 @@ def game_rows() -> list[dict[str, Any]]:
                 "parameters": g.parameters,
                 "formulations": g.formulations.names(),
                 "oracle": g.has_oracle,
+                # chess and the variants that map to it: graded by an engine, not an exact oracle
+                "engine": ENGINE_FOR.get(g.name),
+                "engine_missing": UNMAPPED.get(g.name),
                 "chance": game_type(g.openspiel_name).chance_mode
                 != pyspiel.GameType.ChanceMode.DETERMINISTIC,
             }
@@ -65,7 +70,8 @@ def bounds_text(b: dict[str, int]) -> str:
 
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
-    formulations, and whether an exact oracle scores it (a parametrised game may differ)."""
+    formulations, and whether an exact oracle scores it (a parametrised game may differ), or an
+    engine (chess and the variants that map to Fairy-Stockfish)."""
     from ..games.params import format_value
 
     rows = game_rows()
@@ -74,13 +80,17 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
         return
     for r in rows:
         params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
-        oracle = "oracle" if r["oracle"] else "no oracle"
+        oracle = "oracle" if r["oracle"] else "engine" if r["engine"] else "no oracle"
         chance = " chance" if r["chance"] else ""
         line = f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
         if r.get("hidden"):
             line += "  hidden information"
         if r.get("not_for_text"):
             line += f"  not for text players: {r['not_for_text']}"
+        if r["engine"]:
+            line += f"  (graded by {r['engine']})"
+        elif r["engine_missing"]:
+            line += f"  ({r['engine_missing']})"
         print(line)
     print(bounds_text(bounds()))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -83,6 +84,7 @@ def report(
 
             print(learning_report(store, run, fmt))
         else:
+            from ..analysis.chess import chess_rows, chess_table
             from ..analysis.tables import ReportSource
             from ..render.table import get_table
             from ..render.table import render as render_table
@@ -92,9 +94,15 @@ def report(
                 built = get_table(table).build(
                     ReportSource(s, run, by, recognition_on=on, recognize=recognize)
                 )
+                graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
             finally:
                 s.close()
-            print(render_table(built, fmt))
+            out = render_table(built, fmt)
+            if graded and fmt == "json":
+                out = json.dumps({**json.loads(out), "chess": graded}, indent=2)
+            elif graded:
+                out += "\n\n" + chess_table(graded, fmt)
+            print(out)
 
 
 @contextmanager

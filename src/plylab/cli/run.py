@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Literal
 
 import typer
 
@@ -44,8 +43,11 @@ def run(
     ),
     quiet: o.Quiet = False,
     dry_run: o.DryRun = False,
-    score: Literal["on", "off"] = typer.Option(
-        "on", "--score", help="on: score moves against the exact oracle where the game has one; off: never"
+    score: str = typer.Option(
+        "on",
+        "--score",
+        help="on: score moves against the game's oracle (exact, or an engine for chess); off: never; "
+        "nodes=N / depth=D: the engine's search limit per position (default nodes=20000)",
     ),
 ) -> None:
     """Play games and store every move; re-running the same command resumes where it stopped.
@@ -83,6 +85,12 @@ def run(
         )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
+    elif score != "on":  # an engine limit: checked here, stored with the plan (a different limit, a new run)
+        from ..oracles.engine import Limit, parse_limit
+
+        parsed = parse_limit(score)
+        limit = "" if parsed == Limit() else parsed.text()
+        plan.matchups = [dataclasses.replace(m, score_limit=limit) for m in plan.matchups]
     if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
         quiet, concurrency = True, 1
     options = exec_options(store, concurrency=concurrency, workers=workers or 0, address=address)

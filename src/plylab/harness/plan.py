@@ -50,6 +50,8 @@ class Matchup:
     opponent: str
     score: bool = True  # False: moves are not scored against an oracle (`--score off`)
     others: tuple[str, ...] = ()
+    # The engine's search limit for games graded by an engine (`--score nodes=N`); "" = the default.
+    score_limit: str = ""
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -146,13 +148,13 @@ class Plan:
         return any(player_class(spec)[1].interactive for m in self.matchups for spec in m.specs)
 
     def to_dict(self) -> dict[str, Any]:
-        # no base_url keys; `score` only when off and `others` only when set, so plans stored before
-        # either existed still resume
+        # no base_url keys; `score` only when off, `others` and `score_limit` only when set, so plans
+        # stored before they existed still resume
         matchups = [
             {
                 k: scrub_spec(v) if isinstance(v, str) else [scrub_spec(x) for x in v] if k == "others" else v
                 for k, v in asdict(m).items()
-                if not (k == "score" and v is True) and not (k == "others" and not v)
+                if not (k == "score" and v is True) and not (k in ("others", "score_limit") and not v)
             }
             for m in self.matchups
         ]

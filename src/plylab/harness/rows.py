@@ -272,3 +272,21 @@ class ExportRows:
 
     names: list[str]
     batches: Iterator[list[tuple[object, ...]]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineMove:
+    """A move graded by an engine (its grade names the engine's evaluations), with its game's identity."""
+
+    game_id: int
+    run_id: int
+    job_key: str
+    idx: int
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    player_seat: int
+    seat: int
+    ply: int
+    grade: str

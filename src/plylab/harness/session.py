@@ -17,6 +17,7 @@ import pyspiel
 
 from ..games import Formulation, GameDef, get_game
 from ..oracles import MoveValues
+from ..oracles.engine import Ungraded, engine_oracle
 from ..oracles.graded import grade_of
 from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
@@ -41,7 +42,10 @@ def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, A
                 optimal_score=mv.optimal_by_score(action),
                 informative_score=mv.informative_by_score,
             )
-    grade = grade_of(oracle, state, action, mv)
+    try:
+        grade = grade_of(oracle, state, action, mv)
+    except Ungraded:  # an engine's rules differ from OpenSpiel's in this position: left unscored
+        return out
     out.update(grade=grade.to_json(), loss=grade.loss(action))
     return out
 
@@ -114,7 +118,9 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     ctx = replace(base, job_key=job.key)
     hooks = game.hooks or DEFAULT_HOOKS  # a game's own players, deal and annotations (harness.hooks)
     players = [hooks.player(spec, game, seat, job.seed, ctx) for seat, spec in enumerate(job.seat_specs())]
-    oracle = game.oracle() if score and m.score and game.has_oracle else None
+    oracle: Any = game.oracle() if score and m.score and game.has_oracle else None
+    if oracle is None and score and m.score:  # chess and its variants: graded by an engine, if installed
+        oracle = engine_oracle(m.game, m.score_limit)
     state = game.new_state()
     annotator = hooks.annotator(game, state)
     extra: dict[str, Any] | None = None

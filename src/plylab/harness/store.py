@@ -36,6 +36,7 @@ from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
     CalledMove,
+    EngineMove,
     ExportRows,
     GameRow,
     GameTotals,
@@ -256,6 +257,15 @@ WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AN
 
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
 # site can write replay pages for the first N of each and list the rest.
+ENGINE_MOVES = """
+SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
+       m.seat, m.ply, m.grade
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game IN (SELECT value FROM json_each(?))
+  AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
+ORDER BY g.id, m.ply
+"""
+
 LISTED = f"""
 SELECT t.*, ROW_NUMBER() OVER (
     PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
@@ -564,6 +574,11 @@ class Store:
         """The non-optimal move the matchup's player chose most often in `state`."""
         row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
+
+    def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
+        """Every move an engine graded in these games (chess and its variants), by game and ply,
+        streamed (analysis/chess.py); the games named first, so a store without them costs nothing."""
+        return rows_of(EngineMove, self.conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games)))))
 
     def called_moves(self, run_id: int) -> Iterator[CalledMove]:
         """A run's saved moves that called a model (what a resumed run's budget has spent)."""

@@ -33,6 +33,8 @@ PLAYERS.defer(
             "reaper": "reaper",
             "memento": "reaper",
             "cbr": "reaper",
+            "stockfish": "engines",
+            "fairy-stockfish": "engines",
         }.items()
     }
 )

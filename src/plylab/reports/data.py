@@ -18,6 +18,7 @@ from ..games import Formulation, get_game
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import Store, expand_attempts
 from .boards import Marks, draw
+from .evalline import engine_view, source_of
 from .ratings import SCORES, Result
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -185,6 +186,7 @@ def _step(
         "failure_kind": m.failure_kind,
         "attempts": expand_attempts(_json(m.attempts), m),
         "note": _json(m.note),
+        "engine": engine_view(m.grade),  # an engine's evaluations (chess); None elsewhere
     }
 
 
@@ -222,6 +224,7 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]
     specs = [player, opponent] if g.player_seat == 0 else [opponent, player]
     names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]
+    steps = [_step(f, engine, m, names, g.game, moves[i - 1] if i else None) for i, m in enumerate(moves)]
     return {
         "id": g.id,
         "run": run,
@@ -239,8 +242,7 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]
         "seat_names": names,
         "outcome": g.outcome,
         "seed": g.seed,
-        "steps": [
-            _step(f, engine, m, names, g.game, moves[i - 1] if i else None) for i, m in enumerate(moves)
-        ],
+        "steps": steps,
+        "engine": source_of(steps),
         "final": _final(f, engine, g, moves, seats),
     }

@@ -26,7 +26,7 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from ..render.plots import styled
-from . import data, extras, gamelist, plots, valueline
+from . import data, evalline, extras, gamelist, plots, valueline
 from .equilibrium import section as equilibrium_section
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
@@ -323,7 +323,11 @@ class SiteWriter:
                 f"games/{g.id}.html",
                 "../",
                 game=payload,
-                value_chart=Markup(valueline.chart(payload["steps"], payload["seat_names"])),
+                value_chart=Markup(
+                    evalline.chart(payload["steps"])
+                    if payload["engine"]
+                    else valueline.chart(payload["steps"], payload["seat_names"])
+                ),
                 run_href=run_page_path(run.id, 1),
             )
 

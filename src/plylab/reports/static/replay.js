@@ -9,6 +9,12 @@
   function verdict(s) {
     if (s.action === null) return ["fail", `${s.mover} failed: ${s.failure_kind || "no move"}`];
     const move = `${s.mover} played ${s.label}`;
+    const e = s.engine;  // graded by an engine (chess): lichess's judgement of the move
+    if (e) {
+      const line = `after: ${e.after_text} · best ${e.best} (${e.before_text}) · expected-score loss ${e.loss.toFixed(3)}`;
+      if (e.judgement) return ["bad", `${move}${e.nag}: ${e.judgement}; ${line}`];
+      return ["ok", `${move}: ${e.best_played ? "the engine's move" : "good"}; ${line}`];
+    }
     // Where the oracle has exact scores (Connect Four), say how the move fares by score too.
     const byScore = s.informative_score ? `; by exact score: ${s.optimal_score ? "optimal" : "not optimal"}` : "";
     const eq = s.equilibrium;  // a game of hidden information: scored against its equilibrium
@@ -39,7 +45,8 @@
         el("td", { class: "label" }, m.label),
         el("td", { class: hasEq ? "num" : "" }, hasEq && m.payoff !== null && m.payoff !== undefined
           ? (m.payoff >= 0 ? "+" : "") + m.payoff.toFixed(3)
-          : m.value ? el("span", { class: `tag ${m.value}` }, m.value) : "–"));
+          : m.value ? el("span", { class: `tag ${m.value}` }, m.value)
+          : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})` : "–"));
       if (hasEq) row.append(el("td", { class: "num" }, m.probability === null || m.probability === undefined ? "–" : m.probability.toFixed(3)));
       if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
@@ -77,7 +84,7 @@
     const drawing = s ? s.svg : game.final.svg;
     $("board-svg").innerHTML = drawing || "";
     $("board-svg").hidden = !drawing;
-    $("board-key").hidden = !drawing;
+    $("board-key").hidden = !drawing || Boolean(game.engine);  // the key explains exact values
     $("board").textContent = s ? s.board : game.final.board;
     // Under a disguise the text the model read sits open beside the real board; else it folds away.
     $("text-details").open = !drawing || game.disguised;
@@ -96,6 +103,14 @@
       const w = Number(cursor.parentNode.dataset.stepWidth), left = Number(cursor.parentNode.dataset.left);
       cursor.setAttribute("x", String(left + i * w));
       cursor.setAttribute("visibility", i < steps.length ? "visible" : "hidden");
+    }
+    const bar = $("evalbar");
+    if (bar) {  // the shown position's evaluation: before the move, or after the last one
+      const last = steps.length ? steps[steps.length - 1].engine : null;
+      const e = s ? s.engine : last;
+      const white = e ? (s ? e.before : e.after) : 0.5;
+      bar.querySelector(".black").style.height = `${(100 * (1 - white)).toFixed(1)}%`;
+      bar.querySelector(".num").textContent = e ? (s ? e.before_text : e.after_text) : "";
     }
     current = i;
     const [kind, text] = s ? verdict(s) : ["final", game.final.result];
