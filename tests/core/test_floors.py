@@ -23,18 +23,18 @@ MOST_FLOORS = 9
 
 FLOORS = {
     GROUND: 1,  # errors, registry, specs, seeds, secrets, texts, db, printable
-    "plylab.oracles": 1,  # exact values, on OpenSpiel alone
+    "plylab.oracles": 2,  # ground truth: exact values, equilibria, engines
     "plylab.render": 2,  # grids in every format, the typed table and its registry, plot style
     "plylab.models": 2,  # the one door to language models
-    "plylab.games": 2,
-    "plylab.players": 3,
-    "plylab.harness": 4,  # plan, driver, session, store
-    "plylab.analysis": 5,
-    "plylab.learning": 5,
-    "plylab.clue": 5,
-    "plylab.paper": 6,
-    "plylab.reports": 7,
-    "plylab.cli": 8,
+    "plylab.games": 3,
+    "plylab.players": 4,
+    "plylab.harness": 5,  # plan, driver, session, store
+    "plylab.analysis": 6,
+    "plylab.learning": 6,
+    "plylab.clue": 6,
+    "plylab.paper": 7,
+    "plylab.reports": 8,
+    "plylab.cli": 9,
 }
 
 

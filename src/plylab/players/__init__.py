@@ -27,7 +27,6 @@ PLAYERS.defer(
             "mcts": "mcts",
             "optimal": "optimal",
             "equilibrium": "equilibrium",
-            "best_response": "best_response",
             "human": "human",
             "llm": "llm",
             "reaper": "reaper",
@@ -38,6 +37,8 @@ PLAYERS.defer(
         }.items()
     }
 )
+# A best response reads a stored run's empirical strategy, so it stands above the store (analysis).
+PLAYERS.defer({"best_response": "plylab.analysis.best_response"})
 # Clue's players (the `clue` family, played by `plylab clue run`): importing the package registers all four.
 PLAYERS.defer(dict.fromkeys(("clue-random", "clue-matrix", "clue-oracle", "clue-llm"), "plylab.clue"))
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
+from ..players.base import Decision, Player, Turn, register_player
+from ..players.equilibrium import equilibrium_of, refused
 from ..specs import Params
-from .base import Decision, Player, Turn, register_player
-from .equilibrium import equilibrium_of, refused
 
 if TYPE_CHECKING:
     from ..games import GameDef
@@ -34,9 +34,9 @@ def _strategy(store_path: str, run: str, to: str, game: str) -> tuple[str, dict[
     """The player's canonical spec and its action counts per information set in that run."""
     import json
 
-    from ..analysis.equilibrium import counts_of, merged
     from ..harness.store import Store
-    from .canonical import canonical_spec
+    from ..players.canonical import canonical_spec
+    from .equilibrium import counts_of, merged
 
     s = Store(Path(store_path), create=False)
     try:
@@ -75,9 +75,9 @@ def _best_response(store_path: str, run: str, to: str, game: str, seat: int) -> 
     """The best response's action at each information set of `seat` (computed once per process)."""
     import pyspiel
 
-    from ..analysis.equilibrium import empirical_policy
     from ..games import get_game
     from ..oracles.equilibrium import EquilibriumOracle
+    from .equilibrium import empirical_policy
 
     _, counts = _strategy(store_path, run, to, game)
     definition = get_game(game)
