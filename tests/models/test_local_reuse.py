@@ -1,0 +1,84 @@
+"""Prefix reuse on the local model changes the time, never the reply (issue 29).
+
+Whole games of the `llm` player with the kept prompt blocks on, then off (every prompt evaluated
+from an empty cache): the same replies, the same token counts, move for move, at temperature 0
+and at temperature 1 with a fixed seed, for the label choice (`output=enum`) and for a reply
+decoded under a grammar (`output=json`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from plylab.games import get_game
+from plylab.models.local import LocalEngine
+from plylab.players import Turn, make_player
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture
+def engine(local_model) -> Iterator[LocalEngine]:
+    engine = LocalEngine.shared()
+    yield engine
+    engine.decoder.prefix_reuse = True
+
+
+def play(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
+    """One tic-tac-toe game of `spec` against a random player: each model reply and its tokens."""
+    game = get_game("tic_tac_toe")
+    f = game.formulation("standard")
+    llm, rival = make_player(spec, game, seed), make_player("random", game, seed + 1)
+    state, ply, out = game.new_state(), 0, []
+
+    async def run() -> None:
+        nonlocal state, ply
+        while not state.is_terminal():
+            seat = state.current_player()
+            turn = Turn(game, f, state.clone(), seat, ply, "reuse")
+            d = await (llm if seat == 0 else rival).act(turn)
+            if seat == 0:
+                out.extend((a.reply, a.input_tokens, a.output_tokens) for a in d.attempts)
+            if d.action is None:
+                return
+            state.apply_action(d.action)
+            ply += 1
+
+    asyncio.run(run())
+    return out
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "llm:model=local,output=enum",
+        "llm:model=local,output=enum,temperature=1",
+        "llm:model=local,output=json,temperature=1,max_tokens=24",
+    ],
+)
+def test_kept_prompt_blocks_change_no_reply(engine: LocalEngine, spec: str) -> None:
+    engine.decoder.prefix_reuse = True
+    kept = play(spec, seed=5)
+    assert engine.last.reused_tokens > 0  # the rules were not evaluated again
+    engine.decoder.prefix_reuse = False
+    cold = play(spec, seed=5)
+    assert engine.last.reused_tokens == 0
+    assert len(kept) >= 3 and kept == cold
+
+
+def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> None:
+    d, llama = engine.decoder, engine._llama
+    rules = "Tic-tac-toe is played on a 3x3 grid; three in a row wins. " * 4
+    first = list(llama.tokenize(f"{rules} Position one.".encode(), add_bos=True))
+    second = list(llama.tokenize(f"{rules} Position two, X in the centre.".encode(), add_bos=True))
+    d.prefix_reuse = True
+    d.evaluate(first)
+    d.evaluate(second)
+    assert d.timings.reused_tokens >= 64
+    kept = d.logits(-1)
+    d.prefix_reuse = False
+    d.evaluate(second)
+    assert np.array_equal(kept, d.logits(-1))
