@@ -56,7 +56,7 @@ def play(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
     [
         "llm:model=local,output=enum",
         "llm:model=local,output=enum,temperature=1",
-        "llm:model=local,output=json,temperature=1,max_tokens=24",
+        "llm:model=local,output=json,temperature=1,max_tokens=24,on_failure=random",
     ],
 )
 def test_kept_prompt_blocks_change_no_reply(engine: LocalEngine, spec: str) -> None:

@@ -30,12 +30,17 @@ def enum_fields(schema: dict[str, Any] | None) -> list[tuple[str, list[str]]] | 
     props, required = schema.get("properties"), schema.get("required")
     if schema.get("additionalProperties") is not False or not isinstance(props, dict) or not props:
         return None
-    if not isinstance(required, list) or list(props) != required or set(schema) - {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-    }:
+    if (
+        not isinstance(required, list)
+        or list(props) != required
+        or set(schema)
+        - {
+            "type",
+            "properties",
+            "required",
+            "additionalProperties",
+        }
+    ):
         return None
     out = []
     for key, spec in props.items():
@@ -77,12 +82,9 @@ def choose(
         if len(labels) == 1:
             chosen = labels[0]
         else:
-            fixed = llama.tokenize(pending.encode("utf-8"), add_bos=False, special=False)
-            decoder.decode([(t, pos + j, (0,), j == len(fixed) - 1) for j, t in enumerate(fixed)])
+            fixed = list(llama.tokenize(pending.encode("utf-8"), add_bos=False, special=False))
+            scores = _score(decoder, _continuations(llama, labels), fixed, pos)
             pos += len(fixed)
-            first = decoder.logits(-1)
-            conts = _continuations(llama, labels)
-            scores = _score(decoder, conts, first, pos)
             chosen = labels[_pick(scores, temperature, rng)]
             pending = ""
         parts.append(f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(chosen, ensure_ascii=False)}")
@@ -116,23 +118,29 @@ def _pick(scores: list[float], temperature: float, rng: random.Random) -> int:
     return min(int(np.searchsorted(np.cumsum(w), u, side="right")), len(scores) - 1)
 
 
-def _score(decoder: Decoder, conts: list[list[int]], first: np.ndarray, pos: int) -> list[float]:
-    """Each continuation's log-probability after the context (seq 0, `pos` tokens long), whose
-    next-token logits are `first`; in batches of as many labels as the context has sequences."""
-    scores: list[float] = []
-    group: list[list[int]] = []
-    size = 0
+def _score(decoder: Decoder, conts: list[list[int]], fixed: list[int], pos: int) -> list[float]:
+    """Each continuation's log-probability after the context (seq 0, `pos` tokens) and `fixed`, in
+    batches of as many labels as the context has sequences (the first batch writes `fixed` too)."""
+    groups: list[list[list[int]]] = [[]]
+    size = len(fixed)
     for cont in conts:
-        if group and (len(group) + 1 >= decoder.seq_max or size + len(cont) > decoder.n_batch):
-            scores += _score_group(decoder, group, first, pos)
-            group, size = [], 0
-        group.append(cont)
+        if groups[-1] and (len(groups[-1]) + 1 >= decoder.seq_max or size + len(cont) > decoder.n_batch):
+            groups.append([])
+            size = 0
+        groups[-1].append(cont)
         size += len(cont)
-    return scores + _score_group(decoder, group, first, pos)
+    scores, first = _score_group(decoder, groups[0], fixed, pos, None)
+    for group in groups[1:]:
+        scores += _score_group(decoder, group, [], pos + len(fixed), first)[0]
+    return scores
 
 
-def _score_group(decoder: Decoder, conts: list[list[int]], first: np.ndarray, pos: int) -> list[float]:
-    # the token trie: one batch entry per distinct (parent, token), in the sequences of its labels
+def _score_group(
+    decoder: Decoder, conts: list[list[int]], fixed: list[int], pos: int, first: np.ndarray | None
+) -> tuple[list[float], np.ndarray]:
+    """One batch: `fixed` (in seq 0 and every label's), then the labels' token trie, one entry per
+    distinct (parent, token), in the sequences of the labels through it. `first` is the context's
+    next-token logits when `fixed` is empty (a later batch); returns it for the next batch."""
     nodes: list[tuple[int, int, int]] = []  # token, depth, parent (-1: the context)
     seqs: list[list[int]] = []
     index: dict[tuple[int, int], int] = {}
@@ -153,17 +161,23 @@ def _score_group(decoder: Decoder, conts: list[list[int]], first: np.ndarray, po
     parents = {p for _, _, p in nodes if p >= 0}
     for label in range(len(conts)):  # label i in sequence i + 1: seq 0 stays the prompt's
         decoder.copy(0, label + 1, 0, pos)
-    decoder.decode([(t, pos + d, seqs[i], i in parents) for i, (t, d, _) in enumerate(nodes)])
-    rows = {i: decoder.logits(i) for i in sorted(parents)}  # by the entry's place in the batch
+    every = [0, *range(1, len(conts) + 1)]
+    entries = [(t, pos + j, every, j == len(fixed) - 1) for j, t in enumerate(fixed)]
+    at = pos + len(fixed)
+    entries += [(t, at + d, seqs[i], i in parents) for i, (t, d, _) in enumerate(nodes)]
+    decoder.decode(entries)
+    if fixed:
+        first = decoder.logits(len(fixed) - 1)
+    assert first is not None
+    rows = {i: decoder.logits(len(fixed) + i) for i in sorted(parents)}  # by place in the batch
     lse: dict[int, float] = {}
     scores = []
     for path in paths:
         total = 0.0
         for node in path:
             token, _, parent = nodes[node]
-            row = first if parent < 0 else rows[parent]
-            total += _log_softmax_at(row, token, lse, parent)
+            total += _log_softmax_at(first if parent < 0 else rows[parent], token, lse, parent)
         scores.append(total)
     for label in range(len(conts)):
         decoder.remove(label + 1, -1)
-    return scores
+    return scores, first

@@ -1,6 +1,6 @@
 """Decoding on the embedded model, deterministic by construction, at the speed of llama.cpp.
 
-A prompt is evaluated in fixed blocks of `BLOCK` tokens at fixed positions (0-63, 64-127, ...).
+A prompt is evaluated in fixed blocks of `BLOCK` tokens at fixed positions (0-31, 32-63, ...).
 A block's KV-cache entries depend only on the tokens up to its end, so when the next prompt starts
 with the same whole blocks (the rules text, the chat header) they are kept in place and only the
 rest is evaluated: the logits, and so the reply, are bit for bit those of a cold evaluation in the
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-BLOCK = 64  # prompt tokens per evaluation block: fixed, since the blocks decide the bits of the result
+BLOCK = 32  # prompt tokens per evaluation block: fixed, since the blocks decide the bits of the result
 SEQ_MAX = 64  # llama.cpp sequences in the context: seq 0 is the prompt, the others score labels
 TOP_K = 40  # llama-cpp-python's default top-k (the chain below is its `_init_sampler`'s)
 CHECK = 256  # candidates shown to the grammar at once before it is asked about the whole vocabulary
