@@ -33,6 +33,10 @@ sys.path.insert(0, str(ROOT))
 # -- 1. the local model ------------------------------------------------------------------------
 
 
+GAMES = ("tic_tac_toe", "nim", "connect_four")
+KEYS = ("wall", "cpu", "raw", "cold", "setup", "prompt", "reply", "store", "door", "in", "reused", "out")
+
+
 def bench_local(moves_per_game: int, seed: int, games: tuple[str, ...] = GAMES) -> list[dict]:
     """Per game: plylab's move (the `llm` player through the door and the response cache) beside
     raw llama.cpp making the same llama.cpp calls in the same process, just after."""
@@ -134,10 +138,6 @@ async def _bench_local(moves_per_game: int, seed: int, games: tuple[str, ...]) -
     cache.close()
     tmp.cleanup()
     return rows
-
-
-GAMES = ("tic_tac_toe", "nim", "connect_four")
-KEYS = ("wall", "cpu", "raw", "cold", "setup", "prompt", "reply", "store", "door", "in", "reused", "out")
 
 
 # -- 2. the door's overhead on a wire ----------------------------------------------------------
