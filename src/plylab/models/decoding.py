@@ -277,7 +277,8 @@ class TokenSampler:
         """The tokens of `ids` (in order) that the grammar allows next."""
         data, arr = self._array(ids, logits)
         self._c.llama_sampler_apply(self.grammar, ctypes.byref(arr))
-        return ids[np.isfinite(data["logit"][: arr.size])]
+        allowed: np.ndarray = ids[np.isfinite(data["logit"][: arr.size])]
+        return allowed
 
     def _chain(self, ids: np.ndarray, logits: np.ndarray) -> int:
         data, arr = self._array(ids, logits)
