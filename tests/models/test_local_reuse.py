@@ -29,25 +29,24 @@ def engine(local_model) -> Iterator[LocalEngine]:
 
 def play(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
     """One tic-tac-toe game of `spec` against a random player: each model reply and its tokens."""
+    return asyncio.run(game_of(spec, seed))
+
+
+async def game_of(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
     game = get_game("tic_tac_toe")
     f = game.formulation("standard")
     llm, rival = make_player(spec, game, seed), make_player("random", game, seed + 1)
     state, ply, out = game.new_state(), 0, []
-
-    async def run() -> None:
-        nonlocal state, ply
-        while not state.is_terminal():
-            seat = state.current_player()
-            turn = Turn(game, f, state.clone(), seat, ply, "reuse")
-            d = await (llm if seat == 0 else rival).act(turn)
-            if seat == 0:
-                out.extend((a.reply, a.input_tokens, a.output_tokens) for a in d.attempts)
-            if d.action is None:
-                return
-            state.apply_action(d.action)
-            ply += 1
-
-    asyncio.run(run())
+    while not state.is_terminal():
+        seat = state.current_player()
+        turn = Turn(game, f, state.clone(), seat, ply, f"reuse-{seed}")
+        d = await (llm if seat == 0 else rival).act(turn)
+        if seat == 0:
+            out.extend((a.reply, a.input_tokens, a.output_tokens) for a in d.attempts)
+        if d.action is None:
+            break
+        state.apply_action(d.action)
+        ply += 1
     return out
 
 
@@ -67,6 +66,18 @@ def test_kept_prompt_blocks_change_no_reply(engine: LocalEngine, spec: str) -> N
     cold = play(spec, seed=5)
     assert engine.last.reused_tokens == 0
     assert len(kept) >= 3 and kept == cold
+
+
+def test_concurrent_games_share_the_model_and_keep_their_replies(engine: LocalEngine) -> None:
+    """Two games at once queue for the one model, their calls interleaved: each game's replies are
+    those it has alone (the kept blocks then come from the other game's prompts, too)."""
+    spec = "llm:model=local,output=enum,temperature=1"
+
+    async def both() -> list[list[tuple[str | None, int, int]]]:
+        return list(await asyncio.gather(game_of(spec, 7), game_of(spec, 8)))
+
+    together = asyncio.run(both())
+    assert together == [play(spec, 7), play(spec, 8)]
 
 
 def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> None:
