@@ -85,14 +85,21 @@ def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> No
     rules = "Tic-tac-toe is played on a 3x3 grid; three in a row wins. " * 4
     first = list(llama.tokenize(f"{rules} Position one.".encode(), add_bos=True))
     second = list(llama.tokenize(f"{rules} Position two, X in the centre.".encode(), add_bos=True))
+    other = list(llama.tokenize(b"Something else entirely, " * 20, add_bos=True))
     d.prefix_reuse = True
     d.evaluate(first)
-    d.evaluate(second)
+    d.evaluate(second)  # the blocks of `first` still in place
     assert d.timings.reused_tokens >= 64
-    kept = d.logits(-1)
+    in_place = d.logits(-1)
+    d.evaluate(other)
+    d.evaluate(first)
+    d.evaluate(other)
+    d.evaluate(second)  # the blocks of `first` restored from its saved state
+    assert d.timings.reused_tokens >= 64
+    restored = d.logits(-1)
     d.prefix_reuse = False
     d.evaluate(second)
-    assert np.array_equal(kept, d.logits(-1))
+    assert np.array_equal(in_place, d.logits(-1)) and np.array_equal(restored, d.logits(-1))
 
 
 def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEngine) -> None:

@@ -4,7 +4,9 @@ A prompt is evaluated in fixed blocks of `BLOCK` tokens at fixed positions (0-31
 A block's KV-cache entries depend only on the tokens up to its end, so when the next prompt starts
 with the same whole blocks (the rules text, the chat header) they are kept in place and only the
 rest is evaluated: the logits, and so the reply, are bit for bit those of a cold evaluation in the
-same blocks (`prefix_reuse=False` does exactly that). Nothing else survives a call.
+same blocks (`prefix_reuse=False` does exactly that). The state after each of the last few prompts
+is also kept aside (`SNAPSHOTS`, as llama.cpp saves a sequence: the same bytes come back), so
+prompts that alternate (a REAPER planner and its executors) find theirs. Nothing else survives.
 
 The reply is then produced one of two ways:
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +34,7 @@ BLOCK = 32  # prompt tokens per evaluation block: fixed, since the blocks decide
 SEQ_MAX = 64  # llama.cpp sequences in the context: seq 0 is the prompt, the others score labels
 TOP_K = 40  # llama-cpp-python's default top-k (the chain below is its `_init_sampler`'s)
 CHECK = 256  # candidates shown to the grammar at once before it is asked about the whole vocabulary
+SNAPSHOTS = 8  # recent prompts whose whole blocks are kept aside (a REAPER move alternates between two)
 
 Entry = tuple[int, int, Sequence[int], bool]  # token, position, sequence ids, logits wanted
 
@@ -66,6 +70,8 @@ class Decoder:
         self.seq_max = min(SEQ_MAX, int(llama_cpp.llama_n_seq_max(self.ctx)))
         self.batch = llama_cpp.llama_batch_init(max(BLOCK, self.n_batch), 0, self.seq_max)
         self.cached: list[int] = []  # seq 0's tokens whose cache entries came from whole blocks
+        # seq 0's saved state after recent prompts, by their whole-block tokens (most recent last)
+        self.snapshots: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self.prefix_reuse = True
         self.record = False  # keep the llama.cpp calls of the last call in `timings.ops`
         self.timings = Timings()
@@ -120,6 +126,8 @@ class Decoder:
                 self._c.llama_decode(self.ctx, self.batch)
             elif op[0] == "rm":
                 self._c.llama_memory_seq_rm(self.mem, *op[1:])
+            elif op[0] == "restore":
+                self._c.llama_state_seq_set_data(self.ctx, op[1], len(op[1]), 0)
             else:
                 self._c.llama_memory_seq_cp(self.mem, *op[1:])
         return time.perf_counter() - start
@@ -137,24 +145,39 @@ class Decoder:
     def evaluate(self, tokens: list[int]) -> None:
         """Bring the context to the end of `tokens`, the last token's logits ready (`logits(-1)`).
 
-        Whole blocks shared with the previous prompt stay; the rest is evaluated in blocks.
-        Block boundaries are positions, not content, so the result never depends on what came
-        before. The last block is always evaluated: its last token's logits are wanted."""
+        Whole blocks shared with the previous prompt stay; or, when a recent prompt shares more,
+        its saved state comes back (the same bytes, in the same cells); the rest is evaluated in
+        blocks. Block boundaries are positions, not content, so the result never depends on what
+        came before. The last block is always evaluated: its last token's logits are wanted."""
         start = time.perf_counter()
         n = len(tokens)
-        keep = 0
+        keep, snapshot = 0, None
         if self.prefix_reuse:
-            common = 0
-            for a, b in zip(self.cached, tokens, strict=False):
-                if a != b:
-                    break
-                common += 1
-            keep = min(common, n - 1) // BLOCK * BLOCK
+            keep = _kept(self.cached, tokens)
+            for key in self.snapshots:
+                k = _kept(key, tokens)
+                if k > keep:
+                    keep, snapshot = k, key
+        if snapshot is not None:
+            self.remove(-1, 0)
+            blob = self.snapshots[snapshot]
+            self.snapshots.move_to_end(snapshot)
+            if self._c.llama_state_seq_set_data(self.ctx, blob, len(blob), 0) == 0:
+                keep = 0  # llama.cpp refused it: evaluate from the start
+            elif self.record:
+                self.timings.ops.append(("restore", blob))
         self.remove(-1, keep)
         for s in range(keep, n, BLOCK):
             self.decode([(tokens[i], i, (0,), i == n - 1) for i in range(s, min(n, s + BLOCK))])
         # a final block with the output flag set is left out: only blocks made alike are reused
         self.cached = tokens[: (n - 1) // BLOCK * BLOCK]
+        if self.prefix_reuse and self.cached and tuple(self.cached) not in self.snapshots:
+            size = self._c.llama_state_seq_get_size(self.ctx, 0)
+            blob = (ctypes.c_uint8 * size)()
+            if self._c.llama_state_seq_get_data(self.ctx, blob, size, 0) == size:
+                self.snapshots[tuple(self.cached)] = blob
+                while len(self.snapshots) > SNAPSHOTS:
+                    self.snapshots.popitem(last=False)
         t = self.timings
         t.prompt += time.perf_counter() - start
         t.prompt_tokens, t.reused_tokens, t.prompt_ops = n, keep, len(t.ops)
@@ -220,6 +243,16 @@ class Decoder:
             sampler.close()
         self.timings.reply += time.perf_counter() - start
         return tokens, text, finish
+
+
+def _kept(cached: Sequence[int], tokens: list[int]) -> int:
+    """The whole blocks of `cached` that begin `tokens`, short of its last token."""
+    common = 0
+    for a, b in zip(cached, tokens, strict=False):
+        if a != b:
+            break
+        common += 1
+    return min(common, len(tokens) - 1) // BLOCK * BLOCK
 
 
 class TokenSampler:
