@@ -4,6 +4,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.plylab-installed
 SETUP_INPUTS := pyproject.toml setup.py Makefile
+# llama.cpp builds with -march=native, which brings AMX tiles on recent Xeons; where a sandbox hides
+# their state (gVisor), the first matrix product dies of SIGILL (`tilezero`), so they are left out.
+NO_AMX := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
 
 .PHONY: demo test check lint setup browser engines bench clean
 
@@ -14,6 +17,8 @@ $(STAMP): $(SETUP_INPUTS)
 	$(PY) -m pip install --quiet --upgrade pip
 	# CPU PyTorch first, pinned: an unpinned dependency would pull a CUDA build of several GB.
 	$(PY) -m pip install --quiet torch==2.13.0
+	# llama.cpp, compiled for this CPU but without AMX tiles (never from a wheel cached with them).
+	CFLAGS="$(NO_AMX)" CXXFLAGS="$(NO_AMX)" $(PY) -m pip install --quiet --no-cache-dir llama-cpp-python==0.3.36
 	$(PY) -m pip install --quiet -e '.[all]'
 	$(MAKE) --no-print-directory browser
 	$(MAKE) --no-print-directory engines

@@ -33,55 +33,110 @@ sys.path.insert(0, str(ROOT))
 # -- 1. the local model ------------------------------------------------------------------------
 
 
-def bench_local(moves_per_game: int, seed: int) -> list[dict]:
+GAMES = ("tic_tac_toe", "nim", "connect_four")
+KEYS = ("wall", "cpu", "raw", "cold", "setup", "prompt", "reply", "store", "door", "in", "reused", "out")
+
+
+def bench_local(moves_per_game: int, seed: int, games: tuple[str, ...] = GAMES) -> list[dict]:
+    """Per game: plylab's move (the `llm` player through the door and the response cache) beside
+    raw llama.cpp making the same llama.cpp calls in the same process, just after."""
+    return asyncio.run(_bench_local(moves_per_game, seed, games))
+
+
+async def _bench_local(moves_per_game: int, seed: int, games: tuple[str, ...]) -> list[dict]:
     from plylab.games import get_game
-    from plylab.models import get_model
+    from plylab.models import ResponseCache, get_model
+    from plylab.models.decoding import BLOCK
+    from plylab.models.local import LocalEngine
     from plylab.players import Turn, make_player
+    from plylab.players.base import RunContext
 
     start = time.perf_counter()
     get_model("local")
+    engine = await asyncio.to_thread(LocalEngine.shared)
     load = time.perf_counter() - start
+    decoder = engine.decoder
+    decoder.record = True
     rows = []
-    for name in ("tic_tac_toe", "nim", "connect_four"):
+    tmp = tempfile.TemporaryDirectory()
+    cache = ResponseCache.open(Path(tmp.name) / "bench.sqlite")
+    store = [0.0]
+    for name in ("get", "put"):  # time the store's part of each call
+        method = getattr(cache, name)
+
+        def timed(*args, _method=method):
+            t = time.perf_counter()
+            try:
+                return _method(*args)
+            finally:
+                store[0] += time.perf_counter() - t
+
+        setattr(cache, name, timed)
+    for name in games:
         game = get_game(name)
         f = game.formulation("standard")
-        llm = make_player("llm:model=local,output=enum", game, seed)
+        llm = make_player("llm:model=local,output=enum", game, seed, RunContext(cache=cache))
         rival = make_player("random", game, seed + 1)
-        state, walls, cpus, tokens_in, tokens_out, failures = game.new_state(), [], [], 0, 0, 0
-        ply = 0
-        while len(walls) < moves_per_game:
+        state, ply, run = game.new_state(), 0, 0
+        m: dict[str, list[float]] = {k: [] for k in KEYS}
+        failures = 0
+        while len(m["wall"]) < moves_per_game:
             if state.is_terminal():
-                state, ply = game.new_state(), 0
+                state, ply, run = game.new_state(), 0, run + 1
             seat = state.current_player()
-            turn = Turn(game, f, state.clone(), seat, ply, f"bench-{name}")
+            turn = Turn(game, f, state.clone(), seat, ply, f"bench-{name}-{run}")
             if seat == 0:
+                store[0] = 0.0
                 w, c = time.perf_counter(), time.process_time()
-                d = asyncio.run(llm.act(turn))
-                walls.append(time.perf_counter() - w)
-                cpus.append(time.process_time() - c)
-                tokens_in += d.attempts[0].input_tokens
-                tokens_out += d.attempts[0].output_tokens
+                d = await llm.act(turn)
+                wall, cpu = time.perf_counter() - w, time.process_time() - c
+                t = engine.last
+                engine_s = t.setup + t.prompt + t.reply
+                # raw llama.cpp, same process, just after: the whole prompt cold in 512-token
+                # batches then the same reply calls; then (untimed) the blocks again, so that the
+                # same work (kept blocks, the rest, the reply) is replayed on the state plylab had
+                cold = decoder.replay(decoder.prompt_ops(t.tokens, decoder.n_batch) + t.ops[t.prompt_ops :])
+                decoder.replay(decoder.prompt_ops(t.tokens, BLOCK))
+                raw = decoder.replay(t.ops)
+                for k, v in (
+                    ("wall", wall),
+                    ("cpu", cpu),
+                    ("raw", raw),
+                    ("cold", cold),
+                    ("setup", t.setup),
+                    ("prompt", t.prompt),
+                    ("reply", t.reply),
+                    ("store", store[0]),
+                    ("door", wall - engine_s - store[0]),
+                    ("in", d.attempts[0].input_tokens),
+                    ("reused", t.reused_tokens),
+                    ("out", d.attempts[0].output_tokens),
+                ):
+                    m[k].append(v)
                 failures += d.failure is not None
             else:
-                d = asyncio.run(rival.act(turn))
+                d = await rival.act(turn)
             if d.action is None:
-                state, ply = game.new_state(), 0
+                state, ply, run = game.new_state(), 0, run + 1
                 continue
             state.apply_action(d.action)
             ply += 1
-        rows.append(
-            {
-                "game": name,
-                "moves": len(walls),
-                "wall": statistics.mean(walls),
-                "wall_max": max(walls),
-                "cpu": statistics.mean(cpus),
-                "in": tokens_in / len(walls),
-                "out": tokens_out / len(walls),
-                "failures": failures,
-                "load": load,
-            }
+        ratios = [w / r for w, r in zip(m["wall"], m["raw"], strict=True)]
+        row = {k: statistics.mean(v) for k, v in m.items()}
+        row.update(
+            game=name,
+            moves=len(m["wall"]),
+            wall_median=statistics.median(m["wall"]),
+            raw_median=statistics.median(m["raw"]),
+            cold_median=statistics.median(m["cold"]),
+            ratio=statistics.median(ratios),
+            failures=failures,
+            load=load,
         )
+        rows.append(row)
+    decoder.record = False
+    cache.close()
+    tmp.cleanup()
     return rows
 
 
@@ -185,18 +240,35 @@ def report(command: str, local: list[dict] | None, wire: dict[float, list[dict]]
             "## Local model: seconds per move",
             "",
             (
-                f"Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=enum` (constrained to the legal "
-                f"moves), temperature 0, every call from an empty KV cache; a random opponent supplies positions. "
-                f"Model load: {local[0]['load']:.1f} s."
+                "Gemma 3 270M Q4_K_M, llama.cpp in-process, `llm:model=local,output=enum` (a choice among the legal "
+                "moves), temperature 0, a random opponent supplying positions; each move through the door and the "
+                f"response cache (SQLite). Model load: {local[0]['load']:.1f} s. **raw** is llama.cpp alone making the "
+                "same llama.cpp calls (prompt blocks not kept from the previous move, the label batch or the decoded "
+                "tokens) right after, in the same process; **cold** is llama.cpp evaluating the whole prompt from an "
+                "empty cache in 512-token batches plus the same reply (what every move cost before prompt reuse)."
             ),
             "",
-            "| game | moves | wall s/move (mean) | wall s/move (max) | CPU s/move | prompt tokens | output tokens | failures |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| game | moves | plylab wall s/move (median) | raw s/move (median) | plylab / raw (median) | cold raw s/move (median) | CPU s/move | prompt tokens (kept) | output tokens | failures |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in local:
             lines.append(
-                f"| {r['game']} | {r['moves']} | {r['wall']:.2f} | {r['wall_max']:.2f} | {r['cpu']:.2f} | "
-                f"{r['in']:.0f} | {r['out']:.1f} | {r['failures']} |"
+                f"| {r['game']} | {r['moves']} | {r['wall_median']:.3f} | {r['raw_median']:.3f} | {r['ratio']:.2f}x | "
+                f"{r['cold_median']:.3f} | {r['cpu']:.3f} | {r['in']:.0f} ({r['reused']:.0f}) | {r['out']:.1f} | {r['failures']} |"
+            )
+        lines += [
+            "",
+            "Where plylab's time goes (mean ms per move): set-up (chat format, tokens, sampler), prompt (llama.cpp "
+            "evaluating the blocks not kept), reply (the label choice: fixed text and one scoring batch), the door "
+            "(inspect's provider, the player, the thread hop) and the store (response-cache look-up and write).",
+            "",
+            "| game | set-up | prompt | reply | door | store | total |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in local:
+            lines.append(
+                f"| {r['game']} | {1000 * r['setup']:.1f} | {1000 * r['prompt']:.1f} | {1000 * r['reply']:.1f} | "
+                f"{1000 * r['door']:.1f} | {1000 * r['store']:.1f} | {1000 * r['wall']:.1f} |"
             )
         lines.append("")
     for delay, rows in wire.items():
@@ -286,6 +358,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--moves", type=int, default=8, help="local-model moves per game (default 8)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--games", default=",".join(GAMES), help=f"local-model games (default {','.join(GAMES)})"
+    )
+    parser.add_argument("--skip-wire", action="store_true", help="the local model only")
     parser.add_argument("--skip-local", action="store_true", help="the wire part only")
     parser.add_argument("--out", default=str(RESULTS), help="markdown file for the figures; '-' prints only")
     parser.add_argument(
@@ -302,8 +378,9 @@ def main(argv: list[str] | None = None) -> None:
             Path(args.out).write_text(f"{kept}\n\n{section}")
         return
     levels = [int(x) for x in args.levels.split(",")]
-    local = None if args.skip_local else bench_local(args.moves, args.seed)
-    wire = {d: bench_wire(d, levels, args.window) for d in (float(x) for x in args.delays.split(","))}
+    local = None if args.skip_local else bench_local(args.moves, args.seed, tuple(args.games.split(",")))
+    delays = [] if args.skip_wire else [float(x) for x in args.delays.split(",")]
+    wire = {d: bench_wire(d, levels, args.window) for d in delays}
     command = "python bench/bench_models.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     text = report(command.strip(), local, wire, args.window)
     print(text)

@@ -1,13 +1,16 @@
 """The embedded default model: Gemma 3 270M, in-process through llama.cpp, as an inspect provider.
 
 `LocalEngine` owns the one `llama_cpp.Llama` of the process (loading it twice would double the
-memory for nothing) and serialises calls with a lock: llama.cpp contexts are not re-entrant.
-Each call starts from an empty KV cache, so a reply depends on its prompt alone (and, above
-temperature 0, on its seed), never on what was asked before: runs replay exactly.
+memory for nothing) and serialises calls with a lock: llama.cpp contexts are not re-entrant, and
+the concurrent games of a run queue here for the one model. A reply depends on its prompt alone
+(and, above temperature 0, on its seed), never on what was asked before: the prompt is evaluated
+in fixed blocks, and the blocks it shares with the previous prompt are kept rather than evaluated
+again, which changes the time and not the bits (`decoding.py`). Runs replay exactly.
 
 `LocalModelAPI` registers the engine with inspect as the `plylab-local` provider, so the local
 model goes through the same door (retries, time-outs, concurrency caps) as any hosted one.
-A JSON schema in the request becomes a GBNF grammar, so the output always parses.
+A schema of string enums only (`output=enum`) is a choice among its labels, scored in one batch
+(`choice.py`); any other JSON schema becomes a GBNF grammar, so the output always parses.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import anyio
 from inspect_ai.model import (
@@ -37,6 +41,8 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from ..errors import UserError
+from .choice import choose, enum_fields
+from .decoding import SEQ_MAX, Decoder, Timings
 from .weights import gguf_path
 
 PROVIDER = "plylab-local"
@@ -44,6 +50,7 @@ MODEL_NAME = "gemma-3-270m"
 # Gemma 3 270M was trained on 32k tokens; 8k holds a long Clue history (a six-player game passes 4k
 # around turn 100) and costs ~150 MB of KV cache. Prompt time grows only with the prompt actually sent.
 CONTEXT_TOKENS = 8192
+CHOICES = ("labels", "grammar")  # how an all-enum reply is chosen (PLYLAB_LOCAL_CHOICE)
 
 
 class LocalEngine:
@@ -52,7 +59,14 @@ class LocalEngine:
     _shared: LocalEngine | None = None
     _shared_lock = threading.Lock()
 
-    def __init__(self, path: Path, *, n_ctx: int = CONTEXT_TOKENS, n_threads: int | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        n_ctx: int = CONTEXT_TOKENS,
+        n_threads: int | None = None,
+        choice: str | None = None,
+    ) -> None:
         # OpenMP workers that spin while waiting burn ~8x the CPU on a busy machine (and games run
         # beside the model); passive waiting costs nothing when the cores are free. Read at load.
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -60,14 +74,23 @@ class LocalEngine:
 
         self.path = path
         self._lock = threading.Lock()
-        with _quiet_stderr():  # llama.cpp prints context notes to fd 2 even when not verbose
+        self.threads = n_threads or threads_setting()
+        self.choice = choice or choice_setting()
+        # llama.cpp prints context notes to fd 2 even when not verbose. A full-size sliding-window
+        # cache keeps every prompt token, so a kept prefix is always whole (Gemma 3 slides 5 of its 6
+        # layers); the sequences beside the prompt's score the labels of a choice (`choice.py`).
+        with _quiet_stderr(), _context_params(n_seq_max=SEQ_MAX, kv_unified=True):
             self._llama: Any = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=n_threads or min(8, max(1, len(os.sched_getaffinity(0)))),
+                n_threads=self.threads,
+                n_threads_batch=self.threads,
                 chat_format="gemma",
+                swa_full=True,
                 verbose=False,
             )
+        self.decoder = Decoder(self._llama)
+        self.last = Timings()  # where the last call's time went (bench/bench_models.py reads it)
 
     @classmethod
     def shared(cls) -> LocalEngine:
@@ -93,6 +116,7 @@ class LocalEngine:
     def close(self) -> None:
         with self._lock:
             if self._llama is not None:
+                self.decoder.close()
                 self._llama.close()
                 self._llama = None
 
@@ -106,48 +130,106 @@ class LocalEngine:
         schema: dict[str, Any] | None = None,
         cancel: threading.Event | None = None,
     ) -> dict[str, Any]:
-        """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread."""
+        """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread.
 
-        def cancelled(input_ids: Any, scores: Any) -> bool:
-            return cancel is not None and cancel.is_set()
+        Gemma's chat format and llama-cpp-python's completion rules (end of turn, stop text,
+        max_tokens, the token counts), with the prompt's evaluation and the sampling of
+        `decoding.py` and, for an all-enum schema, the label choice of `choice.py`. A cancelled
+        call stops at its next token."""
+        from llama_cpp import llama_chat_format
 
         with self._lock:
             llama = self._llama
             if llama is None:
                 raise RuntimeError("the local model was closed")
-            llama.reset()  # empty KV cache: the reply is a function of this prompt alone
-            kwargs: dict[str, Any] = {}
-            if schema is not None:
-                kwargs["grammar"] = _grammar(json.dumps(schema))
-            # `create_chat_completion` with Gemma's handler, plus a stopping criterion: asked in Python
-            # between tokens, it ends an abandoned reply cleanly. (Raising from a logits processor does
-            # not: llama.cpp calls it through a ctypes callback, which swallows the exception, prints
-            # "Exception ignored on calling ctypes callback" and decodes on, once per token.)
-            return cast(
-                dict[str, Any],
-                _gemma_handler(cancelled)(
-                    llama=llama,
-                    messages=_fold_system(messages),
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                    seed=seed,
-                    repeat_penalty=1.0,  # create_chat_completion's default (the handler's own is 1.1)
-                    **kwargs,
-                ),
-            )
+            start = time.perf_counter()
+            d = self.decoder
+            d.timings = Timings()
+            formatted = llama_chat_format.format_gemma(messages=_fold_system(messages))
+            prompt = list(llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=True, special=True))
+            if len(prompt) >= d.n_ctx:
+                raise ValueError(f"Requested tokens ({len(prompt)}) exceed context window of {d.n_ctx}")
+            max_tokens = min(max_tokens, d.n_ctx - len(prompt))
+            fields = enum_fields(schema) if self.choice == "labels" else None
+            sampler = None
+            if fields is None:
+                sampler = d.sampler(_grammar(json.dumps(schema)) if schema else None, temperature, seed)
+            d.timings.setup = time.perf_counter() - start
+            try:
+                d.evaluate(prompt)
+                if sampler is not None:
+                    tokens, raw, finish = d.generate(
+                        prompt,
+                        sampler,
+                        max_tokens=max_tokens,
+                        stop=[str(formatted.stop).encode("utf-8")],
+                        cancelled=lambda: cancel is not None and cancel.is_set(),
+                    )
+                    text, n_out = raw.decode("utf-8", errors="ignore"), len(tokens)
+                else:
+                    text, n_out = choose(d, prompt, fields or [], temperature=temperature, seed=seed)
+                    finish = "stop"
+                    if n_out > max_tokens:  # as a decoded reply would be: cut at max_tokens
+                        cut = llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+                        text = llama.detokenize(cut[:max_tokens]).decode("utf-8", errors="ignore")
+                        n_out, finish = max_tokens, "length"
+            finally:
+                if sampler is not None:
+                    sampler.close()
+                self.last = d.timings
+            return {
+                "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
+                ],
+                "usage": {
+                    "prompt_tokens": len(prompt),
+                    "completion_tokens": n_out,
+                    "total_tokens": len(prompt) + n_out,
+                },
+            }
 
 
-def _gemma_handler(stop: Callable[[Any, Any], bool]) -> Any:
-    """Gemma's chat-completion handler, its prompt carrying `stop` as a stopping criterion."""
-    from llama_cpp import StoppingCriteriaList
-    from llama_cpp import llama_chat_format as chat_format
+def threads_setting() -> int:
+    """llama.cpp's threads: `PLYLAB_LOCAL_THREADS`, else half the cores this process may use (at most 8).
 
-    def formatter(*args: Any, **kwargs: Any) -> Any:
-        result = chat_format.format_gemma(*args, **kwargs)
-        result.stopping_criteria = StoppingCriteriaList([stop])
-        return result
+    Games, the event loop and the store run beside the model, and llama.cpp's threads meet at a
+    barrier after every operation: on two shared cores, two threads took 5-20x the CPU per token
+    of one (bench/RESULTS-models.md), waiting for each other to be scheduled."""
+    text = os.environ.get("PLYLAB_LOCAL_THREADS", "").strip()
+    if not text:
+        return min(8, max(1, len(os.sched_getaffinity(0)) // 2))
+    if not text.isdigit() or not 1 <= int(text) <= 256:
+        raise UserError(f"PLYLAB_LOCAL_THREADS must be a whole number from 1 to 256, not '{text}'")
+    return int(text)
 
-    return chat_format.chat_formatter_to_chat_completion_handler(formatter)
+
+def choice_setting() -> str:
+    """How an all-enum reply is chosen: `labels` (scored in one batch, `choice.py`, the default) or
+    `grammar` (decoded token by token under the schema's grammar, as before); `PLYLAB_LOCAL_CHOICE`."""
+    text = os.environ.get("PLYLAB_LOCAL_CHOICE", "").strip() or "labels"
+    if text not in CHOICES:
+        raise UserError(f"PLYLAB_LOCAL_CHOICE must be one of {', '.join(CHOICES)}, not '{text}'")
+    return text
+
+
+@contextlib.contextmanager
+def _context_params(**fields: Any) -> Iterator[None]:
+    """llama-cpp-python's `Llama` takes no n_seq_max or kv_unified: set them on the defaults it reads."""
+    import llama_cpp.llama_cpp as lib
+
+    original = lib.llama_context_default_params
+
+    def defaults() -> Any:
+        params = original()
+        for name, value in fields.items():
+            setattr(params, name, value)
+        return params
+
+    lib.llama_context_default_params = defaults
+    try:
+        yield
+    finally:
+        lib.llama_context_default_params = original
 
 
 @contextlib.contextmanager

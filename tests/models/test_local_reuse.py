@@ -1,0 +1,128 @@
+"""Prefix reuse on the local model changes the time, never the reply (issue 29).
+
+Whole games of the `llm` player with the kept prompt blocks on, then off (every prompt evaluated
+from an empty cache): the same replies, the same token counts, move for move, at temperature 0
+and at temperature 1 with a fixed seed, for the label choice (`output=enum`) and for a reply
+decoded under a grammar (`output=json`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from plylab.games import get_game
+from plylab.models.local import LocalEngine
+from plylab.players import Turn, make_player
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture
+def engine(local_model) -> Iterator[LocalEngine]:
+    engine = LocalEngine.shared()
+    yield engine
+    engine.decoder.prefix_reuse = True
+
+
+def play(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
+    """One tic-tac-toe game of `spec` against a random player: each model reply and its tokens."""
+    return asyncio.run(game_of(spec, seed))
+
+
+async def game_of(spec: str, seed: int) -> list[tuple[str | None, int, int]]:
+    game = get_game("tic_tac_toe")
+    f = game.formulation("standard")
+    llm, rival = make_player(spec, game, seed), make_player("random", game, seed + 1)
+    state, ply, out = game.new_state(), 0, []
+    while not state.is_terminal():
+        seat = state.current_player()
+        turn = Turn(game, f, state.clone(), seat, ply, f"reuse-{seed}")
+        d = await (llm if seat == 0 else rival).act(turn)
+        if seat == 0:
+            out.extend((a.reply, a.input_tokens, a.output_tokens) for a in d.attempts)
+        if d.action is None:
+            break
+        state.apply_action(d.action)
+        ply += 1
+    return out
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "llm:model=local,output=enum",
+        "llm:model=local,output=enum,temperature=1",
+        "llm:model=local,output=json,temperature=1,max_tokens=24,on_failure=random",
+    ],
+)
+def test_kept_prompt_blocks_change_no_reply(engine: LocalEngine, spec: str) -> None:
+    engine.decoder.prefix_reuse = True
+    kept = play(spec, seed=5)
+    assert engine.last.reused_tokens > 0  # the rules were not evaluated again
+    engine.decoder.prefix_reuse = False
+    cold = play(spec, seed=5)
+    assert engine.last.reused_tokens == 0
+    assert len(kept) >= 3 and kept == cold
+
+
+def test_concurrent_games_share_the_model_and_keep_their_replies(engine: LocalEngine) -> None:
+    """Two games at once queue for the one model, their calls interleaved: each game's replies are
+    those it has alone (the kept blocks then come from the other game's prompts, too)."""
+    spec = "llm:model=local,output=enum,temperature=1"
+
+    async def both() -> list[list[tuple[str | None, int, int]]]:
+        return list(await asyncio.gather(game_of(spec, 7), game_of(spec, 8)))
+
+    together = asyncio.run(both())
+    assert together == [play(spec, 7), play(spec, 8)]
+
+
+def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> None:
+    d, llama = engine.decoder, engine._llama
+    rules = "Tic-tac-toe is played on a 3x3 grid; three in a row wins. " * 4
+    first = list(llama.tokenize(f"{rules} Position one.".encode(), add_bos=True))
+    second = list(llama.tokenize(f"{rules} Position two, X in the centre.".encode(), add_bos=True))
+    other = list(llama.tokenize(b"Something else entirely, " * 20, add_bos=True))
+    d.prefix_reuse = True
+    d.evaluate(first)
+    d.evaluate(second)  # the blocks of `first` still in place
+    assert d.timings.reused_tokens >= 64
+    in_place = d.logits(-1)
+    d.evaluate(other)
+    d.evaluate(first)
+    d.evaluate(other)
+    d.evaluate(second)  # the blocks of `first` restored from its saved state
+    assert d.timings.reused_tokens >= 64
+    restored = d.logits(-1)
+    d.prefix_reuse = False
+    d.evaluate(second)
+    assert np.array_equal(in_place, d.logits(-1)) and np.array_equal(restored, d.logits(-1))
+
+
+def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEngine) -> None:
+    """The trie batch (labels as sequences sharing the prompt and first tokens) scores each label as
+    evaluating it alone, token after token, does (to float rounding: other batch shapes)."""
+    from plylab.models.choice import _continuations, _score
+
+    d, llama = engine.decoder, engine._llama
+    prompt = list(llama.tokenize(b"Piles: 1, 3, 5, 7. Choose a move.", add_bos=True))
+    labels = ["pile 1, take 1", "pile 2, take 3", "pile 2, take 1", "pass"]
+    fixed = list(llama.tokenize(b'{"action": "', add_bos=False))
+    conts = _continuations(llama, labels)
+    d.evaluate(prompt)
+    batch = _score(d, conts, fixed, len(prompt))
+    d.remove(-1, len(prompt))
+    alone = []
+    for cont in conts:
+        total, seen = 0.0, prompt + fixed
+        for token in cont:
+            d.evaluate(seen)
+            row = d.logits(-1).astype(np.float64)
+            total += row[token] - (row.max() + np.log(np.exp(row - row.max()).sum()))
+            seen = seen + [token]
+        alone.append(total)
+    assert np.allclose(batch, alone, atol=0.05), (batch, alone)
+    assert int(np.argmax(batch)) == int(np.argmax(alone))
