@@ -13,6 +13,7 @@ from .recognition import Tally, patterns_for, recognizer
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
+CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 
 
 def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, Any]:
@@ -82,7 +83,8 @@ def matchup_rows(
     Aggregated in SQL and streamed: memory grows with the number of games (two small tuples
     each, for the game-clustered interval), not with what their moves store.
     """
-    listed = store.runs(run)
+    # Clue's runs share the store but not this table: `plylab clue report` scores their N seats.
+    listed = [r for r in store.runs(run) if r.kind != CLUE_KIND]
     runs = {r.id: r.name for r in listed}
     status = {r.name: r.status for r in listed}
     acc: dict[tuple[str, str, str, str, str], _Acc] = {}

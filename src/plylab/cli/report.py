@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -85,6 +86,7 @@ def report(
             print(learning_report(store, run, fmt))
         else:
             from ..analysis.chess import chess_rows, chess_table
+            from ..analysis.metrics import CLUE_KIND
             from ..analysis.tables import ReportSource
             from ..render.table import get_table
             from ..render.table import render as render_table
@@ -95,6 +97,7 @@ def report(
                     ReportSource(s, run, by, recognition_on=on, recognize=recognize)
                 )
                 graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
+                clue = CLUE_KIND in s.run_kinds(run)
             finally:
                 s.close()
             out = render_table(built, fmt)
@@ -103,6 +106,8 @@ def report(
             elif graded:
                 out += "\n\n" + chess_table(graded, fmt)
             print(out)
+            if clue and fmt == "table":
+                print(f"Clue runs in this store are scored by `plylab clue report --store {shlex.quote(str(store))}`.")
 
 
 @contextmanager
