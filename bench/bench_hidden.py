@@ -15,7 +15,9 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyspiel
 
@@ -48,35 +50,41 @@ def _decision_states(game: str, n: int) -> list[pyspiel.State]:
     return out[:n]
 
 
+def _figures(game: str) -> str:
+    """One line of figures for `game`."""
+    jobs = iter(list(single_plan(game, "standard", "random", "random", 200, 0, None).jobs()))
+    per_game = _cpu(lambda: asyncio.run(play_game(next(jobs))), 200)
+    states = _decision_states(game, 40)
+    rng = random.Random(1)
+    worlds = iter(states * 5)
+
+    def world() -> None:
+        s = next(worlds)
+        sample_world(s, int(s.current_player()), rng)
+
+    per_world = _cpu(world, 200)
+    g = get_game(game)
+    f = g.formulation("standard")
+    moves = {}
+    for spec in ("mcts", "mcts:search=determinized"):
+        player = make_player(spec, g, 7)
+        todo = iter(states[:20])
+
+        def move(p: Any = player, q: Iterator[pyspiel.State] = todo) -> None:
+            s = next(q)
+            asyncio.run(p.act(Turn(g, f, s.clone(), int(s.current_player()), 0, "bench")))
+
+        moves[spec] = _cpu(move, 20)
+    return (
+        f"{game:<12} random game {per_game * 1e3:7.2f} ms · world {per_world * 1e3:6.2f} ms · "
+        f"mcts move {moves['mcts'] * 1e3:7.1f} ms · determinized move "
+        f"{moves['mcts:search=determinized'] * 1e3:7.1f} ms"
+    )
+
+
 def main() -> None:
-    lines = [
-        f"python {platform.python_version()}, pyspiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else '2.0.2'}"
-    ]
-    for game in GAMES:
-        jobs = list(single_plan(game, "standard", "random", "random", 200, 0, None).jobs())
-        it = iter(jobs)
-        per_game = _cpu(lambda: asyncio.run(play_game(next(it))), len(jobs))
-        states = _decision_states(game, 40)
-        rng = random.Random(1)
-        k = iter(states * 5)
-        per_world = _cpu(lambda: sample_world((s := next(k)), int(s.current_player()), rng), 200)
-        g = get_game(game)
-        f = g.formulation("standard")
-        moves = {}
-        for spec in ("mcts", "mcts:search=determinized"):
-            player = make_player(spec, g, 7)
-            q = iter(states[:20])
-
-            def move() -> None:
-                s = next(q)
-                asyncio.run(player.act(Turn(g, f, s.clone(), int(s.current_player()), 0, "bench")))
-
-            moves[spec] = _cpu(move, 20)
-        lines.append(
-            f"{game:<12} random game {per_game * 1e3:7.2f} ms · world {per_world * 1e3:6.2f} ms · "
-            f"mcts move {moves['mcts'] * 1e3:7.1f} ms · determinized move "
-            f"{moves['mcts:search=determinized'] * 1e3:7.1f} ms"
-        )
+    lines = [f"python {platform.python_version()}, pyspiel 2.0.2"]
+    lines += [_figures(game) for game in GAMES]
     text = "\n".join(lines)
     print(text)
     if "--write" in sys.argv:
