@@ -67,7 +67,9 @@ def _kill_after_first_save(cmd: list[str], store: Path, timeout: float = 120.0) 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("player", "opponent"), [("mcts", "random"), ("random", "mcts")])
+@pytest.mark.parametrize(
+    ("player", "opponent"), [("mcts:search=determinized", "random"), ("random", "mcts"), ("mcts", "random")]
+)
 def test_kill_and_resume_plays_exactly_the_planned_games(
     tmp_path: Path, game: str, player: str, opponent: str
 ) -> None:
@@ -82,11 +84,14 @@ def test_kill_and_resume_plays_exactly_the_planned_games(
     stored = _stored(store)
     plan = single_plan(game, "standard", player, opponent, games, 5, None)
     assert set(stored) == {j.key for j in plan.jobs()}  # each planned game once, no other
-    for job in list(plan.jobs())[:: max(1, games // 6)]:  # and each is the game its job plays
-        rec = asyncio.run(play_game(job))
+    # OpenSpiel's ISMCTSBot (plain `mcts` on the poker games) does not replay move for move
+    reproducible = not ("mcts" in (player, opponent) and game in ("kuhn_poker", "leduc_poker"))
+    for job in plan.jobs():
         returns, actions, seat, outcome = stored[job.key]
-        assert (returns, actions, seat) == (rec.returns, [m.action for m in rec.moves], job.player_seat)
-        assert outcome == outcome_for(returns, seat, None)
+        assert seat == job.player_seat and outcome == outcome_for(returns, seat, None)
+        if reproducible and job.idx % 5 == 0:  # and each is the game its job plays
+            rec = asyncio.run(play_game(job))
+            assert (returns, actions) == (rec.returns, [m.action for m in rec.moves])
 
 
 def test_report_shows_outcomes_and_mean_payoff(tmp_path: Path, cli) -> None:

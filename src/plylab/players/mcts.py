@@ -11,12 +11,15 @@ budget, uct_c and rollouts), which samples worlds from the mover's information s
 engine cannot sample them (liar's dice, phantom tic-tac-toe: no `ResampleFromInfostate`), it is
 determinized MCTS instead: `worlds` worlds the mover cannot tell from the real one (players.worlds),
 the C++ MCTSBot searching each with an equal share of the budget, and the move most visited over
-all of them played.
+all of them played. OpenSpiel's ISMCTSBot does not replay move for move from its seed (the order it
+visits its hash maps in varies), so a game with it is not reproducible; `search=determinized` plays
+determinized MCTS on every hidden-information game, which is.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 import pyspiel
 from pydantic import Field
@@ -44,6 +47,9 @@ class MctsOptions(Params):
     solve: bool = True  # MCTS-Solver, as OpenSpiel's default and the paper
     # hidden-information games the engine cannot resample: worlds searched per move (determinized MCTS)
     worlds: int = Field(10, ge=1, le=10_000)
+    # hidden information: ismcts where OpenSpiel resamples (else determinized); determinized always
+    # (reproducible move for move: OpenSpiel's ISMCTSBot is not, whatever its seed)
+    search: Literal["ismcts", "determinized"] = "ismcts"
 
 
 @lru_cache(maxsize=256)
@@ -74,7 +80,7 @@ class MctsPlayer(Player[MctsOptions]):
         "OpenSpiel C++ MCTSBot (MCTS-Solver), random rollouts; sims=N (default: the paper's 1000 for "
         "tic-tac-toe and Nim, 5000 for Connect Four), solve=false for plain UCT, uct_c, rollouts; on "
         "hidden-information games ISMCTSBot, or determinized MCTS over `worlds` sampled worlds where "
-        "the engine cannot resample"
+        "the engine cannot resample (search=determinized: always, reproducible)"
     )
     cpu_bound = True
 
@@ -134,7 +140,7 @@ class MctsPlayer(Player[MctsOptions]):
     async def act(self, turn: Turn) -> Decision:
         if self.game.perfect_information:
             return Decision(self._bot().step(turn.state))
-        if self._resamples:
+        if self.options.search == "ismcts" and self._resamples:
             return Decision(self._ismcts().step(turn.state))
         return self._determinized(turn)
 
