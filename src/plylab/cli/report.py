@@ -107,7 +107,9 @@ def report(
                 out += "\n\n" + chess_table(graded, fmt)
             print(out)
             if clue and fmt == "table":
-                print(f"Clue runs in this store are scored by `plylab clue report --store {shlex.quote(str(store))}`.")
+                print(
+                    f"Clue runs in this store are scored by `plylab clue report --store {shlex.quote(str(store))}`."
+                )
 
 
 @contextmanager
