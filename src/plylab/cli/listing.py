@@ -39,6 +39,8 @@ def game_rows() -> list[dict[str, Any]]:
         )
         if game_type(g.openspiel_name).information != pyspiel.GameType.Information.PERFECT_INFORMATION:
             rows[-1]["hidden"] = True  # each seat sees its own information state
+            if g.has_oracle:  # no exact value without perfect information: an equilibrium grades it
+                rows[-1]["oracle_kind"] = "equilibrium"
         if g.not_for_text is not None:
             rows[-1]["not_for_text"] = g.not_for_text
     return rows
@@ -80,9 +82,10 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
         return
     for r in rows:
         params = ", ".join(f"{k}={format_value(v)}" for k, v in r["parameters"].items()) or "-"
-        oracle = "oracle" if r["oracle"] else "engine" if r["engine"] else "no oracle"
+        exact = "equilibrium" if r.get("oracle_kind") == "equilibrium" else "oracle"
+        oracle = exact if r["oracle"] else "engine" if r["engine"] else "no oracle"
         chance = " chance" if r["chance"] else ""
-        line = f"{r['name']:<22} {oracle:<9}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
+        line = f"{r['name']:<22} {oracle:<11}{chance:<7} [{', '.join(r['formulations'])}]  params: {params}"
         if r.get("hidden"):
             line += "  hidden information"
         if r.get("not_for_text"):
