@@ -38,9 +38,19 @@ def test_even_results_give_equal_ratings_and_intervals_hold_the_estimate() -> No
         assert rating.low <= rating.elo <= rating.high
 
 
-def test_a_perfect_record_stays_finite_with_a_real_interval() -> None:
+def test_a_perfect_record_orders_the_players_but_rates_neither() -> None:
+    """Bradley-Terry has no finite estimate for an unbeaten player: the games say only who is above."""
     r = _by_player(_games("optimal", "random", 30, 0, 0))
-    assert ANCHOR_ELO < r["optimal"].elo < ANCHOR_ELO + 2000
+    assert r["optimal"].elo is None and r["random"].elo is None
+    assert not r["optimal"].identified and r["optimal"].low is None
+    assert (r["optimal"].rank, r["random"].rank) == (1, 2)
+    assert r["random"].note == "below optimal"
+
+
+def test_a_lopsided_but_connected_record_gets_an_interval_around_its_estimate() -> None:
+    r = _by_player(_games("optimal", "random", 30, 1, 0))
+    assert r["optimal"].identified and r["optimal"].elo is not None
+    assert r["optimal"].low < r["optimal"].elo <= r["optimal"].high
     assert r["optimal"].high - r["optimal"].low > 50
 
 

@@ -244,3 +244,7 @@ def _entry(name: str) -> None:
 
 for _name in TABLES:
     _entry(_name)
+
+from . import ratings_table  # noqa: E402, F401  (registers `ratings`, built on ReportSource above)
+
+REPORT_TABLES = (*TABLES, "ratings")  # what `plylab report --table` accepts

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from ..analysis.recognition import SCOPES
-from ..analysis.tables import BY, FORMATS, TABLES
+from ..analysis.tables import BY, FORMATS, REPORT_TABLES
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, reading
 from . import options as o
@@ -24,7 +24,7 @@ def report(
     store: o.Store = DEFAULT_STORE,
     run: str | None = typer.Option(None, "--run", help="only this run"),
     fmt: str = typer.Option("table", "--format", help=f"one of: {', '.join(FORMATS)}"),
-    table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(TABLES)}"),
+    table: str = typer.Option("matchups", "--table", help=f"one of: {', '.join(REPORT_TABLES)}"),
     by: str = typer.Option("opponent", "--by", help=f"pivot columns: {', '.join(BY)}"),
     on: str = typer.Option(
         "trace", "--on", help="recognition counted on: trace (the paper's reasoning traces) or reply"
@@ -55,8 +55,8 @@ def report(
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     if recognize not in SCOPES:
         raise UserError(f"unknown --recognize '{recognize}'; accepted: {', '.join(SCOPES)}")
-    if table not in TABLES:
-        raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
+    if table not in REPORT_TABLES:
+        raise UserError(f"unknown table '{table}'; accepted: {', '.join(REPORT_TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
     Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable

@@ -14,7 +14,7 @@ from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
 from .data import rating_results
 from .paper import paper_tables
-from .ratings import Rating, ratings_by_game
+from .ratings import Rating, anchor_note, ratings_by_game
 
 
 def _float(tabular: str, caption: str, label: str) -> str:
@@ -32,10 +32,17 @@ def _float(tabular: str, caption: str, label: str) -> str:
     )
 
 
-def _ratings_tabulars(store: Store, run: str | None) -> dict[str, str]:
-    """One ratings tabular per game (ratings are per game; see ratings.ratings_by_game)."""
+def _ratings_tabulars(store: Store, run: str | None) -> dict[str, tuple[str, str]]:
+    """One ratings tabular per game and where its scale is anchored (see ratings.ratings_by_game)."""
     runs = [r.id for r in store.runs(run)]
-    return {game: _ratings_tabular(r) for game, r in ratings_by_game(rating_results(store, runs)).items()}
+    return {
+        game: (_ratings_tabular(r), anchor_note(r))
+        for game, r in ratings_by_game(rating_results(store, runs)).items()
+    }
+
+
+def _elo(x: float | None) -> str:
+    return "--" if x is None else f"{x:.0f}"
 
 
 def _ratings_tabular(ratings: list[Rating]) -> str:
@@ -46,7 +53,9 @@ def _ratings_tabular(ratings: list[Rating]) -> str:
         r"\midrule",
     ]
     lines += [
-        rf"{latex_escape(r.player)} & {r.elo:.0f} & [{r.low:.0f}, {r.high:.0f}] & {r.wins} & {r.draws} & {r.losses} \\"
+        rf"{latex_escape(r.player)} & {_elo(r.elo)} & "
+        + ("--" if r.low is None else rf"[{_elo(r.low)}, {_elo(r.high)}]")
+        + rf" & {r.wins} & {r.draws} & {r.losses} \\"
         for r in ratings
     ]
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -76,11 +85,11 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
         caption = "Losses against the equilibrium per matchup, with 95% intervals."
         path.write_text(_float(render(rows, "latex", "equilibrium"), caption, "equilibrium"), "utf-8")
         written.append(path)
-    for game, tabular in ratings.items():
+    for game, (tabular, anchor) in ratings.items():
         slug = "ratings-" + re.sub(r"[^A-Za-z0-9_-]+", "-", game).strip("-")
         path = out_dir / f"{slug}.tex"
         caption = (
-            f"Bradley-Terry ratings for {game} on the Elo scale (random = 1000; draws count half), "
+            f"Bradley-Terry ratings for {game} on the Elo scale ({latex_escape(anchor)}; draws count half), "
             "95% bootstrap intervals."
         )
         path.write_text(_float(tabular, caption, slug), "utf-8")

@@ -115,17 +115,19 @@ def outcomes(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
 
 def ratings(table: dict[str, list[Rating]], out_dir: Path) -> Path | None:
     """Bradley-Terry ratings with bootstrap intervals; the dashed line is the `random` anchor."""
+    table = {k: [r for r in v if r.elo is not None] for k, v in table.items()}  # only what games identify
     table = {k: v for k, v in table.items() if v}
     if not table:
         return None
 
     def draw(ax: Axes, scope: str, items: list[Rating]) -> None:
         for y, r in enumerate(items):
+            assert r.elo is not None and r.low is not None and r.high is not None
             ax.hlines(y, r.low, r.high, color="C0", lw=3, alpha=0.8)
             ax.plot(r.elo, y, "o", color="white", mec="C0", mew=1.8, ms=6)
         ax.axvline(ANCHOR_ELO, color="0.5", ls="--", lw=1)
         ax.set_yticks(range(len(items)), [_label(r.player) for r in items], fontsize=8)
         ax.set_ylim(len(items) - 0.5, -0.5)
-        ax.set_xlabel("Elo scale (random = 1000)", fontsize=8)
+        ax.set_xlabel("Elo scale (random, or the rated players' mean, = 1000)", fontsize=8)
 
     return save(_panels(table, 7.0, draw), out_dir, "ratings")

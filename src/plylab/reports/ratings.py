@@ -1,12 +1,20 @@
-"""Bradley-Terry ratings on the Elo scale, so LLMs and classic bots share one ladder.
+"""Bradley-Terry ratings on the Elo scale, rated only where the games identify them.
 
 Every stored game is one comparison between its two player specs (a draw is half a win each, a
-failure a loss for the side that failed). The strengths are the maximum of the likelihood under a
-weak Gaussian prior on the centred strengths: without it a player that never lost (`optimal`)
-would have an infinite rating. The scale is then shifted so that `random` sits exactly at
-ANCHOR_ELO (the mean sits there when no `random` player is in the store). Intervals come from a
-bootstrap that redraws each pairing's games from a win/draw/loss mix drawn from that pairing's
-Jeffreys posterior, so a perfect record still gets an interval of honest width.
+failure a loss for the side that failed). Bradley-Terry has a finite maximum-likelihood estimate
+only over players joined by results both ways (Zermelo's condition: the "scored against" graph,
+an edge a->b when a won or drew against b, is strongly connected). So the players split into
+strongly connected components; the component holding `random` (else the largest, of two or more
+players) is rated, with `random` exactly at ANCHOR_ELO when it is there and the rated players' mean
+there otherwise (said in `anchor_note`). Everyone else gets no number: a component whose every
+game against another was won (or every one lost) is above (below) it by the games alone, and a
+rank is given only to a player whose order against every other player the games decide.
+
+Within the rated component the strengths are the maximum of the likelihood under a weak Gaussian
+prior (PRIOR_SD_ELO) that only keeps bootstrap resamples finite. Intervals come from a bootstrap
+that redraws each pairing's games from a win/draw/loss mix drawn from that pairing's Jeffreys
+posterior (so a perfect record still gets an interval of honest width), widened where needed to
+hold the estimate itself.
 """
 
 from __future__ import annotations
@@ -17,11 +25,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components, shortest_path
 from scipy.special import expit
 
 ANCHOR_ELO = 1000.0
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
-PRIOR_SD_ELO = 800.0  # weak: only keeps undefeated players finite
+PRIOR_SD_ELO = 800.0  # weak: only keeps resamples that lose a pairing's both-way results finite
 MAX_STEP = 2.0  # logits per Newton step
 SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
 
@@ -38,18 +48,41 @@ class Result:
 
 @dataclass(frozen=True)
 class Rating:
+    """A player's rating (None where the games do not identify it), interval, record and rank.
+
+    `rank` is 1 + the players the games put above it, and None where some player's order against
+    it is decided by no game; `note` says what the games decide about an unrated player."""
+
     player: str
-    elo: float
-    low: float
-    high: float
+    elo: float | None
+    low: float | None
+    high: float | None
     games: int
     wins: int
     draws: int
     losses: int
+    rank: int | None = None
+    identified: bool = True
+    note: str = ""
 
 
 def is_anchor(spec: str) -> bool:
     return spec.split(":", 1)[0] == "random"
+
+
+def anchor_note(ratings: list[Rating]) -> str:
+    """The line that says where a table's scale is pinned (and which players it leaves unrated)."""
+    rated = [r for r in ratings if r.identified]
+    if not rated:
+        line = "no two players have results both ways, so the games identify no rating"
+    elif any(is_anchor(r.player) for r in rated):
+        line = f"anchored so that random is exactly {ANCHOR_ELO:.0f}"
+    else:
+        line = f"no random among the rated players: their mean is {ANCHOR_ELO:.0f}"
+    unrated = [r.player for r in ratings if not r.identified]
+    if unrated:
+        line += f"; not rated (no finite estimate from these games): {', '.join(unrated)}"
+    return line
 
 
 def _pairs(results: Iterable[Result], index: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,43 +126,120 @@ def _fit(pairs: np.ndarray, n: np.ndarray, s: np.ndarray, players: int) -> np.nd
     return theta
 
 
-def rate(
-    results: Iterable[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95
-) -> list[Rating]:
-    """Ratings for every player in `results` (self-play games carry no information and are dropped)."""
-    results = [r for r in results if r.player != r.opponent]
-    players = sorted({r.player for r in results} | {r.opponent for r in results})
-    if not players:
-        return []
-    index = {p: k for k, p in enumerate(players)}
-    anchors = [index[p] for p in players if is_anchor(p)]
+def _components(players: int, ij: np.ndarray, wdl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's strongly connected component of the "scored against" graph, and `above`:
+    above[a, b] when the games alone put a over b (a path a->b and none back)."""
+    scored = np.zeros((players, players), dtype=bool)
+    for (i, j), (w, d, lost) in zip(ij, wdl):
+        scored[i, j] |= bool(w + d)
+        scored[j, i] |= bool(lost + d)
+    _, comp = connected_components(csr_matrix(scored), directed=True, connection="strong")
+    reach = np.isfinite(shortest_path(csr_matrix(scored), unweighted=True))
+    return comp, reach & ~reach.T
+
+
+def _rated_component(players: list[str], comp: np.ndarray, n_of: dict[int, float]) -> int | None:
+    """The component to rate: the one of two or more players holding `random`, else the largest."""
+    sizes = np.bincount(comp)
+    big = [c for c in range(len(sizes)) if sizes[c] >= 2]
+    if not big:
+        return None
+    anchored = [c for c in big if any(is_anchor(p) for p, k in zip(players, comp) if k == c)]
+    if anchored:
+        return anchored[0]
+    return min(
+        big, key=lambda c: (-sizes[c], -n_of.get(c, 0.0), min(p for p, k in zip(players, comp) if k == c))
+    )
+
+
+def _record(results: list[Result]) -> dict[str, list[int]]:
+    record: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in results:
+        for who, s in ((r.player, r.score), (r.opponent, 1.0 - r.score)):
+            record[who][0 if s == 1.0 else 1 if s == 0.5 else 2] += r.count
+    return record
+
+
+def _elo(
+    results: list[Result], rated: list[str], resamples: int, seed: int, confidence: float
+) -> dict[str, tuple[float, float, float]]:
+    """(estimate, low, high) for the players of one identified component, from their games."""
+    index = {p: k for k, p in enumerate(rated)}
+    anchors = [index[p] for p in rated if is_anchor(p)]
 
     def to_elo(theta: np.ndarray) -> np.ndarray:
         zero = theta[..., anchors[:1]] if anchors else theta.mean(axis=-1, keepdims=True)
         elo: np.ndarray = ANCHOR_ELO + ELO_PER_LOGIT * (theta - zero)
         return elo
 
-    ij, n, wdl = _pairs(results, index)
-    point = to_elo(_fit(ij, n, (wdl[:, 0] + 0.5 * wdl[:, 1])[None], len(players))[0])
+    ij, n, wdl = _pairs((r for r in results if r.player in index and r.opponent in index), index)
+    point = to_elo(_fit(ij, n, (wdl[:, 0] + 0.5 * wdl[:, 1])[None], len(rated))[0])
     rng = np.random.default_rng(seed)
     # Per pairing: a win/draw/loss mix from its Jeffreys posterior, then that many games from it
     # (B, pairs, 3). Plain resampling would give a zero-width interval to any perfect record.
     draws = np.stack(
         [rng.multinomial(int(k), rng.dirichlet(c + 0.5, size=resamples)) for k, c in zip(n, wdl)], axis=1
     )
-    boots = to_elo(_fit(ij, n, draws[..., 0] + 0.5 * draws[..., 1], len(players)))
+    boots = to_elo(_fit(ij, n, draws[..., 0] + 0.5 * draws[..., 1], len(rated)))
     alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(boots, alpha, axis=0), np.quantile(boots, 1.0 - alpha, axis=0)
+    # The Jeffreys mix pulls a lopsided record's resamples in, so the percentile interval can end
+    # short of the estimate: it is widened to hold it (an interval must contain what it brackets).
+    low = np.minimum(np.quantile(boots, alpha, axis=0), point)
+    high = np.maximum(np.quantile(boots, 1.0 - alpha, axis=0), point)
+    return {p: (float(point[k]), float(low[k]), float(high[k])) for p, k in index.items()}
 
-    record: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for r in results:
-        for who, s in ((r.player, r.score), (r.opponent, 1.0 - r.score)):
-            record[who][0 if s == 1.0 else 1 if s == 0.5 else 2] += r.count
-    out = [
-        Rating(p, float(point[k]), float(low[k]), float(high[k]), sum(record[p]), *record[p])
-        for p, k in index.items()
-    ]
-    return sorted(out, key=lambda r: -r.elo)
+
+def _names(players: list[str], mask: np.ndarray) -> str:
+    return ", ".join(p for p, m in zip(players, mask) if m)
+
+
+def rate(
+    results: Iterable[Result], *, resamples: int = 300, seed: int = 0, confidence: float = 0.95
+) -> list[Rating]:
+    """Ratings for every player in `results`, highest first; players the games do not identify
+    come with no rating and, unless every order about them is decided, no rank (self-play games
+    carry no information and are dropped)."""
+    results = [r for r in results if r.player != r.opponent]
+    players = sorted({r.player for r in results} | {r.opponent for r in results})
+    if not players:
+        return []
+    index = {p: k for k, p in enumerate(players)}
+    ij, n, wdl = _pairs(results, index)
+    comp, above = _components(len(players), ij, wdl)
+    games_in: dict[int, float] = defaultdict(float)
+    for (i, j), k in zip(ij, n):
+        if comp[i] == comp[j]:
+            games_in[int(comp[i])] += float(k)
+    chosen = _rated_component(players, comp, games_in)
+    rated = [p for p in players if chosen is not None and comp[index[p]] == chosen]
+    est = _elo(results, rated, resamples, seed, confidence) if rated else {}
+
+    def over(a: str, b: str) -> bool | None:
+        """Whether the games put a above b (None: no game decides their order)."""
+        i, j = index[a], index[b]
+        if above[i, j] or above[j, i]:
+            return bool(above[i, j])
+        if a in est and b in est and est[a][0] != est[b][0]:
+            return est[a][0] > est[b][0]
+        return None
+
+    record = _record(results)
+    out = []
+    for p, i in index.items():
+        order = [over(q, p) for q in players if q != p]
+        rank = None if None in order else 1 + sum(bool(o) for o in order)
+        note = ""
+        if p not in est:
+            said = [
+                f"{word} {_names(players, mask)}"
+                for word, mask in (("below", above[:, i]), ("above", above[i, :]))
+                if mask.any()
+            ]
+            note = "; ".join(said) if said else "no game decides its order"
+        elo, low, high = est.get(p, (None, None, None))
+        w, d, lost = record[p]
+        out.append(Rating(p, elo, low, high, w + d + lost, w, d, lost, rank, p in est, note))
+    return sorted(out, key=lambda r: (int(above[:, index[r.player]].sum()), -(r.elo or -math.inf), r.player))
 
 
 POOLED = "all games"

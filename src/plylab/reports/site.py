@@ -33,7 +33,7 @@ from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
 from .paper import paper_tables, uses_model
 from .papers import paper_pages
-from .ratings import Rating, ratings_by_game
+from .ratings import Rating, anchor_note, ratings_by_game
 
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 
@@ -198,14 +198,15 @@ def pivot_grids(rows: list[dict[str, Any]]) -> list[Grid]:
 
 def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
     header = ["rank", "player", "rating", "95% interval", "games", "W", "D", "L"]
+    unrated = ["unrated: what the games decide"]
     return [
         Grid(
             f"ratings-{scope}",
             scope,
-            header,
+            header + (unrated if any(not r.identified for r in ratings) else []),
             [
                 [
-                    _int(k + 1),
+                    Cell("–") if r.rank is None else _int(r.rank),
                     Cell(r.player, cls="key"),
                     _num(r.elo, 0),
                     _ci(r.low, r.high, 0),
@@ -213,9 +214,11 @@ def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
                     _int(r.wins),
                     _int(r.draws),
                     _int(r.losses),
+                    *([Cell(r.note or "–")] if any(not q.identified for q in ratings) else []),
                 ]
-                for k, r in enumerate(ratings)
+                for r in ratings
             ],
+            note=anchor_note(ratings) + ".",
         )
         for scope, ratings in table.items()
     ]
@@ -456,7 +459,9 @@ OPTIMALITY_CAPTION = (
     "Optimality by player, opponent and formulation: thick bars are 95% Wilson intervals over "
     "moves, thin bars 95% intervals clustered by game."
 )
-RATINGS_CAPTION = "Ratings with 95% bootstrap intervals; dashed: random = 1000."
+RATINGS_CAPTION = (
+    "Ratings with 95% bootstrap intervals, rated players only; dashed: 1000 (random where rated)."
+)
 
 
 def write_site(

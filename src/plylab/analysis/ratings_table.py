@@ -1,0 +1,83 @@
+"""`plylab report --table ratings`: the site's per-game Bradley-Terry ratings as a report table.
+
+One row per game and player (reports/ratings.py): its rating and interval where the games
+identify it, its rank where the games decide its order against every other player, and for the
+rest what the games do decide. Each game's note says where its scale is anchored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..render.table import Table, register_table
+from .tables import ReportSource
+
+ABOUT = "Bradley-Terry ratings per game: rating and 95% interval where the games identify them, rank"
+COLUMNS = [
+    "game",
+    "rank",
+    "player",
+    "rating",
+    "95% interval",
+    "games",
+    "W",
+    "D",
+    "L",
+    "identified",
+    "unrated: what the games decide",
+]
+
+
+def _num(x: float | None) -> str:
+    return "–" if x is None else f"{x:.0f}"
+
+
+@register_table("ratings", ABOUT)
+def ratings_table(source: ReportSource) -> Table:
+    """Ratings of every two-player run's games in `source` (Clue's runs are rated elsewhere)."""
+    from ..reports import data  # scipy is slow to import: only when the table is built
+    from ..reports.ratings import anchor_note, ratings_by_game
+    from .metrics import CLUE_KIND
+
+    run_ids = [r.id for r in source.store.runs(source.run) if r.kind != CLUE_KIND]
+    by_game = ratings_by_game(data.rating_results(source.store, run_ids))
+    rows: list[dict[str, Any]] = [
+        {
+            "game": game,
+            "player": r.player,
+            "rating": r.elo,
+            "low": r.low,
+            "high": r.high,
+            "rank": r.rank,
+            "identified": r.identified,
+            "games": r.games,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+            "note": r.note,
+        }
+        for game, ratings in by_game.items()
+        for r in ratings
+    ]
+    cells = [
+        [
+            row["game"],
+            "–" if row["rank"] is None else str(row["rank"]),
+            row["player"],
+            _num(row["rating"]),
+            "–" if row["low"] is None else f"[{_num(row['low'])}, {_num(row['high'])}]",
+            str(row["games"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            "yes" if row["identified"] else "no",
+            row["note"] or "–",
+        ]
+        for row in rows
+    ]
+    notes = [f"{game}: {anchor_note(ratings)}." for game, ratings in by_game.items()]
+    notes.append(
+        "Rank: only where the games decide the player's order against every other player (– otherwise)."
+    )
+    anchors = {game: anchor_note(ratings) for game, ratings in by_game.items()}
+    return Table(COLUMNS, cells, notes=notes, data={"ratings": rows, "anchors": anchors})
