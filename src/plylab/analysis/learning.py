@@ -31,7 +31,7 @@ from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from ..render.plots import styled
 from .metrics import matchup_rows
-from .stats import student_t, welch_one_sided, wilson
+from .stats import estimate_text, student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 
 METRICS = ("draw_rate", "win_rate", "optimality", "tokens_per_move", "failure_rate")
@@ -243,7 +243,7 @@ def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _cell(est: dict[str, Any] | None, digits: int = 3) -> str:
     if not est or est.get("mean") is None:
         return "–"
-    return f"{est['mean']:.{digits}f} [{est['low']:.{digits}f}, {est['high']:.{digits}f}]"
+    return estimate_text(est["mean"], est["low"], est["high"], est.get("n"), lambda x: f"{x:.{digits}f}")
 
 
 def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -283,7 +283,8 @@ def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 def _recall_cell(est: dict[str, Any] | None) -> str:
     if not est or est.get("rate") is None:
         return "–"
-    return f"{est['rate']:.3f} [{est['low']:.3f}, {est['high']:.3f}] (n={est['n']})"
+    text = estimate_text(est["rate"], est["low"], est["high"], est["n"], lambda x: f"{x:.3f}")
+    return text if text.endswith(")") else f"{text} (n={est['n']})"
 
 
 def _failed(counts: dict[str, int]) -> str:

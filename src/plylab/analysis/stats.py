@@ -11,11 +11,31 @@ Wilson's interval is closed-form (stdlib); numpy and scipy load only where an es
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from math import exp, fsum, lgamma, log, log1p
 from statistics import NormalDist
 from typing import Any
+
+MIN_UNITS = 2  # the fewest independent units (runs, games, moves) an interval is printed from
+
+
+def interval_holds(low: float | None, high: float | None, n: int | None) -> bool:
+    """The one rule for printing an interval (README, "Intervals"): it comes from at least
+    MIN_UNITS independent units and has width. One run, one game or units that all agree give a
+    zero-width "interval" that claims certainty the data cannot give; those print n instead."""
+    return (n or 0) >= MIN_UNITS and low is not None and high is not None and high > low
+
+
+def estimate_text(
+    value: float, low: float | None, high: float | None, n: int | None, num: Callable[[float], str]
+) -> str:
+    """`value [low, high]` where the interval holds (`interval_holds`), `value (n=k)` otherwise:
+    every table formats an estimate with its interval through this."""
+    if interval_holds(low, high, n):
+        assert low is not None and high is not None
+        return f"{num(value)} [{num(low)}, {num(high)}]"
+    return f"{num(value)} (n={n or 0})"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from ..errors import UserError
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
+from .stats import estimate_text, interval_holds
 
 if TYPE_CHECKING:
     from ..harness.store import Store
@@ -26,15 +27,29 @@ def _p(x: float | None) -> str:
     return "1.00" if x >= 0.9995 else f"{x:.3f}".lstrip("0") if x < 1 else f"{x:.2f}"
 
 
+def _units(est: dict[str, Any]) -> int | None:
+    """How many independent units an estimate of ours rests on (None: a published one, as printed)."""
+    n = est.get("n", est.get("scored"))
+    return None if n is None else int(n)
+
+
 def rate_cell(est: dict[str, Any] | None) -> str:
+    """A rate with its Wilson interval where the interval holds (stats.interval_holds), n otherwise."""
     if not est or est.get("rate") is None:
         return "–"
+    n = _units(est)
+    if n is not None:
+        return estimate_text(est["rate"], est.get("low"), est.get("high"), n, _p)
     return f"{_p(est['rate'])} [{_p(est['low'])}, {_p(est['high'])}]"
 
 
 def mean_cell(est: dict[str, Any] | None) -> str:
+    """A mean ± the half-width of its Student-t interval, or with its n where the interval cannot hold."""
     if not est or est.get("mean") is None:
         return "–"
+    n = _units(est)
+    if n is not None and not interval_holds(est.get("low"), est.get("high"), n):
+        return f"{est['mean']:.1f} (n={n})"
     half = (est["high"] - est["mean"]) if est["high"] is not None else 0.0
     return f"{est['mean']:.1f} ±{half:.1f}"
 
@@ -43,9 +58,9 @@ def payoff_cell(est: dict[str, Any] | None) -> str:
     """Mean payoff per game with its 95% Student-t interval (chips in poker, +1/-1 in dice)."""
     if not est or est.get("mean") is None:
         return "–"
-    if est.get("low") is None:
+    if est.get("low") is None and _units(est) is None:
         return f"{est['mean']:+.2f}"
-    return f"{est['mean']:+.2f} [{est['low']:+.2f}, {est['high']:+.2f}]"
+    return estimate_text(est["mean"], est.get("low"), est.get("high"), _units(est), lambda x: f"{x:+.2f}")
 
 
 def recognition_cell(est: dict[str, Any]) -> str:
@@ -57,8 +72,8 @@ def recognition_cell(est: dict[str, Any]) -> str:
 
 def interval_cell(est: dict[str, Any] | None) -> str:
     """The game-clustered bootstrap interval of a rate (moves within a game are not independent)."""
-    if not est or est.get("cluster_low") is None:
-        return "–"
+    if not est or not interval_holds(est.get("cluster_low"), est.get("cluster_high"), _units(est)):
+        return "–"  # one game, or games that all agree: a zero-width bootstrap is no interval
     return f"[{_p(est['cluster_low'])}, {_p(est['cluster_high'])}]"
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.learning import learning_data
+from ..analysis.stats import estimate_text
 from ..errors import UserError
 from ..harness.store import Store
 from ..render.grid import comment, grid, html_page
@@ -25,9 +26,7 @@ METRICS = (("draw_rate", "draw rate"), ("optimality", "optimality"), ("tokens_pe
 def _est(e: dict[str, Any] | None, digits: int = 3) -> str:
     if not e or e.get("mean") is None:
         return "missing"
-    if (e.get("n") or 0) < 2 or e.get("low") is None:  # a one-run "interval" is none: show n
-        return f"{e['mean']:.{digits}f} (n={e.get('n')})"
-    return f"{e['mean']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
+    return estimate_text(e["mean"], e.get("low"), e.get("high"), e.get("n"), lambda x: f"{x:.{digits}f}")
 
 
 def figure_data(store_path: Path | None, name: str, runs: list[str] | None = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.metrics import matchup_rows
-from ..analysis.stats import wilson
+from ..analysis.stats import interval_holds, wilson
 from ..analysis.tables import mean_cell, rate_cell
 from ..errors import UserError
 from ..harness.store import Store, stores_beside
@@ -56,8 +56,8 @@ def _cell(row: dict[str, Any], metric: str) -> dict[str, Any] | None:
 
 
 def _holds(c: dict[str, Any]) -> bool:
-    """A Student-t interval holds with two values or more and, for counts, above 0."""
-    return (c.get("n") or 0) >= 2 and c.get("low") is not None and c["low"] >= 0
+    """A Student-t interval holds by the one rule (stats.interval_holds) and, for counts, above 0."""
+    return interval_holds(c.get("low"), c.get("high"), c.get("n")) and c["low"] >= 0
 
 
 def _ci(c: dict[str, Any] | None) -> tuple[float, float] | None:
@@ -96,7 +96,7 @@ def show(c: dict[str, Any] | None, metric: str, paper_games: int | None = None) 
         if paper_games is not None and "of" in c and c["of"] != paper_games:
             return f"{_num(c['count'] / c['of'], 'rate') if c['of'] else '–'} (n={c['of']})"
         return str(c["count"])
-    if "n" in c and c.get("low") is None:
+    if "n" in c and not interval_holds(c.get("low"), c.get("high"), c["n"]):
         return f"{_num(c['value'], metric) if metric != 'tokens' else format(c['value'], '.1f')} (n={c['n']})"
     if metric == "tokens":
         if "pm" in c:

@@ -1,0 +1,70 @@
+"""One rule for printing an interval (issue 30, point 5): from at least two independent units and
+with width, else the estimate and its n. Every table formats estimates through stats.estimate_text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from plylab.analysis import learning
+from plylab.analysis.stats import cluster_bootstrap, student_t, wilson
+from plylab.analysis.tables import interval_cell, mean_cell, payoff_cell, rate_cell
+from plylab.cli import main
+from plylab.paper import figures
+from plylab.paper.report import _cell, show
+from tests.support.cli import run_args
+
+
+def _mean(values: list[float]) -> dict:
+    e = student_t(values)
+    return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+
+
+def test_the_rule_prints_n_where_an_interval_cannot_hold() -> None:
+    from plylab.analysis.stats import estimate_text
+
+    num = "{:.2f}".format
+    assert estimate_text(0.5, 0.5, 0.5, 1, num) == "0.50 (n=1)"
+    assert estimate_text(5.0, 5.0, 5.0, 2, num) == "5.00 (n=2)"  # two units that agree: no width
+    assert estimate_text(0.5, 0.2, 0.8, 2, num) == "0.50 [0.20, 0.80]"
+
+
+def test_learning_with_one_run_prints_its_n_not_a_point_interval() -> None:
+    """`report --learning` with one run printed "0.500 [0.500, 0.500]"."""
+    assert learning._cell(_mean([0.5])) == "0.500 (n=1)"
+    assert learning._cell(_mean([0.25, 0.75])).startswith("0.500 [")
+    assert learning._recall_cell(wilson(1, 1).as_dict()) == "1.000 (n=1)"
+
+
+def test_paper_table3_prints_both_columns_by_the_same_rule() -> None:
+    """`paper report table3` printed "5.00 [5.00, 5.00]" beside "6.00 (n=2)"."""
+    agree = {"moves_per_game": {**_mean([5.0, 5.0])}, "games": 2}
+    differ = {"moves_per_game": {**_mean([5.0, 7.0])}, "games": 2}
+    cells = [show(_cell(row, "moves"), "moves") for row in (agree, differ)]
+    assert cells == ["5.00 (n=2)", "6.00 (n=2)"]
+    assert figures._est(_mean([0.5, 0.5, 0.5])) == "0.500 (n=3)"
+
+
+def test_report_cells_follow_the_rule() -> None:
+    assert mean_cell(_mean([12.0])) == "12.0 (n=1)"  # was "12.0 ±0.0"
+    assert mean_cell(_mean([10.0, 14.0])).startswith("12.0 ±")
+    assert payoff_cell(_mean([1.0, 1.0])) == "+1.00 (n=2)"
+    assert rate_cell(wilson(1, 1).as_dict()) == "1.00 (n=1)"
+    assert rate_cell(wilson(3, 4).as_dict()) == ".750 [.301, .954]"
+    one_game = cluster_bootstrap([(4, 4)])
+    assert interval_cell({"cluster_low": one_game.low, "cluster_high": one_game.high, "scored": 4}) == "–"
+
+
+def test_a_one_game_store_prints_no_clustered_interval(tmp_path: Path, capsys) -> None:
+    store = tmp_path / "s.sqlite"
+    assert main(run_args("tic_tac_toe", "optimal", "random", games=1, store=store)) == 0
+    capsys.readouterr()
+    assert main(["report", "--store", str(store), "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header, rows = lines[0].split(","), [line for line in lines[1:] if line.startswith("tic_tac_toe")]
+    optimal = next(r for r in rows if ",optimal,random," in r)
+    assert "[1.00, 1.00]" not in optimal  # one game: the clustered bootstrap has nothing to resample
+    assert main(["report", "--store", str(store), "--format", "json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["matchups"] if r["player"] == "optimal")
+    assert row["optimality"]["cluster_low"] == row["optimality"]["cluster_high"]  # the data keep the numbers
+    assert header[0] == "game"
