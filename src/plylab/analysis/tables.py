@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
@@ -235,6 +235,20 @@ class ReportSource:
     by: str = "opponent"
     recognition_on: str = "trace"
     recognize: str = "names"
+    _rows: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The matchup rows, read from the store once however many tables are built from them."""
+        if not self._rows:
+            from .metrics import matchup_rows  # scipy is slow to import: only when a table is built
+
+            self._rows.extend(matchup_rows(self.store, self.run, self.recognition_on, self.recognize))
+        return self._rows
+
+    def follow_ups(self, table: str, fmt: str) -> list[Table]:
+        """Tables printed under `table` in a text format: the matchups' losses against an equilibrium."""
+        rows = self.rows() if table == "matchups" and fmt not in ("csv", "json") else []
+        return [equilibrium_table(rows)] if any(r.get("equilibrium") for r in rows) else []
 
 
 ABOUT = {
@@ -249,10 +263,7 @@ ABOUT = {
 
 def _entry(name: str) -> None:
     def build(source: ReportSource) -> Table:
-        from .metrics import matchup_rows  # scipy is slow to import: only when a table is built
-
-        rows = matchup_rows(source.store, source.run, source.recognition_on, source.recognize)
-        return table_of(rows, name, source.by)
+        return table_of(source.rows(), name, source.by)
 
     register_table(name, ABOUT[name])(build)
 

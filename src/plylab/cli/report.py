@@ -93,14 +93,13 @@ def report(
 
             s = Store(store, create=False)
             try:  # the table from the registry (analysis.tables registers the report's)
-                built = get_table(table).build(
-                    ReportSource(s, run, by, recognition_on=on, recognize=recognize)
-                )
+                source = ReportSource(s, run, by, recognition_on=on, recognize=recognize)
+                built = [get_table(table).build(source), *source.follow_ups(table, fmt)]
                 graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
                 clue = CLUE_KIND in s.run_kinds(run)
             finally:
                 s.close()
-            out = render_table(built, fmt)
+            out = "\n\n".join(render_table(t, fmt) for t in built)
             if graded and fmt == "json":
                 out = json.dumps({**json.loads(out), "chess": graded}, indent=2)
             elif graded:
