@@ -68,3 +68,11 @@ def test_a_one_game_store_prints_no_clustered_interval(tmp_path: Path, capsys) -
     row = next(r for r in json.loads(capsys.readouterr().out)["matchups"] if r["player"] == "optimal")
     assert row["optimality"]["cluster_low"] == row["optimality"]["cluster_high"]  # the data keep the numbers
     assert header[0] == "game"
+
+
+def test_the_site_follows_the_rule_on_a_one_game_store(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    assert main(run_args("tic_tac_toe", "optimal", "random", games=1, store=store)) == 0
+    assert main(["report", "--store", str(store), "--html", str(tmp_path / "site")]) == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "95% interval clustered by game: – ·" in index and "[1.000, 1.000]" not in index

@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
+from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
@@ -90,10 +91,13 @@ def _key_cells(r: dict[str, Any], keys: tuple[str, ...], root: str | None = None
     ]
 
 
-def _rate_ci(rate: float | None, low: float | None, high: float | None) -> Cell:
-    """A rate with its 95% interval in one cell, sorted by the rate."""
+def _rate_ci(rate: float | None, low: float | None, high: float | None, n: int | None = None) -> Cell:
+    """A rate with its 95% interval in one cell, sorted by the rate; with `n`, by the one rule
+    (stats.estimate_text: no interval from fewer than 2 units or of zero width, n instead)."""
     if rate is None:
         return Cell("–", sort=None, cls="num")
+    if n is not None:
+        return Cell(estimate_text(rate, low, high, n, "{:.3f}".format), sort=rate, cls="num")
     ci = "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
     return Cell(f"{rate:.3f}{ci}", sort=rate, cls="num")
 
@@ -123,11 +127,13 @@ def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
             _key_cells(r, keys, root)
             + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")]
             + [_payoff(r.get("payoff"))] * paid
-            + [_rate_ci(o["rate"], o["low"], o["high"])]
-            + [_rate_ci(s.get("rate"), s.get("low"), s.get("high"))] * scored
+            + [_rate_ci(o["rate"], o["low"], o["high"], o["scored"])]
+            + [_rate_ci(s.get("rate"), s.get("low"), s.get("high"), s.get("scored"))] * scored
         )
         clustered = (
-            f"[{o['cluster_low']:.3f}, {o['cluster_high']:.3f}]" if o.get("cluster_low") is not None else "–"
+            f"[{o['cluster_low']:.3f}, {o['cluster_high']:.3f}]"
+            if interval_holds(o.get("cluster_low"), o.get("cluster_high"), o["scored"])
+            else "–"
         )
         moves = r["moves_per_game"]["mean"]
         details.append(
@@ -154,13 +160,12 @@ def usage_grid(rows: list[dict[str, Any]]) -> Grid:
         body.append(
             _key_cells(r, keys)
             + [
-                _rate_ci(rec["rate"], rec["low"], rec["high"]),
+                _rate_ci(rec["rate"], rec["low"], rec["high"], rec["n"]),
                 _int(rec["n"]),
                 Cell(
                     "–"
                     if mean is None
-                    else f"{mean:.1f}"
-                    + (f" [{tok['low']:.1f}, {tok['high']:.1f}]" if tok["low"] is not None else ""),
+                    else estimate_text(mean, tok["low"], tok["high"], tok["n"], "{:.1f}".format),
                     sort=mean,
                     cls="num",
                 ),
