@@ -84,7 +84,6 @@ def test_a_samples_transcript_shows_each_moves_call(
         page.goto(url)
         page.get_by_text("plylab/ttt-llm/").first.click(timeout=30_000)
         page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
-        page.screenshot(path=str(shots / "inspect_log.png"), full_page=True)
         page.get_by_text("game-", exact=False).first.click()
         page.get_by_text("Transcript").first.click(timeout=30_000)
         page.wait_for_timeout(2000)
