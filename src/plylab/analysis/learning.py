@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..harness.store import Store
-from ..players.canonical import canonical_spec
+from ..players.canonical import canonical_spec, printed_name
 from ..render.plots import styled
 from .metrics import matchup_rows
 from .stats import student_t, welch_one_sided, wilson
@@ -154,6 +154,18 @@ def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, 
     return out
 
 
+def _shown(ident: dict[str, Any]) -> dict[str, Any]:
+    """An experiment's identity as printed: its specs canonical, in its name too (the stored name,
+    which its phases' runs are made from, is kept as `stored_name`)."""
+    specs = [ident.get("agent", ""), ident.get("opponent", "")]
+    return {
+        **ident,
+        "name": printed_name(ident["name"], specs),
+        "stored_name": ident["name"],
+        **{k: canonical_spec(ident[k]) for k in ("agent", "opponent") if ident.get(k)},
+    }
+
+
 def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
     """Experiments (per agent, per checkpoint estimates, reference) and final-checkpoint comparisons."""
     phases = _phase_rows(store)
@@ -161,15 +173,18 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
     for plan, values in phases:
         by_exp[plan["learn"]["name"]].append((plan, values))
     if run is not None:
+        # an experiment is named as printed (specs canonical) or as stored
+        run = next((k for k, v in by_exp.items() if run in (k, _shown(v[0][0]["learn"])["name"])), run)
         if run not in by_exp:
             raise UserError(
                 f"no learning experiment '{run}' in {store.path}; experiments here: "
-                f"{', '.join(by_exp) or 'none (run `plylab learn` first)'}"
+                f"{', '.join(_shown(v[0][0]['learn'])['name'] for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
             )
         by_exp = {run: by_exp[run]}
     experiments = []
     for items in by_exp.values():
-        ident = items[0][0]["learn"]
+        stored = items[0][0]["learn"]
+        ident = _shown(stored)
         evals: dict[int, list[dict[str, Any]]] = defaultdict(list)
         refs: list[dict[str, Any]] = []
         for plan, values in items:
@@ -179,10 +194,10 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
                 refs.append(values)
         reference = None
         if refs:
-            player = next(p["player"] for p, _ in items if p["phase"] == "reference")
+            player = canonical_spec(next(p["player"] for p, _ in items if p["phase"] == "reference"))
             reference = {"player": player, "source": "reference phases", **_estimates(refs)}
         else:
-            found = _play_references(store, tuple(ident[k] for k in SETTING))
+            found = _play_references(store, tuple(stored[k] for k in SETTING))
             if found:
                 reference = {
                     "player": "llm",

@@ -15,6 +15,7 @@ cannot validate (a player it no longer has) keeps its values and only has its ke
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -75,3 +76,14 @@ def canonical_spec(text: str) -> str:
             return text
         return _join(raw.name, raw.options)
     return _join(spec.name, _kept(options, spec.options))
+
+
+def printed_name(name: str, specs: Iterable[str]) -> str:
+    """A stored name (a run's, a learning experiment's) as printed: each player spec it was made
+    from written canonically (`force_final=on` as `force_final=true`), so a player reads the same in
+    a name as in every table. Only the printing changes: stores keep and resume by the name made."""
+    for spec in sorted({s for s in specs if s}, key=len, reverse=True):  # longest first: no partial
+        shown = canonical_spec(spec)
+        if shown != spec:
+            name = name.replace(spec, shown)
+    return name
