@@ -138,3 +138,20 @@ def test_the_task_names_the_run_and_the_players_canonical_spec(logs: Path) -> No
     assert "output=json" in llm.task and llm.task.endswith(" vs optimal")
     assert llm.model_args["output"] == "json" and llm.metadata["player"] in llm.task
     assert tasks["ttt-mcts"].task == "plylab/ttt-mcts/tic_tac_toe.standard/mcts:sims=50 vs optimal"
+
+
+def test_the_task_prints_the_run_name_with_canonical_specs(tmp_path: Path, cli) -> None:
+    """A run named after its specs as given (`solve=off`) reads as every table writes the player
+    (`solve=false`); the stored name, kept for resuming, stays in the metadata."""
+    from inspect_ai.log import read_eval_log
+
+    from tests.support.cli import run_args
+
+    store = tmp_path / "s.sqlite"
+    assert cli(*run_args("tic_tac_toe", "mcts:sims=20,solve=off", "random", games=2, store=store)).code == 0
+    assert cli("export", str(tmp_path / "logs"), "--format", "inspect", "--store", str(store)).code == 0
+    (path,) = (tmp_path / "logs").rglob("*.eval")
+    log = read_eval_log(str(path), header_only=True)
+    assert "solve=off" in log.eval.metadata["plylab_run"], "the stored name is as it was made"
+    assert "solve=false" in log.eval.task and "solve=off" not in log.eval.task
+    assert log.eval.task.startswith("plylab/tic_tac_toe.standard.mcts:sims=20,solve=false-vs-random.")

@@ -87,3 +87,23 @@ def printed_name(name: str, specs: Iterable[str]) -> str:
         if shown != spec:
             name = name.replace(spec, shown)
     return name
+
+
+SPEC_KEYS = ("player", "opponent", "agent", "reference")  # where a stored plan names a player
+
+
+def plan_specs(plan: Any) -> list[str]:
+    """Every player spec a stored run plan names (a run's default name is made from them)."""
+    out: list[str] = []
+    if isinstance(plan, dict):
+        for key, value in plan.items():
+            if key in SPEC_KEYS and isinstance(value, str):
+                out.append(value)
+            elif key == "others" and isinstance(value, list):
+                out += [v for v in value if isinstance(v, str)]
+            else:
+                out += plan_specs(value)
+    elif isinstance(plan, list):
+        for value in plan:
+            out += plan_specs(value)
+    return out

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import UserError
 from ..harness.rows import GameRow, MoveRow
 from ..harness.store import Store, expand_attempts, reading
-from ..players.canonical import canonical_spec
+from ..players.canonical import canonical_spec, plan_specs, printed_name
 from ..printable import printable
 from ..specs import parse_spec
 
@@ -295,6 +295,7 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
         for mu in store.matchup_spans(r.id):
             key = (mu.game, mu.formulation, mu.player, mu.opponent)
             player, opponent = canonical_spec(mu.player), canonical_spec(mu.opponent)
+            shown_run = printed_name(r.name, plan_specs(json.loads(r.plan)))  # as printed; stored as made
             model = _model(player)
             samples = []
             for g in store.matchup_games(r.id, key):
@@ -303,7 +304,7 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
                 created=_iso(r.created),
                 # the run and the player's canonical spec name the task: two runs of one matchup,
                 # or two option sets of one model, are two tasks in `inspect view`
-                task=f"{TASK}/{r.name}/{mu.game}.{mu.formulation}/{player} vs {opponent}",
+                task=f"{TASK}/{shown_run}/{mu.game}.{mu.formulation}/{player} vs {opponent}",
                 task_args={"formulation": mu.formulation, "player": player, "opponent": opponent},
                 model_args=_model_args(player),
                 dataset=EvalDataset(name=r.name, samples=len(samples)),
@@ -311,6 +312,7 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
                 config=EvalConfig(epochs=1),
                 metadata={
                     "plylab_run": r.name,
+                    "plylab_run_shown": shown_run,
                     "run_kind": r.kind,
                     "run_status": r.status,
                     "seed": r.seed,
