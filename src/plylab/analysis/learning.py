@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..harness.store import Store
-from ..players.canonical import canonical_spec, printed_name
+from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
 from .metrics import matchup_rows
 from .stats import student_t, welch_one_sided, wilson
@@ -157,10 +157,9 @@ def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, 
 def _shown(ident: dict[str, Any]) -> dict[str, Any]:
     """An experiment's identity as printed: its specs canonical, in its name too (the stored name,
     which its phases' runs are made from, is kept as `stored_name`)."""
-    specs = [ident.get("agent", ""), ident.get("opponent", "")]
     return {
         **ident,
-        "name": printed_name(ident["name"], specs),
+        "name": printed_run_name(ident["name"]),
         "stored_name": ident["name"],
         **{k: canonical_spec(ident[k]) for k in ("agent", "opponent") if ident.get(k)},
     }

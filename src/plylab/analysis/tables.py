@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
+from ..players.canonical import printed_run_name
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
@@ -66,7 +67,10 @@ def run_label(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any]], str] | N
     """How a row names its run: needed when rows come from several runs, or from one not finished."""
     if len({r.get("run") for r in rows}) < 2 and all(r.get("status", "finished") == "finished" for r in rows):
         return None
-    return lambda r: r["run"] + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
+    return lambda r: (
+        printed_run_name(r["run"])
+        + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
+    )
 
 
 def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:

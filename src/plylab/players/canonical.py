@@ -15,7 +15,7 @@ cannot validate (a player it no longer has) keeps its values and only has its ke
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -78,32 +78,24 @@ def canonical_spec(text: str) -> str:
     return _join(spec.name, _kept(options, spec.options))
 
 
-def printed_name(name: str, specs: Iterable[str]) -> str:
-    """A stored name (a run's, a learning experiment's) as printed: each player spec it was made
-    from written canonically (`force_final=on` as `force_final=true`), so a player reads the same in
-    a name as in every table. Only the printing changes: stores keep and resume by the name made."""
-    for spec in sorted({s for s in specs if s}, key=len, reverse=True):  # longest first: no partial
-        shown = canonical_spec(spec)
-        if shown != spec:
-            name = name.replace(spec, shown)
+# The names `plylab run` and `plylab learn` make from their specs (harness/plan.py
+# default_run_name, learning/schedule.py Experiment.label and its phases' runs)
+_MADE = (
+    re.compile(r"^(?P<head>[^./]+\.[^./]+\.)(?P<player>.+?)-vs-(?P<opponent>.+)(?P<tail>\.s-?\d+\.n\d+)$"),
+    re.compile(
+        r"^(?P<head>learn\.[^./]+\.[^./]+\.)(?P<player>.+?)-vs-(?P<opponent>.+?)(?P<tail>\.s-?\d+(/.*)?)$"
+    ),
+)
+
+
+def printed_run_name(name: str) -> str:
+    """A stored run name as printed: where plylab made it from the specs as given, the specs are
+    written canonically (`force_final=on` as `force_final=true`), so a player reads the same in a
+    run's name as in every table. Only the printing changes: a store keeps, and resumes by, the
+    name it made; a name given with `--run`/`--name` is printed as given."""
+    for made in _MADE:
+        m = made.match(name)
+        if m:
+            player, opponent = canonical_spec(m["player"]), canonical_spec(m["opponent"])
+            return f"{m['head']}{player}-vs-{opponent}{m['tail']}"
     return name
-
-
-SPEC_KEYS = ("player", "opponent", "agent", "reference")  # where a stored plan names a player
-
-
-def plan_specs(plan: Any) -> list[str]:
-    """Every player spec a stored run plan names (a run's default name is made from them)."""
-    out: list[str] = []
-    if isinstance(plan, dict):
-        for key, value in plan.items():
-            if key in SPEC_KEYS and isinstance(value, str):
-                out.append(value)
-            elif key == "others" and isinstance(value, list):
-                out += [v for v in value if isinstance(v, str)]
-            else:
-                out += plan_specs(value)
-    elif isinstance(plan, list):
-        for value in plan:
-            out += plan_specs(value)
-    return out

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import UserError
 from ..harness.rows import GameRow, MoveRow
 from ..harness.store import Store, expand_attempts, reading
-from ..players.canonical import canonical_spec, plan_specs, printed_name
+from ..players.canonical import canonical_spec, printed_run_name
 from ..printable import printable
 from ..specs import parse_spec
 
@@ -295,7 +295,7 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
         for mu in store.matchup_spans(r.id):
             key = (mu.game, mu.formulation, mu.player, mu.opponent)
             player, opponent = canonical_spec(mu.player), canonical_spec(mu.opponent)
-            shown_run = printed_name(r.name, plan_specs(json.loads(r.plan)))  # as printed; stored as made
+            shown_run = printed_run_name(r.name)  # as printed; the store keeps the name as made
             model = _model(player)
             samples = []
             for g in store.matchup_games(r.id, key):
