@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from ..players.canonical import printed_run_name
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
@@ -67,6 +66,8 @@ def run_label(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any]], str] | N
     """How a row names its run: needed when rows come from several runs, or from one not finished."""
     if len({r.get("run") for r in rows}) < 2 and all(r.get("status", "finished") == "finished" for r in rows):
         return None
+    from ..players.canonical import printed_run_name  # here: `plylab --help` loads no pydantic
+
     return lambda r: (
         printed_run_name(r["run"])
         + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
