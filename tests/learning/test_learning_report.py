@@ -152,15 +152,15 @@ def test_a_spec_reads_canonically_in_the_report_and_the_plot_but_the_store_keeps
     shown = "reaper:model=m,force_final=true"
     for fmt in ("table", "markdown", "csv", "latex", "json"):
         text = learning_report(path, None, fmt).replace(r"\_", "_")  # LaTeX escapes `_`
-        if fmt == "json":  # the stored name, as written, is there once, as `stored_name`
+        if fmt == "json":  # the stored name, as made, is there once, as `name` (the key)
             text = text.replace(json.dumps(label), "", 1)
         assert shown in text and "force_final=on" not in text, fmt
     opened = Store(path, create=False)
     (e,) = learning_data(opened)["experiments"]
-    assert e["agent"] == shown and e["name"] == label.replace(agent, shown) and e["stored_name"] == label
+    assert e["agent"] == shown and e["shown_name"] == label.replace(agent, shown) and e["name"] == label
     # the experiment is found by either name; the store's runs keep the names they were made with
     assert learning_data(opened, label)["experiments"][0]["agent"] == shown
-    assert learning_data(opened, e["name"])["experiments"][0]["agent"] == shown
+    assert learning_data(opened, e["shown_name"])["experiments"][0]["agent"] == shown
     assert all("force_final=on" in r.name for r in opened.runs())
     opened.close()
     svg = next(p for p in plot_learning(path, None, tmp_path / "plots") if p.suffix == ".svg")

@@ -155,12 +155,11 @@ def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, 
 
 
 def _shown(ident: dict[str, Any]) -> dict[str, Any]:
-    """An experiment's identity as printed: its specs canonical, in its name too (the stored name,
-    which its phases' runs are made from, is kept as `stored_name`)."""
+    """An experiment's identity as printed: its specs canonical, in `shown_name` too (`name` stays
+    the stored one its phases' runs are made from, by which the paper's figures find it)."""
     return {
         **ident,
-        "name": printed_run_name(ident["name"]),
-        "stored_name": ident["name"],
+        "shown_name": printed_run_name(ident["name"]),
         **{k: canonical_spec(ident[k]) for k in ("agent", "opponent") if ident.get(k)},
     }
 
@@ -173,11 +172,11 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
         by_exp[plan["learn"]["name"]].append((plan, values))
     if run is not None:
         # an experiment is named as printed (specs canonical) or as stored
-        run = next((k for k, v in by_exp.items() if run in (k, _shown(v[0][0]["learn"])["name"])), run)
+        run = next((k for k, v in by_exp.items() if run in (k, _shown(v[0][0]["learn"])["shown_name"])), run)
         if run not in by_exp:
             raise UserError(
                 f"no learning experiment '{run}' in {store.path}; experiments here: "
-                f"{', '.join(_shown(v[0][0]['learn'])['name'] for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
+                f"{', '.join(_shown(v[0][0]['learn'])['shown_name'] for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
             )
         by_exp = {run: by_exp[run]}
     experiments = []
@@ -240,8 +239,8 @@ def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(
                 {
                     "metric": metric,
-                    "better": hi["name"],
-                    "worse": lo["name"],
+                    "better": hi["shown_name"],
+                    "worse": lo["shown_name"],
                     "mean_better": sum(xhi) / len(xhi),
                     "mean_worse": sum(xlo) / len(xlo),
                     "runs": [len(xhi), len(xlo)],
@@ -318,7 +317,7 @@ def _update_notes(data: dict[str, Any]) -> list[str]:
             for r in u["runs"]
         )
         out.append(
-            f"{e['name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
+            f"{e['shown_name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
             f"{u['rules']['total']} rule extractions, failed: {_failed(u['rules']['failed'])} — {per_run}"
         )
     return out
@@ -411,7 +410,7 @@ def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) ->
             [y - c[metric]["low"] for y, c in zip(ys, pts)],
             [c[metric]["high"] - y for y, c in zip(ys, pts)],
         ]
-        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["name"])
+        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["shown_name"])
         line = ax.errorbar(
             [c["checkpoint"] + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
         )
