@@ -34,3 +34,12 @@ def test_report_prints_a_runs_name_with_canonical_specs(tmp_path: Path, cli) -> 
     for fmt in ("table", "csv", "markdown", "latex"):  # JSON's `run` is the stored key, for machines
         out = cli("report", "--store", str(store), "--format", fmt).out.replace(r"\_", "_")
         assert "solve=false" in out and "solve=off" not in out, fmt
+
+    # the name as printed (copied from the table) selects the run, as the stored one does
+    shown = printed_run_name(stored)
+    for name in (stored, shown):
+        out = cli("report", "--store", str(store), "--run", name, "--format", "csv")
+        assert out.code == 0 and "mcts:sims=20" in out.out and "random,random" not in out.out, name
+        logs = tmp_path / f"logs-{name == shown}"
+        assert cli("export", str(logs), "--format", "inspect", "--store", str(store), "--run", name).code == 0
+        assert len(list(logs.rglob("*.eval"))) == 1

@@ -358,6 +358,7 @@ def export_inspect(store_path: Path, out: Path, run: str | None) -> None:
     try:
         with reading(store_path):
             if run is not None:
+                run = s.stored_run_name(run)  # the name as printed finds its run too
                 s.runs(run)  # one clear line for an unknown run
             try:
                 paths = write_inspect(s, out, run)
