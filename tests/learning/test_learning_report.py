@@ -133,3 +133,35 @@ def test_plots_are_written_as_png_and_svg(store_path, tmp_path):
         "learning-tic_tac_toe-standard-optimal-tokens_per_move.svg",
     ]
     assert "single-call reference" in (tmp_path / "plots" / paths[1].name).read_text()
+
+
+def test_a_spec_reads_canonically_in_the_report_and_the_plot_but_the_store_keeps_its_names(tmp_path):
+    """`force_final=on` was printed as given in `report --learning` and the plot's legend (and in
+    the experiment's name) though every table writes `force_final=true`: one name everywhere."""
+    agent = "reaper:model=m,force_final=on"
+    label = f"learn.tic_tac_toe.standard.{agent}-vs-optimal.s0"  # the name `plylab learn` makes
+    path = tmp_path / "s.sqlite"
+    store = Store(path)
+    ident = {"name": label, **SETTING, "agent": agent, "seed": 0, "learn_games": 20, "eval_games": 2}
+    for r in range(2):
+        plan = {"learn": ident, "run": r, "phase": "eval", "index": 0, "games": 2, "player": agent}
+        run_id = store.open_run(f"{label}/run{r}/eval0", 0, plan, kind="learn")
+        for g in range(2):
+            store.save_game(run_id, record(agent, f"k{r}{g}", g == 0, [True], 10))
+    store.close()
+    shown = "reaper:model=m,force_final=true"
+    for fmt in ("table", "markdown", "csv", "latex", "json"):
+        text = learning_report(path, None, fmt).replace(r"\_", "_")  # LaTeX escapes `_`
+        if fmt == "json":  # the stored name, as made, is there once, as `name` (the key)
+            text = text.replace(json.dumps(label), "", 1)
+        assert shown in text and "force_final=on" not in text, fmt
+    opened = Store(path, create=False)
+    (e,) = learning_data(opened)["experiments"]
+    assert e["agent"] == shown and e["shown_name"] == label.replace(agent, shown) and e["name"] == label
+    # the experiment is found by either name; the store's runs keep the names they were made with
+    assert learning_data(opened, label)["experiments"][0]["agent"] == shown
+    assert learning_data(opened, e["shown_name"])["experiments"][0]["agent"] == shown
+    assert all("force_final=on" in r.name for r in opened.runs())
+    opened.close()
+    svg = next(p for p in plot_learning(path, None, tmp_path / "plots") if p.suffix == ".svg")
+    assert "force_final=true" in svg.read_text() and "force_final=on" not in svg.read_text()  # the legend

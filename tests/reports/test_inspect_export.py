@@ -75,3 +75,83 @@ def test_export_inspect_of_an_unknown_run_is_one_clear_error(report_store: Path,
     )
     assert result.code == 2 and "nope" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "logs").exists()
+
+
+def test_each_call_is_its_own_model_event_and_the_opponents_moves_are_info_events(
+    logs: Path, report_store: Path
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    conn = sqlite3.connect(report_store)
+    llm = next(
+        log
+        for log in (read_eval_log(str(p), resolve_attachments=True) for p in logs.rglob("*.eval"))
+        if log.eval.metadata["plylab_run"] == "ttt-llm"
+    )
+    for sample in llm.samples:
+        game = int(str(sample.id).removeprefix("game-"))
+        seat = sample.metadata["player_seat"]
+        prompts = [
+            p
+            for (p,) in conn.execute(
+                "SELECT prompt FROM moves WHERE game_id = ? AND seat = ? ORDER BY ply", (game, seat)
+            )
+        ]
+        calls = [e for e in sample.events if e.event == "model"]
+        infos = [e for e in sample.events if e.event == "info"]
+        assert len(calls) == len(prompts) > 1, "one model event per move's call"
+        for call, prompt in zip(calls, prompts, strict=True):
+            # an independent call: its input is its own prompt alone, not the game's conversation
+            assert [m.role for m in call.input] == ["user"] and call.input[0].text == prompt
+            assert call.output.message.text and call.model == llm.eval.model
+        (opponent_moves,) = conn.execute(
+            "SELECT COUNT(*) FROM moves WHERE game_id = ? AND seat != ?", (game, seat)
+        ).fetchone()
+        assert len(infos) == opponent_moves and all(e.data["who"] == "optimal" for e in infos)
+        assert [m.role for m in sample.messages] == ["user", "assistant"], "the last call, not all of them"
+
+
+def test_the_target_is_what_the_oracle_says_was_achievable(logs: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    seen = set()
+    for path in logs.rglob("*.eval"):
+        log = read_eval_log(str(path))
+        for sample in log.samples:
+            seen.add((log.eval.metadata["plylab_run"], sample.target))
+    # tic-tac-toe is a draw with perfect play, hidden or not (its oracle values the true board),
+    # whichever seat moves first against Optimal; Clue's oracle has no exact value; the answer
+    # (the outcome: the llm and random lose to Optimal) is no longer the target
+    assert {t for run, t in seen if run.startswith("ttt")} == {"draw"}
+    assert {t for run, t in seen if run.startswith("custom/")} == {"unknown"}
+
+
+def test_the_task_names_the_run_and_the_players_canonical_spec(logs: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    tasks = {}
+    for path in logs.rglob("*.eval"):
+        log = read_eval_log(str(path))
+        tasks[log.eval.metadata["plylab_run"]] = log.eval
+    llm = tasks["ttt-llm"]
+    assert llm.task.startswith("plylab/ttt-llm/tic_tac_toe.standard/llm:model=openai-api/fake/m,")
+    assert "output=json" in llm.task and llm.task.endswith(" vs optimal")
+    assert llm.model_args["output"] == "json" and llm.metadata["player"] in llm.task
+    assert tasks["ttt-mcts"].task == "plylab/ttt-mcts/tic_tac_toe.standard/mcts:sims=50 vs optimal"
+
+
+def test_the_task_prints_the_run_name_with_canonical_specs(tmp_path: Path, cli) -> None:
+    """A run named after its specs as given (`solve=off`) reads as every table writes the player
+    (`solve=false`); the stored name, kept for resuming, stays in the metadata."""
+    from inspect_ai.log import read_eval_log
+
+    from tests.support.cli import run_args
+
+    store = tmp_path / "s.sqlite"
+    assert cli(*run_args("tic_tac_toe", "mcts:sims=20,solve=off", "random", games=2, store=store)).code == 0
+    assert cli("export", str(tmp_path / "logs"), "--format", "inspect", "--store", str(store)).code == 0
+    (path,) = (tmp_path / "logs").rglob("*.eval")
+    log = read_eval_log(str(path), header_only=True)
+    assert "solve=off" in log.eval.metadata["plylab_run"], "the stored name is as it was made"
+    assert "solve=false" in log.eval.task and "solve=off" not in log.eval.task
+    assert log.eval.task.startswith("plylab/tic_tac_toe.standard.mcts:sims=20,solve=false-vs-random.")

@@ -3,6 +3,7 @@ in a real headless Chromium, lists every exported log and shows a matchup's game
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -65,4 +66,34 @@ def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[st
         page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
         body = page.inner_text("body")
         assert "game-" in body and "optimality" in body.lower() and "outcome" in body.lower()
+        browser.close()
+
+
+def test_a_samples_transcript_shows_each_moves_call(
+    viewer: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The llm run's sample: its Transcript tab lists the moves' model calls (not "events were
+    removed"), and a call shows the prompt of its own move."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    url, _ = viewer
+    shots = Path(os.environ.get("PLYLAB_SCREENSHOTS") or tmp_path_factory.mktemp("inspect-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.get_by_text("plylab/ttt-llm/").first.click(timeout=30_000)
+        page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
+        page.get_by_text("game-", exact=False).first.click()
+        page.get_by_text("Transcript").first.click(timeout=30_000)
+        page.wait_for_timeout(2000)
+        page.screenshot(path=str(shots / "inspect_transcript.png"), full_page=True)
+        body = page.inner_text("body")
+        assert "events were removed" not in body
+        # a move's own call: the model named, the prompt of that move alone, its reply; the
+        # opponent's moves between the calls as info events
+        assert "model call: openai-api/fake/m" in body.lower()
+        assert "We are playing tic-tac-toe" in body and "it is your move" in body
+        assert "info: plylab/opponent" in body.lower() and '"who": "optimal"' in body
+        assert (shots / "inspect_transcript.png").stat().st_size > 10_000
         browser.close()

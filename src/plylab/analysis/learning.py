@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..harness.store import Store
-from ..players.canonical import canonical_spec
+from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
 from .metrics import matchup_rows
 from .stats import estimate_text, student_t, welch_one_sided, wilson
@@ -154,6 +154,16 @@ def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, 
     return out
 
 
+def _shown(ident: dict[str, Any]) -> dict[str, Any]:
+    """An experiment's identity as printed: its specs canonical, in `shown_name` too (`name` stays
+    the stored one its phases' runs are made from, by which the paper's figures find it)."""
+    return {
+        **ident,
+        "shown_name": printed_run_name(ident["name"]),
+        **{k: canonical_spec(ident[k]) for k in ("agent", "opponent") if ident.get(k)},
+    }
+
+
 def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
     """Experiments (per agent, per checkpoint estimates, reference) and final-checkpoint comparisons."""
     phases = _phase_rows(store)
@@ -161,15 +171,18 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
     for plan, values in phases:
         by_exp[plan["learn"]["name"]].append((plan, values))
     if run is not None:
+        # an experiment is named as printed (specs canonical) or as stored
+        run = next((k for k, v in by_exp.items() if run in (k, _shown(v[0][0]["learn"])["shown_name"])), run)
         if run not in by_exp:
             raise UserError(
                 f"no learning experiment '{run}' in {store.path}; experiments here: "
-                f"{', '.join(by_exp) or 'none (run `plylab learn` first)'}"
+                f"{', '.join(_shown(v[0][0]['learn'])['shown_name'] for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
             )
         by_exp = {run: by_exp[run]}
     experiments = []
     for items in by_exp.values():
-        ident = items[0][0]["learn"]
+        stored = items[0][0]["learn"]
+        ident = _shown(stored)
         evals: dict[int, list[dict[str, Any]]] = defaultdict(list)
         refs: list[dict[str, Any]] = []
         for plan, values in items:
@@ -179,10 +192,10 @@ def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
                 refs.append(values)
         reference = None
         if refs:
-            player = next(p["player"] for p, _ in items if p["phase"] == "reference")
+            player = canonical_spec(next(p["player"] for p, _ in items if p["phase"] == "reference"))
             reference = {"player": player, "source": "reference phases", **_estimates(refs)}
         else:
-            found = _play_references(store, tuple(ident[k] for k in SETTING))
+            found = _play_references(store, tuple(stored[k] for k in SETTING))
             if found:
                 reference = {
                     "player": "llm",
@@ -226,8 +239,8 @@ def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(
                 {
                     "metric": metric,
-                    "better": hi["name"],
-                    "worse": lo["name"],
+                    "better": hi["shown_name"],
+                    "worse": lo["shown_name"],
                     "mean_better": sum(xhi) / len(xhi),
                     "mean_worse": sum(xlo) / len(xlo),
                     "runs": [len(xhi), len(xlo)],
@@ -305,7 +318,7 @@ def _update_notes(data: dict[str, Any]) -> list[str]:
             for r in u["runs"]
         )
         out.append(
-            f"{e['name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
+            f"{e['shown_name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
             f"{u['rules']['total']} rule extractions, failed: {_failed(u['rules']['failed'])} — {per_run}"
         )
     return out
@@ -398,7 +411,7 @@ def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) ->
             [y - c[metric]["low"] for y, c in zip(ys, pts)],
             [c[metric]["high"] - y for y, c in zip(ys, pts)],
         ]
-        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["name"])
+        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["shown_name"])
         line = ax.errorbar(
             [c["checkpoint"] + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
         )

@@ -81,7 +81,12 @@ def run_label(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any]], str] | N
     """How a row names its run: needed when rows come from several runs, or from one not finished."""
     if len({r.get("run") for r in rows}) < 2 and all(r.get("status", "finished") == "finished" for r in rows):
         return None
-    return lambda r: r["run"] + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
+    from ..players.canonical import printed_run_name  # here: `plylab --help` loads no pydantic
+
+    return lambda r: (
+        printed_run_name(r["run"])
+        + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
+    )
 
 
 def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:

@@ -59,7 +59,9 @@ def report(
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(REPORT_TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
-    Store(store, create=False).close()  # one clear line if the store is missing, foreign or unreadable
+    opened = Store(store, create=False)  # one clear line if the store is missing, foreign or unreadable
+    run = opened.stored_run_name(run) if run is not None else None  # a printed name finds its run
+    opened.close()
     with reading(store):
         if html is not None or latex is not None:
             if html is not None:

@@ -435,6 +435,17 @@ class Store:
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
         return rows
 
+    def stored_run_name(self, name: str) -> str:
+        """The stored name of the run `name` names: itself, or the run it is the printed form of
+        (players/canonical.py printed_run_name: a made name's specs written canonically), so a
+        name copied from a table finds its run; unknown names come back as given."""
+        if self.conn.execute("SELECT 1 FROM runs WHERE name=?", (name,)).fetchone():
+            return name
+        from ..players.canonical import printed_run_name
+
+        names = [n for (n,) in self.conn.execute("SELECT name FROM runs ORDER BY id")]
+        return next((n for n in names if printed_run_name(n) == name), name)
+
     def saved(self, run_id: int) -> SavedKeys:
         return SavedKeys(self.conn, run_id)
 

@@ -15,6 +15,7 @@ cannot validate (a player it no longer has) keeps its values and only has its ke
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -75,3 +76,26 @@ def canonical_spec(text: str) -> str:
             return text
         return _join(raw.name, raw.options)
     return _join(spec.name, _kept(options, spec.options))
+
+
+# The names `plylab run` and `plylab learn` make from their specs (harness/plan.py
+# default_run_name, learning/schedule.py Experiment.label and its phases' runs)
+_MADE = (
+    re.compile(r"^(?P<head>[^./]+\.[^./]+\.)(?P<player>.+?)-vs-(?P<opponent>.+)(?P<tail>\.s-?\d+\.n\d+)$"),
+    re.compile(
+        r"^(?P<head>learn\.[^./]+\.[^./]+\.)(?P<player>.+?)-vs-(?P<opponent>.+?)(?P<tail>\.s-?\d+(/.*)?)$"
+    ),
+)
+
+
+def printed_run_name(name: str) -> str:
+    """A stored run name as printed: where plylab made it from the specs as given, the specs are
+    written canonically (`force_final=on` as `force_final=true`), so a player reads the same in a
+    run's name as in every table. Only the printing changes: a store keeps, and resumes by, the
+    name it made; a name given with `--run`/`--name` is printed as given."""
+    for made in _MADE:
+        m = made.match(name)
+        if m:
+            player, opponent = canonical_spec(m["player"]), canonical_spec(m["opponent"])
+            return f"{m['head']}{player}-vs-{opponent}{m['tail']}"
+    return name
