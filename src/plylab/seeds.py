@@ -13,6 +13,12 @@ import hashlib
 # without it keep their callers' old seeds (1), so their replies still come from the cache.
 SEEDING = 2
 
+# The `llm` player's text prompt a new run records (`llm_prompt` in its plan) for specs that name
+# none: the action alone, the paper's (003 l.324). Runs stored without it were played with
+# `reason` (think it through, then `ANSWER:`) and resume with it: their cached replies are keyed
+# by the request.
+LLM_PROMPT = "action"
+
 
 def derive_seed(*parts: object) -> int:
     """A 31-bit seed from any parts (run seed, matchup, index, seat...)."""
