@@ -13,8 +13,8 @@ import pytest
 
 from plylab.games import get_game
 from plylab.players import Turn, make_player
-from plylab.players.llm import build_prompt
 from plylab.players.canonical import canonical_spec
+from plylab.players.llm import build_prompt
 from tests.support.fake_openai_server import FakeOpenAIServer
 
 # Written by plylab at 5b9a60f (the reasoning prompt the default then), with tests/support's fake server:
@@ -22,7 +22,19 @@ from tests.support.fake_openai_server import FakeOpenAIServer
 #     --player llm:model=openai-api/fake/m --opponent random --games 2 --seed 5 --store S --run today
 TODAY = Path(__file__).parents[1] / "data" / "stores" / "prompt_reason.sqlite"
 SPEC = "llm:model=openai-api/fake/m"
-RUN = ["run", "--game", "tic_tac_toe", "--player", SPEC, "--opponent", "random", "--games", "2", "--seed", "5"]
+RUN = [
+    "run",
+    "--game",
+    "tic_tac_toe",
+    "--player",
+    SPEC,
+    "--opponent",
+    "random",
+    "--games",
+    "2",
+    "--seed",
+    "5",
+]
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from typing_extensions import TypeVar
 
 from ..errors import UserError, one_of
 from ..models.call import SEEDING, Attempt
-from ..seeds import LLM_PROMPT
 from ..registry import Registry
+from ..seeds import LLM_PROMPT
 from ..specs import Params, Spec, bind, parse_spec
 
 if TYPE_CHECKING:

@@ -239,7 +239,10 @@ class LLMPlayer(Player[LLMOptions]):
                 if attempt.reply:
                     messages = messages + [{"role": "assistant", "content": attempt.reply}]
                 messages = messages + [
-                    {"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt)}
+                    {
+                        "role": "user",
+                        "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt),
+                    }
                 ]
         failure = attempts[-1].failure
         if provider_failure(failure) and o.on_provider_failure == "unfinished":
