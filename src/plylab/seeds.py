@@ -19,6 +19,11 @@ SEEDING = 2
 # by the request.
 LLM_PROMPT = "action"
 
+# How a Clue prompt writes the possibility matrix's cells, recorded as `clue_cells` in a new run's
+# plan: `words`, YES / NO / MAYBE as the seed names them (000 l.90). Runs stored without it were
+# played with `symbols` (Y / - / ?) and resume with them (the prompt is part of the cache key).
+CLUE_CELLS = "words"
+
 
 def derive_seed(*parts: object) -> int:
     """A 31-bit seed from any parts (run seed, matchup, index, seat...)."""
