@@ -1,17 +1,12 @@
 """`plylab export DIR --format inspect`: stored runs as inspect eval logs, for `inspect view`.
 
-One log per run and matchup (an inspect log has one model), one sample per game; the task is named
-by the run, the game and the player's canonical spec, so two runs of one matchup stay apart. A
-sample's events are the game as it was played: each model call of the player (every attempt, its
-reasoning included, failed ones marked) is a model event whose input is that call's prompt alone,
-since every move is an independent call, and every other move is an info event; its messages are
-the last call's. Its target is what the oracle says the player could achieve (`win`/`draw`/`loss`
-from its first valued move; `unknown` where the oracle has no exact value), its two scores are
-`outcome` (win/draw/loss/failure from the player's side) and `optimality` (the share of its scored
-moves that were optimal, every move's verdict in the score's metadata), and its metadata holds the
-game's identity (game, formulation, canonical specs, seat, seed, job key); the log's metadata
-holds the run's name, seed and plan. Logs are written with inspect's own `write_eval_log`, so
-`inspect view` and `read_eval_log` open them.
+One log per run and matchup (an inspect log has one model), one sample per game. A sample holds
+the messages each model call of the matchup's player saw and returned (its reasoning included, and
+failed attempts, marked as such), two scores (`outcome`: win/draw/loss/failure from the player's
+side; `optimality`: the share of its scored moves that were optimal, with every move's verdict in
+the score's metadata), the model usage, and the game's identity (game, formulation, specs, seat,
+seed, job key) in its metadata; the log's metadata holds the run's name, seed and plan. Logs are
+written with inspect's own `write_eval_log`, so `inspect view` and `read_eval_log` open them.
 """
 
 from __future__ import annotations
@@ -51,129 +46,39 @@ def _model(spec: str) -> str:
     return model if "/" in model else f"plylab/{model}"
 
 
-def _model_args(spec: str) -> dict[str, Any]:
-    """The spec's keys besides `model` (which is the log's model): `output=json`, `effort=high`."""
-    try:
-        options = parse_spec(spec).options
-    except UserError:
-        return {}
-    return {k: v for k, v in options.items() if k != "model"}
-
-
 def _slug(text: str) -> str:
     """A file name from a stored name; never `.` or `..` (no leading dots), so a run named `..` is
     written inside the output folder, not above it."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.")[:120] or "run"
 
 
-VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
-
-
-def _tries(m: MoveRow) -> list[dict[str, Any]]:
-    """A move's model calls, in order (every attempt; one for an older store without attempts)."""
-    attempts = expand_attempts(json.loads(m.attempts), m) if m.attempts else None
-    return attempts or (
-        [{"prompt": m.prompt, "reply": m.reply, "reasoning": m.reasoning}] if m.prompt else []
-    )
-
-
-def _call(m: MoveRow, k: int, a: dict[str, Any]) -> tuple[Any, Any]:
-    """One call as inspect messages: what it saw (the prompt) and what it returned."""
+def _messages(moves: list[MoveRow], seat: int) -> list[Any]:
+    """What the seat's model calls saw and returned, in order: prompt, then reasoning and reply."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ContentReasoning, ContentText
 
-    meta: dict[str, Any] = {"ply": m.ply, "attempt": k + 1, "move": m.action_label}
-    if a.get("failure"):
-        meta["failure"] = a["failure"]
-    content: list[Any] = []
-    if a.get("reasoning"):
-        content.append(ContentReasoning(reasoning=a["reasoning"]))
-    text = a.get("reply") or ""
-    if a.get("failure"):
-        error = f": {a['error']}" if a.get("error") else ""
-        text = f"{text}\n\n[plylab: this attempt failed: {a['failure']}{error}]".strip()
-    content.append(ContentText(text=text))
-    user = ChatMessageUser(content=a.get("prompt") or "", metadata=meta)
-    return user, ChatMessageAssistant(content=content, metadata=meta)
-
-
-def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Any], list[Any]]:
-    """The game as inspect events, one per call: each of the player's model calls is a model event
-    with its own input (that call's prompt, alone: every move is an independent call) and output;
-    every other move (the opponent's, or a bot player's) is an info event. Returns (events, the
-    last call's messages), the latter being the sample's `messages`."""
-    from inspect_ai.event import InfoEvent, ModelEvent
-    from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
-
-    events: list[Any] = []
-    last: list[Any] = []
-    clock = 0.0  # seconds into the game: the store keeps each move's duration, not its start
+    out: list[Any] = []
     for m in moves:
-        when = datetime.fromtimestamp(g.started + clock, tz=UTC)
-        tries = _tries(m) if m.seat == g.player_seat else []
-        for k, a in enumerate(tries):
-            user, reply = _call(m, k, a)
-            final = k == len(tries) - 1
-            output = ModelOutput.from_message(reply, stop_reason="stop")
-            output.model = model
-            if final:
-                output.usage = ModelUsage(
-                    input_tokens=m.input_tokens,
-                    output_tokens=m.output_tokens,
-                    total_tokens=m.input_tokens + m.output_tokens,
-                    reasoning_tokens=m.reasoning_tokens or None,
-                    total_cost=m.cost,
-                )
-            events.append(
-                ModelEvent(
-                    model=model,
-                    input=[user],
-                    tools=[],
-                    tool_choice="none",
-                    config=GenerateConfig(),
-                    output=output,
-                    error=a.get("failure") and f"{a['failure']}{': ' + a['error'] if a.get('error') else ''}",
-                    cache="read" if final and m.cache_hits and not m.calls else None,
-                    timestamp=when,
-                    working_start=clock,
-                    completed=datetime.fromtimestamp(g.started + clock + m.elapsed, tz=UTC)
-                    if final
-                    else None,
-                    working_time=m.elapsed if final else None,
-                    metadata={"ply": m.ply, "attempt": k + 1, "move": m.action_label, "seat": m.seat},
-                )
-            )
-            last = [user, reply]
-        if not tries:
-            who = "player" if m.seat == g.player_seat else "opponent"
-            events.append(
-                InfoEvent(
-                    source=f"plylab/{who}",
-                    data={
-                        "ply": m.ply,
-                        "seat": m.seat,
-                        "who": m.player or (g.player if who == "player" else g.opponent),
-                        "move": m.action_label,
-                        **({"failure": m.failure_kind} if m.failure_kind else {}),
-                    },
-                    timestamp=when,
-                    working_start=clock,
-                )
-            )
-        clock += max(0.0, m.elapsed)
-    return events, last
-
-
-def _target(g: GameRow, moves: list[MoveRow]) -> tuple[str, dict[str, Any]]:
-    """What the oracle says the player could achieve: the best exact value among its legal moves at
-    its first move the oracle valued (perfect play from there on, by both sides); else `unknown`
-    (a game, like a hidden one, whose oracle grades by expected payoff rather than exact value)."""
-    for m in moves:
-        if m.seat != g.player_seat or not m.values_json:
+        if m.seat != seat:
             continue
-        values = [v for v in json.loads(m.values_json).values() if v in VALUE_NAMES]
-        if values:
-            return VALUE_NAMES[max(values)], {"target_ply": m.ply, "target_from": "oracle value"}
-    return "unknown", {"target_from": "no exact oracle value for this game"}
+        attempts = expand_attempts(json.loads(m.attempts), m) if m.attempts else None
+        tries = attempts or (
+            [{"prompt": m.prompt, "reply": m.reply, "reasoning": m.reasoning}] if m.prompt else []
+        )
+        for k, a in enumerate(tries):
+            meta = {"ply": m.ply, "attempt": k + 1, "move": m.action_label}
+            if a.get("failure"):
+                meta["failure"] = a["failure"]
+            if a.get("prompt"):
+                out.append(ChatMessageUser(content=a["prompt"], metadata=meta))
+            content: list[Any] = []
+            if a.get("reasoning"):
+                content.append(ContentReasoning(reasoning=a["reasoning"]))
+            text = a.get("reply") or ""
+            if a.get("failure"):
+                text = f"{text}\n\n[plylab: this attempt failed: {a['failure']}{': ' + a['error'] if a.get('error') else ''}]".strip()
+            content.append(ContentText(text=text))
+            out.append(ChatMessageAssistant(content=content, metadata=meta))
+    return out
 
 
 def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
@@ -195,8 +100,7 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
     ]
     scored = [v for v in verdicts if v["move"] is not None and v["informative"]]
     optimal = sum(bool(v["optimal"]) for v in scored)
-    events, messages = _events(g, moves, model)
-    target, target_meta = _target(g, moves)
+    messages = _messages(moves, seat)
     usage = ModelUsage(
         input_tokens=sum(m.input_tokens for m in mine),
         output_tokens=sum(m.output_tokens for m in mine),
@@ -205,14 +109,13 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
         total_cost=sum(m.cost for m in mine if m.cost is not None) or None,
     )
     last_reply = next((m.reply for m in reversed(mine) if m.reply), "") or ""
-    player, opponent = canonical_spec(g.player), canonical_spec(g.opponent)
+    first_prompt = next((m.prompt for m in mine if m.prompt), None)
     return EvalSample(
         id=f"game-{g.id}",
         epoch=1,
-        input=f"{g.game} ({g.formulation}), seat {seat}: {player} vs {opponent}, seed {g.seed}",
-        target=target,
+        input=first_prompt or f"{g.game} ({g.formulation}): {g.player} vs {g.opponent}",
+        target=g.outcome,
         messages=messages,
-        events=events,
         output=ModelOutput.from_content(model=model, content=last_reply),
         scores={
             "outcome": Score(
@@ -221,7 +124,7 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
                 explanation=f"from the player's side; failure kind: {g.failure_kind}"
                 if g.failure_kind
                 else None,
-                metadata={"returns": json.loads(g.returns), "forfeit_by": g.forfeit_by, "achievable": target},
+                metadata={"returns": json.loads(g.returns), "forfeit_by": g.forfeit_by},
             ),
             "optimality": Score(
                 value=optimal / len(scored) if scored else 0.0,
@@ -234,14 +137,13 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
         metadata={
             "game": g.game,
             "formulation": g.formulation,
-            "player": player,
-            "opponent": opponent,
+            "player": g.player,
+            "opponent": g.opponent,
             "player_seat": seat,
             "seed": g.seed,
             "idx": g.idx,
             "job_key": g.job_key,
             "moves": [m.action_label for m in moves],
-            **target_meta,
         },
         model_usage={model: usage} if any(m.calls + m.cache_hits for m in mine) else {},
         total_time=max(0.0, g.finished - g.started),
@@ -294,18 +196,15 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
     for r in store.runs(run):
         for mu in store.matchup_spans(r.id):
             key = (mu.game, mu.formulation, mu.player, mu.opponent)
-            player, opponent = canonical_spec(mu.player), canonical_spec(mu.opponent)
+            player = canonical_spec(mu.player)
             model = _model(player)
             samples = []
             for g in store.matchup_games(r.id, key):
                 samples.append(_sample(g, store.moves(g.id), model))
             spec = EvalSpec(
                 created=_iso(r.created),
-                # the run and the player's canonical spec name the task: two runs of one matchup,
-                # or two option sets of one model, are two tasks in `inspect view`
-                task=f"{TASK}/{r.name}/{mu.game}.{mu.formulation}/{player} vs {opponent}",
-                task_args={"formulation": mu.formulation, "player": player, "opponent": opponent},
-                model_args=_model_args(player),
+                task=f"{TASK}/{mu.game}",
+                task_args={"formulation": mu.formulation, "opponent": canonical_spec(mu.opponent)},
                 dataset=EvalDataset(name=r.name, samples=len(samples)),
                 model=model,
                 config=EvalConfig(epochs=1),
@@ -316,7 +215,7 @@ def write_inspect(store: Store, out: Path, run: str | None = None) -> list[Path]
                     "seed": r.seed,
                     "plan": json.loads(r.plan),
                     "player": player,
-                    "opponent": opponent,
+                    "opponent": canonical_spec(mu.opponent),
                 },
             )
             log = EvalLog(
