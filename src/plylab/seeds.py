@@ -13,6 +13,17 @@ import hashlib
 # without it keep their callers' old seeds (1), so their replies still come from the cache.
 SEEDING = 2
 
+# The `llm` player's text prompt a new run records (`llm_prompt` in its plan) for specs that name
+# none: the action alone, the paper's (003 l.324). Runs stored without it were played with
+# `reason` (think it through, then `ANSWER:`) and resume with it: their cached replies are keyed
+# by the request.
+LLM_PROMPT = "action"
+
+# How a Clue prompt writes the possibility matrix's cells, recorded as `clue_cells` in a new run's
+# plan: `words`, YES / NO / MAYBE as the seed names them (000 l.90). Runs stored without it were
+# played with `symbols` (Y / - / ?) and resume with them (the prompt is part of the cache key).
+CLUE_CELLS = "words"
+
 
 def derive_seed(*parts: object) -> int:
     """A 31-bit seed from any parts (run seed, matchup, index, seat...)."""

@@ -166,3 +166,41 @@ def test_plylab_report_outcomes_sets_w_d_l_f_under_each_opponent(cli, tmp_path) 
     assert r"\multicolumn{4}{c}{optimal}" in tex and r"\cmidrule(lr){3-6}" in tex
     md = cli(*args, "--format", "markdown").out.splitlines()
     assert md[2].startswith("|  |  | **W** | **D** | **L** | **F** |")
+
+
+def test_fig5_dashed_reference_is_section_3s_single_call_player(tmp_path) -> None:
+    """003 l.176, l.186: the dashed line is "the single-call GPT-5 nano player from Section 3", i.e.
+    Table 2's high-effort run over 100 games, not the learning experiment's own reference phases."""
+    from plylab.harness.store import Store
+    from plylab.paper.figures import figure_data
+    from tests.support import records
+
+    agent, ref = "memento:model=m", "llm:model=m"
+    path = tmp_path / "s.sqlite"
+    store = Store(path)
+    ident = {"name": "paper/fig5/m/Original", "game": "tic_tac_toe", "formulation": "standard"}
+    ident |= {"opponent": "optimal", "agent": agent, "seed": 0, "learn_games": 2, "eval_games": 1}
+    move = records.move(0, player=agent, optimal=True, informative=True, output_tokens=5, calls=1)
+    for phase, player, outcome in (
+        ("eval", agent, "loss"),
+        ("reference", "llm:model=m,effort=medium", "loss"),
+    ):
+        plan = {"learn": ident, "run": 0, "phase": phase, "index": 0, "games": 1, "player": player}
+        run_id = store.open_run(f"paper/fig5/m/Original/run0/{phase}0", 0, plan, kind="learn")
+        rec = records.game([move], job_key=phase, player=player, opponent="optimal", outcome=outcome)
+        store.save_game(run_id, rec)
+    store.close()
+    phases = figure_data(path, "fig5")["experiments"][0]["reference"]
+    assert phases["source"] == "reference phases" and "Section 3" in phases["deviation"]
+    store = Store(path)
+    run_id = store.open_run("paper/table2/m", 0, {"games": 2})
+    for i, outcome in enumerate(("draw", "draw")):
+        store.save_game(
+            run_id,
+            records.game(
+                [move], job_key=f"t{i}", player=ref, opponent="optimal", outcome=outcome, returns=[0.0, 0.0]
+            ),
+        )
+    store.close()
+    seed = figure_data(path, "fig5")["experiments"][0]["reference"]
+    assert seed["source"] == "paper/table2/m" and seed["draw_rate"]["mean"] == 1.0

@@ -194,7 +194,7 @@ def test_json_output_is_structured_but_the_action_a_free_string():
 
 
 def test_text_output_extracts_the_answer_line():
-    player, turn, f = scripted("llm:model=local,output=text", "Corners are strong.\n**ANSWER: c3**")
+    player, turn, f = scripted("llm:model=local,prompt=reason", "Corners are strong.\n**ANSWER: c3**")
     d = act(player, turn)
     assert d.action == f.legal_labels(turn.state)["C3"]
     assert player.model.calls[0]["schema"] is None

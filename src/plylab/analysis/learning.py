@@ -144,7 +144,22 @@ def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -
 
 
 def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
-    runs = [r.name for r in store.runs() if r.kind != "learn"]
+    return _play_references_in(store, [r.name for r in store.runs() if r.kind != "learn"], setting)
+
+
+def section_reference(store: Store, run: str, setting: tuple[str, ...]) -> dict[str, Any] | None:
+    """The `llm` player's row of `run` in `setting` as a reference (its one run's values), or None."""
+    if run not in {r.name for r in store.runs()}:
+        return None
+    found = [v for _, v in _play_references_in(store, [run], setting)]
+    if not found:
+        return None
+    return {"player": "llm", "source": run, **_estimates(found)}
+
+
+def _play_references_in(
+    store: Store, runs: list[str], setting: tuple[str, ...]
+) -> list[tuple[str, dict[str, float | None]]]:
     setting = (*setting[:-1], canonical_spec(setting[-1]))  # rows name the opponent canonically
     out = []
     for name in runs:

@@ -22,6 +22,7 @@ from ..errors import ParseError, ProviderFailure, provider_failure
 from ..models import GenerateConfig, Model, get_model
 from ..models.call import call, clue_call
 from ..players.base import register_player
+from ..seeds import CLUE_CELLS
 from ..specs import Params
 from .base import TRUNCATED, ClueDecision, CluePlayer
 from .matrix import PossibilityMatrix
@@ -76,7 +77,8 @@ class LLMPlayer(CluePlayer[LLMOptions]):
             self.matrix.update(view)
             ready = self.matrix.ready
         history = None if opts.history is None else opts.history == "on"
-        chat = messages(view, self.matrix, history)
+        cells = str(self.context.extra.get("clue_cells", CLUE_CELLS))  # a stored run's own (harness.store)
+        chat = messages(view, self.matrix, history, cells)
         prompt = json.dumps(chat, ensure_ascii=False)
         if self._schema is None:
             self._schema = reply_schema(view.deck, view.num_players)

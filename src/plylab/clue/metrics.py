@@ -6,6 +6,9 @@
 - deductions: distinct (card, holder) claims per player-game outside the player's own hand,
   judged when first made: correct (true), incorrect (false), and unsupported (true but not yet
   entailed by the player's observations; a subset of correct; the paper counts only the first two).
+  Two units, both reported and named: `*_per_game` is per player-game (one seat in one game), and
+  `per_model_game` sums the row's seats in each game (a model's three baseline players, say) and
+  averages over games: the seed's "per game" for each model (000 l.107, §4.2).
 - knowledge_curve: per round, cards (out of the deck less the envelope: 18) whose holder the
   player has stated correctly so far, its own hand counting as stated; and the oracle's count of
   entailed holdings for the same seats. Averaged over the player-games still running that round.
@@ -36,6 +39,7 @@ class PlayerGame:
     spec: str
     game_rounds: int
     won: bool
+    game: int = -1  # the game's id in the store: seats of one game share it
     accused_turn: int | None = None
     accused_correct: bool | None = None
     cards_right: int = 0
@@ -81,7 +85,7 @@ def player_games(store: ClueRecords) -> list[PlayerGame]:
                     matrix_cache[spec] = sees_matrix(spec)
                 except UserError:  # a player this installation does not know
                     matrix_cache[spec] = False
-            pg = PlayerGame(game["condition"], spec, game["rounds"], game["winner"] == seat)
+            pg = PlayerGame(game["condition"], spec, game["rounds"], game["winner"] == seat, game["id"])
             pg.sees_matrix = matrix_cache[spec]
             pg.solution_suggested_turn = game["solution_suggested_turn"]
             mine = [t for t in turns if t["seat"] == seat]
@@ -158,6 +162,22 @@ def _delays(values: list[int]) -> dict[str, Any]:
     }
 
 
+def per_model_game(pgs: list[PlayerGame]) -> dict[str, Any]:
+    """Deductions summed over the seats `pgs` hold in each game, averaged over those games (the
+    seed's "per game" per model, 000 l.107)."""
+    games: dict[int, list[PlayerGame]] = defaultdict(list)
+    for p in pgs:
+        games[p.game].append(p)
+    sums = list(games.values())
+    return {
+        "games": len(sums),
+        **{
+            f"{k}_per_game": _mean([sum(getattr(p, k) for p in seats) for seats in sums])
+            for k in ("correct", "incorrect", "unsupported")
+        },
+    }
+
+
 def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
     n = len(pgs)
     accused = [p for p in pgs if p.accused_turn is not None]
@@ -204,12 +224,14 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
             },
         },
         "deductions": {
+            "unit": "player-game",  # the *_per_game below: one seat in one game
             "correct_per_game": _mean([p.correct for p in pgs]),
             "incorrect_per_game": _mean([p.incorrect for p in pgs]),
             "unsupported_per_game": _mean([p.unsupported for p in pgs]),
             "correct": sum(p.correct for p in pgs),
             "incorrect": sum(p.incorrect for p in pgs),
             "unsupported": sum(p.unsupported for p in pgs),
+            "per_model_game": per_model_game(pgs),  # the row's seats of a game summed (the seed's)
         },
         "knowledge_curve": {"ceiling": ceiling, "rounds": curve},
         "accusation_delay": {
@@ -312,9 +334,9 @@ def to_markdown(data: dict[str, Any]) -> str:
     lines += [
         "",
         "| condition | player | player-games | wins | accusation accuracy | identified | 3 / 2 / 1 / 0 right "
-        "| correct / incorrect / unsupported per game | delay from entailment (own turns) | delay from solution suggested "
+        "| correct / incorrect / unsupported per player-game | the same per game, the row's seats summed | delay from entailment (own turns) | delay from solution suggested "
         "| ready (gap) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in data["groups"]:
         ident, ded, delay = g["identified"], g["deductions"], g["accusation_delay"]
@@ -330,6 +352,7 @@ def to_markdown(data: dict[str, Any]) -> str:
             f"| {g['condition']} | `{g['spec']}` | {g['player_games']} | {g['wins']} | {_fmt(g['accusation_accuracy'])} "
             f"({g['correct_accusations']}/{g['accusations']}) | {_fmt(ident['rate'])} | {right} | "
             f"{_fmt(ded['correct_per_game'])} / {_fmt(ded['incorrect_per_game'])} / {_fmt(ded['unsupported_per_game'])} | "
+            f"{' / '.join(_fmt(ded['per_model_game'][f'{k}_per_game']) for k in ('correct', 'incorrect', 'unsupported'))} | "
             f"{_fmt(ent['mean'], 1)} ({_fmt(ent['mean_own_turns'], 1)}) | {_fmt(delay['from_solution_suggested']['mean'], 1)} | {ready_text} |"
         )
     lines += [

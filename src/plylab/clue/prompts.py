@@ -105,20 +105,30 @@ def render_view(view: ClueView, history: bool = True) -> str:
     return "\n".join(lines)
 
 
-_SYMBOL = {Mark.YES: "Y", Mark.NO: "-", Mark.MAYBE: "?"}
+# A cell as the prompt writes it: `words`, the seed's YES / NO / MAYBE (000 l.90), the default;
+# `symbols`, the Y / - / ? of runs stored before it (their prompts are cache keys: seeds.CLUE_CELLS).
+CELLS = {
+    "words": (
+        {Mark.YES: "YES", Mark.NO: "NO", Mark.MAYBE: "MAYBE"},
+        "YES = holds it, NO = does not, MAYBE = unknown",
+        5,
+    ),
+    "symbols": ({Mark.YES: "Y", Mark.NO: "-", Mark.MAYBE: "?"}, "Y = holds it, - = does not, ? = unknown", 3),
+}
 
 
-def render_matrix(view: ClueView, matrix: PossibilityMatrix) -> str:
+def render_matrix(view: ClueView, matrix: PossibilityMatrix, cells: str = "words") -> str:
     """The matrix as a table (rows cards, columns holders) plus the envelope candidates."""
     deck = view.deck
+    symbol, legend, cell = CELLS[cells]
     cols = [("you" if s == view.me else f"P{s + 1}") for s in range(view.num_players)] + ["Env"]
     width = max(len(name) for name in deck.names)
     lines = [
-        "Possibility matrix (Y = holds it, - = does not, ? = unknown):",
-        " " * width + " | " + " ".join(f"{c:>3}" for c in cols),
+        f"Possibility matrix ({legend}):",
+        " " * width + " | " + " ".join(f"{c:>{cell}}" for c in cols),
     ]
     for c, name in enumerate(deck.names):
-        lines.append(f"{name:<{width}} | " + " ".join(f"{_SYMBOL[m]:>3}" for m in matrix.cells[c]))
+        lines.append(f"{name:<{width}} | " + " ".join(f"{symbol[m]:>{cell}}" for m in matrix.cells[c]))
     for label, cands in zip(("suspects", "weapons", "rooms"), matrix.candidates()):
         lines.append(f"Envelope {label} still possible: {deck.describe(cands)}.")
     solution = matrix.solution()
@@ -131,13 +141,14 @@ def render_matrix(view: ClueView, matrix: PossibilityMatrix) -> str:
 
 
 def messages(
-    view: ClueView, matrix: PossibilityMatrix | None, history: bool | None = None
+    view: ClueView, matrix: PossibilityMatrix | None, history: bool | None = None, cells: str = "words"
 ) -> list[dict[str, str]]:
     """The turn's chat. The matrix replaces the natural-language history (000 l.138 "shorter
-    context", l.56): a matrix player sees the history too only with `history=True`."""
+    context", l.56): a matrix player sees the history too only with `history=True`. `cells`: how
+    the matrix writes a cell (`CELLS`; the run's `clue_cells` rule)."""
     parts = [render_view(view, matrix is None if history is None else history)]
     if matrix is not None:
-        parts.append(render_matrix(view, matrix))
+        parts.append(render_matrix(view, matrix, cells))
     parts.append("It is your turn. Choose suggest, accuse or pass, and state your deductions.")
     return [
         {"role": "system", "content": rules_text(view.deck, view.num_players)},

@@ -214,7 +214,8 @@ class ClueStudy:
                 self.wins[seats[winner]] = self.wins.get(seats[winner], 0) + 1
             return True
 
-        extra: dict[str, Any] = {"seeding": self.seeding} | ({"clue_seeds": "v1"} if self.legacy else {})
+        extra: dict[str, Any] = {"seeding": self.seeding, "clue_cells": store.rules(run_id)["clue_cells"]}
+        extra |= {"clue_seeds": "v1"} if self.legacy else {}
         yield Part(
             self.jobs(done),
             save,

@@ -71,7 +71,7 @@ class PlanStudy:
             already=done.count(),
             model=plan.uses_model,
             budget=self.budget,
-            extra={"seeding": store.seeding(run_id)},  # the run's per-call seed rule (models.call)
+            extra=store.rules(run_id),  # the run's per-call seed rule (models.call) and llm prompt
         )
 
     def details(self) -> list[str]:

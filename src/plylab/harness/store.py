@@ -30,7 +30,7 @@ from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
-from ..seeds import SEEDING
+from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
 from .records import GameRecord, MoveRecord
 from .rows import (
@@ -380,6 +380,13 @@ class SavedKeys:
         )
 
 
+# The rules a new run records in its plan, so that it resumes under them whatever later defaults
+# become; and the rule a run stored before each one was played under (players read them from
+# `RunContext.extra`).
+RULES: dict[str, Any] = {"seeding": SEEDING, "llm_prompt": LLM_PROMPT, "clue_cells": CLUE_CELLS}
+OLD_RULES: dict[str, Any] = {"seeding": 1, "llm_prompt": "reason", "clue_cells": "symbols"}
+
+
 class Store:
     """Typed access to runs, games and moves. The run loop holds the only writing instance."""
 
@@ -393,8 +400,10 @@ class Store:
     # runs -------------------------------------------------------------------------------
     def open_run(self, name: str, seed: int, plan: dict[str, Any], kind: str = "play") -> int:
         """Create a run, or reopen one with the same plan (resume). A different plan is an error.
-        A new run records the per-call seed rule (`seeding`); a run stored before it has none."""
-        plan_text = json.dumps({**plan, "seeding": SEEDING}, sort_keys=True)
+        A new run records its rules (`RULES`: the per-call seed rule, the `llm` text prompt, Clue's
+        matrix cells); a run stored before a rule has none and keeps its old one (`rules`)."""
+        plan_text = json.dumps({**plan, **RULES}, sort_keys=True)
+        older = (json.dumps({**plan, "seeding": SEEDING}, sort_keys=True), json.dumps(plan, sort_keys=True))
         row = self.conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
         now = time.time()
         if row is None:
@@ -404,7 +413,7 @@ class Store:
             )
             assert cur.lastrowid is not None  # set by every successful INSERT
             return cur.lastrowid
-        if row["plan"] not in (plan_text, json.dumps(plan, sort_keys=True)) or row["seed"] != seed:
+        if row["plan"] not in (plan_text, *older) or row["seed"] != seed:
             raise UserError(
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "
                 "use another --run name to start a new run, or repeat the original command to resume it"
@@ -418,6 +427,13 @@ class Store:
         """The run's per-call seed rule: `SEEDING`, or 1 (each caller's old seeds) for an older run."""
         row = self.conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
         return int(json.loads(row["plan"]).get("seeding", 1))
+
+    def rules(self, run_id: int) -> dict[str, Any]:
+        """The run's rules as players read them (`RunContext.extra`): its seed rule and its `llm`
+        text prompt (`reason`, the old default, for a run stored before `llm_prompt`)."""
+        row = self.conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
+        plan = json.loads(row["plan"])
+        return {k: plan.get(k, old) for k, old in OLD_RULES.items()}
 
     def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
         self.conn.execute(

@@ -111,6 +111,7 @@ class Learner:
         self.planned = sum(planned_games(exp))
         self.memories: list[Path] = []
         self.seeding = SEEDING  # the per-call seed rule of the phase being played (its stored run's)
+        self.rules: dict[str, object] = {"seeding": SEEDING}  # all its rules (Store.rules)
 
     def open_store(self, path: Path) -> Store:
         return Store(path)
@@ -211,7 +212,8 @@ class Learner:
         )
         stored = store.saved(run_id)
         self.seeding = store.seeding(run_id)
-        extra: dict[str, object] = {"seeding": self.seeding}
+        self.rules = store.rules(run_id)
+        extra: dict[str, object] = dict(self.rules)
         if memory is not None:
             lend_memory(extra, self.exp.agent, memory, learn=learn)
         return Part(
@@ -231,7 +233,7 @@ class Learner:
     async def _consolidate(self, phase: Phase, memory: Path) -> None:
         """End of a learning phase: extract rules from the phase's new cases."""
         context = RunContext(store_path=self.store_path, cache=self.context.cache())
-        context.extra["seeding"] = self.seeding
+        context.extra.update(self.rules)
         lend_memory(context.extra, self.exp.agent, memory, learn=True)
         game = get_game(self.exp.game)
         player = make_player(self.exp.agent, game, derive_seed(phase.seed(self.exp), "rules"), context)

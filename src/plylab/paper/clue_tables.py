@@ -30,9 +30,26 @@ COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
         ("accusation_accuracy", "accusation accuracy", lambda g: g["accusation_accuracy"]),
     ],
     "clue-deduction": [
-        ("correct_per_game", "correct / game", lambda g: g["deductions"]["correct_per_game"]),
-        ("incorrect_per_game", "incorrect / game", lambda g: g["deductions"]["incorrect_per_game"]),
-        ("unsupported_per_game", "unsupported / game", lambda g: g["deductions"]["unsupported_per_game"]),
+        # the seed's unit (000 l.107: "per game" for each model): the row's seats of a game summed
+        ("correct_per_game", "correct / game (seats summed)", lambda g: _model_game(g, "correct")),
+        ("incorrect_per_game", "incorrect / game (seats summed)", lambda g: _model_game(g, "incorrect")),
+        (
+            "unsupported_per_game",
+            "unsupported / game (seats summed)",
+            lambda g: _model_game(g, "unsupported"),
+        ),
+        # and per player-game (one seat in one game)
+        ("correct_per_player_game", "correct / player-game", lambda g: g["deductions"]["correct_per_game"]),
+        (
+            "incorrect_per_player_game",
+            "incorrect / player-game",
+            lambda g: g["deductions"]["incorrect_per_game"],
+        ),
+        (
+            "unsupported_per_player_game",
+            "unsupported / player-game",
+            lambda g: g["deductions"]["unsupported_per_game"],
+        ),
     ],
     "clue-knowledge": [
         ("rounds", "rounds played (max)", lambda g: len(g["knowledge_curve"]["rounds"]) or None),
@@ -75,6 +92,11 @@ CONDITION_COLUMNS: dict[str, list[tuple[str, str]]] = {
         ("first_suggester_won", "first suggester won"),
     ]
 }
+
+
+def _model_game(g: dict[str, Any], kind: str) -> Any:
+    """A row's deductions of `kind` per game with its seats summed (a report from before the key: none)."""
+    return (g["deductions"].get("per_model_game") or {}).get(f"{kind}_per_game")
 
 
 def _range(d: dict[str, Any]) -> str | None:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..analysis.learning import learning_data
+from ..analysis.learning import SETTING, learning_data, section_reference
 from ..analysis.stats import estimate_text
 from ..errors import UserError
 from ..harness.store import Store
@@ -39,6 +39,8 @@ def figure_data(store_path: Path | None, name: str, runs: list[str] | None = Non
         store = Store(store_path, create=False)
         try:
             data = learning_data(store)
+            if p.reference_from:
+                _seed_reference(store, p.reference_from, data["experiments"])
         finally:
             store.close()
     prefix = f"paper/{name}/"
@@ -140,13 +142,32 @@ def figure_data(store_path: Path | None, name: str, runs: list[str] | None = Non
     }
 
 
+def _seed_reference(store: Store, table: str, experiments: list[dict[str, Any]]) -> None:
+    """The figure's dashed line as the seed names it: the model's single-call run of `table`
+    (`paper/<table>/<model>`, same game, formulation and opponent), in place of the experiment's
+    own reference phases; where the store has none, the phases stay, marked as not the seed's."""
+    for e in experiments:
+        parts = e["name"].split("/")
+        if len(parts) < 4 or parts[0] != "paper":
+            continue
+        found = section_reference(store, f"paper/{table}/{parts[2]}", tuple(e[k] for k in SETTING))
+        if found is not None:
+            e["reference"] = found
+        elif e["reference"] is not None:
+            e["reference"]["deviation"] = (
+                f"not the seed's Section 3 player (003 l.176): run `plylab paper run {table}` for it"
+            )
+
+
 def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     header = ["experiment", "checkpoint", "learning games", "runs"] + [m[1] + " [t]" for m in METRICS]
     body = []
     for e in data["experiments"]:
         points = [(str(c["checkpoint"]), str(c["learning_games"]), c) for c in e["checkpoints"]]
         if e["reference"]:
-            points.append((f"reference ({e['reference']['player']})", "–", e["reference"]))
+            ref = e["reference"]
+            where = " — not Section 3's" if ref.get("deviation") else ""
+            points.append((f"reference ({ref['player']}, {ref['source']}{where})", "–", ref))
         for cp, lg, c in points:
             body.append(
                 [e["name"], cp, lg, str(c["runs"])]

@@ -85,6 +85,9 @@ class Protocol:
     eval_games: int | None = None
     agents: tuple[Agent, ...] = ()
     reference: str | None = None  # the single-call reference of the figure (dashed line)
+    # The table whose run holds the figure's reference where the seed names it (Fig. 5: "the
+    # single-call GPT-5 nano player from Section 3", 003 l.176/l.186: Table 2's, high effort, 100 games).
+    reference_from: str | None = None
     # Clue (000 §3.4): conditions, games per condition, seats per model
     conditions: tuple[str, ...] = ()
     models: int | None = None
@@ -346,8 +349,10 @@ _FIGS: tuple[Protocol, ...] = (
         cite=(
             "003 l.172-176 (Figure 5)",
             "003 l.186-192 (Baseline 0.818, REAPER 0.868, Welch p=0.018)",
+            "003 l.176, l.186 (the dashed reference: the single-call player from Section 3)",
             *_LEARN_CITE,
         ),
+        reference_from="table2",
         agents=(
             Agent("Original", "memento:model={model},effort={effort}"),
             Agent("Baseline", "cbr:model={model},effort={effort}"),

@@ -18,6 +18,7 @@ from typing_extensions import TypeVar
 from ..errors import UserError, one_of
 from ..models.call import SEEDING, Attempt
 from ..registry import Registry
+from ..seeds import LLM_PROMPT
 from ..specs import Params, Spec, bind, parse_spec
 
 if TYPE_CHECKING:
@@ -80,6 +81,12 @@ class RunContext:
     def seeding(self) -> int:
         """The run's per-call seed rule (`plylab.models.call.SEEDING`; 1: each caller's old one)."""
         return int(self.extra.get("seeding", SEEDING))
+
+    @property
+    def llm_prompt(self) -> str:
+        """The run's text prompt for `llm` when its spec names none (`LLM_PROMPT`; `reason` for a
+        run stored before the action-only default)."""
+        return str(self.extra.get("llm_prompt", LLM_PROMPT))
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,12 @@
 
 Each move is one prompt -- the formulation's rules, the position and the legal moves -- and one
 reply, parsed back to an engine action by the formulation. The default is the paper's: the model
-writes its action freely (`output=text`, a last line `ANSWER: <move>`), and an illegal or
-unparseable action is a failure (seed 003, Table 2's dagger, the F columns of Tables 6/7).
+writes its action freely (`output=text`), as the action alone with no explanation (`prompt=action`:
+the paper counts tokens "given the fixed action format", 003 l.324), and an illegal or unparseable
+action is a failure (seed 003, Table 2's dagger, the F columns of Tables 6/7). `prompt=reason` asks
+it to think it through in the reply and end with a line `ANSWER: <move>` (visible reasoning, more
+output tokens); it is the prompt runs stored before the default changed were played with, and
+they resume with it (the run's `llm_prompt` rule, harness.store).
 Deviations are opt-in keys: `output=json` asks for {"reasoning", "action"} with the action a free
 string (structured output, still able to name an illegal move); `output=enum` constrains the
 action to an enum of the legal moves (constrained decoding on the local model, strict structured
@@ -42,6 +46,9 @@ class LLMOptions(Params):
     effort: Literal["low", "medium", "high", "unset"] = "high"
     # text: the paper's free answer; json: structured, action a free string; enum: legal moves only.
     output: Literal["text", "json", "enum"] = "text"
+    # text's prompt: action, the paper's (the move alone, 003 l.324); reason: think it through in the
+    # reply, then `ANSWER: <move>`. Not given: the run's rule (`reason` for runs stored before it).
+    prompt: Literal["action", "reason"] = "action"
     # Reasoning summaries (the traces recognition is counted on): auto asks where the provider
     # offers them (inspect's per-provider detection); concise|detailed ask explicitly; none: never.
     summary: Literal["auto", "concise", "detailed", "none"] = "auto"
@@ -92,7 +99,11 @@ def move_schema(labels: list[str] | None, reasoning_chars: int) -> dict[str, Any
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
-def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: int) -> str:
+def build_prompt(
+    turn: Turn, labels: list[str], output: str, reasoning_chars: int, prompt: str = "action"
+) -> str:
+    """The move's one prompt. `prompt` words a text answer: the action alone (the paper's) or reasoning
+    then an `ANSWER:` line; json and enum outputs ignore it."""
     f = turn.formulation
     moves = "\n".join(f"- {label}" for label in labels)
     if output in JSON_OUTPUTS:
@@ -101,6 +112,8 @@ def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: in
             f'Reply with one JSON object: {{{fields}"action": "<your move>"}}, where the action is one '
             "of the legal moves, written exactly as listed."
         )
+    elif prompt == "action":
+        answer = "Reply with your move alone, written exactly as listed, and nothing else."
     else:
         answer = (
             "Think it through, then end your reply with one last line of the form\n"
@@ -114,9 +127,13 @@ def build_prompt(turn: Turn, labels: list[str], output: str, reasoning_chars: in
     )
 
 
-def retry_prompt(error: str, labels: list[str], output: str) -> str:
+def retry_prompt(error: str, labels: list[str], output: str, prompt: str = "reason") -> str:
     form = (
-        'a JSON object with the field "action"' if output in JSON_OUTPUTS else "a last line 'ANSWER: <move>'"
+        'a JSON object with the field "action"'
+        if output in JSON_OUTPUTS
+        else "a last line 'ANSWER: <move>'"
+        if prompt == "reason"
+        else "your move alone"
     )
     return (
         f"Your answer was not accepted: {error}\n"
@@ -160,6 +177,7 @@ class LLMPlayer(Player[LLMOptions]):
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
         "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
+        "prompt=action (text: the move alone, the paper's)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
         "summary, temperature, max_tokens, timeout"
     )
@@ -181,6 +199,9 @@ class LLMPlayer(Player[LLMOptions]):
         self.effort = None if self.model.is_local or o.effort == "unset" else o.effort
         self.trace_summary = None if self.model.is_local or o.summary == "auto" else o.summary
         self._own_cache: ResponseCache | None = None
+        # Given: as given; not given: the run's rule, so a stored run resumes with its own prompt.
+        given = "prompt" in o.model_fields_set
+        self.prompt = o.prompt if given else self.context.llm_prompt
 
     @property
     def cache(self) -> ResponseCache | None:
@@ -202,7 +223,7 @@ class LLMPlayer(Player[LLMOptions]):
         schema = None
         if o.output in JSON_OUTPUTS:
             schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)
-        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars)
+        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt)
         messages = [{"role": "user", "content": prompt}]
         attempts: list[Attempt] = []
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
@@ -218,7 +239,10 @@ class LLMPlayer(Player[LLMOptions]):
                 if attempt.reply:
                     messages = messages + [{"role": "assistant", "content": attempt.reply}]
                 messages = messages + [
-                    {"role": "user", "content": retry_prompt(attempt.error or "", labels, o.output)}
+                    {
+                        "role": "user",
+                        "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt),
+                    }
                 ]
         failure = attempts[-1].failure
         if provider_failure(failure) and o.on_provider_failure == "unfinished":

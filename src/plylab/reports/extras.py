@@ -120,7 +120,7 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
             "wins",
             "accusation accuracy",
             "identified",
-            "deductions correct / incorrect / unsupported per game",
+            "deductions correct / incorrect / unsupported per player-game",
             "delay from entailment (turns)",
             "delay from solution suggested",
             "matrix ready (gap)",
