@@ -24,7 +24,7 @@ seed: 5
 games_per_matchup: 2
 games: [tic_tac_toe, connect_four]
 formulations: [standard]
-players: [random, "mcts:sims=20"]
+players: [random, "mcts:sims=20,uct_c=1.5"]
 opponents: [optimal]
 """
 
@@ -70,7 +70,10 @@ def test_a_connect_four_matchups_games_link_opens_only_its_games(page, mixed) ->
     _, site = mixed
     for path in sorted((site / "matchups").glob("*.html")):
         open_file(page, path)
-        if "connect_four" in page.locator("p.lede").inner_text() and "mcts" in page.locator("h1").inner_text():
+        if (
+            "connect_four" in page.locator("p.lede").inner_text()
+            and "mcts" in page.locator("h1").inner_text()
+        ):
             break
     else:
         pytest.fail("no Connect Four mcts matchup page")
@@ -80,6 +83,11 @@ def test_a_connect_four_matchups_games_link_opens_only_its_games(page, mixed) ->
     assert page.locator("#filter-status").inner_text() == "2 of 8 games match"
     assert _listed_games(page) == ["connect_four", "connect_four"]
     assert page.locator("select[name=game]").input_value() == "connect_four"
+    # the rows the filter drew wrap a spec after its commas, as the page's own rows do, not mid-word
+    cells = page.locator("table[data-table=games] tbody td.key").evaluate_all(
+        "cs => cs.map(c => c.innerHTML)"
+    )
+    assert "mcts:sims=20,<wbr>uct_c=1.5" in cells, cells
     _shot(page, "run-filtered-by-matchup")
 
 
@@ -138,7 +146,9 @@ def test_boards_carry_coordinates_and_one_colour_per_seat(page, mixed) -> None:
     assert page.locator("#board-svg svg text.coord").all_text_contents() == [str(c) for c in range(1, 8)]
     line = [page.locator(f"#value-svg polyline.seat{s}").get_attribute("stroke") for s in (0, 1)]
     # ply 3 shown: discs of moves 1 (seat 0), 2 (seat 1), 3 (seat 0) on the board
-    discs = set(page.locator("#board-svg svg circle.piece").evaluate_all("cs => cs.map(c => c.getAttribute('fill'))"))
+    discs = set(
+        page.locator("#board-svg svg circle.piece").evaluate_all("cs => cs.map(c => c.getAttribute('fill'))")
+    )
     assert discs == set(line)
     _shot(page, "replay-connect-four")
 
@@ -155,6 +165,7 @@ def test_n_and_p_reach_moves_not_optimal_by_exact_score(page, mixed) -> None:
     ).fetchone()[0]
     moves = conn.execute("SELECT * FROM moves WHERE game_id=? ORDER BY ply", (game_id,)).fetchall()
     conn.close()
+
     def worth_flagging(m: sqlite3.Row) -> bool:
         not_optimal = m["informative"] == 1 and m["optimal"] == 0
         not_best_score = m["informative_score"] == 1 and m["optimal_score"] == 0

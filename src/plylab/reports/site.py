@@ -26,7 +26,7 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from ..render.plots import styled
-from . import data, evalline, extras, gamelist, plots, valueline
+from . import boards, data, evalline, extras, gamelist, plots, valueline
 from .equilibrium import section as equilibrium_section
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
@@ -326,7 +326,11 @@ class SiteWriter:
                 value_chart=Markup(
                     evalline.chart(payload["steps"])
                     if payload["engine"]
-                    else valueline.chart(payload["steps"], payload["seat_names"])
+                    else valueline.chart(
+                        payload["steps"],
+                        payload["seat_names"],
+                        boards.seat_colours(g.game) or valueline.SEAT_COLOURS,
+                    )
                 ),
                 run_href=run_page_path(run.id, 1),
             )
