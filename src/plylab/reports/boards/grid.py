@@ -269,13 +269,16 @@ def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = S
         '<defs><marker id="tip" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>'
     )
-    left = COORD if style.rows else 0
-    top = COORD if style.files and not style.files_below else 0
-    coords = _coordinates(g, style, left, top, height)
-    width = g.width + left
-    height += top + (COORD if style.files_below else 0)
+    margin_left: float = COORD if style.rows else 0
+    margin_top: float = COORD if style.files and not style.files_below else 0
+    coords = _coordinates(g, style, margin_left, margin_top, height)
+    width = g.width + margin_left
+    height += margin_top + (COORD if style.files_below else 0)
+    drawn = "".join(body)
     shifted = (
-        f'<g transform="translate({left} {top})">' + "".join(body) + "</g>" if left or top else "".join(body)
+        f'<g transform="translate({margin_left:g} {margin_top:g})">{drawn}</g>'
+        if margin_left or margin_top
+        else drawn
     )
     return svg(width, height, [defs, shifted, *coords], cells=len(cells), pieces=pieces)
 
