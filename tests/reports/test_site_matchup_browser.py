@@ -27,6 +27,11 @@ formulations: [standard]
 players: [random, "mcts:sims=20,uct_c=1.5"]
 opponents: [optimal]
 """
+# the shape of a learning run's name: the game, the whole agent spec and the seed
+LEARN_NAME = (
+    "learn.tic_tac_toe.standard.reaper:model=openai-api/fake/m,k=4,max_rules=3,answer=legal,"
+    "force_final=true,update_max_tokens=256-vs-optimal.s0"
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +48,18 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def browser(mixed) -> Iterator[object]:  # the store first: playwright's loop blocks asyncio.run
+def long_named(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of a store whose one run has a learning run's long name (LEARN_NAME)."""
+    root = tmp_path_factory.mktemp("long")
+    store = str(root / "s.sqlite")
+    play = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "optimal", "--games", "2"]
+    assert main([*play, "--store", store, "--run", LEARN_NAME, "-q"]) == 0
+    assert main(["report", "--store", store, "--html", str(root / "site")]) == 0
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def browser(mixed, long_named) -> Iterator[object]:  # stores first: playwright's loop blocks asyncio.run
     with chromium() as b:
         yield b
 
@@ -173,6 +189,7 @@ def test_n_and_p_reach_moves_not_optimal_by_exact_score(page, mixed) -> None:
 
     flagged = [i for i, m in enumerate(moves) if i > 0 and worth_flagging(m)]  # the replay opens at 0
     open_file(page, site / "games" / f"{game_id}.html")
+    page.wait_for_function("location.hash === '#ply=0'")  # the stepper is drawn and listening
     reached = []
     for _ in flagged:
         page.keyboard.press("n")
@@ -180,3 +197,12 @@ def test_n_and_p_reach_moves_not_optimal_by_exact_score(page, mixed) -> None:
     assert reached == flagged
     page.keyboard.press("p")
     assert int(page.url.split("ply=")[1]) == (flagged[-2] if len(flagged) > 1 else flagged[-1])
+
+
+def test_a_runs_table_with_a_learning_runs_long_name_fits_1280_px(page, long_named: Path) -> None:
+    open_file(page, long_named / "index.html")
+    box = page.locator("table[data-table=runs-table]").locator("xpath=..")
+    width, room = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+    assert width <= room, f"the runs table is {width} px wide in {room} px: its right columns are cut off"
+    assert page.locator("table[data-table=runs-table] a", has_text="update_max_tokens").count() == 1
+    _shot(page, "index-long-run-name")

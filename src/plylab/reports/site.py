@@ -11,6 +11,7 @@ what it shows, not what is stored.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -45,6 +46,13 @@ def _wbr(text: object) -> Markup:
     return Markup(",<wbr>").join(escape(part) for part in str(text).split(","))
 
 
+def _wbr_name(text: object) -> Markup:
+    """Escaped text that may wrap after its commas, dots and slashes: a run's name, which holds a
+    game, a whole player spec and a seed, so a table of runs fits the page instead of scrolling."""
+    parts = re.split(r"(?<=[,./])", str(text))
+    return Markup("<wbr>").join(escape(part) for part in parts)
+
+
 def _env() -> Environment:
     env = Environment(
         loader=PackageLoader("plylab.reports", "templates"),
@@ -54,6 +62,7 @@ def _env() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["wbr"] = _wbr
+    env.filters["wbr_name"] = _wbr_name
     return env
 
 
@@ -271,12 +280,12 @@ def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
     header = ["run", "kind", "status", "games", "matchups", "games played", "seed", "started"]
     body = [
         [
-            Cell(s["name"], href=f"runs/run-{s['id']}.html"),
+            Cell(s["name"], href=f"runs/run-{s['id']}.html", cls="name"),
             Cell(s["kind"]),
             Cell(s["status"]),
             _int(s["games"]),
             _int(s["matchups"]),
-            Cell(", ".join(s["titles"])),
+            Cell(", ".join(s["titles"]), cls="wrap"),
             _int(s["seed"]),
             Cell(s["created"]),
         ]
