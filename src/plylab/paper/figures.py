@@ -216,7 +216,8 @@ def render_figure(data: dict[str, Any], fmt: str) -> str:
         "the reproduced 95% Student-t interval; missing = the paper has it, the run does not"
     )
 
-    parts = [comment(fmt, head), grid(header, body, fmt), grid(fh, fb, fmt, notes=notes)]
+    # with no experiments, the paper's own numbers, not an empty table of reproduced ones
+    parts = [comment(fmt, head), *([grid(header, body, fmt)] if body else []), grid(fh, fb, fmt, notes=notes)]
     if data.get("every_checkpoint"):
         eh = [
             "agent",

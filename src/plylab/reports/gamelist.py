@@ -50,6 +50,7 @@ def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> dict[str
     """The values each filter offers for one run."""
     kinds = store.failure_kinds(run_id)
     return {
+        "games": sorted({m.game for m in matchups}),
         "formulations": sorted({m.formulation for m in matchups}),
         "players": sorted({canonical_spec(m.player) for m in matchups}),
         "opponents": sorted({canonical_spec(m.opponent) for m in matchups}),

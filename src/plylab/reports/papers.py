@@ -53,7 +53,7 @@ def _has_runs(store: Store, name: str, kind: str, source: str) -> bool:
     return False
 
 
-def _styled(html: str) -> Markup:
+def styled_body(html: str) -> Markup:
     """The report's page body, with ≠ cells and paper rows marked for the site's stylesheet."""
     body = re.search(r"<body>(.*)</body>", html, re.S)
     text = body.group(1) if body else html
@@ -63,6 +63,8 @@ def _styled(html: str) -> Markup:
         "</table>", "</table></div>"
     )
     text = re.sub(r"<h2>", '<h2 class="paper-head">', text)
+    # the report's text marks a command as `plylab …` (fine in a terminal); a page sets it as code
+    text = re.sub(r"`([^`<>]+)`", r"<code>\1</code>", text)
     return Markup(text)
 
 
@@ -94,7 +96,7 @@ def paper_pages(store_path: Path, out_dir: Path) -> list[PaperPage]:
                 p.title,
                 p.kind,
                 f"papers/{p.name}.html",
-                _styled(html),
+                styled_body(html),
                 [explain(c) for c in p.cite],
                 pngs,
             )

@@ -51,6 +51,22 @@ def _by_game(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _names(rows: list[dict[str, Any]], with_form: bool = False) -> list[str]:
+    """Each row's matchup label; with the run's name where the store holds the same matchup from two
+    runs, so two points never wear one label."""
+
+    def base(r: dict[str, Any]) -> str:
+        return f"{r['player']} vs {r['opponent']}" + (f" · {r['formulation']}" if with_form else "")
+
+    def key(r: dict[str, Any]) -> tuple[str, ...]:
+        return (r["game"], r["formulation"], r["player"], r["opponent"])
+
+    runs: dict[tuple[str, ...], set[str]] = {}
+    for r in rows:
+        runs.setdefault(key(r), set()).add(str(r.get("run", "")))
+    return [base(r) + (f" · run {r['run']}" if len(runs[key(r)]) > 1 else "") for r in rows]
+
+
 def optimality(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
     """Optimality rate per player vs opponent, one colour per formulation: Wilson (thick) and
     game-clustered (thin) 95% intervals, so the gap between the two is visible."""
@@ -61,11 +77,12 @@ def optimality(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
     colors = {f: f"C{k % 10}" for k, f in enumerate(forms)}
 
     def draw(ax: Axes, game: str, items: list[dict[str, Any]]) -> None:
-        labels = sorted({f"{r['player']} vs {r['opponent']}" for r in items})
+        named = _names(items)
+        labels = sorted(set(named))
         offset = {f: (k - (len(forms) - 1) / 2) * 0.8 / max(len(forms), 1) for k, f in enumerate(forms)}
-        for r in items:
+        for r, name in zip(items, named):
             o = r["optimality"]
-            y = labels.index(f"{r['player']} vs {r['opponent']}") + offset[r["formulation"]]
+            y = labels.index(name) + offset[r["formulation"]]
             c = colors[r["formulation"]]
             if o.get("cluster_low") is not None:
                 ax.hlines(y, o["cluster_low"], o["cluster_high"], color=c, lw=1, alpha=0.6)
@@ -88,8 +105,8 @@ def outcomes(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
         return None
 
     def draw(ax: Axes, game: str, items: list[dict[str, Any]]) -> None:
-        items = sorted(items, key=lambda r: (r["opponent"], r["player"], r["formulation"]))
-        labels = [f"{r['player']} vs {r['opponent']} · {r['formulation']}" for r in items]
+        items = sorted(items, key=lambda r: (r["opponent"], r["player"], r["formulation"], str(r.get("run"))))
+        labels = _names(items, with_form=True)
         left = [0.0] * len(items)
         for key, color in OUTCOME_COLORS.items():
             share = [r[key] / r["games"] for r in items]

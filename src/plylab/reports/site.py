@@ -11,6 +11,7 @@ what it shows, not what is stored.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -27,7 +28,7 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec
 from ..render.plots import styled
-from . import data, evalline, extras, gamelist, plots, valueline
+from . import boards, data, evalline, extras, gamelist, plots, valueline
 from .equilibrium import section as equilibrium_section
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
@@ -46,6 +47,13 @@ def _wbr(text: object) -> Markup:
     return Markup(",<wbr>").join(escape(part) for part in str(text).split(","))
 
 
+def _wbr_name(text: object) -> Markup:
+    """Escaped text that may wrap after its commas, dots and slashes: a run's name, which holds a
+    game, a whole player spec and a seed, so a table of runs fits the page instead of scrolling."""
+    parts = re.split(r"(?<=[,./])", str(text))
+    return Markup("<wbr>").join(escape(part) for part in parts)
+
+
 def _env() -> Environment:
     env = Environment(
         loader=PackageLoader("plylab.reports", "templates"),
@@ -55,6 +63,7 @@ def _env() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["wbr"] = _wbr
+    env.filters["wbr_name"] = _wbr_name
     return env
 
 
@@ -279,12 +288,12 @@ def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
     header = ["run", "kind", "status", "games", "matchups", "games played", "seed", "started"]
     body = [
         [
-            Cell(s["name"], href=f"runs/run-{s['id']}.html"),
+            Cell(s["name"], href=f"runs/run-{s['id']}.html", cls="name"),
             Cell(s["kind"]),
             Cell(s["status"]),
             _int(s["games"]),
             _int(s["matchups"]),
-            Cell(", ".join(s["titles"])),
+            Cell(", ".join(s["titles"]), cls="wrap"),
             _int(s["seed"]),
             Cell(s["created"]),
         ]
@@ -334,7 +343,11 @@ class SiteWriter:
                 value_chart=Markup(
                     evalline.chart(payload["steps"])
                     if payload["engine"]
-                    else valueline.chart(payload["steps"], payload["seat_names"])
+                    else valueline.chart(
+                        payload["steps"],
+                        payload["seat_names"],
+                        boards.seat_colours(g.game) or valueline.SEAT_COLOURS,
+                    )
                 ),
                 run_href=run_page_path(run.id, 1),
             )

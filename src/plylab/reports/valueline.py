@@ -71,8 +71,9 @@ def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
-    """The value line as SVG; one sentence instead when no move was scored (no plot with nothing in it)."""
+def chart(steps: list[dict[str, Any]], seat_names: list[str], colours: tuple[str, str] = SEAT_COLOURS) -> str:
+    """The value line as SVG; one sentence instead when no move was scored (no plot with nothing in it).
+    `colours` are the seats' colours on the board, so a seat is one colour across the page."""
     points = series(steps)
     valued = [p for p in points if p["value"] is not None]
     if not valued:
@@ -101,7 +102,7 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
         line = " ".join(f"{x(p):.1f},{y(p['value'], seat):.1f}" for p in valued)
         dash = "" if seat == 0 else ' stroke-dasharray="5 4"'
         body.append(
-            f'<polyline class="seat{seat}" points="{line}" fill="none" stroke="{SEAT_COLOURS[seat]}" stroke-width="2"{dash}/>'
+            f'<polyline class="seat{seat}" points="{line}" fill="none" stroke="{colours[seat]}" stroke-width="2"{dash}/>'
         )
     for p in points:
         v = p["value"] if p["value"] is not None else 0
@@ -123,7 +124,7 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
         body.append(
             f'<g class="step" data-step="{p["step"]}"><title>{tip}</title>'
             f'<rect x="{px - step_x / 2:.1f}" y="{TOP - 8}" width="{step_x:.1f}" height="{HEIGHT - TOP - BOTTOM + 16}" fill="transparent"/>'
-            f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{SEAT_COLOURS[p["seat"]]}"/>'
+            f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colours[p["seat"]]}"/>'
         )
         if p["kind"] == "mistake":
             body.append(
@@ -143,8 +144,8 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
         'fill="#0969da" fill-opacity=".08" pointer-events="none"/>'
     )
     legend = (
-        f'<p class="chart-key"><span class="seat0">{escape(seat_names[0])} (solid)</span>'
-        f'<span class="seat1">{escape(seat_names[1])} (dashed)</span>'
+        f'<p class="chart-key"><span class="seat0" style="color:{colours[0]}">{escape(seat_names[0])} (solid)</span>'
+        f'<span class="seat1" style="color:{colours[1]}">{escape(seat_names[1])} (dashed)</span>'
         + ("<span>the mover's expected payoff against the equilibrium</span>" if half is not None else "")
         + '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
         + (
@@ -152,7 +153,11 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str]) -> str:
             if any(p["score"] is not None for p in points)
             else ""
         )
-        + "<span><kbd>n</kbd> / <kbd>p</kbd>: next / previous mistake</span></p>"
+        + (
+            "<span><kbd>n</kbd> / <kbd>p</kbd>: next / previous mistake"
+            + (" (or move not optimal by exact score)" if any(p["score"] is not None for p in points) else "")
+            + "</span></p>"
+        )
     )
     return (
         f'<svg id="value-svg" class="valueline" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '

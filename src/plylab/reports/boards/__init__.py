@@ -19,6 +19,13 @@ for _module in ("grid", "hexboard", "nim", "dots"):
     import_module(f"{__name__}.{_module}")
 
 
+def seat_colours(game: str) -> tuple[str, str] | None:
+    """The colours of the two seats' pieces where the drawing gives each seat one (None: it does not)."""
+    from .grid import SEAT_COLOURS
+
+    return SEAT_COLOURS.get(game.split(":", 1)[0])
+
+
 def draw(game: str, state: Any, marks: Marks) -> str | None:
     """The position as SVG, or None when `game` has no drawing (or this position cannot be read)."""
     base = game.split(":", 1)[0]
@@ -30,4 +37,4 @@ def draw(game: str, state: Any, marks: Marks) -> str | None:
         return None
 
 
-__all__ = ["DRAWINGS", "Marks", "draw", "register_drawing"]
+__all__ = ["DRAWINGS", "Marks", "draw", "register_drawing", "seat_colours"]

@@ -43,13 +43,30 @@ class Style:
     moves: bool = False  # pieces move from a cell to a cell (Breakthrough, Clobber)
     text: Callable[[Any], str] = str  # the engine's text of a position (chess: its FEN, unfolded)
     ranks: str = r"^\s*\d+\s?|\s?\d+\s*$"  # rank numbers around a row, removed before reading it
+    # coordinates drawn around the board, as the game's moves name them: column names (above the
+    # board, or below it with `files_below`) and row names (left of it, row 0 first)
+    files: tuple[str, ...] = ()
+    rows: tuple[str, ...] = ()
+    files_below: bool = False
 
 
 BLACK, WHITE = "#24292f", "#ffffff"
+# One colour per seat, the same on the board and on the value line (reports/valueline.py).
+MARK_COLOURS = ("#0969da", "#bf3989")  # tic-tac-toe's X and O
+DISC_COLOURS = ("#cf222e", "#d4a72c")  # Connect Four's first and second player
+SEAT_COLOURS = {"tic_tac_toe": MARK_COLOURS, "mnk": MARK_COLOURS, "connect_four": DISC_COLOURS}
 STYLES = {
-    "tic_tac_toe": Style(".", {"x": "x", "o": "o"}, size=64),
+    # tic-tac-toe's cells are named A1 (top left) to C3, as its moves are
+    "tic_tac_toe": Style(".", {"x": "x", "o": "o"}, size=64, files=("A", "B", "C"), rows=("1", "2", "3")),
     "mnk": Style(".", {"x": "x", "o": "o"}, size=56),
-    "connect_four": Style(".", {"x": "#cf222e", "o": "#f2cc0c"}, board="#0969da", holes=True),
+    "connect_four": Style(
+        ".",
+        {"x": DISC_COLOURS[0], "o": DISC_COLOURS[1]},
+        board="#0969da",
+        holes=True,
+        files=tuple(str(c) for c in range(1, 8)),  # a move is a column's number
+        files_below=True,
+    ),
     "othello": Style("-", {"x": BLACK, "o": WHITE}, board="#2da44e"),
     "go": Style("+.", {"X": BLACK, "O": WHITE}, board="#e3b873", size=36),
     "breakthrough": Style(".", {"b": BLACK, "w": WHITE}, board="#eaddc8", moves=True),
@@ -168,14 +185,14 @@ def _piece(look: str, x: float, y: float, size: int) -> str:
     if look == "x":
         d = size * 0.26
         return (
-            f'<g class="piece" stroke="#24292f" stroke-width="{size * 0.09:.1f}" stroke-linecap="round">'
+            f'<g class="piece" stroke="{MARK_COLOURS[0]}" stroke-width="{size * 0.09:.1f}" stroke-linecap="round">'
             f'<line x1="{x - d:.1f}" y1="{y - d:.1f}" x2="{x + d:.1f}" y2="{y + d:.1f}"/>'
             f'<line x1="{x - d:.1f}" y1="{y + d:.1f}" x2="{x + d:.1f}" y2="{y - d:.1f}"/></g>'
         )
     if look == "o":
         return (
             f'<circle class="piece" cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.27:.1f}" fill="none" '
-            f'stroke="#cf222e" stroke-width="{size * 0.09:.1f}"/>'
+            f'stroke="{MARK_COLOURS[1]}" stroke-width="{size * 0.09:.1f}"/>'
         )
     return f'<circle class="piece" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{look}" stroke="#24292f" stroke-width="1.2"/>'
 
@@ -252,7 +269,35 @@ def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = S
         '<defs><marker id="tip" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>'
     )
-    return svg(g.width, height, [defs, *body], cells=len(cells), pieces=pieces)
+    margin_left: float = COORD if style.rows else 0
+    margin_top: float = COORD if style.files and not style.files_below else 0
+    coords = _coordinates(g, style, margin_left, margin_top, height)
+    width = g.width + margin_left
+    height += margin_top + (COORD if style.files_below else 0)
+    drawn = "".join(body)
+    shifted = (
+        f'<g transform="translate({margin_left:g} {margin_top:g})">{drawn}</g>'
+        if margin_left or margin_top
+        else drawn
+    )
+    return svg(width, height, [defs, shifted, *coords], cells=len(cells), pieces=pieces)
+
+
+COORD = 18  # room for a line of coordinates
+
+
+def _coordinates(g: Square, style: Style, left: float, top: float, height: float) -> list[str]:
+    """The column and row names around the board, in the muted ink of the site's text."""
+    out = []
+    font = 'font-size="12" fill="#636c76" text-anchor="middle" class="coord"'
+    y = top + height + 13 if style.files_below else 13
+    for c, name in enumerate(style.files[: g.cols]):
+        x, _ = g.centre((0, c))
+        out.append(f'<text x="{left + x:.1f}" y="{y:.1f}" {font}>{escape(name)}</text>')
+    for r, name in enumerate(style.rows[: g.rows]):
+        _, yy = g.centre((r, 0))
+        out.append(f'<text x="{COORD / 2:.1f}" y="{top + yy + 4:.1f}" {font}>{escape(name)}</text>')
+    return out
 
 
 def _drawer(name: str) -> Any:

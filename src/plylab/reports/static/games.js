@@ -1,5 +1,6 @@
-// A run's game list: filter by outcome, seat, failure kind, non-optimal moves, formulation,
-// players, and search the model's texts. Rows and texts come from small scripts written beside
+// A run's game list: filter by game, outcome, seat, failure kind, non-optimal moves, formulation,
+// players, and search the model's texts; the choices stand in the address (#game=…&player=…), so a
+// filtered list can be shared and a matchup page can link to exactly its games. Rows and texts come from small scripts written beside
 // the list pages (run-ID-games-K.js, run-ID-text-K.js), loaded only once a filter or a search asks.
 (function () {
   const form = document.getElementById("game-filter");
@@ -35,12 +36,17 @@
     return node;
   }
   function cell(text, attrs) { return el("td", attrs || {}, text); }
+  // a player spec may wrap after its commas, as on the server-written rows, never inside a word
+  function spec(text) {
+    const parts = String(text).split(",");
+    return el("td", { class: "key" }, ...parts.flatMap((p, k) => (k ? [",", document.createElement("wbr"), p] : [p])));
+  }
   function row(g) {
     const link = g.replay ? el("a", { href: `../games/${g.id}.html` }, `game ${g.id}`) : `game ${g.id}`;
     const outcome = g.outcome + (g.failure_kind ? ` (${g.failure_kind})` : "");
     return el("tr", { "data-outcome": g.outcome },
       cell(link, { "data-sort": g.id }), cell(g.idx, { class: "num" }), cell(g.game), cell(g.formulation),
-      cell(g.player, { class: "key" }), cell(g.seat, { class: "num" }), cell(g.opponent, { class: "key" }),
+      spec(g.player), cell(g.seat, { class: "num" }), spec(g.opponent),
       cell(outcome, { class: `outcome ${g.outcome}` }), cell(g.moves, { class: "num" }),
       cell(g.scored ? `${g.optimal}/${g.scored}` : "–", { "data-sort": g.scored ? g.optimal / g.scored : -1 }),
       cell(g.tokens, { class: "num" }));
@@ -53,7 +59,8 @@
   }
   async function apply() {
     const f = wanted();
-    const active = f.outcome || f.seat || f.failure_kind || f.nonoptimal || f.formulation || f.player || f.opponent || f.q;
+    share(f);
+    const active = f.game || f.outcome || f.seat || f.failure_kind || f.nonoptimal || f.formulation || f.player || f.opponent || f.q;
     const body = table.tBodies[0];
     if (!active) {
       body.replaceChildren(...original);
@@ -67,6 +74,7 @@
     } catch (e) { status.textContent = e.message; return; }
     const hits = [];
     pages().forEach((p) => (rows[p] || []).forEach((g) => {
+      if (f.game && g.game !== f.game) return;
       if (f.outcome && g.outcome !== f.outcome) return;
       if (f.seat && String(g.seat) !== f.seat) return;
       if (f.failure_kind && g.failure_kind !== f.failure_kind) return;
@@ -85,9 +93,24 @@
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(); });
   let typing;
   form.elements.q.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(apply, 250); });
-  // a matchup page links here with its player, opponent and formulation in the address
+  function share(f) {  // the address holds every choice made, and nothing else
+    const params = new URLSearchParams();
+    Array.from(form.elements).forEach((e) => {
+      if (!e.name) return;
+      if (e.type === "checkbox") { if (e.checked) params.set(e.name, "1"); }
+      else if ((f[e.name] || "") !== "") params.set(e.name, e.value.trim());
+    });
+    const hash = params.toString();
+    history.replaceState(null, "", hash ? `#${hash}` : location.pathname + location.search);
+  }
+  // a matchup page (or a shared address) links here with its choices in the address
   const preset = new URLSearchParams(location.hash.slice(1));
   let any = false;
-  preset.forEach((v, k) => { if (form.elements[k]) { form.elements[k].value = v; any = true; } });
+  preset.forEach((v, k) => {
+    const e = form.elements[k];
+    if (!e) return;
+    if (e.type === "checkbox") e.checked = v !== "" && v !== "0"; else e.value = v;
+    any = true;
+  });
   if (any) apply();
 })();

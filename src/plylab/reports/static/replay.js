@@ -130,8 +130,10 @@
   if (game.hidden) $("reveal").addEventListener("change", () => { $("whole").hidden = !$("reveal").checked; });
   document.querySelectorAll("#value-svg [data-step]").forEach((g) =>
     g.addEventListener("click", () => go(Number(g.dataset.step))));
-  // n / p: the next / previous mistake (a non-optimal move or a failure), by either seat
-  const mistakes = entries.map((e, i) => (e.kind === "bad" || e.kind === "fail" ? i : -1)).filter((i) => i >= 0);
+  // n / p: the next / previous mistake (a non-optimal move, a failure, or, where the oracle has exact
+  // scores, a move that keeps the result but not the best score), by either seat
+  const slip = (i) => i < steps.length && Boolean(steps[i].informative_score) && !steps[i].optimal_score;
+  const mistakes = entries.map((e, i) => (e.kind === "bad" || e.kind === "fail" || slip(i) ? i : -1)).filter((i) => i >= 0);
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
     const to = e.key === "n" ? mistakes.find((i) => i > current)
