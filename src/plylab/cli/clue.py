@@ -67,12 +67,18 @@ def study(
     model: list[str] | None = typer.Option(
         None, "--model", "-m", help="model name; three seats per model (1 or 2)"
     ),
-    games: int = typer.Option(6, "--games", "-n"),
+    games: int = typer.Option(6, "--games", "-n", help="number of games"),
     seed: o.Seed = 0,
     store: o.Store = DEFAULT_STORE,
-    turn_limit: int = typer.Option(150, "--turn-limit"),
-    temperature: float | None = typer.Option(None, "--temperature"),
-    max_tokens: int | None = typer.Option(None, "--max-tokens"),
+    turn_limit: int = typer.Option(
+        150, "--turn-limit", help="the game ends without a winner after this many turns"
+    ),
+    temperature: float | None = typer.Option(
+        None, "--temperature", help="sampling temperature of every LLM seat (default: the model's)"
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="most tokens per reply of every LLM seat (default: the model's)"
+    ),
     concurrency: o.Concurrency = 1,
     parallel: o.Parallel = None,
     backend: o.Backend = "local",

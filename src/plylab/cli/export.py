@@ -20,9 +20,11 @@ FORMATS = ("csv", "parquet", "inspect", "pgn")
 
 
 def export(
-    out: Path = typer.Argument(..., help="output file (a directory with --format inspect)"),
+    out: Path = typer.Argument(..., metavar="OUT", help="output file (a directory with --format inspect)"),
     store: o.Store = DEFAULT_STORE,
-    table: Literal["runs", "games", "moves"] = typer.Option("games", "--table"),
+    table: Literal["runs", "games", "moves"] = typer.Option(
+        "games", "--table", help="which table, one row per run, game or move"
+    ),
     fmt: str | None = typer.Option(
         None,
         "--format",
