@@ -41,3 +41,22 @@ def test_every_clue_study_option_has_help() -> None:
     options = [p for p in study.params if p.param_type_name == "option" and not p.hidden]
     missing = [p.name for p in options if not p.help]
     assert missing == []
+
+
+def test_one_game_is_one_game_not_one_games(cli, tmp_path) -> None:  # noqa: ANN001
+    store = str(tmp_path / "s.sqlite")
+    args = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "1"]
+    res = cli(*args, "--store", store, "--quiet", "--run", "one")
+    assert res.code == 0, res.err
+    said = res.out + res.err
+    assert "1/1 game saved" in said and "1 games" not in said, said
+    out = tmp_path / "g.csv"
+    res = cli("export", str(out), "--store", store, "--table", "runs")
+    assert res.code == 0 and "wrote 1 run to" in res.out, res
+
+
+def test_a_count_is_singular_only_for_one() -> None:
+    from plylab.words import count
+
+    assert [count(n, "game") for n in (0, 1, 2, 1500)] == ["0 games", "1 game", "2 games", "1,500 games"]
+    assert count(1, "ply") == "1 ply" and count(3, "ply") == "3 plies"

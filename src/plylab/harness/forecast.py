@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..specs import parse_spec
+from ..words import count
 
 LOCAL = "local"
 
@@ -33,7 +34,7 @@ class ModelLoad:
     source: str = ""  # where the tokens figure comes from
 
     def text(self) -> str:
-        out = f"{self.model}: {self.mark} {round(self.calls):,} calls"
+        out = f"{self.model}: {self.mark} {count(self.calls, 'call')}"
         if self.model == LOCAL:
             return out + " (local, no cost)"
         if self.tokens_per_call is None:
@@ -57,7 +58,7 @@ class Forecast:
         return self.loads.setdefault(model, ModelLoad(model))
 
     def line(self) -> str:
-        head = f"{self.kind} '{self.name}': {self.games:,} games to play"
+        head = f"{self.kind} '{self.name}': {count(self.games, 'game')} to play"
         if self.saved:
             head += f" ({self.saved:,} already saved)"
         if not self.loads:
