@@ -60,3 +60,11 @@ def test_a_count_is_singular_only_for_one() -> None:
 
     assert [count(n, "game") for n in (0, 1, 2, 1500)] == ["0 games", "1 game", "2 games", "1,500 games"]
     assert count(1, "ply") == "1 ply" and count(3, "ply") == "3 plies"
+
+
+def test_seed_line_references_are_explained_where_they_appear(cli, tmp_path) -> None:  # noqa: ANN001
+    listed = cli("paper", "list")
+    assert "003 l.66" in listed.out
+    assert listed.err.count("'003 l.66-74' is lines 66-74 of the text of seed paper 003") == 1, listed.err
+    reported = cli("paper", "report", "table2", "--store", str(tmp_path / "none.sqlite"))
+    assert "(003 l.74)" in reported.out and reported.err.count("seed paper 003") == 1, reported

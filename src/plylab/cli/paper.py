@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from ..paper.cites import CITE_KEY
 from ..printable import printable
 from . import options as o
 from ._study import play
@@ -77,6 +79,8 @@ def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--f
     lines = [_protocol_line(p) for p in PROTOCOLS.values()]
     header = list(lines[0])
     typer.echo(format_grid(header, [[d[h] for h in header] for d in lines], fmt))
+    if fmt != "json":  # the cite column's references, explained once (on stderr: the table stays clean)
+        typer.echo(CITE_KEY, err=True)
 
 
 @paper_app.command("run")
@@ -290,5 +294,7 @@ def report(
         typer.echo(f"wrote {printable(str(out))}", err=True)
     else:
         typer.echo(text, nl=False)
+        if fmt in ("markdown", "table") and re.search(r"\b00[03] (l\.|§)", text):
+            typer.echo(CITE_KEY, err=True)  # the seed references above, explained once
     for f in files:
         typer.echo(f"wrote {printable(str(f))}", err=True)
