@@ -68,3 +68,36 @@ def test_seed_line_references_are_explained_where_they_appear(cli, tmp_path) -> 
     assert listed.err.count("'003 l.66-74' is lines 66-74 of the text of seed paper 003") == 1, listed.err
     reported = cli("paper", "report", "table2", "--store", str(tmp_path / "none.sqlite"))
     assert "(003 l.74)" in reported.out and reported.err.count("seed paper 003") == 1, reported
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (["solve", "--game", "tictactoe"], "tic_tac_toe"),
+        (["solve", "--game", "Connect-Four"], "connect_four"),
+        (["run", "--game", "nim", "--player", "rando", "--opponent", "random"], "random"),
+        (
+            [
+                "run",
+                "--game",
+                "tic_tac_toe",
+                "--formulation",
+                "standrd",
+                "--player",
+                "random",
+                "--opponent",
+                "random",
+            ],
+            "standard",
+        ),
+    ],
+)
+def test_a_near_miss_name_gets_did_you_mean(cli, args: list[str], meant: str, tmp_path) -> None:  # noqa: ANN001
+    res = cli(*args, "--store", str(tmp_path / "s.sqlite")) if args[0] == "run" else cli(*args)
+    assert res.code == 2
+    assert f"(did you mean '{meant}'?)" in res.err and res.err.count("\n") == 1, res.err
+
+
+def test_a_far_name_gets_no_guess(cli) -> None:  # noqa: ANN001
+    res = cli("solve", "--game", "zzz")
+    assert res.code == 2 and "did you mean" not in res.err and "accepted: " in res.err
