@@ -101,3 +101,42 @@ def test_a_near_miss_name_gets_did_you_mean(cli, args: list[str], meant: str, tm
 def test_a_far_name_gets_no_guess(cli) -> None:  # noqa: ANN001
     res = cli("solve", "--game", "zzz")
     assert res.code == 2 and "did you mean" not in res.err and "accepted: " in res.err
+
+
+LEARN = ["learn", "--game", "tic_tac_toe", "--player", "reaper:model=local", "--opponent", "optimal"]
+LEARN += ["--runs", "1", "--epochs", "1", "--learn-games", "2", "--eval-games", "2"]
+
+
+def forecast_calls(text: str) -> int:
+    import re
+
+    found = re.search(r"local: ≈ ([\d,]+) calls", text)
+    assert found is not None, text
+    return int(found.group(1).replace(",", ""))
+
+
+def test_the_learn_forecast_is_within_a_factor_of_two_of_the_calls_made(cli, tmp_path) -> None:  # noqa: ANN001
+    # the run: this forecast said "≥ 30" and the run made 151 calls (6 games of tic-tac-toe)
+    res = cli(*LEARN, "--store", str(tmp_path / "s.sqlite"), "--dry-run")
+    assert res.code == 0, res.err
+    assert 151 / 2 <= forecast_calls(res.out) <= 151 * 2, res.out
+
+
+def test_the_learn_forecast_takes_calls_per_move_from_the_stores_earlier_moves(cli, tmp_path) -> None:  # noqa: ANN001
+    import sqlite3
+
+    store = tmp_path / "s.sqlite"
+    played = cli(
+        *["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "optimal", "--games", "2"],
+        *["--store", str(store), "--quiet", "--run", "earlier"],
+    )
+    assert played.code == 0, played.err
+    with sqlite3.connect(store) as conn:  # as if a REAPER player had made these moves, 7 calls each
+        conn.execute("UPDATE moves SET player = 'reaper:model=local', calls = 7 WHERE player = 'random'")
+        per_game = conn.execute(
+            "SELECT AVG(n) FROM (SELECT COUNT(*) AS n FROM moves WHERE player = 'reaper:model=local' "
+            "GROUP BY game_id)"
+        ).fetchone()[0]
+    res = cli(*LEARN, "--store", str(store), "--dry-run")
+    assert res.code == 0, res.err
+    assert forecast_calls(res.out) == round(6 * per_game * 7), res.out
