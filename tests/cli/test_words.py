@@ -140,3 +140,22 @@ def test_the_learn_forecast_takes_calls_per_move_from_the_stores_earlier_moves(c
     res = cli(*LEARN, "--store", str(store), "--dry-run")
     assert res.code == 0, res.err
     assert forecast_calls(res.out) == round(6 * per_game * 7), res.out
+
+
+def test_solve_json_numbers_seats_as_the_store_does(cli, tmp_path) -> None:  # noqa: ANN001
+    import json
+    import sqlite3
+
+    store = tmp_path / "s.sqlite"
+    args = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "1"]
+    assert cli(*args, "--store", str(store), "--quiet", "--run", "seats").code == 0
+    with sqlite3.connect(store) as conn:
+        plies = conn.execute("SELECT ply, seat, action_label FROM moves ORDER BY ply LIMIT 3").fetchall()
+    for ply, seat, _ in plies:
+        moves = " ".join(label for _, _, label in plies[:ply])
+        out = json.loads(cli("solve", "--game", "tic_tac_toe", "--moves", moves, "--format", "json").out)
+        assert out["to_move"] == seat and out["to_move_name"] == "XO"[seat], (ply, out)
+    poker = json.loads(
+        cli("solve", "--game", "kuhn_poker", "--moves", "Deal:0 Deal:2 Bet", "--format", "json").out
+    )
+    assert poker["to_move"] == 1 and poker["seats"] == ["Player 1", "Player 2"] and len(poker["value"]) == 2
