@@ -159,3 +159,33 @@ def test_solve_json_numbers_seats_as_the_store_does(cli, tmp_path) -> None:  # n
         cli("solve", "--game", "kuhn_poker", "--moves", "Deal:0 Deal:2 Bet", "--format", "json").out
     )
     assert poker["to_move"] == 1 and poker["seats"] == ["Player 1", "Player 2"] and len(poker["value"]) == 2
+
+
+def test_clue_and_paper_reports_print_the_terminal_table_report_prints(cli, tmp_path) -> None:  # noqa: ANN001
+    store = tmp_path / "c.sqlite"
+    seats = ["-p", "clue-oracle", "-p", "clue-random", "-p", "clue-random"]
+    assert cli("clue", "run", *seats, "--games", "1", "--store", str(store), "-q").code == 0
+    clue = cli("clue", "report", "--store", str(store), "--format", "table")
+    assert clue.code == 0, clue.err
+    assert "┏" in clue.out and "┃ condition" in clue.out and "|---|" not in clue.out, clue.out
+    assert "clue-oracle" in clue.out and "`" not in clue.out
+    paper = cli("paper", "report", "table2", "--store", str(tmp_path / "none.sqlite"), "--format", "table")
+    assert "┏" in paper.out and "|---|" not in paper.out
+
+
+def test_reports_default_to_the_terminal_table_only_at_a_terminal(tmp_path) -> None:
+    import os
+    import sys
+
+    import pexpect
+
+    args = ["-m", "plylab", "paper", "report", "table2", "--store", str(tmp_path / "none.sqlite")]
+    child = pexpect.spawn(
+        sys.executable, args, env={**os.environ, "COLUMNS": "200"}, encoding="utf-8", timeout=60
+    )
+    child.expect(pexpect.EOF)
+    assert "┏" in child.before and "|---|" not in child.before, child.before
+    from tests.support.cli import plylab_subprocess
+
+    piped = plylab_subprocess(*args[2:])
+    assert "|---|" in piped.stdout and "┏" not in piped.stdout  # piped: markdown, as before

@@ -103,7 +103,11 @@ def study(
 @clue_app.command("report")
 def report(
     store: o.Store = DEFAULT_STORE,
-    fmt: Literal["json", "markdown"] = typer.Option("markdown", "--format", help="json | markdown"),
+    fmt: Literal["json", "markdown", "table"] | None = typer.Option(
+        None,
+        "--format",
+        help="json | markdown | table (default: table at a terminal, as `plylab report`; markdown when piped)",
+    ),
     plot: Path | None = typer.Option(
         None, "--plot", help="directory for the knowledge-curve and delay figures"
     ),
@@ -123,7 +127,17 @@ def report(
         clue_store.close()
     if not data["groups"]:
         raise UserError(f"no Clue games in store '{store}'")
-    typer.echo(json.dumps(data, indent=2) if fmt == "json" else to_markdown(data))
+    from ..render.terminal import markdown_as_terminal, terminal_default
+
+    fmt = fmt or terminal_default()
+    text = to_markdown(data)
+    typer.echo(
+        json.dumps(data, indent=2)
+        if fmt == "json"
+        else markdown_as_terminal(text)
+        if fmt == "table"
+        else text
+    )
     if plot is not None:
         for path in write_plots(data, plot):
             typer.echo(f"wrote {printable(str(path))}", err=True)

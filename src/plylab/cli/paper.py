@@ -264,7 +264,12 @@ def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _
 def report(
     table: str = typer.Argument(..., help="a name from `plylab paper list`"),
     store: o.Store = DEFAULT_STORE,
-    fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | html | table"),
+    fmt: str | None = typer.Option(
+        None,
+        "--format",
+        help="markdown | csv | latex | json | html | table (default: table at a terminal, as `plylab report`; "
+        "markdown when piped or with --out)",
+    ),
     run_name: list[str] | None = typer.Option(
         None, "--run", help="read these runs (default: paper/<table>/*)"
     ),
@@ -284,7 +289,9 @@ def report(
     """TABLE in the paper's layout, the published numbers beside the reproduced ones (≠: 95% intervals disjoint);
     without a store, or with no run for TABLE in it, the paper's numbers alone."""
     from ..paper.report import report as build
+    from ..render.terminal import terminal_default
 
+    fmt = fmt or terminal_default(out)
     text, files = build(
         store, table, fmt, runs=list(run_name or []) or None, compare_to=compare_to, plot_dir=plot
     )
