@@ -129,13 +129,13 @@ def report(
         raise UserError(f"no Clue games in store '{store}'")
     from ..render.terminal import markdown_as_terminal, terminal_default
 
-    fmt = fmt or terminal_default()
+    chosen = fmt or terminal_default()
     text = to_markdown(data)
     typer.echo(
         json.dumps(data, indent=2)
-        if fmt == "json"
+        if chosen == "json"
         else markdown_as_terminal(text)
-        if fmt == "table"
+        if chosen == "table"
         else text
     )
     if plot is not None:

@@ -79,8 +79,9 @@ def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--f
     lines = [_protocol_line(p) for p in PROTOCOLS.values()]
     header = list(lines[0])
     typer.echo(format_grid(header, [[d[h] for h in header] for d in lines], fmt))
-    if fmt != "json":  # the cite column's references, explained once (on stderr: the table stays clean)
-        typer.echo(CITE_KEY, err=True)
+    typer.echo(
+        CITE_KEY, err=True
+    )  # the cite column's references, explained once (stderr: the table stays clean)
 
 
 @paper_app.command("run")
