@@ -13,7 +13,6 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
-from ..paper.cites import CITE_KEY
 from ..printable import printable
 from . import options as o
 from ._study import play
@@ -79,9 +78,9 @@ def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--f
     lines = [_protocol_line(p) for p in PROTOCOLS.values()]
     header = list(lines[0])
     typer.echo(format_grid(header, [[d[h] for h in header] for d in lines], fmt))
-    typer.echo(
-        CITE_KEY, err=True
-    )  # the cite column's references, explained once (stderr: the table stays clean)
+    from ..paper.cites import CITE_KEY
+
+    typer.echo(CITE_KEY, err=True)  # the cite column's references, explained once (stderr: table stays clean)
 
 
 @paper_app.command("run")
@@ -302,6 +301,8 @@ def report(
         typer.echo(f"wrote {printable(str(out))}", err=True)
     else:
         typer.echo(text, nl=False)
+        from ..paper.cites import CITE_KEY
+
         if fmt in ("markdown", "table") and re.search(r"\b00[03] (l\.|§)", text):
             typer.echo(CITE_KEY, err=True)  # the seed references above, explained once
     for f in files:
