@@ -69,5 +69,23 @@ def model_failure(error_kind: str) -> FailureKind:
 
 
 def one_of(kind: str, value: str, accepted: list[str] | tuple[str, ...]) -> UserError:
-    """The standard 'unknown X' message, listing what is accepted."""
-    return UserError(f"unknown {kind} '{value}'; accepted: {', '.join(sorted(accepted))}")
+    """The standard 'unknown X' message, listing what is accepted, with the nearest name first when
+    one is near (`tictactoe` -> did you mean 'tic_tac_toe'?)."""
+    near = nearest(value, accepted)
+    hint = f" (did you mean '{near}'?)" if near is not None else ""
+    return UserError(f"unknown {kind} '{value}'{hint}; accepted: {', '.join(sorted(accepted))}")
+
+
+def nearest(value: str, accepted: list[str] | tuple[str, ...]) -> str | None:
+    """The accepted name `value` most likely meant: the same letters without `_`, `-` or spaces, or
+    else difflib's closest match (ratio 0.75 or more); None when nothing is that near."""
+    import difflib
+
+    def bare(name: str) -> str:
+        return "".join(c for c in name.lower() if c not in "_- ")
+
+    same = [a for a in accepted if bare(a) == bare(value)]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(value.lower(), list(accepted), n=1, cutoff=0.75)
+    return close[0] if close else None

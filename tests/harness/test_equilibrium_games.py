@@ -85,11 +85,11 @@ def test_a_best_response_exploits_an_always_random_player(cli, tmp_path: Path) -
 def test_solve_prints_the_value_and_the_actions_at_an_information_set(cli) -> None:
     r = cli("solve", "--game", "kuhn_poker")
     assert r.code == 0, r.err
-    assert "player 1 -0.0556" in r.out and "exploitability" in r.out and "cfr+" in r.out
+    assert "Player 1 (seat 0) -0.0556" in r.out and "exploitability" in r.out and "cfr+" in r.out
     r = cli("solve", "--game", "kuhn_poker", "--moves", "Deal:0 Deal:2 Bet", "--format", "json")
     assert r.code == 0, r.err
     out = json.loads(r.out)
-    assert out["to_move"] == 2 and out["information_set"] == "2b"
+    assert out["to_move"] == 1 and out["information_set"] == "2b"  # seats from 0, as the store numbers them
     assert out["actions"]["Bet"]["value"] == pytest.approx(2.0) and out["actions"]["Pass"][
         "loss"
     ] == pytest.approx(3.0)

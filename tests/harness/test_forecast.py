@@ -32,7 +32,8 @@ def test_dry_run_prints_the_forecast_and_creates_no_store(cli, tmp_path: Path) -
     expected = [
         "10 games to play; local: ≤ 50 calls (local, no cost)",  # 5 moves at most per seat and game
         "3 games to play; local: ≤ 450 calls",  # 6 model seats, 25 turns each within 150
-        "8 games to play; local: ≥ 64 calls",  # 3 + 2 + 3 games, 8 moves at most: a REAPER move makes several
+        # 3 + 2 + 3 games, 8 moves at most; a REAPER move makes 1 to 9 calls (3 rounds, 3 subtasks between)
+        "8 games to play; local: ≈ 192 calls (64 to 576)",
         "games to play, no model calls",
     ]
     for args, text in zip(commands, expected, strict=True):

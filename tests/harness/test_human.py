@@ -85,7 +85,7 @@ def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
     assert re.search(r"Final position:.*(You lose\.|A draw\.)", seen, re.S), seen
     # No progress bar drawn while a person plays (it would redraw over the prompt).
     assert "━" not in seen and "0/1" not in seen
-    assert "run '" in seen and "1/1 games saved" in seen
+    assert "run '" in seen and "1/1 game saved" in seen
 
 
 def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_path):

@@ -228,7 +228,7 @@ def test_huge_replies_end_the_move_in_bounded_memory(tmp_path: Path, hostile) ->
     assert peak_mb < 400, f"peak RSS {peak_mb} MB"  # 172 MB measured (150 MB for well-formed replies)
 
 
-# -- point 15: a connection reset is a `connection` failure at once -------------------------------------
+# -- point 15: a connection reset is a `connection` failure, not a time-out (retried: issue 30 point 8) --
 
 
 @pytest.mark.slow
@@ -241,4 +241,4 @@ def test_a_reset_on_every_attempt_is_a_connection_failure_not_a_timeout(cli, tmp
     assert res.code == 0, res.err
     (move,) = [m for m in llm_moves(store, "reset") if m["failure_kind"]]
     assert move["failure_kind"] == "connection"
-    assert move["elapsed"] < 5, move["elapsed"]  # at once, not after retries and back-off
+    assert len(hostile.requests) == 5  # the first attempt and max_retries=4 retries with back-off, no more

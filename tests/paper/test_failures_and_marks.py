@@ -85,8 +85,8 @@ def test_marks_follow_the_intervals_and_failures_get_a_dagger(cli, tmp_path, ser
     md = cli("paper", "report", "table2", "--store", store, "--run", "garbage").out
     [line] = [ln for ln in md.splitlines() if ln.startswith(f"| llm:model={MODEL}")]
     assert line.count("†") == 2 and "missing" in line  # no scored move: optimality is missing, not zero
-    assert "failed to return a legal action in 2 game(s) on tic-tac-toe" in md
-    assert "failed to return a legal action in 2 game(s) on Nim" in md
+    assert "failed to return a legal action in 2 games on tic-tac-toe" in md
+    assert "failed to return a legal action in 2 games on Nim" in md
 
 
 def test_table3_marks_failed_games_per_opponent(cli, tmp_path, server):
@@ -102,5 +102,5 @@ def test_table3_marks_failed_games_per_opponent(cli, tmp_path, server):
     md = cli("paper", "report", "table3", "--store", store).out
     [line] = [ln for ln in md.splitlines() if ln.startswith(f"| llm:model={MODEL}")]
     assert line.count("†") == 4  # win rate and moves, vs Random and vs MCTS
-    assert "failed to return a legal action in 2 game(s) vs random" in md
-    assert "failed to return a legal action in 2 game(s) vs mcts" in md
+    assert "failed to return a legal action in 2 games vs random" in md
+    assert "failed to return a legal action in 2 games vs mcts" in md

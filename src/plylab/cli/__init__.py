@@ -46,6 +46,34 @@ def _load_commands() -> None:
 _load_commands()
 
 
+def first_sentence(text: str) -> str:
+    """A help text's first sentence, on one line: what `plylab --help` lists beside each command
+    (click would otherwise cut the text at 45 characters, mid-clause)."""
+    flat = " ".join(text.split())
+    m = re.search(r"(?<!e\.g)(?<!i\.e)(?<!etc)\.(\s|$)", flat)
+    return flat[: m.start() + 1] if m else flat
+
+
+def _short_helps(group: typer.Typer) -> None:
+    """Each command's and group's listed help is its first sentence (unless it names its own)."""
+    for info in group.registered_commands:
+        doc = info.help if isinstance(info.help, str) else getattr(info.callback, "__doc__", None)
+        if not isinstance(info.short_help, str) and doc:
+            info.short_help = first_sentence(doc)
+    for sub_info in group.registered_groups:
+        sub = sub_info.typer_instance
+        doc = sub_info.help if isinstance(sub_info.help, str) else None
+        if doc is None and sub is not None and isinstance(sub.info.help, str):
+            doc = sub.info.help
+        if not isinstance(sub_info.short_help, str) and doc:
+            sub_info.short_help = first_sentence(doc)
+        if sub is not None:
+            _short_helps(sub)
+
+
+_short_helps(app)
+
+
 def debugging() -> bool:
     return os.environ.get("PLYLAB_DEBUG", "").strip() not in ("", "0")
 

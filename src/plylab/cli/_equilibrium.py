@@ -64,6 +64,7 @@ def oracle_of(game: GameDef) -> EquilibriumOracle:
 def analysis(game: GameDef, moves: str) -> dict[str, Any]:
     """JSON-ready: value per seat, exploitability, solver, and the decision after `moves` if any."""
     oracle = oracle_of(game)
+    names = game.formulation("standard")
     out: dict[str, Any] = {
         "game": game.spec,
         "solver": oracle.solver,
@@ -72,14 +73,17 @@ def analysis(game: GameDef, moves: str) -> dict[str, Any]:
         "target": oracle.target,
         "utility_range": oracle.span,
         "information_sets": len(oracle),
-        "value": {f"player {seat + 1}": v for seat, v in enumerate(oracle.value)},
+        # per seat, numbered from 0 as the store's `seat` column, with each seat's name beside it
+        "value": list(oracle.value),
+        "seats": [names.seat_name(seat) for seat in range(len(oracle.value))],
     }
     if moves.strip():
         state = history(game, moves)
         grade = oracle.grade(state, state.legal_actions()[0])
         out.update(
             moves=moves,
-            to_move=state.current_player() + 1,
+            to_move=state.current_player(),
+            to_move_name=names.seat_name(state.current_player()),
             information_set=grade.detail["infoset"],
             belief=grade.detail["belief"],
             actions={
@@ -95,7 +99,10 @@ def analysis(game: GameDef, moves: str) -> dict[str, Any]:
 
 
 def as_text(r: dict[str, Any]) -> str:
-    values = ", ".join(f"{k} {v:+.4f}" for k, v in r["value"].items())
+    values = ", ".join(
+        f"{name} (seat {seat}) {v:+.4f}"
+        for seat, (name, v) in enumerate(zip(r["seats"], r["value"], strict=True))
+    )
     lines = [
         f"{r['game']}: equilibrium by {r['solver']} ({r['iterations']} iterations, "
         f"{r['information_sets']:,} information sets)",
@@ -104,7 +111,8 @@ def as_text(r: dict[str, Any]) -> str:
     ]
     if "actions" in r:
         lines.append(
-            f"after '{r['moves']}': player {r['to_move']} to move at information set '{r['information_set']}'"
+            f"after '{r['moves']}': {r['to_move_name']} (seat {r['to_move']}) to move at information set "
+            f"'{r['information_set']}'"
             + (
                 " (never reached by the equilibrium: belief from chance alone)"
                 if r["belief"] == "chance"

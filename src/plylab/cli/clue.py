@@ -67,12 +67,18 @@ def study(
     model: list[str] | None = typer.Option(
         None, "--model", "-m", help="model name; three seats per model (1 or 2)"
     ),
-    games: int = typer.Option(6, "--games", "-n"),
+    games: int = typer.Option(6, "--games", "-n", help="number of games"),
     seed: o.Seed = 0,
     store: o.Store = DEFAULT_STORE,
-    turn_limit: int = typer.Option(150, "--turn-limit"),
-    temperature: float | None = typer.Option(None, "--temperature"),
-    max_tokens: int | None = typer.Option(None, "--max-tokens"),
+    turn_limit: int = typer.Option(
+        150, "--turn-limit", help="the game ends without a winner after this many turns"
+    ),
+    temperature: float | None = typer.Option(
+        None, "--temperature", help="sampling temperature of every LLM seat (default: the model's)"
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="most tokens per reply of every LLM seat (default: the model's)"
+    ),
     concurrency: o.Concurrency = 1,
     parallel: o.Parallel = None,
     backend: o.Backend = "local",
@@ -97,7 +103,11 @@ def study(
 @clue_app.command("report")
 def report(
     store: o.Store = DEFAULT_STORE,
-    fmt: Literal["json", "markdown"] = typer.Option("markdown", "--format", help="json | markdown"),
+    fmt: Literal["json", "markdown", "table"] | None = typer.Option(
+        None,
+        "--format",
+        help="json | markdown | table (default: table at a terminal, as `plylab report`; markdown when piped)",
+    ),
     plot: Path | None = typer.Option(
         None, "--plot", help="directory for the knowledge-curve and delay figures"
     ),
@@ -117,7 +127,17 @@ def report(
         clue_store.close()
     if not data["groups"]:
         raise UserError(f"no Clue games in store '{store}'")
-    typer.echo(json.dumps(data, indent=2) if fmt == "json" else to_markdown(data))
+    from ..render.terminal import markdown_as_terminal, terminal_default
+
+    chosen = fmt or terminal_default()
+    text = to_markdown(data)
+    typer.echo(
+        json.dumps(data, indent=2)
+        if chosen == "json"
+        else markdown_as_terminal(text)
+        if chosen == "table"
+        else text
+    )
     if plot is not None:
         for path in write_plots(data, plot):
             typer.echo(f"wrote {printable(str(path))}", err=True)

@@ -11,6 +11,7 @@ from ..cells import cell
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, Store, reading
 from ..printable import printable
+from ..words import count as counted
 from . import options as o
 
 if TYPE_CHECKING:
@@ -20,9 +21,11 @@ FORMATS = ("csv", "parquet", "inspect", "pgn")
 
 
 def export(
-    out: Path = typer.Argument(..., help="output file (a directory with --format inspect)"),
+    out: Path = typer.Argument(..., metavar="OUT", help="output file (a directory with --format inspect)"),
     store: o.Store = DEFAULT_STORE,
-    table: Literal["runs", "games", "moves"] = typer.Option("games", "--table"),
+    table: Literal["runs", "games", "moves"] = typer.Option(
+        "games", "--table", help="which table, one row per run, game or move"
+    ),
     fmt: str | None = typer.Option(
         None,
         "--format",
@@ -43,7 +46,7 @@ def export(
         from ..reports.pgn import export_pgn
 
         refuse_store_as_output(out, store)
-        print(f"wrote {export_pgn(store, out, run)} games to {printable(str(out))}")
+        print(f"wrote {counted(export_pgn(store, out, run), 'game')} to {printable(str(out))}")
         return
     if fmt not in FORMATS:
         raise UserError(
@@ -60,7 +63,7 @@ def export(
             count = _write(s, table, run, out, fmt)
     finally:
         s.close()
-    print(f"wrote {count} {table} to {printable(str(out))}")
+    print(f"wrote {counted(count, table.removesuffix('s'))} to {printable(str(out))}")
 
 
 def refuse_store_as_output(out: Path, store: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,9 @@ def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--f
     lines = [_protocol_line(p) for p in PROTOCOLS.values()]
     header = list(lines[0])
     typer.echo(format_grid(header, [[d[h] for h in header] for d in lines], fmt))
+    from ..paper.cites import CITE_KEY
+
+    typer.echo(CITE_KEY, err=True)  # the cite column's references, explained once (stderr: table stays clean)
 
 
 @paper_app.command("run")
@@ -260,7 +264,12 @@ def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _
 def report(
     table: str = typer.Argument(..., help="a name from `plylab paper list`"),
     store: o.Store = DEFAULT_STORE,
-    fmt: str = typer.Option("markdown", "--format", help="markdown | csv | latex | json | html | table"),
+    fmt: str | None = typer.Option(
+        None,
+        "--format",
+        help="markdown | csv | latex | json | html | table (default: table at a terminal, as `plylab report`; "
+        "markdown when piped or with --out)",
+    ),
     run_name: list[str] | None = typer.Option(
         None, "--run", help="read these runs (default: paper/<table>/*)"
     ),
@@ -280,7 +289,9 @@ def report(
     """TABLE in the paper's layout, the published numbers beside the reproduced ones (≠: 95% intervals disjoint);
     without a store, or with no run for TABLE in it, the paper's numbers alone."""
     from ..paper.report import report as build
+    from ..render.terminal import terminal_default
 
+    fmt = fmt or terminal_default(out)
     text, files = build(
         store, table, fmt, runs=list(run_name or []) or None, compare_to=compare_to, plot_dir=plot
     )
@@ -290,5 +301,9 @@ def report(
         typer.echo(f"wrote {printable(str(out))}", err=True)
     else:
         typer.echo(text, nl=False)
+        from ..paper.cites import CITE_KEY
+
+        if fmt in ("markdown", "table") and re.search(r"\b00[03] (l\.|§)", text):
+            typer.echo(CITE_KEY, err=True)  # the seed references above, explained once
     for f in files:
         typer.echo(f"wrote {printable(str(f))}", err=True)

@@ -73,7 +73,8 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
     return {
         "game": game.spec,
         "moves": moves,
-        "to_move": state.current_player() + 1,
+        "to_move": state.current_player(),  # the seat, numbered from 0 as the store's `seat` column
+        "to_move_name": game.formulation("standard").seat_name(state.current_player()),
         "value": VALUE_NAMES[mv.value],
         "score": mv.score,
         "best_moves": sorted(name(a) for a in best_actions(mv, by="score")),
@@ -87,7 +88,7 @@ def analysis(game: GameDef, moves: str, state: pyspiel.State, mv: MoveValues) ->
 def as_text(result: dict[str, Any]) -> str:
     score = f" (score {result['score']})" if result["score"] is not None else ""
     lines = [
-        f"{result['game']} after '{result['moves']}': player {result['to_move']} to move",
+        f"{result['game']} after '{result['moves']}': {result['to_move_name']} (seat {result['to_move']}) to move",
         f"value: {result['value']}{score}",
         f"best moves: {' '.join(str(m) for m in result['best_moves'])}",
     ]

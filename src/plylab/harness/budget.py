@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UserError
+from ..words import count
 from .records import GameRecord
 
 if TYPE_CHECKING:
@@ -156,8 +157,8 @@ class Budget:
         if self.tripped == "--max-cost":
             return f"budget --max-cost ${self.max_cost:g}: ${self.spent.cost:.4f} used"
         if self.tripped == "--max-tokens":
-            return f"budget --max-tokens {self.max_tokens}: {self.spent.tokens} tokens used"
-        return f"budget --max-calls {self.max_calls}: {self.spent.calls} calls used"
+            return f"budget --max-tokens {self.max_tokens}: {count(self.spent.tokens, 'token')} used"
+        return f"budget --max-calls {self.max_calls}: {count(self.spent.calls, 'call')} used"
 
     def allows_new_game(self) -> bool:
         """True (and the game counts as in flight) if one more game should fit in every limit.

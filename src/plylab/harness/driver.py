@@ -41,6 +41,7 @@ from ..db import transaction
 from ..errors import UserError
 from ..players import RunContext
 from ..printable import printable
+from ..words import count
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
 from .study import Job, Part, Result, StoreT, Study, Unfinished
@@ -89,7 +90,7 @@ class RunSummary:
         again = f", {self.replayed} replayed from the cache" if self.replayed else ""
         extra = "".join(f"; {d}" for d in self.details)
         return printable(  # a run name comes from the user or a plan file: inert on the terminal
-            f"{self.kind} '{self.run}' {self.status}{why}: {self.saved}/{self.planned} games saved in "
+            f"{self.kind} '{self.run}' {self.status}{why}: {self.saved}/{count(self.planned, 'game')} saved in "
             f"{self.store} ({self.played} played now, {self.already} already there{again}){extra}{tail}"
         )
 

@@ -2,7 +2,9 @@
 
 Games to play are the planned ones the store lacks. Model calls per game are learned from the
 store's earlier games of the same game and player where it has some (≈), else bounded by the
-game's longest play (≤; a REAPER move makes several calls, so its count is then a floor, ≥).
+game's longest play (≤). A REAPER-family move makes one to several calls (planner rounds and their
+executor subtasks): its calls per move come from the store's earlier moves of that player, else
+are estimated as the geometric mean of the fewest and the most its loop can make, the range shown.
 Tokens, for hosted models only: the paper's published output tokens per move where the run is a
 paper table, else the store's earlier moves of that model, else unknown; cost the same way from
 the store (the paper prints no prices).
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..specs import parse_spec
+from ..words import count
 
 LOCAL = "local"
 
@@ -31,9 +34,13 @@ class ModelLoad:
     tokens_per_call: float | None = None  # output tokens (the paper's measure), reasoning included
     cost_per_call: float | None = None
     source: str = ""  # where the tokens figure comes from
+    low: float | None = None  # fewest and most calls, where the count is an estimate between them
+    high: float | None = None
 
     def text(self) -> str:
-        out = f"{self.model}: {self.mark} {round(self.calls):,} calls"
+        out = f"{self.model}: {self.mark} {count(self.calls, 'call')}"
+        if self.low is not None and self.high is not None:
+            out += f" ({round(self.low):,} to {round(self.high):,})"
         if self.model == LOCAL:
             return out + " (local, no cost)"
         if self.tokens_per_call is None:
@@ -57,7 +64,7 @@ class Forecast:
         return self.loads.setdefault(model, ModelLoad(model))
 
     def line(self) -> str:
-        head = f"{self.kind} '{self.name}': {self.games:,} games to play"
+        head = f"{self.kind} '{self.name}': {count(self.games, 'game')} to play"
         if self.saved:
             head += f" ({self.saved:,} already saved)"
         if not self.loads:
@@ -170,6 +177,46 @@ def add_tokens(
             load.source = f"{usage[0]:,.0f} per call over {usage[2]:,} earlier moves in the store"
         if usage is not None:
             load.cost_per_call = usage[1]
+
+
+# Players whose every move runs the planner-executor loop (players/reaper/loop.py).
+LOOP_PLAYERS = ("reaper", "cbr", "memento")
+
+
+def loop_calls(spec: str) -> tuple[int, int]:
+    """The fewest and the most model calls one move of a REAPER-family `spec` makes: the planner
+    answering at once, or `iterations` planner rounds with `subtasks` executor calls between them;
+    a `descriptor` adds one call per move. (1, 1) for any other player."""
+    from ..players.reaper.options import ReaperOptions
+
+    parsed = parse_spec(spec)
+    if parsed.name not in LOOP_PLAYERS:
+        return 1, 1
+    fields = ReaperOptions.model_fields
+    opts = parsed.options
+
+    def number(key: str) -> int:
+        return int(str(opts.get(key, fields[key].default)))
+
+    descriptor = str(opts.get("descriptor", fields["descriptor"].default)).lower() in ("on", "true", "1")
+    rounds, subtasks = number("iterations"), number("subtasks")
+    return 1 + descriptor, rounds + (rounds - 1) * subtasks + rounds * descriptor
+
+
+def calls_per_move(conn: sqlite3.Connection | None, game: str, spec: str) -> tuple[float, int, int]:
+    """(expected calls per move, fewest, most) for `spec` in `game`: the store's earlier moves of
+    this player where it has some, else the geometric mean of the fewest and the most."""
+    low, high = loop_calls(spec)
+    if conn is not None and high > 1:
+        from .store import mean_move_calls
+
+        try:
+            seen = mean_move_calls(conn, game, spec)
+        except sqlite3.Error:
+            seen = None
+        if seen is not None:
+            return seen, low, high
+    return math.sqrt(low * high), low, high
 
 
 def game_bound(game: str) -> int:

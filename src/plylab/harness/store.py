@@ -691,6 +691,15 @@ def mean_player_moves(conn: sqlite3.Connection, game: str, spec: str) -> float |
     return None if row is None or row[0] is None else float(row[0])
 
 
+def mean_move_calls(conn: sqlite3.Connection, game: str, spec: str) -> float | None:
+    """Mean model calls per move the player `spec` made in the store's games of `game` (None: none)."""
+    row = conn.execute(
+        "SELECT AVG(m.calls) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.game = ? AND m.player = ?",
+        (game, spec),
+    ).fetchone()
+    return None if row is None or row[0] is None else float(row[0])
+
+
 def model_usage(conn: sqlite3.Connection, model: str) -> ModelUsage | None:
     """The stored moves with calls of players whose spec names `model` (None: none)."""
     row = conn.execute(

@@ -29,6 +29,7 @@ from ..harness.driver import RunSummary, exec_options, run_study
 from ..harness.forecast import (
     Forecast,
     add_tokens,
+    calls_per_move,
     earlier_moves,
     game_bound,
     model_of,
@@ -138,10 +139,15 @@ class Learner:
                 model = model_of(spec) if spec else None
                 if spec and model is not None and games > 0:
                     load = out.load(model)
-                    seen = earlier_moves(conn, exp.game, canonical_spec(spec))
-                    load.mark = "≥" if seen is None else load.mark
+                    canonical = canonical_spec(spec)
+                    seen = earlier_moves(conn, exp.game, canonical)
                     moves = seen if seen is not None else game_bound(exp.game)
-                    load.calls += games * moves
+                    # a REAPER move makes one to several calls: expected, between its fewest and most
+                    per_move, low, high = calls_per_move(conn, exp.game, canonical)
+                    load.calls += games * moves * per_move
+                    if high > low:
+                        load.low = (load.low or 0) + games * moves * low
+                        load.high = (load.high or 0) + games * moves * high
             add_tokens(out, conn, None, [])
             return out
         finally:

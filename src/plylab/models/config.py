@@ -19,7 +19,7 @@ SAMPLING_FIELDS = ("temperature", "max_tokens", "effort", "seed")
 
 
 class GenerateConfig(BaseModel):
-    """Sampling (temperature, max_tokens, effort, seed) and transport (timeout, max_retries)."""
+    """Sampling (temperature, max_tokens, effort, seed) and transport (timeout, attempt_timeout, max_retries)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -31,6 +31,8 @@ class GenerateConfig(BaseModel):
     # reasoning summaries (inspect's `reasoning_summary`); None: the provider's own detection
     reasoning_summary: Summary | None = None
     max_retries: int | None = Field(None, ge=0)  # retries after the first attempt (5xx, 429, time-out)
+    # seconds one attempt may take before it is abandoned and retried (within `timeout`); None: `timeout`
+    attempt_timeout: float | None = Field(None, gt=0.0)
 
     def merged(self, other: GenerateConfig | None) -> GenerateConfig:
         """This config with every field that `other` sets replacing ours."""

@@ -35,7 +35,11 @@ DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
 DEFAULT_BACKOFF = 2.0  # seconds before the first retry; doubles, with jitter, up to a minute
 
 LOCAL_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=256, seed=0, timeout=600, max_retries=1)
-REMOTE_DEFAULTS = GenerateConfig(timeout=180, max_retries=4)
+# A reasoning model at high effort can generate 15k tokens for one move (003 Tables 12-13): at a
+# slow 30 tokens/s that is ~500 s, so one attempt gets 600 s before it is abandoned and retried, and
+# the whole move (attempts, resets, back-off) 1800 s. Retries: 4 after the first attempt.
+REMOTE_ATTEMPT_TIMEOUT = 600.0
+REMOTE_DEFAULTS = GenerateConfig(timeout=1800, attempt_timeout=REMOTE_ATTEMPT_TIMEOUT, max_retries=4)
 
 # Providers that hand extra model args to an OpenAI/Anthropic SDK client, which would otherwise
 # retry on its own underneath inspect (others get the client's attribute reset after creation).
@@ -192,7 +196,7 @@ class Model:
             reasoning_effort=None if self.is_local else cfg.effort,
             reasoning_summary=None if self.is_local else cfg.reasoning_summary,
             max_retries=cfg.max_retries,
-            attempt_timeout=math.ceil(cfg.timeout) if cfg.timeout else None,
+            attempt_timeout=_attempt_timeout(cfg),
             max_connections=self.max_connections,
             adaptive_connections=False,
             response_schema=None
@@ -304,16 +308,27 @@ def _build(
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
     cap_replies(inspect_model.api)  # a reply beyond MAX_REPLY_BYTES is refused as it streams in
     should_retry = inspect_model.api.should_retry
-    # a server that refuses our response_format says so at once, one that sent an unusable reply
-    # would send it again, and one that resets the connection is a `connection` failure at once
-    # (retried with back-off, a reset on every attempt ate most of the move's timeout)
+    # a server that refuses our response_format says so at once and one that sent an unusable reply
+    # would send it again: neither is retried; a reset connection is retried with back-off (up to
+    # max_retries) for every provider, since a long reasoning call is the one most likely to lose it
     inspect_model.api.should_retry = lambda ex: (  # type: ignore[method-assign]
-        False if _rejects_format(ex) or _unsafe(ex) is not None or _link_broken(ex) else should_retry(ex)
+        False
+        if _rejects_format(ex) or _unsafe(ex) is not None
+        else True
+        if _link_broken(ex)
+        else should_retry(ex)
     )
     wait = backoff if backoff is not None else DEFAULT_BACKOFF
     # inspect asks the provider for its backoff; ours is the one schedule for every provider
     inspect_model.api.retry_wait = lambda: wait_exponential_jitter(initial=wait, max=60, jitter=wait)  # type: ignore[method-assign]
     return Model(name, inspect_model, identity=identity, defaults=defaults, max_connections=connections)
+
+
+def _attempt_timeout(cfg: GenerateConfig) -> int | None:
+    """Whole seconds one attempt may take: `attempt_timeout`, never more than the whole call's
+    `timeout` (an attempt cut by the deadline is not retried: the deadline is spent)."""
+    limits = [t for t in (cfg.attempt_timeout, cfg.timeout) if t]
+    return math.ceil(min(limits)) if limits else None
 
 
 def _isolated(call: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:

@@ -24,6 +24,7 @@ from ..players.canonical import canonical_spec
 from ..render.grid import comment, grid, html_page
 from ..render.table import TABLE_DEFS, Table, register_table, render
 from ..specs import parse_spec
+from ..words import count
 from .plan import MODEL_PLAYERS, reference_run_name
 from .protocols import PROTOCOLS, Column, Protocol, get_protocol, opponent_spec
 from .published import interval, paper_model, published
@@ -176,7 +177,9 @@ def _deviations(rows: list[dict[str, Any]], p: Protocol, plans: dict[str, dict[s
             )
     for name, plan in plans.items():
         if plan.get("games") not in (None, p.games_per_matchup):
-            out.add(f"{plan['games']} games per matchup in run {name} (paper: {p.games_per_matchup})")
+            out.add(
+                f"{count(plan['games'], 'game')} per matchup in run {name} (paper: {p.games_per_matchup})"
+            )
     return sorted(out)
 
 
@@ -340,7 +343,7 @@ def _table_grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]], list[
                 text += "†"
                 # one note per matchup: a column's label when each column is one, else its opponent
                 where = f"on {c['label']}" if one_per_matchup else f"vs {c['key'].split('.')[0]}"
-                note = f"{row['model']} failed to return a legal action in {cell['failures']} game(s) {where}"
+                note = f"{row['model']} failed to return a legal action in {count(cell['failures'], 'game')} {where}"
                 if note not in daggers:
                     daggers.append(note)
             if cell["disjoint"]:

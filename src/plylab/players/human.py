@@ -18,6 +18,7 @@ from rich.console import Console
 
 from ..errors import ParseError
 from ..games import Formulation
+from ..words import count
 from .base import Attempt, Decision, GameResult, Player, Turn, register_player
 
 POLL = 0.1  # seconds between checks that the run is still going while waiting for a line
@@ -145,6 +146,11 @@ class HumanPlayer(Player):
         self._say(f"\n{f.seat_name(turn.seat)} (you) to move (ply {turn.ply + 1})", style="bold")
         self._say(f.render_state(turn.state))
         labels = list(f.legal_labels(turn.state))
+        legal = turn.state.legal_actions()
+        if len(legal) == 1:  # nothing to choose: played without asking
+            self._say(f"Your only move: {labels[0]} (played for you)", style="bold")
+            self.shown = len(turn.state.history()) + 1
+            return Decision(legal[0], [Attempt(reply=labels[0])])
         self._say("Legal moves: " + " | ".join(labels))
         attempts: list[Attempt] = []
         while True:
@@ -178,14 +184,49 @@ class HumanPlayer(Player):
         end = self._announce(f, list(result.history))
         self._say("\nFinal position:", style="bold")
         board = f.render_view(end, result.seat)  # under hidden information: only what this seat knows
-        self._say(board)
         if result.forfeit_by is not None:
+            self._say(board)
             who = "You" if result.forfeit_by == result.seat else f.seat_name(result.forfeit_by)
             verdict = "you lose" if result.forfeit_by == result.seat else "you win"
             self._say(f"{who} failed to give a legal move and forfeit: {verdict}.", style="bold")
-            return
-        mine = result.returns[result.seat]
-        theirs = max(r for s, r in enumerate(result.returns) if s != result.seat)
-        verdict = "You win." if mine > theirs else "You lose." if mine < theirs else "A draw."
-        outcome = f.describe_outcome(end)
-        self._say(verdict if outcome in board else f"{outcome} {verdict}", style="bold")
+        else:
+            mine = result.returns[result.seat]
+            theirs = max(r for s, r in enumerate(result.returns) if s != result.seat)
+            verdict = "You win." if mine > theirs else "You lose." if mine < theirs else "A draw."
+            outcome = f.describe_outcome(end)
+            # the result is said once, from this seat's side: in place of the board's own "X wins."
+            if outcome in board:
+                self._say(board.replace(outcome, verdict, 1))
+            else:
+                self._say(board)
+                self._say(f"Game over. {verdict}", style="bold")
+        graded = self._optimal_moves(result)
+        if graded is not None and sum(graded[1:]) > 0:
+            optimal, counted, forced = graded
+            skipped = (
+                f"; {count(forced, 'move')} where every choice was as good, not scored" if forced else ""
+            )
+            self._say(f"Optimal moves: {optimal} of {counted} (by the exact oracle{skipped}).")
+
+    def _optimal_moves(self, result: GameResult) -> tuple[int, int, int] | None:
+        """(optimal, counted, not counted) of this seat's moves by the game's exact oracle, the way
+        the reports count them (a move where every choice has the same value is not counted);
+        None for a game without an exact oracle or of hidden information."""
+        if not self.game.perfect_information:
+            return None
+        try:
+            oracle = self.game.oracle()
+        except Exception:  # noqa: BLE001 - no exact oracle for this game: nothing to report
+            return None
+        state = self.game.new_state()
+        optimal = counted = forced = 0
+        for action in result.history:
+            if not state.is_chance_node() and state.current_player() == result.seat:
+                values = oracle.move_values(state)
+                if values.informative:
+                    counted += 1
+                    optimal += values.optimal(action)
+                else:
+                    forced += 1
+            state.apply_action(action)
+        return optimal, counted, forced
