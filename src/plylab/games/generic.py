@@ -53,19 +53,26 @@ def derived_oracle(game: GameDef) -> Callable[[GameDef], Oracle] | None:
     return generic_oracle if fits(game.engine) else None
 
 
-def playable_types() -> list[pyspiel.GameType]:
-    """OpenSpiel's two-player, zero-sum, sequential, perfect-information games."""
+def zero_sum_types(
+    information: pyspiel.GameType.Information, excluded: frozenset[str]
+) -> list[pyspiel.GameType]:
+    """OpenSpiel's two-player, zero-sum, sequential games of one kind of information, by name."""
     out = []
     for gt in pyspiel.registered_games():
         if (
             gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-            and gt.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+            and gt.information == information
             and gt.utility == pyspiel.GameType.Utility.ZERO_SUM
             and gt.min_num_players <= 2 <= gt.max_num_players
-            and gt.short_name not in EXCLUDED
+            and gt.short_name not in excluded
         ):
             out.append(gt)
     return sorted(out, key=lambda gt: gt.short_name)
+
+
+def playable_types() -> list[pyspiel.GameType]:
+    """OpenSpiel's two-player, zero-sum, sequential, perfect-information games."""
+    return zero_sum_types(pyspiel.GameType.Information.PERFECT_INFORMATION, EXCLUDED)
 
 
 class Generic(Formulation):

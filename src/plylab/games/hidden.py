@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pyspiel
 
 from .base import GAMES, GameDef, register_game
-from .generic import Generic
+from .generic import Generic, zero_sum_types
 from .rules import MOVES, rules_text
 
 # Of the class, yet not games of their own: wrappers around another game given as a parameter.
@@ -55,17 +55,7 @@ RANK_NAMES = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 
 def playable_types() -> list[pyspiel.GameType]:
     """OpenSpiel's two-player, zero-sum, sequential, imperfect-information games."""
-    out = []
-    for gt in pyspiel.registered_games():
-        if (
-            gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-            and gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-            and gt.utility == pyspiel.GameType.Utility.ZERO_SUM
-            and gt.min_num_players <= 2 <= gt.max_num_players
-            and gt.short_name not in EXCLUDED
-        ):
-            out.append(gt)
-    return sorted(out, key=lambda gt: gt.short_name)
+    return zero_sum_types(pyspiel.GameType.Information.IMPERFECT_INFORMATION, EXCLUDED)
 
 
 def information(state: pyspiel.State, seat: int) -> str:
