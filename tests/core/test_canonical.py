@@ -13,7 +13,7 @@ from plylab.cli import main
 from plylab.harness.store import Store
 from plylab.players.canonical import canonical_spec
 from plylab.reports.data import rating_results
-from plylab.reports.ratings import POOLED, ratings_by_game
+from plylab.analysis.ratings import POOLED, ratings_by_game
 from tests.support.cli import run_args
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from plylab.reports.ratings import ANCHOR_ELO, Result, rate
+from plylab.analysis.ratings import ANCHOR_ELO, Result, rate
 
 
 def _games(a: str, b: str, wins: int, draws: int, losses: int) -> list[Result]:
@@ -73,7 +73,7 @@ def test_two_players_are_rated_at_the_independent_map_estimate() -> None:
     PRIOR_SD_ELO on each (centred, so each is half the gap)."""
     from scipy.optimize import minimize_scalar
 
-    from plylab.reports.ratings import ELO_PER_LOGIT, PRIOR_SD_ELO
+    from plylab.analysis.ratings import ELO_PER_LOGIT, PRIOR_SD_ELO
 
     sd = PRIOR_SD_ELO / ELO_PER_LOGIT  # the prior in logits
     won = 6 + 2 * 0.5  # draws count half a win for each side

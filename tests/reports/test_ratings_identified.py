@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from plylab.analysis.ratings import ANCHOR_ELO, Rating, Result, rate, ratings_by_game
 from plylab.cli import main
 from plylab.harness.store import Store
 from plylab.reports import data
-from plylab.reports.ratings import ANCHOR_ELO, Rating, Result, rate, ratings_by_game
 from tests.support.cli import run_args
 
 

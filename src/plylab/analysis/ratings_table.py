@@ -1,16 +1,18 @@
 """`plylab report --table ratings`: the site's per-game Bradley-Terry ratings as a report table.
 
-One row per game and player (reports/ratings.py): its rating and interval where the games
+One row per game and player (analysis/ratings.py): its rating and interval where the games
 identify it, its rank where the games decide its order against every other player, and for the
 rest what the games do decide. Each game's note says where its scale is anchored.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..render.table import Table, register_table
-from .tables import ReportSource
+
+if TYPE_CHECKING:  # analysis.tables imports this module to register the table
+    from .tables import ReportSource
 
 ABOUT = "Bradley-Terry ratings per game: rating and 95% interval where the games identify them, rank"
 COLUMNS = [
@@ -35,12 +37,11 @@ def _num(x: float | None) -> str:
 @register_table("ratings", ABOUT)
 def ratings_table(source: ReportSource) -> Table:
     """Ratings of every two-player run's games in `source` (Clue's runs are rated elsewhere)."""
-    from ..reports import data  # scipy is slow to import: only when the table is built
-    from ..reports.ratings import anchor_note, ratings_by_game
     from .metrics import CLUE_KIND
+    from .ratings import anchor_note, rating_results, ratings_by_game  # scipy: only when built
 
     run_ids = [r.id for r in source.store.runs(source.run) if r.kind != CLUE_KIND]
-    by_game = ratings_by_game(data.rating_results(source.store, run_ids))
+    by_game = ratings_by_game(rating_results(source.store, run_ids))
     rows: list[dict[str, Any]] = [
         {
             "game": game,

@@ -8,18 +8,17 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from datetime import datetime
 from functools import cache
 from typing import Any
 
+from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
-from ..harness.store import Store, expand_attempts
+from ..harness.store import expand_attempts
 from .boards import Marks, draw
 from .evalline import engine_view, source_of
-from .ratings import SCORES, Result
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -59,14 +58,6 @@ def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict
             }
         )
     return out
-
-
-def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Result]]:
-    """(game title, result with its count) per pairing and outcome, counted by SQLite."""
-    # older stores may spell one player several ways: the store names them once (players.canonical)
-    return [
-        (c.game, Result(c.player, c.opponent, SCORES[c.outcome], c.n)) for c in store.outcome_counts(run_ids)
-    ]
 
 
 def game_summary(g: ListedGame, replay: bool) -> dict[str, Any]:

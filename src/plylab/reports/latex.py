@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 from ..analysis.metrics import matchup_rows
+from ..analysis.ratings import Rating, anchor_note, ratings_by_game
 from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
 from .data import rating_results
 from .paper import paper_tables
-from .ratings import Rating, anchor_note, ratings_by_game
 
 
 def _float(tabular: str, caption: str, label: str) -> str:

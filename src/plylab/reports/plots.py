@@ -15,8 +15,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..analysis.ratings import ANCHOR_ELO, Rating
 from ..render.plots import save
-from .ratings import ANCHOR_ELO, Rating
 
 # the site's outcome colours (static/site.css)
 OUTCOME_COLORS = {"wins": "#1a7f37", "draws": "#9a6700", "losses": "#cf222e", "failures": "#24292f"}

@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_rows
+from ..analysis.ratings import Rating, anchor_note, ratings_by_game
 from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
@@ -35,7 +36,6 @@ from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
 from .paper import paper_tables, uses_model
 from .papers import paper_pages
-from .ratings import Rating, anchor_note, ratings_by_game
 
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 

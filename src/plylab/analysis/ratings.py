@@ -23,11 +23,15 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, shortest_path
 from scipy.special import expit
+
+if TYPE_CHECKING:
+    from ..harness.store import Store
 
 ANCHOR_ELO = 1000.0
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
@@ -259,3 +263,11 @@ def ratings_by_game(
     table = {POOLED: rate(r for _, r in results)} if pooled and results else {}
     table.update({t: rate(r for g, r in results if g == t) for t in titles})
     return table
+
+
+def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Result]]:
+    """(game title, result with its count) per pairing and outcome, counted by SQLite."""
+    # older stores may spell one player several ways: the store names them once (players.canonical)
+    return [
+        (c.game, Result(c.player, c.opponent, SCORES[c.outcome], c.n)) for c in store.outcome_counts(run_ids)
+    ]
