@@ -120,7 +120,7 @@ def report(store: Path, capsys: pytest.CaptureFixture[str], fmt: str = "json") -
 def test_reaper_learns_and_the_report_has_every_checkpoint(store, capsys):
     data = json.loads(report(store, capsys))
     (exp,) = data["experiments"]
-    assert exp["agent"] == AGENT and exp["name"] == "a"
+    assert exp["agent"] == canonical_spec(AGENT) and exp["name"] == "a"  # printed canonical (issue 30.3)
     assert [c["checkpoint"] for c in exp["checkpoints"]] == [0, 1]
     for c in exp["checkpoints"]:
         assert c["runs"] == 1
@@ -206,7 +206,7 @@ def test_the_original_and_the_baseline_complete(variant, tmp_path, capsys):
     agent = f"{variant}:{TINY}"
     assert learn_cli(tmp_path / "s.sqlite", agent, budget=[*BUDGET, "--learn-games", "1"]) == 0
     (exp,) = json.loads(report(tmp_path / "s.sqlite", capsys))["experiments"]
-    assert exp["agent"] == agent and [c["checkpoint"] for c in exp["checkpoints"]] == [0, 1]
+    assert exp["agent"] == canonical_spec(agent) and [c["checkpoint"] for c in exp["checkpoints"]] == [0, 1]
     assert all("draw_rate" in c and "optimality" in c and "tokens_per_move" in c for c in exp["checkpoints"])
 
 
