@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from plylab.analysis.metrics import matchup_rows
+from plylab.analysis.ratings import POOLED, ratings_by_game
 from plylab.cli import main
 from plylab.harness.store import Store
 from plylab.players.canonical import canonical_spec
 from plylab.reports.data import rating_results
-from plylab.analysis.ratings import POOLED, ratings_by_game
 from tests.support.cli import run_args
 
 
