@@ -55,7 +55,11 @@ def test_a_billion_games_start_at_once_in_flat_memory_and_a_signal_stops_them(
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = out.strip().splitlines()
-    assert len(lines) == 1 and "run 'big' interrupted" in lines[0] and f"/{int(BILLION):,} games saved" in lines[0]
+    assert (
+        len(lines) == 1
+        and "run 'big' interrupted" in lines[0]
+        and f"/{int(BILLION):,} games saved" in lines[0]
+    )
     assert status(store) == "interrupted"
 
 
