@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from plylab.cli import main
+from tests.support.browser import checked_page
 from tests.support.cli import run_args
 
 LLM_REPLY_REASONING = "I take {move}, the first move listed."
@@ -154,3 +155,11 @@ def site(report_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     _plylab("report", "--store", str(report_store), "--html", str(out))
     return out
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    """A fresh checked page of the module's `browser` (each browser test file starts its own, after its
+    stores: Playwright's loop would block the runs' asyncio)."""
+    with checked_page(browser) as pg:
+        yield pg

@@ -12,7 +12,7 @@ import pytest
 
 from plylab.cli import main
 from plylab.games import get_game
-from tests.support.browser import browser_marks, checked_page, chromium, open_file
+from tests.support.browser import browser_marks, chromium, open_file
 
 pytestmark = browser_marks
 
@@ -34,12 +34,6 @@ def kuhn_site(tmp_path_factory: pytest.TempPathFactory, chat_server: str) -> tup
 def browser() -> Iterator[object]:
     with chromium() as b:
         yield b
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    with checked_page(browser) as pg:
-        yield pg
 
 
 def test_kuhn_replay_shows_the_movers_view_and_reveals_on_request(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plylab.games import get_game
-from tests.support.browser import browser_marks, checked_page, chromium, open_file
+from tests.support.browser import browser_marks, chromium, open_file
 
 pytestmark = browser_marks
 
@@ -19,12 +19,6 @@ pytestmark = browser_marks
 def browser() -> Iterator[object]:
     with chromium() as b:
         yield b
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    with checked_page(browser) as pg:
-        yield pg
 
 
 _open = open_file

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 import pytest
 
 from plylab.cli import main
-from tests.support.browser import browser_marks, checked_page, chromium, open_file
+from tests.support.browser import browser_marks, chromium, open_file
 
 pytestmark = browser_marks
 
@@ -62,12 +62,6 @@ def long_named(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def browser(mixed, long_named) -> Iterator[object]:  # stores first: playwright's loop blocks asyncio.run
     with chromium() as b:
         yield b
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    with checked_page(browser) as pg:
-        yield pg
 
 
 def _shot(page, name: str) -> None:

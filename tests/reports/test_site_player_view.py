@@ -16,7 +16,7 @@ import pytest
 from plylab.cli import main
 from plylab.games import get_game
 from plylab.games.nim import pile_sizes
-from tests.support.browser import CHROMIUM, checked_page, chromium, open_file
+from tests.support.browser import CHROMIUM, chromium, open_file
 from tests.support.cli import run_args
 
 pytestmark = [
@@ -76,12 +76,6 @@ def browser(site: Path) -> Iterator[object]:
     """Started after the site is built: the runs use asyncio, which Playwright's loop would block."""
     with chromium() as b:
         yield b
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    with checked_page(browser) as pg:
-        yield pg
 
 
 _open = open_file
