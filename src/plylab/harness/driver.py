@@ -40,6 +40,7 @@ from rich.progress import (
 from ..db import transaction
 from ..errors import UserError
 from ..players import RunContext
+from ..players.canonical import printed_run_name
 from ..printable import printable
 from ..words import count
 from .backends import ExecOptions, make_executor
@@ -90,7 +91,7 @@ class RunSummary:
         again = f", {self.replayed} replayed from the cache" if self.replayed else ""
         extra = "".join(f"; {d}" for d in self.details)
         return printable(  # a run name comes from the user or a plan file: inert on the terminal
-            f"{self.kind} '{self.run}' {self.status}{why}: {self.saved}/{count(self.planned, 'game')} saved in "
+            f"{self.kind} '{printed_run_name(self.run)}' {self.status}{why}: {self.saved}/{count(self.planned, 'game')} saved in "
             f"{self.store} ({self.played} played now, {self.already} already there{again}){extra}{tail}"
         )
 
@@ -248,7 +249,7 @@ class Driver:
             ):
                 seen = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
                 raise UserError(
-                    f"run '{name.partition(':')[2]}' is being played by process {row[0]} on {row[1]} (last seen "
+                    f"run '{printed_run_name(name.partition(':')[2])}' is being played by process {row[0]} on {row[1]} (last seen "
                     f"{seen}) in {self.store_path}; wait for it to end or stop it, then re-run to resume"
                 )
             conn.execute(
@@ -372,7 +373,7 @@ def run_study(
         backend=backend,
         options=options or exec_options(store_path),
         progress=progress,
-        label=study.name,
+        label=printed_run_name(study.name),  # the run as every table names it
         total=study.planned,
         stderr=stderr,
     ) as driver:

@@ -64,7 +64,9 @@ class Forecast:
         return self.loads.setdefault(model, ModelLoad(model))
 
     def line(self) -> str:
-        head = f"{self.kind} '{self.name}': {count(self.games, 'game')} to play"
+        from ..players.canonical import printed_run_name  # a made name prints its specs canonically
+
+        head = f"{self.kind} '{printed_run_name(self.name)}': {count(self.games, 'game')} to play"
         if self.saved:
             head += f" ({self.saved:,} already saved)"
         if not self.loads:

@@ -447,7 +447,10 @@ class Store:
             return list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs ORDER BY id")))
         rows = list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs WHERE name=?", (name,))))
         if not rows:
-            known = [r["name"] for r in self.conn.execute("SELECT name FROM runs ORDER BY id")]
+            from ..players.canonical import printed_run_name  # the names as printed (each selects its run)
+
+            stored = self.conn.execute("SELECT name FROM runs ORDER BY id")
+            known = [printed_run_name(r["name"]) for r in stored]
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
         return rows
 

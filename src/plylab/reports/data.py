@@ -17,6 +17,7 @@ from ..errors import UserError
 from ..games import Formulation, get_game
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import expand_attempts
+from ..players.canonical import printed_run_name
 from .boards import Marks, draw
 from .evalline import engine_view, source_of
 
@@ -47,7 +48,7 @@ def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict
         out.append(
             {
                 "id": r.id,
-                "name": r.name,
+                "name": printed_run_name(r.name),  # as every table prints it (the store keeps its own)
                 "kind": r.kind,
                 "status": r.status,
                 "seed": r.seed,

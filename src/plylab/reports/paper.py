@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from ..players.canonical import printed_run_name
+
 # (table, pivot columns, caption), in the paper's order: Tables 4/8/10, 6/7, recognition, tokens.
 PIVOTS = (
     ("optimality", "formulation", "Optimality rate by formulation, 95% Wilson interval"),
@@ -55,7 +57,7 @@ def paper_tables(rows: list[dict[str, Any]]) -> list[PaperTable]:
             chosen = [r for r in scoped if uses_model(r)] if table in MODEL_ONLY else scoped
             if not chosen:
                 continue
-            scope = f"{game}, run {run}" if run else game
+            scope = f"{game}, run {printed_run_name(run)}" if run else game
             slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(s for s in (table, game, run) if s))
             out.append(PaperTable(table, by, caption, scope, slug, chosen))
     return out

@@ -18,7 +18,7 @@ from ..analysis.chess import graded_ply
 from ..errors import UserError
 from ..oracles.graded import Grade
 from ..oracles.uci import FAMILY, mapping, maps
-from ..players.canonical import canonical_spec
+from ..players.canonical import canonical_spec, printed_run_name
 
 if TYPE_CHECKING:
     import chess.pgn
@@ -119,7 +119,7 @@ def export_pgn(store_path: Path, out: Path, run: str | None) -> int:
     count = 0
     try:
         with reading(store_path):
-            runs = {r.id: r.name for r in s.runs(run)}
+            runs = {r.id: printed_run_name(r.name) for r in s.runs(run)}  # as every table prints it
             games = [g for g in s.games(runs) if maps(g.game)]
             if not games:
                 games_of = ", ".join(FAMILY)

@@ -16,6 +16,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..analysis.ratings import ANCHOR_ELO, Rating
+from ..players.canonical import printed_run_name
 from ..render.plots import save
 
 # the site's outcome colours (static/site.css)
@@ -64,7 +65,7 @@ def _names(rows: list[dict[str, Any]], with_form: bool = False) -> list[str]:
     runs: dict[tuple[str, ...], set[str]] = {}
     for r in rows:
         runs.setdefault(key(r), set()).add(str(r.get("run", "")))
-    return [base(r) + (f" · run {r['run']}" if len(runs[key(r)]) > 1 else "") for r in rows]
+    return [base(r) + (f" · run {printed_run_name(r['run'])}" if len(runs[key(r)]) > 1 else "") for r in rows]
 
 
 def optimality(rows: list[dict[str, Any]], out_dir: Path) -> Path | None:

@@ -27,7 +27,7 @@ from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
-from ..players.canonical import canonical_spec
+from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
 from . import boards, data, evalline, extras, gamelist, plots, valueline
 from .equilibrium import section as equilibrium_section
@@ -64,6 +64,7 @@ def _env() -> Environment:
     )
     env.filters["wbr"] = _wbr
     env.filters["wbr_name"] = _wbr_name
+    env.filters["run_name"] = printed_run_name  # a stored run name as every table prints it
     return env
 
 
@@ -92,7 +93,7 @@ def _key_cells(r: dict[str, Any], keys: tuple[str, ...], root: str | None = None
     """The identifying cells; with `root`, the player's cell opens the matchup's page."""
     return [
         Cell(
-            r[k],
+            printed_run_name(r[k]) if k == "run" else r[k],
             cls="key" if k in ("run", "player", "opponent") else None,
             href=root + r["page"] if root is not None and k == "player" and r.get("page") else None,
         )
@@ -334,7 +335,7 @@ class SiteWriter:
         """Replay pages for these games (one chunk: their moves are in memory together)."""
         moves = store.moves_for_games(ids)
         for g in store.games_by_id(ids):
-            payload = data.replay_payload(g, moves[g.id], run.name)
+            payload = data.replay_payload(g, moves[g.id], printed_run_name(run.name))
             self.page(
                 "replay.html",
                 f"games/{g.id}.html",
@@ -533,7 +534,7 @@ def write_site(
         "index.html",
         "index.html",
         "",
-        only_run=run,
+        only_run=run and printed_run_name(run),
         runs=runs_grid(data.run_summaries(runs, matchups)),
         sections=[
             ("runs", "Runs"),
