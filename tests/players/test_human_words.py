@@ -14,6 +14,7 @@ def test_the_result_is_said_once_with_the_count_of_optimal_moves(tmp_path) -> No
     args = run_args("tic_tac_toe", "human", "random", games=1, store=tmp_path / "s.sqlite")
     res = plylab_subprocess(*args, "--seed", "3", input=MOVES)
     assert res.returncode == 0, res.stderr
+    assert "X (you) to move (ply 0)" in res.stdout  # plies from 0, as the store and replays count them
     end = res.stdout[res.stdout.index("Final position:") :]
     assert end.count("Game over.") == 1 and "X wins" not in end, end  # not "X wins." and then "You win."
     assert "Game over. You win." in end

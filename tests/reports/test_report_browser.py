@@ -78,7 +78,7 @@ def test_replay_steps_with_the_keyboard_and_shows_board_and_values(
             [form.action_label(state, a), names[values[a]], a == moves[ply]["action"]]
             for a in state.legal_actions()
         ]
-        assert page.locator("#position").inner_text().startswith(f"Move {ply + 1} of {len(moves)}")
+        assert page.locator("#position").inner_text().startswith(f"Ply {ply} ({ply + 1} of {len(moves)})")
 
     _open(page, site / "games" / f"{game_id}.html")
     expect(0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -142,3 +143,55 @@ def test_learning_section_only_with_learning_runs(report_store: Path, tmp_path: 
         and section.plots[0].png == "plots/learning-tic_tac_toe-standard-optimal-draw_rate.png"
     )
     assert section.plots[0].caption == "tic tac toe · standard · optimal · draw rate"
+
+
+def test_plies_moves_and_turns_are_named_as_the_readme_defines_them(site: Path, report_store: Path) -> None:
+    """README's terms: a ply is one action by one seat, counted from 0 as the store counts it; a move
+    is a player's decision at one of its plies; a turn is Clue's. The game list's column of both
+    seats' plies read "moves", the replay's value line counted plies from 1 beside a store and an
+    address (#ply=) that count from 0, and the replay controls stepped by "move" (Clue's too)."""
+    conn = sqlite3.connect(report_store)
+    conn.row_factory = sqlite3.Row
+    two_player = "SELECT g.* FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind != 'clue'"
+    games = conn.execute(two_player + " ORDER BY g.id").fetchall()
+    plies = sum(g["num_moves"] for g in games)
+    assert (
+        plies
+        == conn.execute(
+            f"SELECT COUNT(*) FROM moves WHERE game_id IN (SELECT id FROM ({two_player}))"
+        ).fetchone()[0]
+    )
+    index = (site / "index.html").read_text()
+    assert f" · {plies} plies." in index and f"{plies} moves" not in index
+
+    run_id = conn.execute("SELECT id FROM runs WHERE name = 'ttt-mcts'").fetchone()[0]
+    run_page = (site / "runs" / f"run-{run_id}.html").read_text()
+    games_table = run_page[run_page.index('id="games"') :]
+    header = [
+        html.unescape(h)
+        for h in re.findall(r"<th>([^<]*)</th>", games_table[: games_table.index("</thead>")])
+    ]
+    assert "plies" in header and "moves" not in header and "player's optimal moves" in header
+    body = games_table[games_table.index("<tbody>") : games_table.index("</tbody>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.DOTALL)
+    column = header.index("plies")
+    for row, g in zip(rows, (g for g in games if g["run_id"] == run_id), strict=True):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+        assert cells[column] == str(g["num_moves"])  # both seats' plies, not the player's moves
+
+    g = next(g for g in games if g["run_id"] == run_id)
+    replay = (site / "games" / f"{g['id']}.html").read_text()
+    stored = [
+        r["ply"] for r in conn.execute("SELECT ply FROM moves WHERE game_id = ? ORDER BY ply", (g["id"],))
+    ]
+    assert stored[0] == 0
+    shown = [int(k) for k in re.findall(r"<title>ply (\d+) \(", replay)]
+    assert shown == stored  # the value line's plies, as stored (and as #ply= addresses them)
+    controls = replay[replay.index('class="controls"') : replay.index('<ol id="strip"') + 60]
+    assert 'title="first ply (Home)"' in controls and 'aria-label="ply"' in controls
+    assert 'aria-label="plies"' in controls and "move" not in controls
+
+    clue = next((site / "games").glob("clue-*.html")).read_text()
+    clue_controls = clue[clue.index('class="controls"') : clue.index('<ol id="strip"') + 60]
+    assert 'title="next turn (→)"' in clue_controls and 'aria-label="turns"' in clue_controls
+    assert "ply" not in clue_controls and "move" not in clue_controls

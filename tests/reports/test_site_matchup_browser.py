@@ -155,7 +155,7 @@ def test_boards_carry_coordinates_and_one_colour_per_seat(page, mixed) -> None:
     open_file(page, site / "games" / f"{_game(store, 'connect_four')}.html", "#ply=3")
     assert page.locator("#board-svg svg text.coord").all_text_contents() == [str(c) for c in range(1, 8)]
     line = [page.locator(f"#value-svg polyline.seat{s}").get_attribute("stroke") for s in (0, 1)]
-    # ply 3 shown: discs of moves 1 (seat 0), 2 (seat 1), 3 (seat 0) on the board
+    # #ply=3 shown: the discs of plies 0 (seat 0), 1 (seat 1) and 2 (seat 0) on the board
     discs = set(
         page.locator("#board-svg svg circle.piece").evaluate_all("cs => cs.map(c => c.getAttribute('fill'))")
     )

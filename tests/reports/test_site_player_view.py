@@ -128,9 +128,9 @@ def test_each_replay_draws_one_board_and_a_value_line(page, site: Path, store: P
     if after:  # `n` from the first move goes to the next mistake; a click on the chart to its ply
         page.keyboard.press("Home")
         page.keyboard.press("n")
-        assert page.locator("#position").inner_text().startswith(f"Move {after[0] + 1} of")
+        assert page.locator("#position").inner_text().startswith(f"Ply {after[0]} (")
     page.locator(f'#value-svg [data-step="{len(moves) - 1}"]').click()
-    assert page.locator("#position").inner_text().startswith(f"Move {len(moves)} of")
+    assert page.locator("#position").inner_text().startswith(f"Ply {len(moves) - 1} (")
 
 
 def test_n_and_p_walk_the_mistakes_of_a_connect_four_game(page, site: Path, store: Path, shots: Path) -> None:
@@ -145,9 +145,9 @@ def test_n_and_p_walk_the_mistakes_of_a_connect_four_game(page, site: Path, stor
     _open(page, site / "games" / f"{g['id']}.html")
     for k in mistakes:
         page.keyboard.press("n")
-        assert page.locator("#position").inner_text().startswith(f"Move {k + 1} of")
+        assert page.locator("#position").inner_text().startswith(f"Ply {k} (")
     page.keyboard.press("p")
-    assert page.locator("#position").inner_text().startswith(f"Move {mistakes[-2] + 1} of")
+    assert page.locator("#position").inner_text().startswith(f"Ply {mistakes[-2]} (")
     _no_overflow(page)
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
 

@@ -24,7 +24,7 @@ def export(
     out: Path = typer.Argument(..., metavar="OUT", help="output file (a directory with --format inspect)"),
     store: o.Store = DEFAULT_STORE,
     table: Literal["runs", "games", "moves"] = typer.Option(
-        "games", "--table", help="which table, one row per run, game or move"
+        "games", "--table", help="which table, one row per run, game or ply (both seats' moves)"
     ),
     fmt: str | None = typer.Option(
         None,

@@ -143,7 +143,7 @@ class HumanPlayer(Player):
         f = self.formulation = turn.formulation
         self.seat = turn.seat
         self._announce(f, turn.state.history())
-        self._say(f"\n{f.seat_name(turn.seat)} (you) to move (ply {turn.ply + 1})", style="bold")
+        self._say(f"\n{f.seat_name(turn.seat)} (you) to move (ply {turn.ply})", style="bold")
         self._say(f.render_state(turn.state))
         labels = list(f.legal_labels(turn.state))
         legal = turn.state.legal_actions()

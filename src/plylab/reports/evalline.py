@@ -93,11 +93,11 @@ def chart(steps: list[dict[str, Any]]) -> str:
         e = s.get("engine")
         px = x(i)
         if e is None:
-            tip = f"ply {i + 1}: not graded"
+            tip = f"ply {s['ply']}: not graded"  # from 0, as the store and the replay count it
             dot = ""
         else:
             tip = (
-                f"ply {i + 1} ({s['mover']}): {s['label']}{e['nag']} · after: {e['after_text']} "
+                f"ply {s['ply']} ({s['mover']}): {s['label']}{e['nag']} · after: {e['after_text']} "
                 f"(White {e['after']:.2f}) · best {e['best']}"
             )
             dot = f'<circle class="point" cx="{px:.1f}" cy="{y(e["after"]):.1f}" r="3" fill="#0969da"/>'

@@ -148,7 +148,7 @@ def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
         moves = r["moves_per_game"]["mean"]
         details.append(
             f"95% interval clustered by game: {clustered} · scored moves: {o['scored']} · "
-            f"moves per game: {'–' if moves is None else f'{moves:.1f}'}"
+            f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
         )
     return Grid(
         "matchups",
@@ -249,7 +249,7 @@ def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
         "seat",
         "opponent",
         "outcome",
-        "moves",
+        "plies",  # both seats' (num_moves); the next column is the player's moves
         "player's optimal moves",
         "output tokens",
     ]

@@ -60,7 +60,7 @@ def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append(
             {
                 "step": i,
-                "ply": s["ply"] + 1,
+                "ply": s["ply"],  # from 0, as the store, the address and the replay count it
                 "seat": s["seat"],
                 "value": value,
                 "score": score,

@@ -79,7 +79,9 @@
 
   function render(i) {
     const s = i < steps.length ? steps[i] : null;
-    $("position").textContent = s ? `Move ${i + 1} of ${steps.length} · ${s.mover} to move` : `Final position · after ${steps.length} moves`;
+    // plies counted from 0, as the store and the #ply= address count them
+    $("position").textContent = s ? `Ply ${s.ply} (${i + 1} of ${steps.length}) · ${s.mover} to move`
+      : `Final position · after ${steps.length} ${steps.length === 1 ? "ply" : "plies"}`;
     $("board-title").textContent = s ? `Position seen by ${s.mover}` : "Final position";
     const drawing = s ? s.svg : game.final.svg;
     $("board-svg").innerHTML = drawing || "";
