@@ -117,7 +117,7 @@ def render(store: Path, out: Path) -> None:
     matplotlib.rcParams["svg.hashsalt"] = "snapshot"
     # A copy inside DIR, named relatively: outputs that name the store or their own files read the
     # same from every DIR and every store's path, and nothing can write to the sample store.
-    shutil.copyfile(store, out / "store.sqlite")
+    shutil.copy2(store, out / "store.sqlite")  # its time too: the site stamps it
     s = "store.sqlite"
     os.chdir(out)
     out = Path(".")
