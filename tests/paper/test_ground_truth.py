@@ -69,7 +69,7 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
     from plylab.paper.report import table_data
 
     data = table_data(store, "table6")
-    refs = {(r["player"], r["opponent"]): r for r in data["references"]}
+    refs = {(r.player, r.opponent): r for r in data.references}
     mcts = "mcts:sims=1000"  # reports name a player canonically (solve=true is the default)
     assert set(refs) == {
         (mcts, "random"),
@@ -78,15 +78,16 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
         ("optimal", mcts),
         ("optimal", "optimal"),
     }
-    assert refs[(mcts, "optimal")]["W"] == 0
-    assert refs[("optimal", mcts)]["L"] == 0
-    assert refs[("optimal", "optimal")]["D"] == 6
+    assert refs[(mcts, "optimal")].W == 0
+    assert refs[("optimal", mcts)].L == 0
+    assert refs[("optimal", "optimal")].D == 6
     for r in refs.values():
-        assert r["W"] + r["D"] + r["L"] + r["F"] == r["games"] == 6
-        wr = r["win_rate"]
-        assert wr["low"] <= wr["value"] <= wr["high"]
+        assert r.W + r.D + r.L + r.F == r.games == 6
+        wr = r.win_rate
+        assert wr is not None and wr.low is not None and wr.high is not None
+        assert wr.low <= wr.value <= wr.high
     # the paper's model rows are all there beside the (absent) reproduced ones
-    assert [row["model"] for row in data["rows"]][:2] == ["GPT-5 nano", "Gemini 3.1 FL"]
+    assert [row.model for row in data.rows][:2] == ["GPT-5 nano", "Gemini 3.1 FL"]
 
 
 def test_learning_schedule_is_the_papers():
@@ -116,10 +117,12 @@ def test_welch_one_sided_matches_the_textbook_formula():
 
 
 def test_interval_overlap_marks():
-    assert disjoint({"value": 0.5, "low": 0.4, "high": 0.6}, {"value": 0.9, "low": 0.8, "high": 0.95}) is True
-    assert (
-        disjoint({"value": 0.5, "low": 0.4, "high": 0.85}, {"value": 0.9, "low": 0.8, "high": 0.95}) is False
-    )
-    assert disjoint({"value": 7000.0, "low": 6000.0, "high": 8000.0}, {"value": 7247.8, "pm": 578.1}) is False
-    assert disjoint({"count": 0, "of": 100}, {"count": 50}) is True  # counts: Wilson over 100 games
-    assert disjoint(None, {"value": 0.9, "low": 0.8, "high": 0.95}) is None
+    from plylab.paper.published import PublishedCell
+    from plylab.paper.report import Counted, Estimated
+
+    paper = PublishedCell(value=0.9, low=0.8, high=0.95)
+    assert disjoint(Estimated(0.5, 0.4, 0.6, 100), paper) is True
+    assert disjoint(Estimated(0.5, 0.4, 0.85, 100), paper) is False
+    assert disjoint(Estimated(7000.0, 6000.0, 8000.0, 100), PublishedCell(value=7247.8, pm=578.1)) is False
+    assert disjoint(Counted(0, 100), PublishedCell(count=50)) is True  # counts: Wilson over 100 games
+    assert disjoint(None, paper) is None

@@ -174,7 +174,11 @@ def as_text(r: Solved) -> str:
         lines.append(
             f"after '{d.moves}': {d.to_move_name} (seat {d.to_move}) to move at information set "
             f"'{d.information_set}'"
-            + (" (never reached by the equilibrium: belief from chance alone)" if d.belief == "chance" else "")
+            + (
+                " (never reached by the equilibrium: belief from chance alone)"
+                if d.belief == "chance"
+                else ""
+            )
         )
         lines.append(f"  {'action':<12} {'probability':>11} {'value':>9} {'loss':>8}")
         for label, a in d.actions.items():

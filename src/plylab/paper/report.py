@@ -27,7 +27,7 @@ from ..render.table import TABLE_DEFS, Table, register_table, render
 from ..specs import parse_spec
 from ..words import count
 from .plan import MODEL_PLAYERS, reference_run_name
-from .protocols import PROTOCOLS, WDLF, Column, Protocol, get_protocol, opponent_spec
+from .protocols import PROTOCOLS, Column, Protocol, get_protocol, opponent_spec
 from .published import PublishedCell, paper_model, published, published_rows
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
@@ -361,7 +361,14 @@ class PaperTableData:
             "store_exists": self.store_exists,
             "paper_games": self.paper_games,
             "columns": [
-                {"key": c.key, "label": c.label, "metric": c.metric, "group": c.group, "sub": c.sub, "row": c.row}
+                {
+                    "key": c.key,
+                    "label": c.label,
+                    "metric": c.metric,
+                    "group": c.group,
+                    "sub": c.sub,
+                    "row": c.row,
+                }
                 for c in self.columns
             ],
             "rows": [r.to_json() for r in self.rows],
@@ -518,7 +525,9 @@ def _table_grid(data: PaperTableData) -> tuple[list[str], list[list[str]], list[
                 text += "†"
                 # one note per matchup: a column's label when each column is one, else its opponent
                 where = f"on {c.label}" if one_per_matchup else f"vs {c.key.split('.')[0]}"
-                note = f"{row.model} failed to return a legal action in {count(cell.failures, 'game')} {where}"
+                note = (
+                    f"{row.model} failed to return a legal action in {count(cell.failures, 'game')} {where}"
+                )
                 if note not in daggers:
                     daggers.append(note)
             if cell.disjoint:
@@ -668,7 +677,8 @@ def _header_lines(data: PaperTableData) -> list[str]:
             + (
                 f"no run for {data.table} in {data.store}"
                 if data.store_exists
-                else f"no store at {data.store}; " + stores_beside(data.store, f"plylab paper run {data.table}")
+                else f"no store at {data.store}; "
+                + stores_beside(data.store, f"plylab paper run {data.table}")
                 if data.store
                 else "no store"
             )
@@ -723,7 +733,9 @@ def render_table(data: PaperTableData, fmt: str) -> str:
         parts.append(grid(rh, rb, fmt))
     elif data.table in ("table3", "table6", "table7"):
         parts.append(
-            comment(fmt, [f"reference rows: none yet; `plylab paper run {data.table} --references` adds them"])
+            comment(
+                fmt, [f"reference rows: none yet; `plylab paper run {data.table} --references` adds them"]
+            )
         )
     text = "\n\n".join(parts) + "\n"
     return html_page(data.table, text) if fmt == "html" else text

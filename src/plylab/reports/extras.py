@@ -9,6 +9,7 @@ site.py, which calls it.
 from __future__ import annotations
 
 from pathlib import Path
+
 from ..harness.store import Store, open_read_only
 from .page import Cell, Grid, PageWriter, Section, plot_ref
 

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 
 from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
-from ..analysis.results import IDENTITY, Mean, MatchupRow
+from ..analysis.results import IDENTITY, MatchupRow, Mean
 from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
@@ -140,7 +140,8 @@ def matchup_grid(rows: list[MatchupRow], root: str = "") -> Grid:
             + [_int(n) for n in (r.games, r.wins, r.draws, r.losses, r.failures)]
             + [_payoff(r.payoff)] * paid
             + [_rate_ci(o.rate, o.low, o.high, o.scored)]
-            + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)] * scored
+            + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)]
+            * scored
         )
         clustered = (
             f"[{o.cluster_low:.3f}, {o.cluster_high:.3f}]"
@@ -271,7 +272,9 @@ def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
             Cell(s.opponent, cls="key"),
             Cell(s.outcome + (f" ({s.failure_kind})" if s.failure_kind else ""), cls=f"outcome {s.outcome}"),
             _int(s.moves),
-            Cell(f"{s.optimal}/{s.scored}" if s.scored else "–", sort=s.optimal / s.scored if s.scored else -1),
+            Cell(
+                f"{s.optimal}/{s.scored}" if s.scored else "–", sort=s.optimal / s.scored if s.scored else -1
+            ),
             _int(s.tokens),
         ]
         for s in listed
