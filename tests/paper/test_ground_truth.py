@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from plylab.analysis.metrics import matchup_rows
+from plylab.analysis.metrics import matchup_results
 from plylab.analysis.stats import welch_one_sided
 from plylab.games import GAMES
 from plylab.harness.plan import Matchup, Plan
@@ -35,7 +35,7 @@ def _games(store_path, name):
     s = Store(store_path, create=False)
     try:
         run_ids = [r.id for r in s.runs(name)]
-        return [asdict(g) for g in s.games(run_ids)], matchup_rows(s, name)
+        return [asdict(g) for g in s.games(run_ids)], matchup_results(s, name)
     finally:
         s.close()
 
@@ -51,12 +51,12 @@ def test_optimal_vs_optimal_under_every_formulation(tmp_path):
         plan = Plan(f"oo-{g}", 0, sizes[g], [Matchup(g, f, "optimal", "optimal") for f in forms]).validate()
         assert run_plan(plan, store, progress=False).status == "finished"
         games, rows = _games(store, f"oo-{g}")
-        assert {r["formulation"] for r in rows} == set(forms) and len(games) == sizes[g] * len(forms)
+        assert {r.formulation for r in rows} == set(forms) and len(games) == sizes[g] * len(forms)
         for game in games:
             expected = "draw" if seat is None else ("win" if game["player_seat"] == seat else "loss")
             assert game["outcome"] == expected, (g, game["formulation"], game["player_seat"], game["outcome"])
         for r in rows:
-            assert r["failures"] == 0 and r["optimality"]["rate"] in (1.0, None), (g, r["formulation"])
+            assert r.failures == 0 and r.optimality.rate in (1.0, None), (g, r.formulation)
 
 
 def test_reference_rows_mcts_at_the_paper_budget(tmp_path):

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from math import exp, fsum, lgamma, log, log1p
 from statistics import NormalDist
-from typing import Any
 
 from ..jsontypes import JSONObject
 
@@ -247,6 +246,6 @@ def welch_one_sided(a: Sequence[float], b: Sequence[float]) -> float | None:
         return None
     from scipy import stats
 
-    result: Any = stats.ttest_ind(a, b, equal_var=False, alternative="greater")
+    result = stats.ttest_ind(a, b, equal_var=False, alternative="greater")
     p = float(result.pvalue)
     return None if p != p else p  # NaN: no variance in either sample

@@ -1,6 +1,6 @@
 """`plylab paper report TABLE`: a table in the paper's layout, the published numbers beside it.
 
-The reproduced cells come from analysis (matchup_rows for tables, learning_data for figures,
+The reproduced cells come from analysis (matchup_results for tables, learning_data for figures,
 clue.metrics.report for Clue); nothing here recomputes a metric. Beside each reproduced model the
 paper's row for the same model (by name, or `--compare-to`), with `≠` on a reproduced cell whose
 95% interval does not overlap the paper's; the paper's other rows follow. A cell the paper has
