@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from plylab.analysis.metrics import matchup_rows
+from plylab.analysis.metrics import matchup_results
 from plylab.cli import main as plylab
 from plylab.harness.store import Store
 from plylab.reports import clue, data, plots
@@ -101,7 +101,7 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
         runs = store.runs()
         ids = [r.id for r in runs]
         matchups = store.matchup_counts(ids)
-        rows = matchup_rows(store)
+        rows = matchup_results(store)
         first = store.games()[0]  # the first game of the first run
         moves = store.moves(first.id)
         results = [r for _, r in data.rating_results(store, ids)]

@@ -19,6 +19,7 @@ from plylab.analysis.equilibrium import (
     merged,
 )
 from plylab.oracles.equilibrium import EquilibriumOracle
+from plylab.oracles.graded import Grade
 
 PASS, BET = 0, 1
 
@@ -50,11 +51,10 @@ def test_unseen_information_sets_are_uniform(legal: dict[str, list[int]]) -> Non
 
 
 def test_counts_come_from_the_grades_information_sets() -> None:
-    grades = [
-        ({"detail": {"infoset": "0"}}, BET),
-        ({"detail": {"infoset": "0"}}, BET),
-        ({"detail": {}}, PASS),
-    ]
+    def graded(detail: dict) -> Grade:
+        return Grade({PASS: 0.0, BET: 1.0}, unit="payoff", detail=detail)
+
+    grades = [(graded({"infoset": "0"}), BET), (graded({"infoset": "0"}), BET), (graded({}), PASS)]
     assert counts_of(grades) == {"0": {BET: 2}}
     assert merged([{"0": {BET: 2}}, {"0": {PASS: 1}, "1": {BET: 1}}]) == {
         "0": {BET: 2, PASS: 1},
@@ -66,6 +66,6 @@ def test_the_bootstrap_interval_holds_the_estimate_and_is_seeded(legal: dict[str
     game = pyspiel.load_game("kuhn_poker")
     per_game = [{"0": {BET: 1}}, {"0": {PASS: 1}, "1p": {PASS: 1}}, {"2": {BET: 1}}, {"1": {PASS: 1}}]
     a = exploitability_estimate(game, per_game, legal, resamples=50)
-    assert a["low"] <= a["value"] <= a["high"]
-    assert a["decisions"] == 5 and a["infosets_seen"] == 4 and a["infosets"] == 12
+    assert a.low <= a.value <= a.high
+    assert a.decisions == 5 and a.infosets_seen == 4 and a.infosets == 12
     assert a == exploitability_estimate(game, per_game, legal, resamples=50)

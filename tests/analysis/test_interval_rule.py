@@ -7,17 +7,22 @@ import json
 from pathlib import Path
 
 from plylab.analysis import learning
+from plylab.analysis.results import Mean, Rate
 from plylab.analysis.stats import cluster_bootstrap, student_t, wilson
 from plylab.analysis.tables import interval_cell, mean_cell, payoff_cell, rate_cell
 from plylab.cli import main
 from plylab.paper import figures
-from plylab.paper.report import _cell, show
+from plylab.paper.report import estimated, show
 from tests.support.cli import run_args
 
 
 def _mean(values: list[float]) -> dict:
     e = student_t(values)
     return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+
+
+def _typed_mean(values: list[float]) -> Mean:
+    return Mean.of(student_t(values))
 
 
 def test_the_rule_prints_n_where_an_interval_cannot_hold() -> None:
@@ -38,21 +43,20 @@ def test_learning_with_one_run_prints_its_n_not_a_point_interval() -> None:
 
 def test_paper_table3_prints_both_columns_by_the_same_rule() -> None:
     """`paper report table3` printed "5.00 [5.00, 5.00]" beside "6.00 (n=2)"."""
-    agree = {"moves_per_game": {**_mean([5.0, 5.0])}, "games": 2}
-    differ = {"moves_per_game": {**_mean([5.0, 7.0])}, "games": 2}
-    cells = [show(_cell(row, "moves"), "moves") for row in (agree, differ)]
+    agree, differ = _typed_mean([5.0, 5.0]), _typed_mean([5.0, 7.0])
+    cells = [show(estimated(moves, "moves"), "moves") for moves in (agree, differ)]
     assert cells == ["5.00 (n=2)", "6.00 (n=2)"]
     assert figures._est(_mean([0.5, 0.5, 0.5])) == "0.500 (n=3)"
 
 
 def test_report_cells_follow_the_rule() -> None:
-    assert mean_cell(_mean([12.0])) == "12.0 (n=1)"  # was "12.0 ±0.0"
-    assert mean_cell(_mean([10.0, 14.0])).startswith("12.0 ±")
-    assert payoff_cell(_mean([1.0, 1.0])) == "+1.00 (n=2)"
-    assert rate_cell(wilson(1, 1).as_dict()) == "1.00 (n=1)"
-    assert rate_cell(wilson(3, 4).as_dict()) == ".750 [.301, .954]"
+    assert mean_cell(_typed_mean([12.0])) == "12.0 (n=1)"  # was "12.0 ±0.0"
+    assert mean_cell(_typed_mean([10.0, 14.0])).startswith("12.0 ±")
+    assert payoff_cell(_typed_mean([1.0, 1.0])) == "+1.00 (n=2)"
+    assert rate_cell(wilson(1, 1)) == "1.00 (n=1)"
+    assert rate_cell(wilson(3, 4)) == ".750 [.301, .954]"
     one_game = cluster_bootstrap([(4, 4)])
-    assert interval_cell({"cluster_low": one_game.low, "cluster_high": one_game.high, "scored": 4}) == "–"
+    assert interval_cell(Rate(1.0, 1.0, 1.0, 4, one_game.low, one_game.high)) == "–"
 
 
 def test_a_one_game_store_prints_no_clustered_interval(tmp_path: Path, capsys) -> None:

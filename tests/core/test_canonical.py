@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from plylab.analysis.metrics import matchup_rows
+from plylab.analysis.metrics import matchup_results
 from plylab.analysis.ratings import POOLED, ratings_by_game
 from plylab.cli import main
 from plylab.harness.store import Store
@@ -54,7 +54,7 @@ def test_stored_and_older_spellings_are_one_player_and_ratings_are_per_game(tmp_
         conn.execute("UPDATE moves SET player = 'mcts:solve=true,sims=20' WHERE player = 'mcts:sims=20'")
     s = Store(store, create=False)
     try:
-        rows = matchup_rows(s)
+        rows = matchup_results(s)
         results = rating_results(s, [r.id for r in s.runs()])
         # the store names them once for every reader; its matchup keys keep each stored spelling
         ids = [r.id for r in s.runs()]
@@ -66,7 +66,7 @@ def test_stored_and_older_spellings_are_one_player_and_ratings_are_per_game(tmp_
         }
     finally:
         s.close()
-    assert {r["player"] for r in rows if r["game"] == "tic_tac_toe"} == {"mcts:sims=20"}
+    assert {r.player for r in rows if r.game == "tic_tac_toe"} == {"mcts:sims=20"}
     per_game = ratings_by_game(results)
     assert set(per_game) == {"tic_tac_toe", "nim"}, "no pooled table unless asked"
     assert [r.player for r in per_game["tic_tac_toe"]].count("mcts:sims=20") == 1

@@ -4,10 +4,11 @@ only the failure path and the marking logic are exercised; the numbers come from
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from plylab.paper.report import NEQ, disjoint
+from plylab.paper.report import NEQ, disjoint, table_data
 
 
 @pytest.fixture
@@ -49,9 +50,10 @@ def test_marks_follow_the_intervals_and_failures_get_a_dagger(cli, tmp_path, ser
     md = cli("paper", "report", "table2", "--store", store).out
     [line] = [ln for ln in md.splitlines() if ln.startswith(f"| llm:model={MODEL}")]
     cells = [c.strip() for c in line.strip("|").split("|")][2:]
+    [typed] = [row for row in table_data(Path(store), "table2").rows if row.source == "this run"]
     for col, text in zip(("tic_tac_toe", "nim"), cells):
-        c = mine["cells"][col]
-        assert c["disjoint"] == disjoint(c["reproduced"], c["published"])
+        c, t = mine["cells"][col], typed.cells[col]
+        assert c["disjoint"] == t.disjoint == disjoint(t.reproduced, t.published)
         assert (NEQ in text) == bool(c["disjoint"]), (col, text, c)
     assert (
         "deviations from the paper's protocol: 4 games per matchup" in md

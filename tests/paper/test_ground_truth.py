@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from plylab.analysis.metrics import matchup_rows
+from plylab.analysis.metrics import matchup_results
 from plylab.analysis.stats import welch_one_sided
 from plylab.games import GAMES
 from plylab.harness.plan import Matchup, Plan
@@ -35,7 +35,7 @@ def _games(store_path, name):
     s = Store(store_path, create=False)
     try:
         run_ids = [r.id for r in s.runs(name)]
-        return [asdict(g) for g in s.games(run_ids)], matchup_rows(s, name)
+        return [asdict(g) for g in s.games(run_ids)], matchup_results(s, name)
     finally:
         s.close()
 
@@ -51,12 +51,12 @@ def test_optimal_vs_optimal_under_every_formulation(tmp_path):
         plan = Plan(f"oo-{g}", 0, sizes[g], [Matchup(g, f, "optimal", "optimal") for f in forms]).validate()
         assert run_plan(plan, store, progress=False).status == "finished"
         games, rows = _games(store, f"oo-{g}")
-        assert {r["formulation"] for r in rows} == set(forms) and len(games) == sizes[g] * len(forms)
+        assert {r.formulation for r in rows} == set(forms) and len(games) == sizes[g] * len(forms)
         for game in games:
             expected = "draw" if seat is None else ("win" if game["player_seat"] == seat else "loss")
             assert game["outcome"] == expected, (g, game["formulation"], game["player_seat"], game["outcome"])
         for r in rows:
-            assert r["failures"] == 0 and r["optimality"]["rate"] in (1.0, None), (g, r["formulation"])
+            assert r.failures == 0 and r.optimality.rate in (1.0, None), (g, r.formulation)
 
 
 def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
@@ -69,7 +69,7 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
     from plylab.paper.report import table_data
 
     data = table_data(store, "table6")
-    refs = {(r["player"], r["opponent"]): r for r in data["references"]}
+    refs = {(r.player, r.opponent): r for r in data.references}
     mcts = "mcts:sims=1000"  # reports name a player canonically (solve=true is the default)
     assert set(refs) == {
         (mcts, "random"),
@@ -78,15 +78,16 @@ def test_reference_rows_mcts_at_the_paper_budget(tmp_path):
         ("optimal", mcts),
         ("optimal", "optimal"),
     }
-    assert refs[(mcts, "optimal")]["W"] == 0
-    assert refs[("optimal", mcts)]["L"] == 0
-    assert refs[("optimal", "optimal")]["D"] == 6
+    assert refs[(mcts, "optimal")].W == 0
+    assert refs[("optimal", mcts)].L == 0
+    assert refs[("optimal", "optimal")].D == 6
     for r in refs.values():
-        assert r["W"] + r["D"] + r["L"] + r["F"] == r["games"] == 6
-        wr = r["win_rate"]
-        assert wr["low"] <= wr["value"] <= wr["high"]
+        assert r.W + r.D + r.L + r.F == r.games == 6
+        wr = r.win_rate
+        assert wr is not None and wr.low is not None and wr.high is not None
+        assert wr.low <= wr.value <= wr.high
     # the paper's model rows are all there beside the (absent) reproduced ones
-    assert [row["model"] for row in data["rows"]][:2] == ["GPT-5 nano", "Gemini 3.1 FL"]
+    assert [row.model for row in data.rows][:2] == ["GPT-5 nano", "Gemini 3.1 FL"]
 
 
 def test_learning_schedule_is_the_papers():
@@ -116,10 +117,12 @@ def test_welch_one_sided_matches_the_textbook_formula():
 
 
 def test_interval_overlap_marks():
-    assert disjoint({"value": 0.5, "low": 0.4, "high": 0.6}, {"value": 0.9, "low": 0.8, "high": 0.95}) is True
-    assert (
-        disjoint({"value": 0.5, "low": 0.4, "high": 0.85}, {"value": 0.9, "low": 0.8, "high": 0.95}) is False
-    )
-    assert disjoint({"value": 7000.0, "low": 6000.0, "high": 8000.0}, {"value": 7247.8, "pm": 578.1}) is False
-    assert disjoint({"count": 0, "of": 100}, {"count": 50}) is True  # counts: Wilson over 100 games
-    assert disjoint(None, {"value": 0.9, "low": 0.8, "high": 0.95}) is None
+    from plylab.paper.published import PublishedCell
+    from plylab.paper.report import Counted, Estimated
+
+    paper = PublishedCell(value=0.9, low=0.8, high=0.95)
+    assert disjoint(Estimated(0.5, 0.4, 0.6, 100), paper) is True
+    assert disjoint(Estimated(0.5, 0.4, 0.85, 100), paper) is False
+    assert disjoint(Estimated(7000.0, 6000.0, 8000.0, 100), PublishedCell(value=7247.8, pm=578.1)) is False
+    assert disjoint(Counted(0, 100), PublishedCell(count=50)) is True  # counts: Wilson over 100 games
+    assert disjoint(None, paper) is None

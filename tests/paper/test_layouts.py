@@ -50,7 +50,7 @@ def test_table3_groups_win_rate_and_moves_under_each_opponent(nowhere) -> None:
     from plylab.paper.render import grid
 
     layout = table_layout(table_data(Path(nowhere), "table3"))
-    header, groups = layout["header"], layout["groups"]
+    header, groups = layout.header, layout.groups
     assert header == ["Model", "source", "Win rate", "Moves", "Win rate", "Moves"]
     assert groups == [("", 2), ("Random", 2), ("MCTS", 2)]
     assert "<th colspan=2>MCTS</th>" in grid(header, [], "html", groups=groups)
@@ -87,16 +87,14 @@ def test_counts_of_another_size_are_rates_with_their_n_beside_the_papers_counts(
 
 
 def test_an_interval_that_cannot_hold_is_not_printed() -> None:
-    from plylab.paper.report import _cell
+    from plylab.analysis.results import Mean
+    from plylab.paper.report import estimated
 
-    row = {"moves_per_game": {"mean": 5.0, "low": 5.0, "high": 5.0, "n": 1}}
-    one = _cell(row, "moves")
-    assert one is not None and one["low"] is None and show(one, "moves") == "5.00 (n=1)"
-    row = {"moves_per_game": {"mean": 1.5, "low": -0.4, "high": 3.4, "n": 2}}
-    below = _cell(row, "moves")
+    one = estimated(Mean(5.0, 5.0, 5.0, 1), "moves")
+    assert one is not None and one.low is None and show(one, "moves") == "5.00 (n=1)"
+    below = estimated(Mean(1.5, -0.4, 3.4, 2), "moves")
     assert below is not None and show(below, "moves") == "1.50 (n=2)"
-    row = {"moves_per_game": {"mean": 4.0, "low": 3.0, "high": 5.0, "n": 6}}
-    assert show(_cell(row, "moves"), "moves") == "4.00 [3.00, 5.00]"
+    assert show(estimated(Mean(4.0, 3.0, 5.0, 6), "moves"), "moves") == "4.00 [3.00, 5.00]"
 
 
 def test_clue_tables_without_a_store_show_the_seeds_ranges_and_wins(cli, nowhere, tmp_path) -> None:

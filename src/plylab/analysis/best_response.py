@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from ..players.base import Decision, Player, Turn, register_player
+from ..players.base import Decision, Player, RunContext, Turn, register_player
 from ..players.equilibrium import equilibrium_of, refused
-from ..specs import Params
+from ..specs import Params, Spec
 
 if TYPE_CHECKING:
     from ..games import GameDef
@@ -32,9 +32,8 @@ class BestResponseOptions(Params):
 @lru_cache(maxsize=32)
 def _strategy(store_path: str, run: str, to: str, game: str) -> tuple[str, dict[str, dict[int, int]]]:
     """The player's canonical spec and its action counts per information set in that run."""
-    import json
-
     from ..harness.store import Store
+    from ..oracles.graded import Grade
     from ..players.canonical import canonical_spec
     from .equilibrium import counts_of, merged
 
@@ -55,7 +54,7 @@ def _strategy(store_path: str, run: str, to: str, game: str) -> tuple[str, dict[
             target = players[0]
         moves = s.moves_for_games([g.id for g in games])
         pairs = [
-            (json.loads(m.grade), m.action)
+            (Grade.from_json(m.grade), m.action)
             for g in games
             for m in moves[g.id]
             if m.grade is not None and m.action is not None and canonical_spec(m.player) == target
@@ -100,8 +99,15 @@ class BestResponsePlayer(Player[BestResponseOptions]):
     def refusal(cls, game: GameDef) -> str | None:
         return refused(game) or super().refusal(game)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        spec: Spec,
+        options: BestResponseOptions,
+        game: GameDef,
+        seed: int,
+        context: RunContext | None = None,
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         equilibrium_of(self)  # one clear line for a game with no equilibrium
         where = self.options.store or (str(self.context.store_path) if self.context.store_path else "")
         if not where:

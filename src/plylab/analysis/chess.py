@@ -27,12 +27,14 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from statistics import pstdev
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..jsontypes import JSONObject
 from ..oracles.graded import Grade
 from ..oracles.uci import FAMILY
 from ..players.canonical import canonical_spec
-from .stats import cluster_bootstrap, student_t, wilson
+from .results import MatchupKey, Mean
+from .stats import Estimate, cluster_bootstrap, student_t, wilson
 
 if TYPE_CHECKING:
     from ..harness.store import Store
@@ -133,18 +135,80 @@ class _Side:
     sources: set[str] = field(default_factory=set)
 
 
-def _est(values: list[float], lo: float = 0.0, hi: float = math.inf) -> dict[str, Any]:
+def _est(values: list[float], lo: float = 0.0, hi: float = math.inf) -> Mean:
     """Mean and Student-t interval, the interval kept within the measure's range."""
     e = student_t(values)
     if e.low is None or e.high is None:
-        return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
-    return {"mean": e.rate, "low": max(lo, e.low), "high": min(hi, e.high), "n": e.n}
+        return Mean.of(e)
+    return Mean(e.rate, max(lo, e.low), min(hi, e.high), e.n)
 
 
-Key = tuple[str, str, str, str, str]  # run, game, formulation, player, opponent
+@dataclass(frozen=True)
+class BestMove:
+    """The best-move rate per move: Wilson's interval and the game-clustered bootstrap's."""
+
+    estimate: Estimate
+    cluster_low: float | None
+    cluster_high: float | None
+
+    def to_json(self) -> JSONObject:
+        return {**self.estimate.to_json(), "cluster_low": self.cluster_low, "cluster_high": self.cluster_high}
 
 
-def chess_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Judged:
+    """How many of the player's moves got one judgement (a blunder, say), and their rate per move."""
+
+    count: int
+    estimate: Estimate
+
+    def to_json(self) -> JSONObject:
+        return {"count": self.count, **self.estimate.to_json()}
+
+
+@dataclass(frozen=True)
+class ChessRow:
+    """A matchup's chess metrics from the player's side (the module's doc says how each is made)."""
+
+    run: str
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    games: int
+    moves: int
+    acpl: Mean
+    accuracy: Mean
+    expected_score_loss: Mean
+    best_move: BestMove
+    judged: dict[str, Judged]  # per judgement in NAGS
+    first_blunder: Mean  # the move number, over the games with a blunder
+    blundered: int  # games with a blunder
+    engine: list[str]
+
+    def to_json(self) -> JSONObject:
+        return {
+            "run": self.run,
+            "game": self.game,
+            "formulation": self.formulation,
+            "player": self.player,
+            "opponent": self.opponent,
+            "games": self.games,
+            "moves": self.moves,
+            "acpl": self.acpl.to_json(),
+            "accuracy": self.accuracy.to_json(),
+            "expected_score_loss": self.expected_score_loss.to_json(),
+            "best_move": self.best_move.to_json(),
+            **{name: self.judged[name].to_json() for name in NAGS},
+            "first_blunder": {**self.first_blunder.to_json(), "games": self.blundered},
+            "engine": list(self.engine),
+        }
+
+
+Key = MatchupKey  # run, game, formulation, player, opponent
+
+
+def chess_rows(store: Store, run: str | None = None) -> list[ChessRow]:
     """Per (run, game, formulation, player, opponent), the player's chess metrics; [] without engine grades."""
     listed = store.runs(run)
     runs = {r.id: r.name for r in listed}
@@ -193,49 +257,40 @@ def chess_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
         k, n = sum(b for b, _ in s.best), sum(m for _, m in s.best)
         c = cluster_bootstrap(s.best)
         rows.append(
-            {
-                "run": key[0],
-                "game": key[1],
-                "formulation": key[2],
-                "player": key[3],
-                "opponent": key[4],
-                "games": s.games,
-                "moves": s.moves,
-                "acpl": _est(s.acpl),
-                "accuracy": _est(s.accuracy, 0.0, 100.0),
-                "expected_score_loss": _est(s.es_loss, 0.0, 1.0),
-                "best_move": {**wilson(k, n).as_dict(), "cluster_low": c.low, "cluster_high": c.high},
-                **{
-                    name: {"count": s.counts[name], **wilson(s.counts[name], s.moves).as_dict()}
-                    for name in NAGS
-                },
-                "first_blunder": {
-                    **_est([float(x) for x in s.first_blunder], 1.0),
-                    "games": len(s.first_blunder),
-                },
-                "engine": sorted(s.sources),
-            }
+            ChessRow(
+                *key,
+                games=s.games,
+                moves=s.moves,
+                acpl=_est(s.acpl),
+                accuracy=_est(s.accuracy, 0.0, 100.0),
+                expected_score_loss=_est(s.es_loss, 0.0, 1.0),
+                best_move=BestMove(wilson(k, n), c.low, c.high),
+                judged={name: Judged(s.counts[name], wilson(s.counts[name], s.moves)) for name in NAGS},
+                first_blunder=_est([float(x) for x in s.first_blunder], 1.0),
+                blundered=len(s.first_blunder),
+                engine=sorted(s.sources),
+            )
         )
     return rows
 
 
-def _mean(e: dict[str, Any], digits: int = 1) -> str:
-    if e.get("mean") is None:
+def _mean(e: Mean, digits: int = 1) -> str:
+    if e.mean is None:
         return "–"
-    return f"{e['mean']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
+    return f"{e.mean:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
 
 
-def _rate(e: dict[str, Any]) -> str:
-    if e.get("rate") is None:
+def _rate(e: Estimate) -> str:
+    if e.rate is None:
         return "–"
-    return f"{e['rate']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
+    return f"{e.rate:.3f} [{e.low:.3f}, {e.high:.3f}]"
 
 
-def _count(e: dict[str, Any]) -> str:
-    return f"{e['count']} ({_rate(e)})"
+def _count(e: Judged) -> str:
+    return f"{e.count} ({_rate(e.estimate)})"
 
 
-def chess_table(rows: list[dict[str, Any]], fmt: str) -> str:
+def chess_table(rows: list[ChessRow], fmt: str) -> str:
     """The chess metrics as a table (any report format), with the engine line under it."""
     from .tables import format_grid
 
@@ -256,23 +311,23 @@ def chess_table(rows: list[dict[str, Any]], fmt: str) -> str:
     ]
     body = [
         [
-            r["game"],
-            r["player"],
-            r["opponent"],
-            str(r["games"]),
-            str(r["moves"]),
-            _mean(r["acpl"]),
-            _mean(r["accuracy"]),
-            _rate(r["best_move"]),
-            _count(r["inaccuracy"]),
-            _count(r["mistake"]),
-            _count(r["blunder"]),
-            (_mean(r["first_blunder"]) + f" in {r['first_blunder']['games']}/{r['games']} games"),
-            _mean(r["expected_score_loss"], 3),
+            r.game,
+            r.player,
+            r.opponent,
+            str(r.games),
+            str(r.moves),
+            _mean(r.acpl),
+            _mean(r.accuracy),
+            _rate(r.best_move.estimate),
+            _count(r.judged["inaccuracy"]),
+            _count(r.judged["mistake"]),
+            _count(r.judged["blunder"]),
+            (_mean(r.first_blunder) + f" in {r.blundered}/{r.games} games"),
+            _mean(r.expected_score_loss, 3),
         ]
         for r in rows
     ]
-    engines = sorted({e for r in rows for e in r["engine"]})
+    engines = sorted({e for r in rows for e in r.engine})
     notes = [
         f"engine: {', '.join(engines)} (one thread, hash cleared per position); the player's moves only",
         "lichess's definitions (https://lichess.org/page/accuracy): Win% from centipawns, accuracy per move "

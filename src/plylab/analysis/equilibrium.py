@@ -20,10 +20,12 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..harness.store import Store
+from ..oracles.graded import Grade
 from ..players.canonical import canonical_spec
+from .results import EquilibriumFigures, EquilibriumRate, Exploitability, Loss, MatchupKey, MatchupRow, Mean
 from .stats import cluster_bootstrap, student_t, wilson
 
 if TYPE_CHECKING:
@@ -52,11 +54,11 @@ class _Acc:
     source: str = ""
 
 
-def counts_of(grades: Iterable[tuple[dict[str, Any], int]]) -> Counts:
-    """Action counts per information set from (grade JSON, chosen action) pairs."""
+def counts_of(grades: Iterable[tuple[Grade, int]]) -> Counts:
+    """Action counts per information set from (grade, chosen action) pairs."""
     out: Counts = defaultdict(lambda: defaultdict(int))
     for grade, action in grades:
-        key = (grade.get("detail") or {}).get("infoset")
+        key = grade.detail.get("infoset")
         if key is not None:
             out[key][action] += 1
     return {k: dict(v) for k, v in out.items()}
@@ -92,7 +94,7 @@ def exploitability(game: pyspiel.Game, counts: Counts, legal: dict[str, list[int
 
 def exploitability_estimate(
     game: pyspiel.Game, per_game: list[Counts], legal: dict[str, list[int]], resamples: int = RESAMPLES
-) -> dict[str, Any]:
+) -> Exploitability:
     """The empirical strategy's exploitability with a percentile bootstrap over games (seeded)."""
     whole = merged(per_game)
     value = exploitability(game, whole, legal)
@@ -105,24 +107,14 @@ def exploitability_estimate(
             for _ in range(resamples)
         )
         low, high = draws[int(0.025 * (resamples - 1))], draws[int(round(0.975 * (resamples - 1)))]
-    return {
-        "value": value,
-        "low": low,
-        "high": high,
-        "decisions": decisions,
-        "infosets_seen": len(whole),
-        "infosets": len(legal),
-        "resamples": resamples,
-    }
+    return Exploitability(value, low, high, decisions, len(whole), len(legal), resamples)
 
 
-def matchup_equilibrium(
-    store: Store, run_ids: dict[int, str]
-) -> dict[tuple[str, str, str, str, str], dict[str, Any]]:
+def matchup_equilibrium(store: Store, run_ids: dict[int, str]) -> dict[MatchupKey, EquilibriumFigures]:
     """Per (run, game, formulation, player, opponent) of an equilibrium game: its metrics (module doc)."""
     from ..oracles.equilibrium import PLAYED
 
-    acc: dict[tuple[str, str, str, str, str], _Acc] = {}
+    acc: dict[MatchupKey, _Acc] = {}
     games = [g for g in store.games(run_ids) if has_equilibrium(g.game)]
     moves = store.moves_for_games([g.id for g in games]) if games else {}
     for g in games:
@@ -130,21 +122,20 @@ def matchup_equilibrium(
         key = (run_ids[g.run_id], g.game, g.formulation, player, canonical_spec(g.opponent))
         a = acc.setdefault(key, _Acc())
         loss_sum, informative, played = 0.0, 0, 0
-        pairs: list[tuple[dict[str, Any], int]] = []
+        pairs: list[tuple[Grade, int]] = []
         for m in moves[g.id]:
             if m.seat != g.player_seat or m.grade is None or m.action is None:
                 continue
-            grade = json.loads(m.grade)
-            if grade.get("unit") != "payoff":
+            grade = Grade.from_json(m.grade)
+            if grade.unit != "payoff":
                 continue
-            a.span, a.source = float(grade.get("span", 0.0)), str(grade.get("source", ""))
+            a.span, a.source = grade.span, grade.source
             pairs.append((grade, m.action))
-            values = [float(v) for v in grade["expected"].values()]
-            if max(values) - min(values) <= float(grade.get("tolerance", 1e-9)):
+            if not grade.informative:
                 continue
             informative += 1
-            loss_sum += max(0.0, max(values) - float(grade["expected"][str(m.action)]))
-            policy = (grade.get("detail") or {}).get("policy", {})
+            loss_sum += grade.loss(m.action)
+            policy = grade.detail.get("policy", {})
             played += float(policy.get(str(m.action), 0.0)) > PLAYED
         a.decisions += len(pairs)
         a.per_game_counts.append(counts_of(pairs))
@@ -163,31 +154,22 @@ def matchup_equilibrium(
         rate_ci = cluster_bootstrap([(x[2], x[3]) for x in ordered])
         w = wilson(played_total, n)
         pay = student_t(a.payoffs)
-        row: dict[str, Any] = {
-            "source": a.source,
-            "span": a.span,
-            "decisions": a.decisions,
-            "informative": n,
-            "loss": {
-                "mean": loss_total / n if n else None,
-                "low": loss_ci.low,
-                "high": loss_ci.high,
-                "relative": loss_total / n / a.span if n and a.span else None,
-                "n": n,
-            },
-            "equilibrium_rate": {
-                "rate": w.rate,
-                "low": w.low,
-                "high": w.high,
-                "scored": n,
-                "cluster_low": rate_ci.low,
-                "cluster_high": rate_ci.high,
-                "threshold": PLAYED,
-            },
-            "payoff": {"mean": pay.rate, "low": pay.low, "high": pay.high, "n": pay.n},
-        }
-        row["exploitability"] = _exploitability(key[1], [a.per_game_counts[i] for i in _order(a.games)])
-        out[key] = row
+        out[key] = EquilibriumFigures(
+            source=a.source,
+            span=a.span,
+            decisions=a.decisions,
+            informative=n,
+            loss=Loss(
+                loss_total / n if n else None,
+                loss_ci.low,
+                loss_ci.high,
+                loss_total / n / a.span if n and a.span else None,
+                n,
+            ),
+            equilibrium_rate=EquilibriumRate(w.rate, w.low, w.high, n, rate_ci.low, rate_ci.high, PLAYED),
+            payoff=Mean.of(pay),
+            exploitability=_exploitability(key[1], [a.per_game_counts[i] for i in _order(a.games)]),
+        )
     return out
 
 
@@ -211,7 +193,7 @@ def legal_for(spec: str) -> tuple[pyspiel.Game, dict[str, list[int]]] | None:
     return definition.engine, {k: sorted(e.policy) for k, e in oracle.infosets.items()}
 
 
-def _exploitability(spec: str, per_game: list[Counts]) -> dict[str, Any] | None:
+def _exploitability(spec: str, per_game: list[Counts]) -> Exploitability | None:
     found = legal_for(spec)
     if found is None:
         return None
@@ -234,8 +216,8 @@ def _interval(mean: float | None, low: float | None, high: float | None, sign: s
     return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
-def table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """One line per matchup of an equilibrium game (the rows `metrics.matchup_rows` gave one)."""
+def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
+    """One line per matchup of an equilibrium game (the rows `metrics.matchup_results` gave one)."""
     header = [
         "game",
         "player",
@@ -250,38 +232,32 @@ def table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     ]
     body = []
     for r in rows:
-        e = r.get("equilibrium")
-        if not e:
+        e = r.equilibrium
+        if e is None:
             continue
-        loss, rate, pay, ex = e["loss"], e["equilibrium_rate"], e["payoff"], e.get("exploitability")
-        rate_text = (
-            "–" if rate["rate"] is None else f"{rate['rate']:.3f} [{rate['low']:.3f}, {rate['high']:.3f}]"
-        )
-        cluster = (
-            "–" if rate["cluster_low"] is None else f"[{rate['cluster_low']:.3f}, {rate['cluster_high']:.3f}]"
-        )
-        ex_text = (
-            "–" if not ex else f"{ex['value']:.4f} [{ex['low']:.4f}, {ex['high']:.4f}] ({ex['decisions']})"
-        )
+        loss, rate, pay, ex = e.loss, e.equilibrium_rate, e.payoff, e.exploitability
+        rate_text = "–" if rate.rate is None else f"{rate.rate:.3f} [{rate.low:.3f}, {rate.high:.3f}]"
+        cluster = "–" if rate.cluster_low is None else f"[{rate.cluster_low:.3f}, {rate.cluster_high:.3f}]"
+        ex_text = "–" if ex is None else f"{ex.value:.4f} [{ex.low:.4f}, {ex.high:.4f}] ({ex.decisions})"
         body.append(
             [
-                r["game"],
-                r["player"],
-                r["opponent"],
-                f"{e['informative']}/{e['decisions']}",
-                _interval(loss["mean"], loss["low"], loss["high"], ""),
-                _num(loss["relative"], 4),
+                r.game,
+                r.player,
+                r.opponent,
+                f"{e.informative}/{e.decisions}",
+                _interval(loss.mean, loss.low, loss.high, ""),
+                _num(loss.relative, 4),
                 rate_text,
                 cluster,
-                _interval(pay["mean"], pay["low"], pay["high"]),
+                _interval(pay.mean, pay.low, pay.high),
                 ex_text,
             ]
         )
     return header, body
 
 
-def note(rows: list[dict[str, Any]]) -> str:
-    thresholds = {r["equilibrium"]["equilibrium_rate"]["threshold"] for r in rows if r.get("equilibrium")}
+def note(rows: list[MatchupRow]) -> str:
+    thresholds = {r.equilibrium.equilibrium_rate.threshold for r in rows if r.equilibrium is not None}
     return NOTE.format(threshold=", ".join(str(t) for t in sorted(thresholds)) or "–", small=SMALL)
 
 

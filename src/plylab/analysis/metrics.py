@@ -10,28 +10,21 @@ from ..harness.rows import USAGE
 from ..harness.store import Store
 from .equilibrium import has_equilibrium
 from .recognition import Tally, patterns_for, recognizer
+from .results import EquilibriumFigures, MatchupKey, MatchupRow, Mean, Rate, Usage
 from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 
 
-def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> dict[str, Any]:
+def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> Rate:
     w = wilson(successes, n)
     c = cluster_bootstrap(clusters)
-    return {
-        "rate": w.rate,
-        "low": w.low,
-        "high": w.high,
-        "scored": n,
-        "cluster_low": c.low,
-        "cluster_high": c.high,
-    }
+    return Rate(w.rate, w.low, w.high, n, c.low, c.high)
 
 
-def _mean(m: Moments) -> dict[str, Any]:
-    e = student_t_moments(m)
-    return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+def _mean(m: Moments) -> Mean:
+    return Mean.of(student_t_moments(m))
 
 
 @dataclass
@@ -76,6 +69,14 @@ def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[in
 def matchup_rows(
     store: Store, run: str | None = None, recognition_on: str = "trace", recognize: str = "names"
 ) -> list[dict[str, Any]]:
+    """The rows of `matchup_results` as the JSON outputs write them, for a reader not yet typed
+    (analysis/learning.py); everything else reads `matchup_results` by attribute."""
+    return [r.to_json() for r in matchup_results(store, run, recognition_on, recognize)]
+
+
+def matchup_results(
+    store: Store, run: str | None = None, recognition_on: str = "trace", recognize: str = "names"
+) -> list[MatchupRow]:
     """One row per (run, game, formulation, player, opponent), from the player's side.
 
     Recognition counts the game's names (`recognize="names"`, the paper's) or the wider set ("wide").
@@ -87,7 +88,7 @@ def matchup_rows(
     listed = [r for r in store.runs(run) if r.kind != CLUE_KIND]
     runs = {r.id: r.name for r in listed}
     status = {r.name: r.status for r in listed}
-    acc: dict[tuple[str, str, str, str, str], _Acc] = {}
+    acc: dict[MatchupKey, _Acc] = {}
     for g in store.game_totals(runs):
         key = (runs[g.run_id], g.game, g.formulation, g.player, g.opponent)  # names as the store gives them
         a = acc.setdefault(key, _Acc())
@@ -118,47 +119,42 @@ def matchup_rows(
             )
         a = acc[(runs[r.run_id], r.game, r.formulation, r.player, r.opponent)]
         a.recognition.add(recognizers[r.game], r.reasoning, r.reply)  # trace and reply apart
-    rows = []
-    for (run_name, game, form, player, opponent), a in sorted(
-        acc.items(), key=lambda kv: kv[1].first or (0, "", 0)
-    ):
-        opt = _clusters(a.opt)
-        opt_k = sum(k for k, _ in opt)
-        opt_n = sum(n for _, n in opt)
-        row: dict[str, Any] = {
-            "run": run_name,
-            "status": status[run_name],  # finished | running | interrupted | stopped | failed
-            "game": game,
-            "formulation": form,
-            "player": player,
-            "opponent": opponent,
-            "games": a.games,
-            "wins": a.outcomes["win"],
-            "draws": a.outcomes["draw"],
-            "losses": a.outcomes["loss"],
-            "failures": a.outcomes["failure"],
-            "failure_kinds": dict(a.failure_kinds),
-            "win_rate": wilson(a.outcomes["win"], a.games).as_dict(),
-            "draw_rate": wilson(a.outcomes["draw"], a.games).as_dict(),
-            "optimality": _rate(opt_k, opt_n, opt),
-            "moves_per_game": _mean(a.player_moves),
-            "usage": {**{k: int(v) for k, v in a.usage.items()}, "cost": a.cost},
-            "tokens_per_move": _mean(a.tokens),
-            "recognition": {**a.recognition.as_dict(recognition_on), "scope": recognize},  # traces (l.114)
-        }
-        if hidden_information(game):  # poker's chips, dice's +1/-1: the mean payoff says more than W/L
-            row["payoff"] = _mean(a.payoff)
-        opt_s = _clusters(a.opt_score)
-        n_s = sum(n for _, n in opt_s)
-        if n_s:
-            row["optimality_score"] = _rate(sum(k for k, _ in opt_s), n_s, opt_s)
-        rows.append(row)
-    if any(has_equilibrium(r["game"]) for r in rows):  # what each decision lost against the equilibrium
+    found: dict[MatchupKey, EquilibriumFigures] = {}
+    if any(has_equilibrium(key[1]) for key in acc):  # what each decision lost against the equilibrium
         from .equilibrium import matchup_equilibrium
 
         found = matchup_equilibrium(store, runs)
-        for out in rows:
-            key = (out["run"], out["game"], out["formulation"], out["player"], out["opponent"])
-            if key in found:
-                out["equilibrium"] = found[key]
+    rows = []
+    for key, a in sorted(acc.items(), key=lambda kv: kv[1].first or (0, "", 0)):
+        run_name, game, form, player, opponent = key
+        opt = _clusters(a.opt)
+        opt_s = _clusters(a.opt_score)
+        n_s = sum(n for _, n in opt_s)
+        rows.append(
+            MatchupRow(
+                run=run_name,
+                status=status[run_name],
+                game=game,
+                formulation=form,
+                player=player,
+                opponent=opponent,
+                games=a.games,
+                wins=a.outcomes["win"],
+                draws=a.outcomes["draw"],
+                losses=a.outcomes["loss"],
+                failures=a.outcomes["failure"],
+                failure_kinds=dict(a.failure_kinds),
+                win_rate=wilson(a.outcomes["win"], a.games),
+                draw_rate=wilson(a.outcomes["draw"], a.games),
+                optimality=_rate(sum(k for k, _ in opt), sum(n for _, n in opt), opt),
+                moves_per_game=_mean(a.player_moves),
+                usage=Usage(**{k: int(v) for k, v in a.usage.items()}, cost=a.cost),
+                tokens_per_move=_mean(a.tokens),
+                recognition=a.recognition.estimate(recognition_on, recognize),  # traces (l.114)
+                # poker's chips, dice's +1/-1: the mean payoff says more than W/L
+                payoff=_mean(a.payoff) if hidden_information(game) else None,
+                optimality_score=_rate(sum(k for k, _ in opt_s), n_s, opt_s) if n_s else None,
+                equilibrium=found.get(key),
+            )
+        )
     return rows

@@ -7,11 +7,13 @@ rest what the games do decide. Each game's note says where its scale is anchored
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..jsontypes import JSONObject
 from ..render.table import Table, register_table
 
 if TYPE_CHECKING:  # analysis.tables imports this module to register the table
+    from .ratings import Rating
     from .tables import ReportSource
 
 ABOUT = "Bradley-Terry ratings per game: rating and 95% interval where the games identify them, rank"
@@ -42,43 +44,45 @@ def ratings_table(source: ReportSource) -> Table:
 
     run_ids = [r.id for r in source.store.runs(source.run) if r.kind != CLUE_KIND]
     by_game = ratings_by_game(rating_results(source.store, run_ids))
-    rows: list[dict[str, Any]] = [
-        {
-            "game": game,
-            "player": r.player,
-            "rating": r.elo,
-            "low": r.low,
-            "high": r.high,
-            "rank": r.rank,
-            "identified": r.identified,
-            "games": r.games,
-            "wins": r.wins,
-            "draws": r.draws,
-            "losses": r.losses,
-            "note": r.note,
-        }
-        for game, ratings in by_game.items()
-        for r in ratings
-    ]
+    rated = [(game, r) for game, ratings in by_game.items() for r in ratings]
     cells = [
         [
-            row["game"],
-            "–" if row["rank"] is None else str(row["rank"]),
-            row["player"],
-            _num(row["rating"]),
-            "–" if row["low"] is None else f"[{_num(row['low'])}, {_num(row['high'])}]",
-            str(row["games"]),
-            str(row["wins"]),
-            str(row["draws"]),
-            str(row["losses"]),
-            "yes" if row["identified"] else "no",
-            row["note"] or "–",
+            game,
+            "–" if r.rank is None else str(r.rank),
+            r.player,
+            _num(r.elo),
+            "–" if r.low is None else f"[{_num(r.low)}, {_num(r.high)}]",
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            "yes" if r.identified else "no",
+            r.note or "–",
         ]
-        for row in rows
+        for game, r in rated
     ]
     notes = [f"{game}: {anchor_note(ratings)}." for game, ratings in by_game.items()]
     notes.append(
         "Rank: only where the games decide the player's order against every other player (– otherwise)."
     )
     anchors = {game: anchor_note(ratings) for game, ratings in by_game.items()}
-    return Table(COLUMNS, cells, notes=notes, data={"ratings": rows, "anchors": anchors})
+    data = {"ratings": [_json(game, r) for game, r in rated], "anchors": anchors}
+    return Table(COLUMNS, cells, notes=notes, data=data)
+
+
+def _json(game: str, r: Rating) -> JSONObject:
+    """A rating as the table's JSON writes it."""
+    return {
+        "game": game,
+        "player": r.player,
+        "rating": r.elo,
+        "low": r.low,
+        "high": r.high,
+        "rank": r.rank,
+        "identified": r.identified,
+        "games": r.games,
+        "wins": r.wins,
+        "draws": r.draws,
+        "losses": r.losses,
+        "note": r.note,
+    }

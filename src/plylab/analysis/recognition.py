@@ -15,9 +15,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from .results import Recognition
 from .stats import wilson
 
 if TYPE_CHECKING:  # a report of classic games never loads OpenSpiel
@@ -83,9 +84,11 @@ class Tally:
             self.replied += 1
             self.on_reply += bool(pattern.search(reply))
 
-    def as_dict(self, on: str = "trace") -> dict[str, Any]:
-        """The Wilson estimate on `on`, with what it rests on (`moves`, `traced`, `n` texts read)."""
+    def estimate(self, on: str = "trace", scope: str = "names") -> Recognition:
+        """The Wilson estimate on `on`, with what it rests on (`moves`, `traced`, `n` texts read)
+        and the patterns' `scope`."""
         if on not in SOURCES:
             raise UserError(f"unknown recognition source '{on}'; accepted: {', '.join(SOURCES)}")
         hits, n = (self.on_trace, self.traced) if on == "trace" else (self.on_reply, self.replied)
-        return {**wilson(hits, n).as_dict(), "on": on, "moves": self.moves, "traced": self.traced}
+        w = wilson(hits, n)
+        return Recognition(w.rate, w.low, w.high, w.n, on, self.moves, self.traced, scope)

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from math import exp, fsum, lgamma, log, log1p
 from statistics import NormalDist
-from typing import Any
+
+from ..jsontypes import JSONObject
 
 MIN_UNITS = 2  # the fewest independent units (runs, games, moves) an interval is printed from
 
@@ -40,13 +41,26 @@ def estimate_text(
 
 @dataclass(frozen=True)
 class Estimate:
+    """An estimate (a Wilson rate, a Student-t mean, a bootstrap ratio) over `n` units."""
+
     rate: float | None
     low: float | None
     high: float | None
     n: int
 
+    @property
+    def value(self) -> float | None:
+        return self.rate
+
+    @property
+    def units(self) -> int | None:
+        return self.n
+
     def as_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
+
+    def to_json(self) -> JSONObject:
+        return {"rate": self.rate, "low": self.low, "high": self.high, "n": self.n}
 
 
 def wilson(successes: int, n: int, confidence: float = 0.95) -> Estimate:
@@ -232,6 +246,6 @@ def welch_one_sided(a: Sequence[float], b: Sequence[float]) -> float | None:
         return None
     from scipy import stats
 
-    result: Any = stats.ttest_ind(a, b, equal_var=False, alternative="greater")
+    result = stats.ttest_ind(a, b, equal_var=False, alternative="greater")
     p = float(result.pvalue)
     return None if p != p else p  # NaN: no variance in either sample

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import UserError
+from ..jsontypes import JSONObject, JSONValue
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
+from .results import Interval, MatchupRow, Rate, Recognition
 from .stats import estimate_text, interval_holds
 
 if TYPE_CHECKING:
@@ -21,75 +23,68 @@ TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens", "equili
 BY = ("formulation", "opponent", "game")
 
 
-def _p(x: float | None) -> str:
+def proportion(x: float | None) -> str:
+    """A proportion as the paper prints it: `.750`, `1.00`; – for none."""
     if x is None:
         return "–"
     return "1.00" if x >= 0.9995 else f"{x:.3f}".lstrip("0") if x < 1 else f"{x:.2f}"
 
 
-def _units(est: dict[str, Any]) -> int | None:
-    """How many independent units an estimate of ours rests on (None: a published one, as printed)."""
-    n = est.get("n", est.get("scored"))
-    return None if n is None else int(n)
-
-
-def rate_cell(est: dict[str, Any] | None) -> str:
-    """A rate with its Wilson interval where the interval holds (stats.interval_holds), n otherwise."""
-    if not est or est.get("rate") is None:
+def rate_cell(est: Interval | None) -> str:
+    """A rate with its Wilson interval where the interval holds (stats.interval_holds), n otherwise;
+    a published rate (no units) with the interval the paper prints."""
+    if est is None or est.value is None:
         return "–"
-    n = _units(est)
+    n = est.units
     if n is not None:
-        return estimate_text(est["rate"], est.get("low"), est.get("high"), n, _p)
-    return f"{_p(est['rate'])} [{_p(est['low'])}, {_p(est['high'])}]"
+        return estimate_text(est.value, est.low, est.high, n, proportion)
+    return f"{proportion(est.value)} [{proportion(est.low)}, {proportion(est.high)}]"
 
 
-def mean_cell(est: dict[str, Any] | None) -> str:
+def mean_cell(est: Interval | None) -> str:
     """A mean ± the half-width of its Student-t interval, or with its n where the interval cannot hold."""
-    if not est or est.get("mean") is None:
+    if est is None or est.value is None:
         return "–"
-    n = _units(est)
-    if n is not None and not interval_holds(est.get("low"), est.get("high"), n):
-        return f"{est['mean']:.1f} (n={n})"
-    half = (est["high"] - est["mean"]) if est["high"] is not None else 0.0
-    return f"{est['mean']:.1f} ±{half:.1f}"
+    n = est.units
+    if n is not None and not interval_holds(est.low, est.high, n):
+        return f"{est.value:.1f} (n={n})"
+    half = (est.high - est.value) if est.high is not None else 0.0
+    return f"{est.value:.1f} ±{half:.1f}"
 
 
-def payoff_cell(est: dict[str, Any] | None) -> str:
+def payoff_cell(est: Interval | None) -> str:
     """Mean payoff per game with its 95% Student-t interval (chips in poker, +1/-1 in dice)."""
-    if not est or est.get("mean") is None:
+    if est is None or est.value is None:
         return "–"
-    if est.get("low") is None and _units(est) is None:
-        return f"{est['mean']:+.2f}"
-    return estimate_text(est["mean"], est.get("low"), est.get("high"), _units(est), lambda x: f"{x:+.2f}")
+    if est.low is None and est.units is None:
+        return f"{est.value:+.2f}"
+    return estimate_text(est.value, est.low, est.high, est.units, lambda x: f"{x:+.2f}")
 
 
-def recognition_cell(est: dict[str, Any]) -> str:
+def recognition_cell(est: Recognition) -> str:
     """The rate (missing, never zero, where no move had a trace) and how many moves had one."""
-    if est.get("on", "trace") != "trace" or "moves" not in est:
+    if est.on != "trace":
         return rate_cell(est)
-    return f"{rate_cell(est)} ({est['traced']}/{est['moves']} traced)"
+    return f"{rate_cell(est)} ({est.traced}/{est.moves} traced)"
 
 
-def interval_cell(est: dict[str, Any] | None) -> str:
+def interval_cell(est: Rate | None) -> str:
     """The game-clustered bootstrap interval of a rate (moves within a game are not independent)."""
-    if not est or not interval_holds(est.get("cluster_low"), est.get("cluster_high"), _units(est)):
+    if est is None or not interval_holds(est.cluster_low, est.cluster_high, est.units):
         return "–"  # one game, or games that all agree: a zero-width bootstrap is no interval
-    return f"[{_p(est['cluster_low'])}, {_p(est['cluster_high'])}]"
+    return f"[{proportion(est.cluster_low)}, {proportion(est.cluster_high)}]"
 
 
-def run_label(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any]], str] | None:
+def run_label(rows: list[MatchupRow]) -> Callable[[MatchupRow], str] | None:
     """How a row names its run: needed when rows come from several runs, or from one not finished."""
-    if len({r.get("run") for r in rows}) < 2 and all(r.get("status", "finished") == "finished" for r in rows):
+    if len({r.run for r in rows}) < 2 and all(r.status == "finished" for r in rows):
         return None
     from ..players.canonical import printed_run_name  # here: `plylab --help` loads no pydantic
 
-    return lambda r: (
-        printed_run_name(r["run"])
-        + ("" if r.get("status", "finished") == "finished" else f" ({r['status']})")
-    )
+    return lambda r: printed_run_name(r.run) + ("" if r.status == "finished" else f" ({r.status})")
 
 
-def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+def _matchup_table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
     header = [
         "game",
         "formulation",
@@ -107,27 +102,27 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
     ]
     body = [
         [
-            r["game"],
-            r["formulation"],
-            r["player"],
-            r["opponent"],
-            str(r["games"]),
-            str(r["wins"]),
-            str(r["draws"]),
-            str(r["losses"]),
-            str(r["failures"]),
-            rate_cell(r["optimality"]),
-            interval_cell(r["optimality"]),
-            str(r["optimality"]["scored"]),
-            mean_cell(r["tokens_per_move"]),
+            r.game,
+            r.formulation,
+            r.player,
+            r.opponent,
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            str(r.failures),
+            rate_cell(r.optimality),
+            interval_cell(r.optimality),
+            str(r.optimality.scored),
+            mean_cell(r.tokens_per_move),
         ]
         for r in rows
     ]
-    if any("payoff" in r for r in rows):  # hidden-information games: the mean payoff per game
+    if any(r.payoff is not None for r in rows):  # hidden-information games: the mean payoff per game
         at = header.index("F") + 1
         header.insert(at, "payoff/game [95%]")
         for r, cells in zip(rows, body, strict=True):
-            cells.insert(at, payoff_cell(r.get("payoff")))
+            cells.insert(at, payoff_cell(r.payoff))
     label = run_label(rows)
     if label is not None:
         header.insert(0, "run")
@@ -135,58 +130,64 @@ def _matchup_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str
     return header, body
 
 
-VALUES: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "optimality": lambda r: r["optimality"],
-    "recognition": lambda r: r["recognition"],
-    "tokens": lambda r: r["tokens_per_move"],
-    "outcomes": lambda r: {k: r[k] for k in ("wins", "draws", "losses", "failures")},
+def _outcomes(r: MatchupRow) -> JSONValue:
+    return {k: n for k, n in r.outcome_counts.items()}
+
+
+VALUES: dict[str, Callable[[MatchupRow], JSONValue]] = {
+    "optimality": lambda r: r.optimality.to_json(),
+    "recognition": lambda r: r.recognition.to_json(),
+    "tokens": lambda r: r.tokens_per_move.to_json(),
+    "outcomes": _outcomes,
 }
 
-CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "optimality": lambda r: rate_cell(r["optimality"]),
-    "recognition": lambda r: recognition_cell(r["recognition"]),
-    "tokens": lambda r: mean_cell(r["tokens_per_move"]),
-    "outcomes": lambda r: f"{r['wins']} {r['draws']} {r['losses']} {r['failures']}",
+CELLS: dict[str, Callable[[MatchupRow], str]] = {
+    "optimality": lambda r: rate_cell(r.optimality),
+    "recognition": lambda r: recognition_cell(r.recognition),
+    "tokens": lambda r: mean_cell(r.tokens_per_move),
+    "outcomes": lambda r: f"{r.wins} {r.draws} {r.losses} {r.failures}",
 }
+
+Cell = TypeVar("Cell")
 
 
 def _grid(
-    rows: list[dict[str, Any]], by: str, cell: Callable[[dict[str, Any]], Any]
-) -> tuple[list[str], dict[tuple[str, str], dict[str, Any]]]:
+    rows: list[MatchupRow], by: str, cell: Callable[[MatchupRow], Cell]
+) -> tuple[list[str], dict[tuple[str, str], dict[str, Cell]]]:
     cols: list[str] = []
-    grid: dict[tuple[str, str], dict[str, Any]] = {}
+    grid: dict[tuple[str, str], dict[str, Cell]] = {}
 
-    def setting(r: dict[str, Any]) -> tuple[str, ...]:
-        return tuple(r[k] for k in ("game", "formulation", "opponent") if k != by)
+    def setting(r: MatchupRow) -> tuple[str, ...]:
+        return tuple(r.column(k) for k in ("game", "formulation", "opponent") if k != by)
 
     # Runs usually fill different columns of one row (a run per formulation); where two runs fill the
     # same cell, every row names its run instead of one cell overwriting the other.
-    cells = [(r["player"], setting(r), r[by]) for r in rows]
+    cells = [(r.player, setting(r), r.column(by)) for r in rows]
     label = run_label(rows) if len(set(cells)) < len(cells) else None
     for r in rows:
-        col = r[by]
+        col = r.column(by)
         if col not in cols:
             cols.append(col)
         rest = setting(r) if label is None else (*setting(r), label(r))
-        grid.setdefault((r["player"], " / ".join(rest)), {})[col] = cell(r)
+        grid.setdefault((r.player, " / ".join(rest)), {})[col] = cell(r)
     return cols, grid
 
 
-def pivot_json(rows: list[dict[str, Any]], table: str, by: str) -> dict[str, Any]:
+def pivot_json(rows: list[MatchupRow], table: str, by: str) -> JSONObject:
     cols, grid = _grid(rows, by, VALUES[table])
     return {
         "table": table,
         "by": by,
-        "columns": cols,
+        "columns": list(cols),
         "rows": [{"player": p, "setting": setting, "cells": cells} for (p, setting), cells in grid.items()],
     }
 
 
-def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], list[list[str]]]:
+def pivot(rows: list[MatchupRow], table: str, by: str) -> tuple[list[str], list[list[str]]]:
     """Players as rows, `by` values as columns (the paper's Tables 4-13 layout)."""
     cols, grid = _grid(rows, by, CELLS[table])
     label = "W D L F by " + by if table == "outcomes" else f"{table} by {by}"
-    if table == "recognition" and any(r["recognition"].get("scope") == "wide" for r in rows):
+    if table == "recognition" and any(r.recognition.scope == "wide" for r in rows):
         label += ", wide patterns (not the paper's: names only)"
     header = ["player", "setting"] + [f"{c}" for c in cols]
     body = [[p, setting] + [cells.get(c, "–") for c in cols] for (p, setting), cells in grid.items()]
@@ -194,7 +195,7 @@ def pivot(rows: list[dict[str, Any]], table: str, by: str) -> tuple[list[str], l
     return header, body
 
 
-def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opponent") -> Table:
+def table_of(rows: list[MatchupRow], table: str = "matchups", by: str = "opponent") -> Table:
     """The report's table `table` of matchup rows, pivoted `by` (its JSON: the rows, or the pivot)."""
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(TABLES)}")
@@ -202,7 +203,9 @@ def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opp
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
     if table == "equilibrium":  # games of hidden information: losses against the equilibrium
         return equilibrium_table(rows)
-    data = {"matchups": rows} if table == "matchups" else pivot_json(rows, table, by)
+    data: JSONObject = (
+        {"matchups": [r.to_json() for r in rows]} if table == "matchups" else pivot_json(rows, table, by)
+    )
     if table == "outcomes":  # the paper's Tables 6/7: each column's W D L F under it
         header, body = pivot(rows, table, by)
         cols = header[2:]
@@ -213,20 +216,20 @@ def table_of(rows: list[dict[str, Any]], table: str = "matchups", by: str = "opp
     return Table(header, body, data=data)
 
 
-def equilibrium_table(rows: list[dict[str, Any]]) -> Table:
+def equilibrium_table(rows: list[MatchupRow]) -> Table:
     """Each hidden-information matchup's losses against the game's equilibrium (issue 27)."""
     from . import equilibrium
 
     header, body = equilibrium.table(rows)
-    data = {"equilibrium": [r for r in rows if r.get("equilibrium")]}
+    data = {"equilibrium": [r.to_json() for r in rows if r.equilibrium is not None]}
     return Table(header, body, notes=[equilibrium.note(rows)] if body else [], data=data)
 
 
-def render(rows: list[dict[str, Any]], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
+def render(rows: list[MatchupRow], fmt: str, table: str = "matchups", by: str = "opponent") -> str:
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     text = render_table(table_of(rows, table, by), fmt)
-    if table == "matchups" and fmt not in ("csv", "json") and any(r.get("equilibrium") for r in rows):
+    if table == "matchups" and fmt not in ("csv", "json") and any(r.equilibrium is not None for r in rows):
         text += "\n\n" + render_table(equilibrium_table(rows), fmt)
     return text
 
@@ -240,20 +243,20 @@ class ReportSource:
     by: str = "opponent"
     recognition_on: str = "trace"
     recognize: str = "names"
-    _rows: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+    _rows: list[MatchupRow] = field(default_factory=list, compare=False, repr=False)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[MatchupRow]:
         """The matchup rows, read from the store once however many tables are built from them."""
         if not self._rows:
-            from .metrics import matchup_rows  # scipy is slow to import: only when a table is built
+            from .metrics import matchup_results  # scipy is slow to import: only when a table is built
 
-            self._rows.extend(matchup_rows(self.store, self.run, self.recognition_on, self.recognize))
+            self._rows.extend(matchup_results(self.store, self.run, self.recognition_on, self.recognize))
         return self._rows
 
     def follow_ups(self, table: str, fmt: str) -> list[Table]:
         """Tables printed under `table` in a text format: the matchups' losses against an equilibrium."""
         rows = self.rows() if table == "matchups" and fmt not in ("csv", "json") else []
-        return [equilibrium_table(rows)] if any(r.get("equilibrium") for r in rows) else []
+        return [equilibrium_table(rows)] if any(r.equilibrium is not None for r in rows) else []
 
 
 ABOUT = {

@@ -4,9 +4,11 @@ of each legal action at the mover's information set."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from ..jsontypes import JSONObject
 
 if TYPE_CHECKING:
     import pyspiel
@@ -61,65 +63,124 @@ def oracle_of(game: GameDef) -> EquilibriumOracle:
     return oracle
 
 
-def analysis(game: GameDef, moves: str) -> dict[str, Any]:
-    """JSON-ready: value per seat, exploitability, solver, and the decision after `moves` if any."""
+@dataclass(frozen=True)
+class ActionValue:
+    """One legal action at the decision: its equilibrium probability, its value and its loss."""
+
+    probability: float
+    value: float
+    loss: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision after a history: who moves, at which information set, with what belief."""
+
+    moves: str
+    to_move: int
+    to_move_name: str
+    information_set: str
+    belief: str
+    actions: dict[str, ActionValue]
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A game's equilibrium: value per seat, exploitability, solver, and the decision if any."""
+
+    game: str
+    solver: str
+    iterations: int
+    exploitability: float
+    target: float
+    utility_range: float
+    information_sets: int
+    value: list[float]  # per seat, numbered from 0 as the store's `seat` column
+    seats: list[str]  # each seat's name beside it
+    decision: Decision | None = None
+
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
+            "game": self.game,
+            "solver": self.solver,
+            "iterations": self.iterations,
+            "exploitability": self.exploitability,
+            "target": self.target,
+            "utility_range": self.utility_range,
+            "information_sets": self.information_sets,
+            "value": list(self.value),
+            "seats": list(self.seats),
+        }
+        d = self.decision
+        if d is not None:
+            out.update(
+                moves=d.moves,
+                to_move=d.to_move,
+                to_move_name=d.to_move_name,
+                information_set=d.information_set,
+                belief=d.belief,
+                actions={
+                    label: {"probability": a.probability, "value": a.value, "loss": a.loss}
+                    for label, a in d.actions.items()
+                },
+            )
+        return out
+
+
+def analysis(game: GameDef, moves: str) -> Solved:
+    """Value per seat, exploitability, solver, and the decision after `moves` if any."""
     oracle = oracle_of(game)
     names = game.formulation("standard")
-    out: dict[str, Any] = {
-        "game": game.spec,
-        "solver": oracle.solver,
-        "iterations": oracle.iterations,
-        "exploitability": oracle.exploitability,
-        "target": oracle.target,
-        "utility_range": oracle.span,
-        "information_sets": len(oracle),
-        # per seat, numbered from 0 as the store's `seat` column, with each seat's name beside it
-        "value": list(oracle.value),
-        "seats": [names.seat_name(seat) for seat in range(len(oracle.value))],
-    }
+    decision = None
     if moves.strip():
         state = history(game, moves)
         grade = oracle.grade(state, state.legal_actions()[0])
-        out.update(
+        decision = Decision(
             moves=moves,
             to_move=state.current_player(),
             to_move_name=names.seat_name(state.current_player()),
-            information_set=grade.detail["infoset"],
-            belief=grade.detail["belief"],
+            information_set=str(grade.detail["infoset"]),
+            belief=str(grade.detail["belief"]),
             actions={
-                _label(state, a): {
-                    "probability": float(grade.detail["policy"][str(a)]),
-                    "value": v,
-                    "loss": grade.loss(a),
-                }
+                _label(state, a): ActionValue(float(grade.detail["policy"][str(a)]), v, grade.loss(a))
                 for a, v in sorted(grade.expected.items())
             },
         )
-    return out
+    return Solved(
+        game=game.spec,
+        solver=oracle.solver,
+        iterations=oracle.iterations,
+        exploitability=oracle.exploitability,
+        target=oracle.target,
+        utility_range=oracle.span,
+        information_sets=len(oracle),
+        value=list(oracle.value),
+        seats=[names.seat_name(seat) for seat in range(len(oracle.value))],
+        decision=decision,
+    )
 
 
-def as_text(r: dict[str, Any]) -> str:
+def as_text(r: Solved) -> str:
     values = ", ".join(
-        f"{name} (seat {seat}) {v:+.4f}"
-        for seat, (name, v) in enumerate(zip(r["seats"], r["value"], strict=True))
+        f"{name} (seat {seat}) {v:+.4f}" for seat, (name, v) in enumerate(zip(r.seats, r.value, strict=True))
     )
     lines = [
-        f"{r['game']}: equilibrium by {r['solver']} ({r['iterations']} iterations, "
-        f"{r['information_sets']:,} information sets)",
+        f"{r.game}: equilibrium by {r.solver} ({r.iterations} iterations, {r.information_sets:,} information sets)",
         f"game value: {values}",
-        f"exploitability: {r['exploitability']:.2e} (target {r['target']:.2e}; utility range {r['utility_range']:g})",
+        f"exploitability: {r.exploitability:.2e} (target {r.target:.2e}; utility range {r.utility_range:g})",
     ]
-    if "actions" in r:
+    d = r.decision
+    if d is not None:
         lines.append(
-            f"after '{r['moves']}': {r['to_move_name']} (seat {r['to_move']}) to move at information set "
-            f"'{r['information_set']}'"
+            f"after '{d.moves}': {d.to_move_name} (seat {d.to_move}) to move at information set "
+            f"'{d.information_set}'"
             + (
                 " (never reached by the equilibrium: belief from chance alone)"
-                if r["belief"] == "chance"
+                if d.belief == "chance"
                 else ""
             )
         )
         lines.append(f"  {'action':<12} {'probability':>11} {'value':>9} {'loss':>8}")
-        for label, a in r["actions"].items():
-            lines.append(f"  {label:<12} {a['probability']:>11.4f} {a['value']:>+9.4f} {a['loss']:>8.4f}")
+        for label, a in d.actions.items():
+            lines.append(f"  {label:<12} {a.probability:>11.4f} {a.value:>+9.4f} {a.loss:>8.4f}")
     return "\n".join(lines)

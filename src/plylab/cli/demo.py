@@ -22,7 +22,7 @@ def demo(
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Gemma 3 270M (in-process llama.cpp) vs the Optimal player on tic-tac-toe, plus MCTS references."""
-    from ..analysis.metrics import matchup_rows
+    from ..analysis.metrics import matchup_results
     from ..analysis.tables import render
     from ..harness.driver import exec_options
     from ..harness.plan import Matchup, Plan
@@ -38,7 +38,7 @@ def demo(
     print(summary.line())
     s = Store(store, create=False)
     try:
-        print(render(matchup_rows(s, plan.name), "table"))
+        print(render(matchup_results(s, plan.name), "table"))
     finally:
         s.close()
 

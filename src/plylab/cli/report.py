@@ -103,7 +103,7 @@ def report(
                 s.close()
             out = "\n\n".join(render_table(t, fmt) for t in built)
             if graded and fmt == "json":
-                out = json.dumps({**json.loads(out), "chess": graded}, indent=2)
+                out = json.dumps({**json.loads(out), "chess": [r.to_json() for r in graded]}, indent=2)
             elif graded:
                 out += "\n\n" + chess_table(graded, fmt)
             print(out)

@@ -118,7 +118,7 @@ def solve(
 
     if _equilibrium.hidden(definition):  # hidden information: the equilibrium, not minimax
         found = _equilibrium.analysis(definition, moves)
-        print(json.dumps(found, indent=2) if fmt == "json" else _equilibrium.as_text(found))
+        print(json.dumps(found.to_json(), indent=2) if fmt == "json" else _equilibrium.as_text(found))
         return
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))

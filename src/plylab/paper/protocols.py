@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from ..errors import UserError
+from ..jsontypes import JSONObject
 
 PLYBENCH = "003_6109c99137ed90e9.txt"
 CLUE = "000_f050b36d5294af19.txt"
@@ -106,8 +107,8 @@ class Protocol:
                 out.append(m)
         return out
 
-    def describe(self) -> dict[str, Any]:
-        d = asdict(self)
+    def describe(self) -> JSONObject:
+        d: JSONObject = asdict(self)
         d["columns"] = [c.key for c in self.columns]
         d["agents"] = {
             a.label: a.spec + (f" (= {a.same_as}'s runs)" if a.same_as else "") for a in self.agents

@@ -11,9 +11,12 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from ..jsontypes import JSONObject, JSONValue
 
 # The paper's row labels (003 l.53-56, Table 1) and the provider model names that are the same model.
 PAPER_MODELS: dict[str, str] = {
@@ -52,15 +55,69 @@ def paper_model(model: str) -> str | None:
     return None
 
 
-def interval(c: dict[str, Any] | None) -> tuple[float, float] | None:
-    """A published cell's 95% interval (None for a count or a point value)."""
-    if not c or "value" not in c:
+@dataclass(frozen=True)
+class PublishedCell:
+    """A cell the paper prints: {value, low, high} (a 95% interval as printed), {value, pm} (mean ±
+    half-width) or {count}; `dagger` where the paper marks it with its footnote †."""
+
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+    pm: float | None = None
+    count: int | None = None
+    dagger: bool | None = None
+
+    @property
+    def units(self) -> int | None:
+        """None: the paper prints no n beside its numbers."""
         return None
-    if "low" in c and "high" in c:
-        return float(c["low"]), float(c["high"])
-    if "pm" in c:
-        return float(c["value"]) - float(c["pm"]), float(c["value"]) + float(c["pm"])
-    return None
+
+    @classmethod
+    def from_json(cls, c: JSONObject) -> PublishedCell:
+        def number(key: str) -> float | None:
+            v = c.get(key)
+            return v if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+        count, dagger = c.get("count"), c.get("dagger")
+        return cls(
+            value=number("value"),
+            low=number("low"),
+            high=number("high"),
+            pm=number("pm"),
+            count=count if isinstance(count, int) else None,
+            dagger=dagger if isinstance(dagger, bool) else None,
+        )
+
+    def to_json(self) -> JSONObject:
+        """The cell as the published data hold it (only the keys it has)."""
+        found: dict[str, JSONValue] = {
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+            "pm": self.pm,
+            "count": self.count,
+            "dagger": self.dagger,
+        }
+        return {k: v for k, v in found.items() if v is not None}
+
+    def interval(self) -> tuple[float, float] | None:
+        """The cell's 95% interval (None for a count or a point value)."""
+        if self.value is None:
+            return None
+        if self.low is not None and self.high is not None:
+            return self.low, self.high
+        if self.pm is not None:
+            return self.value - self.pm, self.value + self.pm
+        return None
+
+
+def published_rows(table: str) -> dict[str, dict[str, PublishedCell]]:
+    """The paper's rows of `table`: per row label (a model), its cells by column key."""
+    rows = published(table).get("rows", {})
+    return {
+        label: {key: PublishedCell.from_json(c) for key, c in cells.items() if isinstance(c, dict)}
+        for label, cells in rows.items()
+    }
 
 
 # Where the paper prints tokens per move for a game (Tables 12 and 13 by formulation, 14 by effort).

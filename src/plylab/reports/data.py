@@ -8,24 +8,57 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import expand_attempts
+from ..jsontypes import JSONObject, JSONValue
+from ..oracles.graded import Grade
 from ..players.canonical import printed_run_name
 from .boards import Marks, draw
 from .evalline import engine_view, source_of
+from .payload import EquilibriumView, Final, LegalMove, Replay, Step
+
+if TYPE_CHECKING:
+    import pyspiel
 
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
-def _json(text: str | None) -> Any:
+def _json(text: str | None) -> JSONValue:
     return None if text is None else json.loads(text)
+
+
+def _object(text: str | None) -> JSONObject:
+    """A stored JSON object ({} for none)."""
+    found = _json(text)
+    return found if isinstance(found, dict) else {}
+
+
+def _part(obj: JSONObject, key: str) -> JSONObject:
+    """`obj[key]` where it is an object, else {}."""
+    found = obj.get(key)
+    return found if isinstance(found, dict) else {}
+
+
+def _number(v: JSONValue) -> float | None:
+    """A stored number as stored (an int stays an int); None for anything else."""
+    return v if isinstance(v, int | float) else None
+
+
+def _value_names(values: JSONObject) -> dict[int, str]:
+    """Exact values per action (JSON keys) as win / draw / loss."""
+    return {int(a): VALUE_NAMES[v] for a, v in values.items() if isinstance(v, int) and v in VALUE_NAMES}
+
+
+def _scores(scores: JSONObject) -> dict[int, float]:
+    return {int(a): s for a, v in scores.items() if (s := _number(v)) is not None}
 
 
 @cache
@@ -37,7 +70,22 @@ def formulation(game: str, spec: str) -> Formulation | None:
         return None
 
 
-def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class RunSummary:
+    """One line per run: what it played and how it ended, for the index page."""
+
+    id: int
+    name: str
+    kind: str
+    status: str
+    seed: int
+    created: str  # when it started, as the page prints it
+    games: int
+    titles: list[str]
+    matchups: int
+
+
+def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[RunSummary]:
     """One line per run: what it played and how it ended, for the index page."""
     by_run: dict[int, list[MatchupCount]] = {r.id: [] for r in runs}
     for m in matchups:
@@ -46,104 +94,148 @@ def run_summaries(runs: list[RunRow], matchups: list[MatchupCount]) -> list[dict
     for r in runs:
         mine = by_run[r.id]
         out.append(
-            {
-                "id": r.id,
-                "name": printed_run_name(r.name),  # as every table prints it (the store keeps its own)
-                "kind": r.kind,
-                "status": r.status,
-                "seed": r.seed,
-                "created": datetime.fromtimestamp(r.created).strftime("%Y-%m-%d %H:%M"),
-                "games": sum(m.games for m in mine),
-                "titles": sorted({m.game for m in mine}),
-                "matchups": len(mine),
-            }
+            RunSummary(
+                id=r.id,
+                name=printed_run_name(r.name),  # as every table prints it (the store keeps its own)
+                kind=r.kind,
+                status=r.status,
+                seed=r.seed,
+                created=datetime.fromtimestamp(r.created).strftime("%Y-%m-%d %H:%M"),
+                games=sum(m.games for m in mine),
+                titles=sorted({m.game for m in mine}),
+                matchups=len(mine),
+            )
         )
     return out
 
 
-def game_summary(g: ListedGame, replay: bool) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameSummary:
+    """A row of a run's game list: who played, how it ended, how well the player moved (its fields
+    in the order of the game list's script rows, gamelist.FIELDS)."""
+
+    id: int
+    idx: int
+    game: str
+    formulation: str
+    player: str
+    seat: int  # from 1
+    opponent: str
+    outcome: str
+    failure_kind: str | None
+    moves: int
+    optimal: int
+    scored: int
+    tokens: int
+    replay: bool  # whether the game has a replay page
+
+    def values(self) -> list[JSONValue]:
+        """The row as the game list's script holds it."""
+        return [
+            self.id,
+            self.idx,
+            self.game,
+            self.formulation,
+            self.player,
+            self.seat,
+            self.opponent,
+            self.outcome,
+            self.failure_kind,
+            self.moves,
+            self.optimal,
+            self.scored,
+            self.tokens,
+            self.replay,
+        ]
+
+
+def game_summary(g: ListedGame, replay: bool) -> GameSummary:
     """A row of a run's game list: who played, how it ended, how well the player moved."""
-    return {
-        "id": g.id,
-        "idx": g.idx,
-        "game": g.game,
-        "formulation": g.formulation,
-        "player": g.player,
-        "opponent": g.opponent,
-        "seat": g.player_seat + 1,
-        "outcome": g.outcome,
-        "failure_kind": g.failure_kind,
-        "moves": g.num_moves,
-        "optimal": int(g.optimal),
-        "scored": int(g.scored),
-        "tokens": int(g.played_tokens),
-        "replay": replay,
-    }
+    return GameSummary(
+        id=g.id,
+        idx=g.idx,
+        game=g.game,
+        formulation=g.formulation,
+        player=g.player,
+        seat=g.player_seat + 1,
+        opponent=g.opponent,
+        outcome=g.outcome,
+        failure_kind=g.failure_kind,
+        moves=g.num_moves,
+        optimal=int(g.optimal),
+        scored=int(g.scored),
+        tokens=int(g.played_tokens),
+        replay=replay,
+    )
 
 
-def _payoff_grade(m: MoveRow) -> dict[str, Any] | None:
+def _payoff_grade(m: MoveRow) -> JSONObject | None:
     """The move's grade where it is an expected payoff against an equilibrium; else None."""
-    grade = _json(m.grade)
-    return grade if isinstance(grade, dict) and grade.get("unit") == "payoff" else None
+    grade = _object(m.grade)
+    return grade if grade.get("unit") == "payoff" else None
 
 
-def _legal(f: Formulation | None, state: Any, m: MoveRow) -> list[dict[str, Any]]:
-    values = _json(m.values_json) or {}
-    scores = _json(m.scores_json) or {}
+def _legal(f: Formulation | None, state: pyspiel.State | None, m: MoveRow) -> list[LegalMove]:
+    values = _object(m.values_json)
+    scores = _object(m.scores_json)
     grade = _payoff_grade(m) or {}
-    payoffs, policy = grade.get("expected", {}), (grade.get("detail") or {}).get("policy", {})
-    out = []
-    for a in _json(m.legal):
+    payoffs, policy = _part(grade, "expected"), _part(_part(grade, "detail"), "policy")
+    out: list[LegalMove] = []
+    legal = _json(m.legal)
+    for a in legal if isinstance(legal, list) else []:
+        assert isinstance(a, int)
         value = values.get(str(a))
         out.append(
             {
                 "action": a,
                 "label": f.action_label(state, a) if f is not None else str(a),
-                "value": VALUE_NAMES.get(value) if value is not None else None,
-                "score": scores.get(str(a)),
+                "value": VALUE_NAMES.get(value) if isinstance(value, int) else None,
+                "score": _number(scores.get(str(a))),
                 # games of hidden information: the equilibrium's probability and value of the action
-                "probability": policy.get(str(a)),
-                "payoff": payoffs.get(str(a)),
+                "probability": _number(policy.get(str(a))),
+                "payoff": _number(payoffs.get(str(a))),
             }
         )
     return out
 
 
-def _equilibrium(m: MoveRow) -> dict[str, Any] | None:
+def _equilibrium(m: MoveRow) -> EquilibriumView | None:
     """What the chosen action lost against the equilibrium (oracles.equilibrium), for the replay."""
     grade = _payoff_grade(m)
     if grade is None or m.action is None:
         return None
-    values = [float(v) for v in grade["expected"].values()]
-    detail = grade.get("detail") or {}
+    detail = _part(grade, "detail")
     return {
         "loss": m.loss,
         "span": grade.get("span"),
-        "informative": max(values) - min(values) > float(grade.get("tolerance", 1e-9)),
+        "informative": Grade.from_json(grade).informative,
         "played": detail.get("played"),
-        "probability": (detail.get("policy") or {}).get(str(m.action)),
+        "probability": _part(detail, "policy").get(str(m.action)),
         "belief": detail.get("belief"),
         "source": grade.get("source"),
     }
 
 
-def _marks(m: MoveRow, before: Any, last: int | None) -> Marks:
-    values = _json(m.values_json) or {}
-    scores = _json(m.scores_json) or {}
+def _marks(m: MoveRow, before: pyspiel.State | None, last: int | None) -> Marks:
     return Marks(
         last=last,
         chosen=m.action,
-        values={int(a): VALUE_NAMES[v] for a, v in values.items() if v in VALUE_NAMES},
-        scores={int(a): s for a, s in scores.items() if s is not None},
+        values=_value_names(_object(m.values_json)),
+        scores=_scores(_object(m.scores_json)),
         before=before,
     )
 
 
 def _step(
-    f: Formulation | None, engine: Any, m: MoveRow, names: list[str], game: str, prev: MoveRow | None
-) -> dict[str, Any]:
-    state = engine.deserialize_state(m.state) if f is not None else None
-    before = engine.deserialize_state(prev.state) if f is not None and prev is not None else None
+    f: Formulation | None,
+    engine: pyspiel.Game | None,
+    m: MoveRow,
+    names: list[str],
+    game: str,
+    prev: MoveRow | None,
+) -> Step:
+    state = engine.deserialize_state(m.state) if engine is not None else None
+    before = engine.deserialize_state(prev.state) if engine is not None and prev is not None else None
     last = prev.action if prev is not None else None
     # hidden information: the board is what the mover saw; the whole state sits behind a toggle
     whole = f.render_whole(state) if f is not None else None
@@ -176,18 +268,24 @@ def _step(
         "cost": m.cost,
         "elapsed": m.elapsed,
         "failure_kind": m.failure_kind,
-        "attempts": expand_attempts(_json(m.attempts), m),
+        "attempts": expand_attempts(_attempts(m.attempts), m),
         "note": _json(m.note),
         "engine": engine_view(m.grade),  # an engine's evaluations (chess); None elsewhere
     }
 
 
+def _attempts(text: str | None) -> list[JSONObject] | None:
+    """A move's stored attempts (None for an older store without them)."""
+    found = _json(text)
+    return [a for a in found if isinstance(a, dict)] if isinstance(found, list) else None
+
+
 def _final(
-    f: Formulation | None, engine: Any, g: GameRow, moves: list[MoveRow], seats: list[str]
-) -> dict[str, Any]:
+    f: Formulation | None, engine: pyspiel.Game | None, g: GameRow, moves: list[MoveRow], seats: list[str]
+) -> Final:
     """The position after the last move, with the result as the player saw it."""
     board, svg, whole = "", None, None
-    if f is not None and moves:
+    if f is not None and engine is not None and moves:
         before = engine.deserialize_state(moves[-1].state)
         state = before.clone()
         last = moves[-1].action
@@ -196,7 +294,7 @@ def _final(
         board = f.render_state(state)
         whole = f.render_whole(state)
         svg = None if whole is not None else draw(g.game, state, Marks(last=last, before=before))
-    returns = _json(g.returns)
+    returns: list[float] = json.loads(g.returns)
     if g.forfeit_by is not None:
         text = f"{seats[g.forfeit_by]} forfeited ({g.failure_kind or 'failure'})."
     else:
@@ -208,7 +306,7 @@ def _final(
     return {"board": board, "svg": svg, "result": text, "whole": whole}
 
 
-def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> dict[str, Any]:
+def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> Replay:
     """Everything the replay page needs for one game, inlined into it as JSON."""
     f = formulation(g.game, g.formulation)
     engine = get_game(g.game).engine if f is not None else None

@@ -3,13 +3,12 @@ the game's equilibrium (analysis.equilibrium), the same cells as the terminal ta
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..analysis import equilibrium
+from ..analysis.results import MatchupRow
 from .page import Cell, Grid, Section
 
 
-def section(rows: list[dict[str, Any]]) -> Section | None:
+def section(rows: list[MatchupRow]) -> Section | None:
     """None when no matchup was scored against an equilibrium."""
     header, body = equilibrium.table(rows)
     if not body:

@@ -9,36 +9,42 @@ each point names its step (data-step), so a click goes to that ply, as on the ex
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
 from ..analysis.chess import NAGS, graded_ply
+from ..jsontypes import JSONObject
 from ..oracles.engine import eval_text
 from ..oracles.graded import Grade
+
+if TYPE_CHECKING:
+    from .payload import EngineView, Step
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 184, 64, 14, 30, 30
 MARK = {"inaccuracy": "#bf8700", "mistake": "#e16f24", "blunder": "#cf222e"}
 
 
-def _white(ev: dict[str, Any], mover_white: bool) -> tuple[float, str]:
+def _white(ev: JSONObject, mover_white: bool) -> tuple[float, str]:
     """An evaluation (mover's side) as White's expected score and its text (+0.34, #-2, 1-0)."""
     from ..oracles.engine import Evaluation
 
     if "result" in ev:
-        r = ev["result"] if mover_white else 1 - ev["result"]
+        result = ev["result"]
+        assert isinstance(result, int | float)
+        r = result if mover_white else 1 - result
         return r, {1.0: "1-0", 0.0: "0-1"}.get(r, "½-½")
-    e = Evaluation(ev.get("cp"), ev.get("mate"), None)
+    cp, mate = ev.get("cp"), ev.get("mate")
+    e = Evaluation(cp if isinstance(cp, int) else None, mate if isinstance(mate, int) else None, None)
     e = e if mover_white else e.flipped()
     return e.expected, eval_text(e.cp, e.mate)
 
 
-def engine_view(grade_text: str | None) -> dict[str, Any] | None:
+def engine_view(grade_text: str | None) -> EngineView | None:
     """What the replay shows of one engine-graded move; None for a move no engine graded."""
     if grade_text is None:
         return None
-    grade = Grade.from_json(json.loads(grade_text))
+    grade = Grade.from_json(grade_text)
     d = grade.detail
     if "played_eval" not in d:
         return None
@@ -62,13 +68,13 @@ def engine_view(grade_text: str | None) -> dict[str, Any] | None:
     }
 
 
-def source_of(steps: list[dict[str, Any]]) -> str | None:
+def source_of(steps: list[Step]) -> str | None:
     """The engine and limit a replay's moves were graded by; None where no engine graded them."""
-    found = sorted({s["engine"]["source"] for s in steps if s.get("engine")})
+    found = sorted({e["source"] for s in steps if (e := s.get("engine"))})
     return ", ".join(found) if found else None
 
 
-def chart(steps: list[dict[str, Any]]) -> str:
+def chart(steps: list[Step]) -> str:
     """White's expected score after each ply as SVG, the annotated moves marked."""
     n = len(steps)
     step_x = (WIDTH - LEFT - RIGHT) / max(n, 1)
@@ -85,7 +91,7 @@ def chart(steps: list[dict[str, Any]]) -> str:
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#d0d7de"/>'
             f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#636c76">{name}</text>'
         )
-    points = [(i, s["engine"]) for i, s in enumerate(steps) if s.get("engine")]
+    points = [(i, e) for i, s in enumerate(steps) if (e := s.get("engine"))]
     line = " ".join(f"{x(i):.1f},{y(e['after']):.1f}" for i, e in points)
     body.append(f'<polyline class="evalline" points="{line}" fill="none" stroke="#0969da" stroke-width="2"/>')
     marked = 0

@@ -9,13 +9,12 @@ site.py, which calls it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..harness.store import Store, open_read_only
 from .page import Cell, Grid, PageWriter, Section, plot_ref
 
 
-def _query(store_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+def _query(store_path: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
     conn = open_read_only(store_path)
     try:
         return [tuple(r) for r in conn.execute(sql, args).fetchall()]
@@ -62,7 +61,7 @@ CLUE_CAPTIONS = {
 }
 
 
-def _fmt(value: Any, digits: int = 2) -> str:
+def _fmt(value: object, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 

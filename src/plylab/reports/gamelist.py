@@ -11,49 +11,59 @@ pages and a page loads nothing it does not show.
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass, fields
 
 from ..harness.rows import MatchupCount
 from ..harness.store import Store
+from ..jsontypes import JSONValue
 from ..players.canonical import canonical_spec
+from .data import GameSummary
 
 # What search sees of a game: the end of each prompt (the position and the question: the rules
 # before them are the same in every game), the start of each trace and reply, 8,000 characters a
 # game at most, so the text scripts stay a bounded multiple of the list.
 PROMPT_TAIL, TEXT_CAP, GAME_CAP = 600, 1000, 8000
-FIELDS = (
-    "id", "idx", "game", "formulation", "player", "seat", "opponent", "outcome", "failure_kind",
-    "moves", "optimal", "scored", "tokens", "replay",
-)  # fmt: skip
+FIELDS = tuple(f.name for f in fields(GameSummary))  # a script row's values, in this order
 
 
 def shard_name(run_id: int, kind: str, page: int) -> str:
     return f"run-{run_id}-{kind}-{page}.js"
 
 
-def _script(call: str, page: int, payload: Any) -> str:
+def _script(call: str, page: int, payload: JSONValue) -> str:
     # `</` cannot close a script here: JSON escapes every `/` after `<`
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return f"plylab.{call}({page},{text});\n"
 
 
-def games_script(page: int, listed: list[dict[str, Any]]) -> str:
-    return _script("gameRows", page, [[g[f] for f in FIELDS] for g in listed])
+def games_script(page: int, listed: list[GameSummary]) -> str:
+    return _script("gameRows", page, [g.values() for g in listed])
 
 
 def text_script(page: int, store: Store, ids: list[int]) -> str:
-    texts = {str(k): t for k, t in store.game_texts(ids, PROMPT_TAIL, TEXT_CAP, GAME_CAP).items()}
+    texts: JSONValue = {str(k): t for k, t in store.game_texts(ids, PROMPT_TAIL, TEXT_CAP, GAME_CAP).items()}
     return _script("gameTexts", page, texts)
 
 
-def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Choices:
+    """The values each filter of a run's game list offers."""
+
+    games: list[str]
+    formulations: list[str]
+    players: list[str]
+    opponents: list[str]
+    failure_kinds: list[str]
+    fields: tuple[str, ...]
+
+
+def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> Choices:
     """The values each filter offers for one run."""
-    kinds = store.failure_kinds(run_id)
-    return {
-        "games": sorted({m.game for m in matchups}),
-        "formulations": sorted({m.formulation for m in matchups}),
-        "players": sorted({canonical_spec(m.player) for m in matchups}),
-        "opponents": sorted({canonical_spec(m.opponent) for m in matchups}),
-        "failure_kinds": kinds,
-        "fields": FIELDS,
-    }
+    return Choices(
+        games=sorted({m.game for m in matchups}),
+        formulations=sorted({m.formulation for m in matchups}),
+        players=sorted({canonical_spec(m.player) for m in matchups}),
+        opponents=sorted({canonical_spec(m.opponent) for m in matchups}),
+        failure_kinds=store.failure_kinds(run_id),
+        fields=FIELDS,
+    )

@@ -20,14 +20,21 @@ import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..harness.rows import GameRow, MoveRow
 from ..harness.store import Store, expand_attempts, reading
+from ..jsontypes import JSONObject
 from ..players.canonical import canonical_spec, printed_run_name
 from ..printable import printable
 from ..specs import parse_spec
+
+if TYPE_CHECKING:  # inspect_ai loads only when logs are written
+    from inspect_ai.event import Event
+    from inspect_ai.log import EvalResults, EvalSample
+    from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Content, ModelUsage
+    from inspect_ai.scorer import Score
 
 OUTCOME_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
 TASK = "plylab"
@@ -51,7 +58,7 @@ def _model(spec: str) -> str:
     return model if "/" in model else f"plylab/{model}"
 
 
-def _model_args(spec: str) -> dict[str, Any]:
+def _model_args(spec: str) -> dict[str, str]:
     """The spec's keys besides `model` (which is the log's model): `output=json`, `effort=high`."""
     try:
         options = parse_spec(spec).options
@@ -69,7 +76,7 @@ def _slug(text: str) -> str:
 VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
-def _tries(m: MoveRow) -> list[dict[str, Any]]:
+def _tries(m: MoveRow) -> list[JSONObject]:
     """A move's model calls, in order (every attempt; one for an older store without attempts)."""
     attempts = expand_attempts(json.loads(m.attempts), m) if m.attempts else None
     return attempts or (
@@ -77,26 +84,41 @@ def _tries(m: MoveRow) -> list[dict[str, Any]]:
     )
 
 
-def _call(m: MoveRow, k: int, a: dict[str, Any]) -> tuple[Any, Any]:
+def _text(a: JSONObject, key: str) -> str:
+    """A text of a call ("" where it has none)."""
+    found = a.get(key)
+    return found if isinstance(found, str) else ""
+
+
+def _call(m: MoveRow, k: int, a: JSONObject) -> tuple[ChatMessageUser, ChatMessageAssistant]:
     """One call as inspect messages: what it saw (the prompt) and what it returned."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ContentReasoning, ContentText
 
-    meta: dict[str, Any] = {"ply": m.ply, "attempt": k + 1, "move": m.action_label}
+    meta: JSONObject = {"ply": m.ply, "attempt": k + 1, "move": m.action_label}
     if a.get("failure"):
         meta["failure"] = a["failure"]
-    content: list[Any] = []
+    content: list[Content] = []
     if a.get("reasoning"):
-        content.append(ContentReasoning(reasoning=a["reasoning"]))
-    text = a.get("reply") or ""
+        content.append(ContentReasoning(reasoning=_text(a, "reasoning")))
+    text = _text(a, "reply")
     if a.get("failure"):
         error = f": {a['error']}" if a.get("error") else ""
         text = f"{text}\n\n[plylab: this attempt failed: {a['failure']}{error}]".strip()
     content.append(ContentText(text=text))
-    user = ChatMessageUser(content=a.get("prompt") or "", metadata=meta)
+    user = ChatMessageUser(content=_text(a, "prompt"), metadata=meta)
     return user, ChatMessageAssistant(content=content, metadata=meta)
 
 
-def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Any], list[Any]]:
+def _error(a: JSONObject) -> str | None:
+    """A failed call's failure and error as inspect shows them (None for a call that did not fail)."""
+    failure = a.get("failure")
+    if not failure:
+        return failure if isinstance(failure, str) else None
+    error = a.get("error")
+    return f"{failure}{': ' + str(error) if error else ''}"
+
+
+def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Event], list[ChatMessage]]:
     """The game as inspect events, one per call: each of the player's model calls is a model event
     with its own input (that call's prompt, alone: every move is an independent call) and output;
     every other move (the opponent's, or a bot player's) is an info event. Returns (events, the
@@ -104,8 +126,8 @@ def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Any], li
     from inspect_ai.event import InfoEvent, ModelEvent
     from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
 
-    events: list[Any] = []
-    last: list[Any] = []
+    events: list[Event] = []
+    last: list[ChatMessage] = []
     clock = 0.0  # seconds into the game: the store keeps each move's duration, not its start
     for m in moves:
         when = datetime.fromtimestamp(g.started + clock, tz=UTC)
@@ -131,7 +153,7 @@ def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Any], li
                     tool_choice="none",
                     config=GenerateConfig(),
                     output=output,
-                    error=a.get("failure") and f"{a['failure']}{': ' + a['error'] if a.get('error') else ''}",
+                    error=_error(a),
                     cache="read" if final and m.cache_hits and not m.calls else None,
                     timestamp=when,
                     working_start=clock,
@@ -163,7 +185,7 @@ def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Any], li
     return events, last
 
 
-def _target(g: GameRow, moves: list[MoveRow]) -> tuple[str, dict[str, Any]]:
+def _target(g: GameRow, moves: list[MoveRow]) -> tuple[str, JSONObject]:
     """What the oracle says the player could achieve: the best exact value among its legal moves at
     its first move the oracle valued (perfect play from there on, by both sides); else `unknown`
     (a game, like a hidden one, whose oracle grades by expected payoff rather than exact value)."""
@@ -176,7 +198,7 @@ def _target(g: GameRow, moves: list[MoveRow]) -> tuple[str, dict[str, Any]]:
     return "unknown", {"target_from": "no exact oracle value for this game"}
 
 
-def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
+def _sample(g: GameRow, moves: list[MoveRow], model: str) -> EvalSample:
     from inspect_ai.log import EvalSample
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
@@ -248,13 +270,24 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> Any:
     )
 
 
-def _results(samples: list[Any]) -> Any:
+def _score(s: EvalSample, name: str) -> Score:
+    assert s.scores is not None  # every sample written here has its two scores
+    return s.scores[name]
+
+
+def _meta(s: EvalSample, name: str) -> dict[str, int]:
+    found = _score(s, name).metadata
+    assert found is not None
+    return {k: v for k, v in found.items() if isinstance(v, int)}
+
+
+def _results(samples: list[EvalSample]) -> EvalResults:
     from inspect_ai.log import EvalMetric, EvalResults, EvalScore
 
     n = len(samples)
-    outcomes = [s.scores["outcome"].value for s in samples]
-    opt = sum(s.scores["optimality"].metadata["optimal"] for s in samples)
-    scored = sum(s.scores["optimality"].metadata["scored"] for s in samples)
+    outcomes = [_score(s, "outcome").value for s in samples]
+    opt = sum(_meta(s, "optimality")["optimal"] for s in samples)
+    scored = sum(_meta(s, "optimality")["scored"] for s in samples)
     rate = {o: outcomes.count(o) / n if n else 0.0 for o in OUTCOME_VALUE}
     return EvalResults(
         total_samples=n,
@@ -277,9 +310,9 @@ def _results(samples: list[Any]) -> Any:
     )
 
 
-def _usage(samples: list[Any]) -> dict[str, Any]:
+def _usage(samples: list[EvalSample]) -> dict[str, ModelUsage]:
     """The log's model usage: its samples' summed."""
-    total: dict[str, Any] = {}
+    total: dict[str, ModelUsage] = {}
     for s in samples:
         for model, u in s.model_usage.items():
             total[model] = total[model] + u if model in total else u

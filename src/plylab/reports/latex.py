@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..analysis.metrics import matchup_rows
+from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
 from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
@@ -69,7 +69,7 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     store = Store(store_path, create=False)
     try:
-        rows = matchup_rows(store, run)
+        rows = matchup_results(store, run)
         ratings = _ratings_tabulars(store, run)
     finally:
         store.close()
@@ -80,7 +80,7 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
             _float(render(t.rows, "latex", t.table, t.by), f"{t.caption} ({t.scope}).", t.slug), "utf-8"
         )
         written.append(path)
-    if any(r.get("equilibrium") for r in rows):  # games of hidden information
+    if any(r.equilibrium is not None for r in rows):  # games of hidden information
         path = out_dir / "equilibrium.tex"
         caption = "Losses against the equilibrium per matchup, with 95% intervals."
         path.write_text(_float(render(rows, "latex", "equilibrium"), caption, "equilibrium"), "utf-8")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from ..analysis.results import MatchupRow
 from ..errors import UserError
 from ..games import get_game
 from ..harness.rows import Matchup, MatchupCount
@@ -24,17 +25,40 @@ from .boards import Marks, draw
 WORST = 6  # positions drawn per matchup
 
 
-def page_path(row: dict[str, Any]) -> str:
+SpellingKey = tuple[int, str, str, str, str]  # (run id, game, formulation, player, opponent)
+
+
+@dataclass(frozen=True)
+class WorstPosition:
+    """A position where the player most often chose a non-optimal move, as its page draws it."""
+
+    svg: Markup | None
+    text: str | None
+    wrong: int
+    seen: int
+    move: str | None  # the move most often played wrongly there
+    move_n: int
+
+
+@dataclass(frozen=True)
+class MatchupPage:
+    """What a matchup's page shows beside its numbers: optimality by move number, worst positions."""
+
+    chart: Markup
+    worst: list[WorstPosition]
+
+
+def page_path(row: MatchupRow) -> str:
     """Where a matchup's page lives (stable: named by a hash of the matchup's identity)."""
-    key = json.dumps([row["run"], row["game"], row["formulation"], row["player"], row["opponent"]])
+    key = json.dumps(list(row.key))
     return f"matchups/m-{hashlib.sha1(key.encode()).hexdigest()[:12]}.html"
 
 
-def _matchup(run_id: int, row: dict[str, Any], spellings: tuple[list[str], list[str]]) -> Matchup:
+def _matchup(run_id: int, row: MatchupRow, spellings: tuple[list[str], list[str]]) -> Matchup:
     return Matchup(
         run_id=run_id,
-        game=row["game"],
-        formulation=row["formulation"],
+        game=row.game,
+        formulation=row.formulation,
         players=tuple(spellings[0]),
         opponents=tuple(spellings[1]),
     )
@@ -73,15 +97,15 @@ def by_move_chart(points: list[tuple[int, int, float]]) -> Markup:
 
 
 def matchup_page(
-    store: Store, run_id: int, row: dict[str, Any], spellings: tuple[list[str], list[str]]
-) -> dict[str, Any]:
+    store: Store, run_id: int, row: MatchupRow, spellings: tuple[list[str], list[str]]
+) -> MatchupPage:
     """What a matchup's page shows, read from the store."""
     matchup = _matchup(run_id, row, spellings)
     points = [(p.k, p.n, p.ok) for p in store.optimality_by_move(matchup)]
     worst = []
     try:
-        engine = get_game(row["game"]).engine
-        f = get_game(row["game"]).formulation(row["formulation"])
+        engine = get_game(row.game).engine
+        f = get_game(row.game).formulation(row.formulation)
     except UserError:
         engine = f = None
     for r in store.worst_states(matchup, WORST):
@@ -97,26 +121,26 @@ def matchup_page(
                 values={int(a): names[v] for a, v in values.items() if v in names},
                 scores={int(a): s for a, s in scores.items() if s is not None},
             )
-            svg = draw(row["game"], state, marks)
+            svg = draw(row.game, state, marks)
             text = f.render_state(state)
         worst.append(
-            {
-                "svg": Markup(svg) if svg else None,
-                "text": text,
-                "wrong": int(r.wrong),
-                "seen": r.seen,
-                "move": wrong.action_label if wrong else None,
-                "move_n": wrong.n if wrong else 0,
-            }
+            WorstPosition(
+                svg=Markup(svg) if svg else None,
+                text=text,
+                wrong=int(r.wrong),
+                seen=r.seen,
+                move=wrong.action_label if wrong else None,
+                move_n=wrong.n if wrong else 0,
+            )
         )
-    return {"chart": by_move_chart(points), "worst": worst}
+    return MatchupPage(by_move_chart(points), worst)
 
 
 def spellings_of(
     matchups: Iterable[MatchupCount], canonical: Callable[[str], str]
-) -> dict[tuple[Any, ...], tuple[list[str], list[str]]]:
+) -> dict[SpellingKey, tuple[list[str], list[str]]]:
     """Per (run id, game, formulation, player, opponent) as reported: the stored spellings of its specs."""
-    out: dict[tuple[Any, ...], tuple[list[str], list[str]]] = {}
+    out: dict[SpellingKey, tuple[list[str], list[str]]] = {}
     for m in matchups:
         key = (m.run_id, m.game, m.formulation, canonical(m.player), canonical(m.opponent))
         players, opponents = out.setdefault(key, ([], []))

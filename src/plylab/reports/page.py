@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 
 @dataclass
@@ -70,4 +70,4 @@ class PageWriter(Protocol):
 
     out: Path
 
-    def page(self, template: str, path: str, root: str, **values: Any) -> Path: ...
+    def page(self, template: str, path: str, root: str, **values: object) -> Path: ...

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
+from ..analysis.results import MatchupRow
 from ..players.canonical import printed_run_name
 
 # (table, pivot columns, caption), in the paper's order: Tables 4/8/10, 6/7, recognition, tokens.
@@ -34,27 +34,23 @@ class PaperTable:
     caption: str
     scope: str  # "game" or "game, run R"
     slug: str
-    rows: list[dict[str, Any]]
+    rows: list[MatchupRow]
 
 
-def uses_model(row: dict[str, Any]) -> bool:
-    return bool(row["usage"]["calls"] + row["usage"]["cache_hits"] > 0)
+def _setting(row: MatchupRow) -> tuple[str, ...]:
+    return (row.game, row.formulation, row.player, row.opponent)
 
 
-def _setting(row: dict[str, Any]) -> tuple[str, ...]:
-    return (row["game"], row["formulation"], row["player"], row["opponent"])
-
-
-def paper_tables(rows: list[dict[str, Any]]) -> list[PaperTable]:
+def paper_tables(rows: list[MatchupRow]) -> list[PaperTable]:
     """One table per (pivot, game), split further by run where runs repeat a setting."""
     split_runs = any(n > 1 for n in Counter(map(_setting, rows)).values())
-    scopes: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    scopes: dict[tuple[str, str], list[MatchupRow]] = {}
     for r in rows:
-        scopes.setdefault((r["game"], r["run"] if split_runs else ""), []).append(r)
+        scopes.setdefault((r.game, r.run if split_runs else ""), []).append(r)
     out = []
     for table, by, caption in PIVOTS:
         for (game, run), scoped in scopes.items():
-            chosen = [r for r in scoped if uses_model(r)] if table in MODEL_ONLY else scoped
+            chosen = [r for r in scoped if r.uses_model] if table in MODEL_ONLY else scoped
             if not chosen:
                 continue
             scope = f"{game}, run {printed_run_name(run)}" if run else game

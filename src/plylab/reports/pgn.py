@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..analysis.chess import graded_ply
 from ..errors import UserError
@@ -21,6 +21,7 @@ from ..oracles.uci import FAMILY, mapping, maps
 from ..players.canonical import canonical_spec, printed_run_name
 
 if TYPE_CHECKING:
+    import chess.engine
     import chess.pgn
 
     from ..harness.rows import GameRow, MoveRow
@@ -36,7 +37,7 @@ def _result(g: GameRow, white: int) -> str:
     return "1-0" if returns[white] > returns[1 - white] else "0-1"
 
 
-def _eval_after(grade: Grade, white_moved: bool) -> Any:
+def _eval_after(grade: Grade, white_moved: bool) -> chess.engine.PovScore | None:
     """The evaluation after the move played, from White's side (None where the game ended)."""
     import chess
     import chess.engine

@@ -12,16 +12,17 @@ what it shows, not what is stored.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..analysis.metrics import matchup_rows
+from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
+from ..analysis.results import IDENTITY, MatchupRow, Mean
 from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
@@ -30,11 +31,13 @@ from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
 from . import boards, data, evalline, extras, gamelist, plots, valueline
+from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
+from .gamelist import Choices
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
 from .page import Cell, Grid, Plot, plot_ref
-from .paper import paper_tables, uses_model
+from .paper import paper_tables
 from .papers import paper_pages
 
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
@@ -81,21 +84,21 @@ def _int(n: int) -> Cell:
     return Cell(str(n), sort=n, cls="num")
 
 
-KEYS = ("run", "game", "formulation", "player", "opponent")
+KEYS = IDENTITY  # run, game, formulation, player, opponent
 
 
-def _keys(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+def _keys(rows: list[MatchupRow]) -> tuple[str, ...]:
     """The identifying columns; `run` only when the rows come from more than one run."""
-    return KEYS if len({r["run"] for r in rows}) > 1 else KEYS[1:]
+    return KEYS if len({r.run for r in rows}) > 1 else KEYS[1:]
 
 
-def _key_cells(r: dict[str, Any], keys: tuple[str, ...], root: str | None = None) -> list[Cell]:
+def _key_cells(r: MatchupRow, keys: tuple[str, ...], root: str | None = None) -> list[Cell]:
     """The identifying cells; with `root`, the player's cell opens the matchup's page."""
     return [
         Cell(
-            printed_run_name(r[k]) if k == "run" else r[k],
+            printed_run_name(r.run) if k == "run" else r.column(k),
             cls="key" if k in ("run", "player", "opponent") else None,
-            href=root + r["page"] if root is not None and k == "player" and r.get("page") else None,
+            href=root + matchup_page_path(r) if root is not None and k == "player" else None,
         )
         for k in keys
     ]
@@ -112,18 +115,18 @@ def _rate_ci(rate: float | None, low: float | None, high: float | None, n: int |
     return Cell(f"{rate:.3f}{ci}", sort=rate, cls="num")
 
 
-def _payoff(est: dict[str, Any] | None) -> Cell:
-    if not est or est.get("mean") is None:
+def _payoff(est: Mean | None) -> Cell:
+    if est is None or est.mean is None:
         return Cell("–", sort=None, cls="num")
-    return Cell(payoff_cell(est), sort=est["mean"], cls="num")
+    return Cell(payoff_cell(est), sort=est.mean, cls="num")
 
 
-def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
+def matchup_grid(rows: list[MatchupRow], root: str = "") -> Grid:
     """Outcomes and optimality per matchup; the clustered interval, scored moves and moves per game
     fold into a detail row, so the table fits 1280 px."""
     keys = _keys(rows)
-    scored = any("optimality_score" in r for r in rows)  # oracles with exact scores (Connect Four)
-    paid = any("payoff" in r for r in rows)  # hidden-information games: mean payoff per game
+    scored = any(r.optimality_score is not None for r in rows)  # oracles with exact scores (Connect Four)
+    paid = any(r.payoff is not None for r in rows)  # hidden-information games: mean payoff per game
     header = (
         [*keys, "games", "W", "D", "L", "F"]
         + ["payoff/game [95% t]"] * paid
@@ -132,22 +135,23 @@ def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
     )
     body, details = [], []
     for r in rows:
-        o, s = r["optimality"], r.get("optimality_score") or {}
+        o, s = r.optimality, r.optimality_score
         body.append(
             _key_cells(r, keys, root)
-            + [_int(r[k]) for k in ("games", "wins", "draws", "losses", "failures")]
-            + [_payoff(r.get("payoff"))] * paid
-            + [_rate_ci(o["rate"], o["low"], o["high"], o["scored"])]
-            + [_rate_ci(s.get("rate"), s.get("low"), s.get("high"), s.get("scored"))] * scored
+            + [_int(n) for n in (r.games, r.wins, r.draws, r.losses, r.failures)]
+            + [_payoff(r.payoff)] * paid
+            + [_rate_ci(o.rate, o.low, o.high, o.scored)]
+            + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)]
+            * scored
         )
         clustered = (
-            f"[{o['cluster_low']:.3f}, {o['cluster_high']:.3f}]"
-            if interval_holds(o.get("cluster_low"), o.get("cluster_high"), o["scored"])
+            f"[{o.cluster_low:.3f}, {o.cluster_high:.3f}]"
+            if interval_holds(o.cluster_low, o.cluster_high, o.scored)
             else "–"
         )
-        moves = r["moves_per_game"]["mean"]
+        moves = r.moves_per_game.mean
         details.append(
-            f"95% interval clustered by game: {clustered} · scored moves: {o['scored']} · "
+            f"95% interval clustered by game: {clustered} · scored moves: {o.scored} · "
             f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
         )
     return Grid(
@@ -160,33 +164,38 @@ def matchup_grid(rows: list[dict[str, Any]], root: str = "") -> Grid:
     )
 
 
-def usage_grid(rows: list[dict[str, Any]]) -> Grid:
+def usage_grid(rows: list[MatchupRow]) -> Grid:
     keys = _keys(rows)
     header = [*keys, "recognition [95% Wilson]", "traces", "tokens/move [95% t]", "calls", "cost"]
     body, details = [], []
-    for r in filter(uses_model, rows):
-        rec, tok, u = r["recognition"], r["tokens_per_move"], r["usage"]
-        mean = tok["mean"]
+    for r in rows:
+        if not r.uses_model:
+            continue
+        rec, tok, u = r.recognition, r.tokens_per_move, r.usage
+        mean = tok.mean
         body.append(
             _key_cells(r, keys)
             + [
-                _rate_ci(rec["rate"], rec["low"], rec["high"], rec["n"]),
-                _int(rec["n"]),
+                _rate_ci(rec.rate, rec.low, rec.high, rec.n),
+                _int(rec.n),
                 Cell(
-                    "–"
-                    if mean is None
-                    else estimate_text(mean, tok["low"], tok["high"], tok["n"], "{:.1f}".format),
+                    "–" if mean is None else estimate_text(mean, tok.low, tok.high, tok.n, "{:.1f}".format),
                     sort=mean,
                     cls="num",
                 ),
-                _int(u["calls"]),
-                _num(u["cost"], 4),
+                _int(u.calls),
+                _num(u.cost, 4),
             ]
         )
         details.append(
             " · ".join(
-                f"{k.replace('_', ' ')}: {u[k]}"
-                for k in ("input_tokens", "output_tokens", "reasoning_tokens", "cache_hits")
+                f"{k.replace('_', ' ')}: {n}"
+                for k, n in (
+                    ("input_tokens", u.input_tokens),
+                    ("output_tokens", u.output_tokens),
+                    ("reasoning_tokens", u.reasoning_tokens),
+                    ("cache_hits", u.cache_hits),
+                )
             )
         )
     return Grid(
@@ -201,7 +210,7 @@ def usage_grid(rows: list[dict[str, Any]]) -> Grid:
     )
 
 
-def pivot_grids(rows: list[dict[str, Any]]) -> list[Grid]:
+def pivot_grids(rows: list[MatchupRow]) -> list[Grid]:
     grids = []
     for t in paper_tables(rows):
         header, body = pivot(t.rows, t.table, t.by)
@@ -239,7 +248,7 @@ def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
     ]
 
 
-def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
+def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
     header = [
         "replay",
         "#",
@@ -255,23 +264,19 @@ def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
     ]
     body = [
         [
-            Cell(f"game {s['id']}", sort=s["id"], href=f"../games/{s['id']}.html" if s["replay"] else None),
-            _int(s["idx"]),
-            Cell(s["game"]),
-            Cell(s["formulation"]),
-            Cell(s["player"], cls="key"),
-            _int(s["seat"]),
-            Cell(s["opponent"], cls="key"),
+            Cell(f"game {s.id}", sort=s.id, href=f"../games/{s.id}.html" if s.replay else None),
+            _int(s.idx),
+            Cell(s.game),
+            Cell(s.formulation),
+            Cell(s.player, cls="key"),
+            _int(s.seat),
+            Cell(s.opponent, cls="key"),
+            Cell(s.outcome + (f" ({s.failure_kind})" if s.failure_kind else ""), cls=f"outcome {s.outcome}"),
+            _int(s.moves),
             Cell(
-                s["outcome"] + (f" ({s['failure_kind']})" if s["failure_kind"] else ""),
-                cls=f"outcome {s['outcome']}",
+                f"{s.optimal}/{s.scored}" if s.scored else "–", sort=s.optimal / s.scored if s.scored else -1
             ),
-            _int(s["moves"]),
-            Cell(
-                f"{s['optimal']}/{s['scored']}" if s["scored"] else "–",
-                sort=s["optimal"] / s["scored"] if s["scored"] else -1,
-            ),
-            _int(s["tokens"]),
+            _int(s.tokens),
         ]
         for s in listed
     ]
@@ -285,18 +290,18 @@ def games_grid(listed: list[dict[str, Any]], note: str = "") -> Grid:
     )
 
 
-def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
+def runs_grid(summaries: list[RunSummary]) -> Grid:
     header = ["run", "kind", "status", "games", "matchups", "games played", "seed", "started"]
     body = [
         [
-            Cell(s["name"], href=f"runs/run-{s['id']}.html", cls="name"),
-            Cell(s["kind"]),
-            Cell(s["status"]),
-            _int(s["games"]),
-            _int(s["matchups"]),
-            Cell(", ".join(s["titles"]), cls="wrap"),
-            _int(s["seed"]),
-            Cell(s["created"]),
+            Cell(s.name, href=f"runs/run-{s.id}.html", cls="name"),
+            Cell(s.kind),
+            Cell(s.status),
+            _int(s.games),
+            _int(s.matchups),
+            Cell(", ".join(s.titles), cls="wrap"),
+            _int(s.seed),
+            Cell(s.created),
         ]
         for s in summaries
     ]
@@ -304,6 +309,14 @@ def runs_grid(summaries: list[dict[str, Any]]) -> Grid:
 
 
 GAMES_PER_PAGE = 500  # rows of a run's game list per page
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """The tables of a run's page, above its game list."""
+
+    matchups: Grid
+    pivots: list[Grid]
 
 
 def run_page_path(run_id: int, page: int) -> str:
@@ -318,7 +331,7 @@ class SiteWriter:
         self.env = _env()
         self.common = {"store_name": store_path.name, "generated": datetime.now().strftime("%Y-%m-%d %H:%M")}
 
-    def page(self, template: str, path: str, root: str, **values: Any) -> Path:
+    def page(self, template: str, path: str, root: str, **values: object) -> Path:
         target = self.out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(self.env.get_template(template).render(root=root, **self.common, **values), "utf-8")
@@ -358,7 +371,7 @@ class SiteWriter:
         store: Store,
         runs: list[RunRow],
         matchups: list[MatchupCount],
-        rows: list[dict[str, Any]],
+        rows: list[MatchupRow],
         replays: int = 0,
     ) -> None:
         """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
@@ -368,12 +381,12 @@ class SiteWriter:
         seat get a replay page, so the site's size is bounded by what it shows.
         """
         self._store = store
-        summaries = {s["id"]: s for s in data.run_summaries(runs, matchups)}
+        summaries = {s.id: s for s in data.run_summaries(runs, matchups)}
         for run in runs:
             summary = summaries[run.id]
-            pages = max(1, -(-summary["games"] // GAMES_PER_PAGE))
-            run_rows = [r for r in rows if r["run"] == run.name]
-            tables = {"matchups": matchup_grid(run_rows, "../"), "pivots": pivot_grids(run_rows)}
+            pages = max(1, -(-summary.games // GAMES_PER_PAGE))
+            run_rows = [r for r in rows if r.run == run.name]
+            tables = RunTables(matchup_grid(run_rows, "../"), pivot_grids(run_rows))
             capped = replays > 0 and any(m.games > replays for m in matchups if m.run_id == run.id)
             note = (
                 (
@@ -384,7 +397,7 @@ class SiteWriter:
                 else ""
             )
             filters = gamelist.choices(store, run.id, [m for m in matchups if m.run_id == run.id])
-            listed: list[dict[str, Any]] = []
+            listed: list[GameSummary] = []
             pending: list[int] = []
             page = 1
             for g in store.listed_games(run.id):
@@ -402,7 +415,7 @@ class SiteWriter:
                 self.replays(store, pending, run)
             self._run_page(run, summary, tables, listed, note, page, pages, filters)
 
-    def shard(self, run_id: int, page: int, listed: list[dict[str, Any]]) -> None:
+    def shard(self, run_id: int, page: int, listed: list[GameSummary]) -> None:
         """The page's games as a script the filter loads on demand (and their texts, for search)."""
         folder = self.out / "runs"
         folder.mkdir(parents=True, exist_ok=True)
@@ -410,19 +423,19 @@ class SiteWriter:
             gamelist.games_script(page, listed), "utf-8"
         )
         (folder / gamelist.shard_name(run_id, "text", page)).write_text(
-            gamelist.text_script(page, self._store, [g["id"] for g in listed]), "utf-8"
+            gamelist.text_script(page, self._store, [g.id for g in listed]), "utf-8"
         )
 
     def _run_page(
         self,
         run: RunRow,
-        summary: dict[str, Any],
-        tables: dict[str, Any],
-        listed: list[dict[str, Any]],
+        summary: RunSummary,
+        tables: RunTables,
+        listed: list[GameSummary],
         note: str,
         page: int,
         pages: int,
-        filters: dict[str, Any],
+        filters: Choices,
     ) -> None:
         pager = [(str(p), f"../{run_page_path(run.id, p)}", p == page) for p in range(1, pages + 1)]
         self.shard(run.id, page, listed)
@@ -436,30 +449,31 @@ class SiteWriter:
             filters=filters,
             page=page,
             pages=pages,
-            **tables,
+            matchups=tables.matchups,
+            pivots=tables.pivots,
         )
 
     def matchup_pages(
-        self, store: Store, runs: list[RunRow], matchups: list[MatchupCount], rows: list[dict[str, Any]]
+        self, store: Store, runs: list[RunRow], matchups: list[MatchupCount], rows: list[MatchupRow]
     ) -> None:
         """A page per matchup row (reports/matchups.py), each aggregated in SQL."""
         ids = {r.name: r.id for r in runs}
         spellings = spellings_of(matchups, canonical_spec)
         for r in rows:
-            run_id = ids[r["run"]]
-            key = (run_id, r["game"], r["formulation"], r["player"], r["opponent"])
+            run_id = ids[r.run]
+            key = (run_id, r.game, r.formulation, r.player, r.opponent)
             self.page(
                 "matchup.html",
-                r["page"],
+                matchup_page_path(r),
                 "../",
                 row=r,
                 summary=matchup_grid([r], "../"),
-                page=matchup_page(store, run_id, r, spellings.get(key, ([r["player"]], [r["opponent"]]))),
+                page=matchup_page(store, run_id, r, spellings.get(key, ([r.player], [r.opponent]))),
                 run_href=run_page_path(run_id, 1),
             )
 
     def figures(
-        self, rows: list[dict[str, Any]], ratings: dict[str, list[Rating]]
+        self, rows: list[MatchupRow], ratings: dict[str, list[Rating]]
     ) -> tuple[list[Plot], Plot | None]:
         """The index's figures: (optimality and outcomes, ratings); absent ones are skipped."""
         plot_dir = self.out / "plots"
@@ -505,9 +519,7 @@ def write_site(
         matchups = store.matchup_counts(run_ids)
         results = data.rating_results(store, run_ids)
         names = {r.name for r in runs}
-        rows = [r for r in matchup_rows(store, run) if r["run"] in names]
-        for r in rows:
-            r["page"] = matchup_page_path(r)
+        rows = [r for r in matchup_results(store, run) if r.run in names]
         writer.copy_static()
         writer.run_pages(store, runs, matchups, rows, replays)
         writer.matchup_pages(store, runs, matchups, rows)

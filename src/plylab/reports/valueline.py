@@ -9,36 +9,51 @@ names its step (data-step), so a click on the chart goes to that ply. Connect Fo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from markupsafe import escape
+
+if TYPE_CHECKING:
+    from .payload import Step
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 184, 64, 14, 30, 30
 Y = {1: "win", 0: "draw", -1: "loss"}
 SEAT_COLOURS = ("#0969da", "#bf3989")
 
 
-def _half_span(steps: list[dict[str, Any]]) -> float | None:
+class Point(TypedDict):
+    """One step of the value line: the value (and exact score) after it, from seat 0's view."""
+
+    step: int
+    ply: int
+    seat: int
+    value: float | None
+    score: float | None
+    kind: str  # move | mistake | failure
+    payoff: float | None
+
+
+def _half_span(steps: list[Step]) -> float | None:
     """Half the utility range where the moves were graded against an equilibrium (payoffs); else None."""
     spans = [
-        float(s["equilibrium"]["span"])
+        float(span)
         for s in steps
-        if s.get("equilibrium") and s["equilibrium"].get("span")
+        if (eq := s.get("equilibrium")) and isinstance(span := eq.get("span"), int | float) and span
     ]
     return max(spans) / 2 if spans else None
 
 
-def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def series(steps: list[Step]) -> list[Point]:
     """Per step: its ply, the value and score after it from seat 0's view, and what kind of move it was.
 
     Against an equilibrium (hidden information) the value is the mover's expected payoff after the
     move, from seat 0's view, scaled by half the utility range into [-1, 1] (`payoff` keeps it)."""
-    out = []
+    out: list[Point] = []
     half = _half_span(steps)
     for i, s in enumerate(steps):
         flip = 1 if s["seat"] == 0 else -1
         value: float | None = None
-        score: int | None = None
+        score: float | None = None
         payoff: float | None = None
         eq = s.get("equilibrium")
         if s["action"] is None:
@@ -46,16 +61,16 @@ def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
             kind = "failure"
         elif eq is not None and half:
             chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
-            if chosen is not None and chosen.get("payoff") is not None:
-                payoff = float(chosen["payoff"]) * flip
+            if chosen is not None and (paid := chosen.get("payoff")) is not None:
+                payoff = float(paid) * flip
                 value = payoff / half
             kind = "mistake" if eq["informative"] and eq["played"] is False else "move"
         else:
             chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
-            if chosen is not None and chosen["value"] is not None:
-                value = {"win": 1, "draw": 0, "loss": -1}[chosen["value"]] * flip
-            if chosen is not None and chosen["score"] is not None:
-                score = chosen["score"] * flip
+            if chosen is not None and (named := chosen["value"]) is not None:
+                value = {"win": 1, "draw": 0, "loss": -1}[named] * flip
+            if chosen is not None and (exact := chosen["score"]) is not None:
+                score = exact * flip
             kind = "mistake" if s["informative"] and s["optimal"] is False else "move"
         out.append(
             {
@@ -71,17 +86,17 @@ def series(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def chart(steps: list[dict[str, Any]], seat_names: list[str], colours: tuple[str, str] = SEAT_COLOURS) -> str:
+def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = SEAT_COLOURS) -> str:
     """The value line as SVG; one sentence instead when no move was scored (no plot with nothing in it).
     `colours` are the seats' colours on the board, so a seat is one colour across the page."""
     points = series(steps)
-    valued = [p for p in points if p["value"] is not None]
+    valued = [(p, v) for p in points if (v := p["value"]) is not None]
     if not valued:
         return '<p class="empty">No value line: this game has no exact oracle (its moves are not scored).</p>'
     n = len(points)
     step_x = (WIDTH - LEFT - RIGHT) / max(n, 1)
 
-    def x(p: dict[str, Any]) -> float:
+    def x(p: Point) -> float:
         return LEFT + (float(p["step"]) + 0.5) * step_x
 
     half = _half_span(steps)
@@ -99,21 +114,21 @@ def chart(steps: list[dict[str, Any]], seat_names: list[str], colours: tuple[str
             f'<text x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" fill="#636c76">{name}</text>'
         )
     for seat in (0, 1):
-        line = " ".join(f"{x(p):.1f},{y(p['value'], seat):.1f}" for p in valued)
+        line = " ".join(f"{x(p):.1f},{y(v, seat):.1f}" for p, v in valued)
         dash = "" if seat == 0 else ' stroke-dasharray="5 4"'
         body.append(
             f'<polyline class="seat{seat}" points="{line}" fill="none" stroke="{colours[seat]}" stroke-width="2"{dash}/>'
         )
     for p in points:
-        v = p["value"] if p["value"] is not None else 0
-        px, py = x(p), y(v, 0)
+        value = p["value"]
+        px, py = x(p), y(value if value is not None else 0, 0)
         tip = escape(
             f"ply {p['ply']} ({seat_names[p['seat']]}): "
             + (
                 f"expected payoff {p['payoff']:+.3f}"
                 if p.get("payoff") is not None
-                else Y[p["value"]]
-                if p["value"] in Y
+                else Y[int(value)]
+                if value is not None and value in Y
                 else "not scored"
             )
             + " for "

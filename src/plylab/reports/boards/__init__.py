@@ -11,9 +11,12 @@ text, or None when it cannot read the position; a game without a drawer keeps it
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .base import DRAWINGS, Marks, register_drawing
+
+if TYPE_CHECKING:
+    import pyspiel
 
 for _module in ("grid", "hexboard", "nim", "dots"):
     import_module(f"{__name__}.{_module}")
@@ -26,7 +29,7 @@ def seat_colours(game: str) -> tuple[str, str] | None:
     return SEAT_COLOURS.get(game.split(":", 1)[0])
 
 
-def draw(game: str, state: Any, marks: Marks) -> str | None:
+def draw(game: str, state: pyspiel.State, marks: Marks) -> str | None:
     """The position as SVG, or None when `game` has no drawing (or this position cannot be read)."""
     base = game.split(":", 1)[0]
     if base not in DRAWINGS or state is None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
 from ...registry import Registry
+
+if TYPE_CHECKING:
+    import pyspiel
 
 # The site's win / draw / loss colours (static/site.css), from the mover's side.
 VALUE_COLOURS = {"win": "#1a7f37", "draw": "#9a6700", "loss": "#cf222e"}
@@ -24,11 +27,13 @@ class Marks:
     last: int | None = None
     chosen: int | None = None
     values: dict[int, str] = field(default_factory=dict)
-    scores: dict[int, Any] = field(default_factory=dict)
-    before: Any = None  # the state `last` was played from (where it landed is read off the two)
+    scores: dict[int, float] = field(default_factory=dict)
+    before: pyspiel.State | None = (
+        None  # the state `last` was played from (where it landed is read off the two)
+    )
 
 
-Drawing = Callable[[Any, Marks], str | None]
+Drawing = Callable[["pyspiel.State", Marks], str | None]
 DRAWINGS: Registry[Drawing] = Registry("board drawing")
 
 

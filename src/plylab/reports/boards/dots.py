@@ -9,7 +9,7 @@ move is drawn as the missing line it would add, coloured by its exact value.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .base import (
     CHOSEN,
@@ -23,6 +23,9 @@ from .base import (
     value_title,
 )
 
+if TYPE_CHECKING:
+    import pyspiel
+
 STEP, PAD = 56, 14
 OWNER = {"1": "#ddf4ff", "2": "#ffebe9"}
 MOVE = re.compile(r"\((h|v),(\d+),(\d+)\)")
@@ -34,7 +37,7 @@ def _line(kind: str, r: int, c: int) -> tuple[float, float, float, float]:
 
 
 @register_drawing("dots_and_boxes")
-def draw_dots(state: Any, marks: Marks) -> str | None:
+def draw_dots(state: pyspiel.State, marks: Marks) -> str | None:
     params = state.get_game().get_parameters()
     rows, cols = int(params.get("num_rows", 2)), int(params.get("num_cols", 2))
     text = str(state).split("\n")

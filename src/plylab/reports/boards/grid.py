@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
@@ -21,6 +21,7 @@ from .base import (
     CHOSEN,
     LAST,
     VALUE_COLOURS,
+    Drawing,
     Marks,
     attr,
     marked_actions,
@@ -29,6 +30,9 @@ from .base import (
     title,
     value_title,
 )
+
+if TYPE_CHECKING:
+    import pyspiel
 
 Cell = tuple[int, int]
 
@@ -41,7 +45,7 @@ class Style:
     size: int = 44
     holes: bool = False  # Connect Four: round holes in a blue frame
     moves: bool = False  # pieces move from a cell to a cell (Breakthrough, Clobber)
-    text: Callable[[Any], str] = str  # the engine's text of a position (chess: its FEN, unfolded)
+    text: Callable[[pyspiel.State], str] = str  # the engine's text of a position (chess: its FEN, unfolded)
     ranks: str = r"^\s*\d+\s?|\s?\d+\s*$"  # rank numbers around a row, removed before reading it
     # coordinates drawn around the board, as the game's moves name them: column names (above the
     # board, or below it with `files_below`) and row names (left of it, row 0 first)
@@ -85,7 +89,7 @@ STYLES = {
 GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
 
 
-def fen_rows(state: Any) -> str:
+def fen_rows(state: pyspiel.State) -> str:
     """A chess position (its FEN) as eight lines of one character per square, '.' for empty."""
     board = str(state).split()[0]
     return "\n".join(re.sub(r"\d", lambda m: "." * int(m[0]), rank) for rank in board.split("/"))
@@ -129,7 +133,9 @@ def _changes(before: list[str], after: list[str], style: Style) -> tuple[Cell | 
     return left, filled if filled is not None else taken
 
 
-def _move(state: Any, action: int, before: list[str], style: Style) -> tuple[Cell | None, Cell | None]:
+def _move(
+    state: pyspiel.State, action: int, before: list[str], style: Style
+) -> tuple[Cell | None, Cell | None]:
     child = state.clone()
     child.apply_action(action)
     return _changes(before, rows_of(style.text(child), style), style)
@@ -197,7 +203,9 @@ def _piece(look: str, x: float, y: float, size: int) -> str:
     return f'<circle class="piece" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{look}" stroke="#24292f" stroke-width="1.2"/>'
 
 
-def draw_grid(state: Any, marks: Marks, style: Style, geometry: type[Square] = Square) -> str | None:
+def draw_grid(
+    state: pyspiel.State, marks: Marks, style: Style, geometry: type[Square] = Square
+) -> str | None:
     rows = rows_of(style.text(state), style)
     if not rows:
         return None
@@ -300,10 +308,10 @@ def _coordinates(g: Square, style: Style, left: float, top: float, height: float
     return out
 
 
-def _drawer(name: str) -> Any:
+def _drawer(name: str) -> Drawing:
     style = STYLES[name]
 
-    def draw(state: Any, marks: Marks) -> str | None:
+    def draw(state: pyspiel.State, marks: Marks) -> str | None:
         return draw_grid(state, marks, style)
 
     draw.__name__ = f"draw_{name}"

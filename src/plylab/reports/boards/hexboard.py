@@ -7,10 +7,13 @@ edges carry their owner's colour. Cells are read and moves located as on the squ
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .base import LAST, Marks, attr, register_drawing, title
 from .grid import BLACK, WHITE, Cell, Square, Style, draw_grid
+
+if TYPE_CHECKING:
+    import pyspiel
 
 HEX = Style(
     ".",
@@ -65,5 +68,5 @@ class Hexagons(Square):
 
 
 @register_drawing("hex")
-def draw_hex(state: Any, marks: Marks) -> str | None:
+def draw_hex(state: pyspiel.State, marks: Marks) -> str | None:
     return draw_grid(state, marks, HEX, Hexagons)

@@ -7,7 +7,7 @@ faded in their pile.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...games.nim import decode, pile_sizes
 from .base import (
@@ -22,11 +22,14 @@ from .base import (
     value_title,
 )
 
+if TYPE_CHECKING:
+    import pyspiel
+
 GAP, STICK_W, STICK_H, ROW_H, LEFT = 18, 6, 34, 54, 74
 
 
 @register_drawing("nim")
-def draw_nim(state: Any, marks: Marks) -> str | None:
+def draw_nim(state: pyspiel.State, marks: Marks) -> str | None:
     sizes = pile_sizes(state)
     piles = len(sizes)
     taken: dict[int, int] = {}

@@ -1,0 +1,122 @@
+"""The replay page's payload, typed: what reports/data.py builds and the page's charts read.
+
+It is inlined into the page as JSON (the page's script reads it), so it stays a JSON object and its
+parts are TypedDicts: the keys are the page's, the types are checked. A value copied from a stored
+grade as it was stored is a `JSONValue`.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from ..jsontypes import JSONObject, JSONValue
+
+
+class LegalMove(TypedDict):
+    """One legal move as the mover saw it, with what the oracle says of it."""
+
+    action: int
+    label: str
+    value: str | None  # win / draw / loss for the mover (an exact oracle)
+    score: float | None  # an exact score (Connect Four's distance to the end)
+    # games of hidden information: the equilibrium's probability and value of the action
+    probability: float | None
+    payoff: float | None
+
+
+class EquilibriumView(TypedDict):
+    """What the chosen action lost against the equilibrium (oracles.equilibrium)."""
+
+    loss: float | None
+    span: JSONValue
+    informative: bool
+    played: JSONValue
+    probability: JSONValue
+    belief: JSONValue
+    source: JSONValue
+
+
+class EngineView(TypedDict):
+    """What the replay shows of one engine-graded move (chess), White's side."""
+
+    source: str
+    before: float
+    before_text: str
+    after: float
+    after_text: str
+    best: str
+    best_played: bool
+    pv: JSONValue
+    loss: float
+    cp_loss: int
+    judgement: str | None
+    nag: str
+
+
+class Tokens(TypedDict):
+    input: int
+    output: int
+    reasoning: int
+
+
+class Step(TypedDict):
+    """One ply of a replay: the position its mover saw, the legal moves, the move and its calls."""
+
+    svg: str | None
+    whole: str | None
+    ply: int
+    seat: int
+    mover: str
+    player: str
+    board: str
+    legal: list[LegalMove]
+    action: int | None
+    label: str | None
+    optimal: bool | None
+    informative: bool | None
+    optimal_score: bool | None
+    informative_score: bool | None
+    equilibrium: EquilibriumView | None
+    prompt: str | None
+    reply: str | None
+    reasoning: str | None
+    tokens: Tokens
+    calls: int
+    cache_hits: int
+    cost: float | None
+    elapsed: float
+    failure_kind: str | None
+    attempts: list[JSONObject] | None
+    note: JSONValue
+    engine: EngineView | None  # an engine's evaluations (chess); None elsewhere
+
+
+class Final(TypedDict):
+    """The position after the last move, with the result as the player saw it."""
+
+    board: str
+    svg: str | None
+    result: str
+    whole: str | None
+
+
+class Replay(TypedDict):
+    """Everything the replay page needs for one game."""
+
+    id: int
+    run: str
+    game: str
+    formulation: str
+    disguised: bool
+    hidden: bool
+    title: str
+    player: str
+    opponent: str
+    player_seat: int
+    seats: list[str]
+    seat_names: list[str]
+    outcome: str
+    seed: int
+    steps: list[Step]
+    engine: str | None
+    final: Final
