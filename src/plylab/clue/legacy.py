@@ -5,7 +5,8 @@ plylab up to this change kept Clue in tables of its own (`clue_runs`, `clue_game
 gives every Clue game) and resumes: its saved games count as played, and the games it lacks are
 played into the one schema under the same run key, with the same seeds and cache keys.
 
-Only a store's own code calls these, with its connection (`records.ClueRecords`, the study's store).
+Reports read them through `records.ClueRecords`, whose connection stays inside it; the study asks its
+own store (and the forecast its read-only one) which legacy runs and games there are.
 """
 
 from __future__ import annotations

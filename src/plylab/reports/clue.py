@@ -164,8 +164,8 @@ def replay_payload(g: ClueGameRow, turns: list[ClueTurnRow], turn_limit: int, ru
 
 
 def replays(store_path: Path) -> Iterator[dict[str, Any]]:
-    """Each Clue game's replay payload, one at a time (memory stays flat for big stores). Typed
-    `Any` for the site's reader (reports/extras.py), which indexes the page's JSON as it needs."""
+    """Each Clue game's replay payload, one at a time (memory stays flat for big stores); loosely
+    typed for the site's reader (reports/extras.py), which indexes the page's JSON as it needs."""
     store = ClueRecords(store_path)
     try:
         for g in store.games():
