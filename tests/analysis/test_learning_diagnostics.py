@@ -81,16 +81,16 @@ def test_retrieval_success_and_update_failures_are_reported_per_run(tmp_path):
     store.close()
 
     store = Store(path, create=False)
-    [exp] = learning_data(store)["experiments"]
+    [exp] = learning_data(store).experiments
     store.close()
-    empty, learned = exp["checkpoints"]
-    assert empty["retrieval_success"]["rate"] is None  # nothing recurred: missing, not zero
-    assert learned["retrieval_success"]["n"] == 3 and learned["retrieval_success"]["rate"] == 2 / 3
-    u = exp["updates"]
+    empty, learned = exp.checkpoints
+    assert empty.retrieval_success.rate is None  # nothing recurred: missing, not zero
+    assert learned.retrieval_success.n == 3 and learned.retrieval_success.rate == 2 / 3
+    u = exp.updates.to_json()
     assert u["reflect"] == {"total": 3, "failed": {"truncated": 1, "partial": 1}, "truncated": 1}
     assert u["rules"] == {"total": 2, "failed": {"unparseable": 1}, "truncated": 0}
-    assert u["runs"][0]["run"] == 0 and u["runs"][0]["reflect"]["total"] == 3
-    assert u["runs"][0]["reflect"]["truncated"] == 1 and u["runs"][0]["rules"]["truncated"] == 0
+    assert exp.updates.runs[0].run == 0 and exp.updates.runs[0].reflect.total == 3
+    assert exp.updates.runs[0].reflect.truncated == 1 and exp.updates.runs[0].rules.truncated == 0
 
     text = learning_report(path, None, "markdown")
     assert "retrieval success" in text and "0.667" in text

@@ -84,12 +84,8 @@ def test_runs_are_deterministic(tmp_path, cli):
         records = ClueRecords(store)
         games = records.games()
         rows.append(
-            [(g["seats"], g["envelope"], g["winner"], g["turns"]) for g in games]
-            + [
-                (t["turn"], t["seat"], t["action"], t["cards"], t["shown"])
-                for g in games
-                for t in records.turns(g["id"])
-            ]
+            [(g.seats, g.envelope, g.winner, g.turns) for g in games]
+            + [(t.turn, t.seat, t.action, t.cards, t.shown) for g in games for t in records.turns(g.id)]
         )
         records.close()
     assert rows[0] == rows[1]

@@ -91,11 +91,12 @@ def test_clue_tables_render_beside_the_papers_values(tmp_path):
             asyncio.run(outcome)
     for name in ("clue-accuracy", "clue-deduction", "clue-knowledge", "clue-delay"):
         data = clue_data(store, name)
-        conds = [r["row"] for r in data["rows"] if r["source"] == "this run" and " / " not in r["row"]]
+        conds = [r.row for r in data.rows if r.source == "this run" and " / " not in r.row]
         assert conds == ["baseline", "matrix"], (name, conds)
         text = render_clue(data, "markdown")
         assert "| paper |" in text, name
     acc = clue_data(store, "clue-accuracy")
-    matrix = next(r for r in acc["rows"] if r["row"] == "matrix")
-    assert matrix["paper"]["identified"]["value"] == 0.945 and matrix["cells"]["identified"] is not None
+    matrix = next(r for r in acc.rows if r.row == "matrix")
+    assert matrix.paper is not None and matrix.paper["identified"] == {"value": 0.945}
+    assert matrix.cells["identified"] is not None
     assert "0.94" in render_clue(acc, "markdown") or "0.945" in render_clue(acc, "markdown")

@@ -17,6 +17,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from plylab.harness.store import json_text
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "stores"
 FIRST = ["-p", "clue-oracle", "-p", "clue-matrix", "-p", "clue-random", "-p", "clue-random", "--seed", "1"]
 SECOND = ["-p", "clue-matrix", "-p", "clue-random:accuse=0.05", "-p", "clue-oracle", "--seed", "7"]
@@ -24,6 +26,13 @@ SECOND += ["--turn-limit", "60", "--games", "2"]
 TURN = ("turn", "round", "seat", "action", "cards", "disprover", "shown", "correct", "envelope_belief")
 TURN += ("claims", "ready")
 GAME = ("idx", "seed", "winner", "end_reason", "turns", "rounds", "solution_suggested_turn")
+
+
+def _column(value: Any) -> Any:
+    """A typed row's field as the old table's column held it."""
+    if isinstance(value, bool):
+        return int(value)
+    return json_text(value) if isinstance(value, list) else value
 
 
 def games_of(path: Path) -> list[dict[str, Any]]:
@@ -34,14 +43,18 @@ def games_of(path: Path) -> list[dict[str, Any]]:
     try:
         out = []
         for g in records.games():
-            turns = [[t[k] for k in TURN] for t in records.turns(g["id"])]
+            # as the fixture holds them: JSON columns as their text, truth values as 0 / 1
+            turns = [[_column(getattr(t, k)) for k in TURN] for t in records.turns(g.id)]
             know = [
-                [k[x] for x in ("turn", "seat", "oracle_known", "oracle_solved", "matrix_ready")]
-                for k in records.knowledge(g["id"])
+                [
+                    _column(getattr(k, x))
+                    for x in ("turn", "seat", "oracle_known", "oracle_solved", "matrix_ready")
+                ]
+                for k in records.knowledge(g.id)
             ]
             out.append(
-                {"run": records.run_of(g).key, **{k: g[k] for k in GAME}}
-                | {k: json.loads(g[k]) for k in ("seats", "envelope", "hands")}
+                {"run": records.run_of(g).key, **{k: getattr(g, k) for k in GAME}}
+                | {"seats": g.seats, "envelope": g.envelope, "hands": g.hands}
                 | {"turn_rows": turns, "knowledge": know}
             )
         return out

@@ -84,26 +84,27 @@ def test_checkpoints_are_means_over_runs_with_student_t_intervals(store_path):
     store = Store(store_path, create=False)
     data = learning_data(store)
     store.close()
-    reaper = next(e for e in data["experiments"] if e["agent"] == "reaper:model=m")
-    final = reaper["checkpoints"][1]
+    reaper = next(e for e in data.experiments if e.agent == "reaper:model=m")
+    final = reaper.checkpoints[1]
     rates = [d / 4 for d in DRAWS["reaper:model=m"][1]]
     low, high = stats.t.interval(0.95, 2, loc=sum(rates) / 3, scale=stats.sem(rates))
-    assert final["runs"] == 3 and final["learning_games"] == 20
-    assert final["draw_rate"]["mean"] == pytest.approx(sum(rates) / 3)
-    assert (final["draw_rate"]["low"], final["draw_rate"]["high"]) == (
-        pytest.approx(low),
-        pytest.approx(high),
-    )
-    assert final["optimality"]["mean"] == pytest.approx(0.75) and final["tokens_per_move"]["mean"] == 20
-    assert reaper["reference"]["player"] == "llm" and reaper["reference"]["draw_rate"]["mean"] == 0.75
-    cbr = next(e for e in data["experiments"] if e["agent"] == "cbr:model=m")
-    assert cbr["reference"]["player"] == "llm:x" and cbr["reference"]["runs"] == 2
-    assert cbr["reference"]["draw_rate"]["mean"] == 0.5
-    test = next(t for t in data["comparisons"] if t["metric"] == "draw_rate")
+    assert final.means.runs == 3 and final.learning_games == 20
+    draw = final.means.metrics["draw_rate"]
+    assert draw.rate == pytest.approx(sum(rates) / 3) and draw.n == 3
+    assert (draw.low, draw.high) == (pytest.approx(low), pytest.approx(high))
+    assert final.to_json()["draw_rate"] == {"mean": draw.rate, "low": draw.low, "high": draw.high, "n": 3}
+    metrics = final.means.metrics
+    assert metrics["optimality"].rate == pytest.approx(0.75) and metrics["tokens_per_move"].rate == 20
+    assert reaper.reference is not None and reaper.reference.player == "llm"
+    assert reaper.reference.means.metrics["draw_rate"].rate == 0.75
+    cbr = next(e for e in data.experiments if e.agent == "cbr:model=m")
+    assert cbr.reference is not None and cbr.reference.player == "llm:x" and cbr.reference.means.runs == 2
+    assert cbr.reference.means.metrics["draw_rate"].rate == 0.5
+    test = next(t for t in data.comparisons if t.metric == "draw_rate")
     a = [d / 4 for d in DRAWS["reaper:model=m"][1]]
     b = [d / 4 for d in DRAWS["cbr:model=m"][1]]
     expected = stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
-    assert (test["better"], test["worse"]) == ("reaper", "cbr") and test["p_value"] == pytest.approx(expected)
+    assert (test.better, test.worse) == ("reaper", "cbr") and test.p_value == pytest.approx(expected)
 
 
 @pytest.mark.slow
@@ -156,11 +157,11 @@ def test_a_spec_reads_canonically_in_the_report_and_the_plot_but_the_store_keeps
             text = text.replace(json.dumps(label), "", 1)
         assert shown in text and "force_final=on" not in text, fmt
     opened = Store(path, create=False)
-    (e,) = learning_data(opened)["experiments"]
-    assert e["agent"] == shown and e["shown_name"] == label.replace(agent, shown) and e["name"] == label
+    (e,) = learning_data(opened).experiments
+    assert e.agent == shown and e.shown_name == label.replace(agent, shown) and e.name == label
     # the experiment is found by either name; the store's runs keep the names they were made with
-    assert learning_data(opened, label)["experiments"][0]["agent"] == shown
-    assert learning_data(opened, e["shown_name"])["experiments"][0]["agent"] == shown
+    assert learning_data(opened, label).experiments[0].agent == shown
+    assert learning_data(opened, e.shown_name).experiments[0].agent == shown
     assert all("force_final=on" in r.name for r in opened.runs())
     opened.close()
     svg = next(p for p in plot_learning(path, None, tmp_path / "plots") if p.suffix == ".svg")

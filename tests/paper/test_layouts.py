@@ -147,9 +147,9 @@ def test_fig5_original_is_compared_at_every_checkpoint(tmp_path) -> None:
             store.save_game(run_id, record)
     store.close()
     data = figure_data(path, "fig5")
-    final = next(f for f in data["finals"] if f["agent"] == "Original" and f["metric"] == "draw_rate")
-    assert final["outside"] is False  # the last checkpoint alone would agree with the paper
-    marks = [(x["checkpoint"], x["outside"]) for x in data["every_checkpoint"] if x["agent"] == "Original"]
+    final = next(f for f in data.finals if f.agent == "Original" and f.metric == "draw_rate")
+    assert final.outside is False  # the last checkpoint alone would agree with the paper
+    marks = [(x.checkpoint, x.outside) for x in data.every_checkpoint if x.agent == "Original"]
     assert marks == [(0, True), (1, False)]
     assert "paper (every checkpoint)" in render_figure(data, "markdown")
 
@@ -188,8 +188,10 @@ def test_fig5_dashed_reference_is_section_3s_single_call_player(tmp_path) -> Non
         rec = records.game([move], job_key=phase, player=player, opponent="optimal", outcome=outcome)
         store.save_game(run_id, rec)
     store.close()
-    phases = figure_data(path, "fig5")["experiments"][0]["reference"]
-    assert phases["source"] == "reference phases" and "Section 3" in phases["deviation"]
+    phases = figure_data(path, "fig5").experiments[0].reference
+    assert (
+        phases is not None and phases.source == "reference phases" and "Section 3" in (phases.deviation or "")
+    )
     store = Store(path)
     run_id = store.open_run("paper/table2/m", 0, {"games": 2})
     for i, outcome in enumerate(("draw", "draw")):
@@ -200,5 +202,8 @@ def test_fig5_dashed_reference_is_section_3s_single_call_player(tmp_path) -> Non
             ),
         )
     store.close()
-    seed = figure_data(path, "fig5")["experiments"][0]["reference"]
-    assert seed["source"] == "paper/table2/m" and seed["draw_rate"]["mean"] == 1.0
+    seed = figure_data(path, "fig5").experiments[0].reference
+    assert (
+        seed is not None and seed.source == "paper/table2/m" and seed.means.metrics["draw_rate"].rate == 1.0
+    )
+    assert seed.to_json()["draw_rate"] == {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 1}

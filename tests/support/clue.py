@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -41,22 +42,23 @@ def play_recorded(
 
 
 def clue_games(store: Path) -> list[dict[str, Any]]:
-    """Every Clue game (old tables and the one schema alike), run by run and by index."""
+    """Every Clue game (old tables and the one schema alike), run by run and by index, its fields
+    by name."""
     from plylab.clue.records import ClueRecords
 
     records = ClueRecords(store)
     try:
-        return records.games()
+        return [asdict(g) for g in records.games()]
     finally:
         records.close()
 
 
 def clue_turns(store: Path) -> list[dict[str, Any]]:
-    """Every Clue turn of the store, game by game, each row with its game's seats."""
+    """Every Clue turn of the store, game by game, its fields by name with its game's seats."""
     from plylab.clue.records import ClueRecords
 
     records = ClueRecords(store)
     try:
-        return [t | {"seats": g["seats"]} for g in records.games() for t in records.turns(g["id"])]
+        return [asdict(t) | {"seats": g.seats} for g in records.games() for t in records.turns(g.id)]
     finally:
         records.close()

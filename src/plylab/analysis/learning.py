@@ -23,58 +23,289 @@ import re
 import sqlite3
 import textwrap
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..harness.store import Store
+from ..jsontypes import JSONObject, JSONValue
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
 from .metrics import matchup_rows
-from .stats import estimate_text, student_t, welch_one_sided, wilson
+from .stats import Estimate, estimate_text, student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 METRICS = ("draw_rate", "win_rate", "optimality", "tokens_per_move", "failure_rate")
 TESTED = ("draw_rate", "win_rate", "optimality")
 SETTING = ("game", "formulation", "opponent")
 
 
-def _values(row: dict[str, Any]) -> dict[str, float | None]:
-    """One phase's metric values (from its matchup row)."""
-    return {
-        "draw_rate": row["draw_rate"]["rate"],
-        "win_rate": row["win_rate"]["rate"],
-        "optimality": row["optimality"]["rate"],
-        "tokens_per_move": row["tokens_per_move"]["mean"],
-        "failure_rate": row["failures"] / row["games"] if row["games"] else None,
-    }
+# -- the report's pieces (each `to_json` is what `plylab report --learning --format json` prints) --
 
 
-def _pooled_recall(per_run: list[dict[str, Any]]) -> dict[str, Any]:
-    """D.4.1's retrieval success over the checkpoint's runs [Wilson]; no rate where no state recurred."""
-    hits = sum(v.get("recall", (0, 0))[0] for v in per_run)
-    n = sum(v.get("recall", (0, 0))[1] for v in per_run)
-    return wilson(hits, n).as_dict()
+def mean_json(e: Estimate) -> JSONObject:
+    """A mean over runs as the report prints it (`Estimate.rate` is the mean)."""
+    return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
 
 
-def _estimates(per_run: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"runs": len(per_run)}
-    for m in METRICS:
-        e = student_t([v[m] for v in per_run if v[m] is not None])
-        out[m] = {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
+def _rate_json(e: Estimate) -> JSONObject:
+    return {"rate": e.rate, "low": e.low, "high": e.high, "n": e.n}
+
+
+@dataclass(frozen=True)
+class PhaseValues:
+    """One phase's value of each metric (None where it has none) and its retrieval: (moves whose
+    retrieval held the stored case, moves in a state some stored case was played in)."""
+
+    values: dict[str, float | None]
+    recall: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Means:
+    """Each metric's mean over `runs` runs with its Student-t 95% interval."""
+
+    runs: int
+    metrics: dict[str, Estimate]
+
+    @classmethod
+    def over(cls, per_run: Sequence[PhaseValues]) -> Means:
+        return cls(
+            len(per_run),
+            {m: student_t([x for v in per_run if (x := v.values[m]) is not None]) for m in METRICS},
+        )
+
+    def to_json(self) -> JSONObject:
+        return {"runs": self.runs, **{m: mean_json(e) for m, e in self.metrics.items()}}
+
+
+@dataclass(frozen=True)
+class LearningPoint:
+    """A learning curve's point: one checkpoint's means over runs, and D.4.1's retrieval success
+    pooled over those runs [Wilson] (no rate where no state recurred)."""
+
+    checkpoint: int
+    learning_games: int
+    means: Means
+    retrieval_success: Estimate
+
+    def to_json(self) -> JSONObject:
+        return {
+            "checkpoint": self.checkpoint,
+            "learning_games": self.learning_games,
+            **self.means.to_json(),
+            "retrieval_success": _rate_json(self.retrieval_success),
+        }
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The single-call reference beside a curve: its player, where it comes from, its means; a
+    `deviation` says how it departs from the paper's."""
+
+    player: str
+    source: str
+    means: Means
+    deviation: str | None = None
+
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"player": self.player, "source": self.source, **self.means.to_json()}
+        return out if self.deviation is None else out | {"deviation": self.deviation}
+
+
+@dataclass(frozen=True)
+class UpdateCount:
+    """Learning updates of one kind: made, failed by reason (`truncated`: cut off at max_tokens)."""
+
+    total: int
+    failed: dict[str, int]
+
+    @classmethod
+    def of(cls, log: list[tuple[str, str | None, int]], kind: str) -> UpdateCount:
+        """The updates of `kind` in an update log's (kind, failure, count) rows."""
+        failed: dict[str, int] = {}
+        for k, failure, count in log:
+            if k == kind and failure:
+                failed[failure] = failed.get(failure, 0) + count
+        return cls(sum(count for k, _, count in log if k == kind), failed)
+
+    @property
+    def truncated(self) -> int:
+        return self.failed.get("truncated", 0)
+
+    def to_json(self) -> JSONObject:
+        return {"total": self.total, "failed": dict(self.failed), "truncated": self.truncated}
+
+
+@dataclass(frozen=True)
+class RunUpdates:
+    run: int
+    memory: str | None
+    reflect: UpdateCount
+    rules: UpdateCount
+
+    def to_json(self) -> JSONObject:
+        return {
+            "run": self.run,
+            "memory": self.memory,
+            "reflect": self.reflect.to_json(),
+            "rules": self.rules.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Updates:
+    """Reflections and rule extractions of an experiment, in all and per run."""
+
+    reflect: UpdateCount
+    rules: UpdateCount
+    runs: list[RunUpdates]
+
+    def to_json(self) -> JSONObject:
+        return {
+            "reflect": self.reflect.to_json(),
+            "rules": self.rules.to_json(),
+            "runs": [r.to_json() for r in self.runs],
+        }
+
+
+def _text(ident: JSONObject, key: str) -> str:
+    value = ident.get(key)
+    assert isinstance(value, str), (key, value)
+    return value
+
+
+@dataclass(frozen=True)
+class LearningExperiment:
+    """One `plylab learn` experiment: its identity as printed (specs canonical, `shown_name`; `name`
+    stays the stored one its phases' runs are made from), its curve, updates and reference."""
+
+    identity: JSONObject
+    checkpoints: list[LearningPoint]
+    updates: Updates
+    reference: Reference | None
+    final: list[PhaseValues] = field(default_factory=list, compare=False)  # the last checkpoint's runs
+
+    @property
+    def name(self) -> str:
+        return _text(self.identity, "name")
+
+    @property
+    def shown_name(self) -> str:
+        return _text(self.identity, "shown_name")
+
+    @property
+    def agent(self) -> str:
+        return _text(self.identity, "agent")
+
+    @property
+    def setting(self) -> tuple[str, ...]:
+        return tuple(_text(self.identity, k) for k in SETTING)
+
+    def to_json(self) -> JSONObject:
+        return {
+            **self.identity,
+            "checkpoints": [c.to_json() for c in self.checkpoints],
+            "updates": self.updates.to_json(),
+            "reference": None if self.reference is None else self.reference.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A one-sided Welch t-test of two configurations on their final checkpoint, in the direction
+    of the observed difference."""
+
+    metric: str
+    better: str
+    worse: str
+    mean_better: float
+    mean_worse: float
+    runs: tuple[int, int]
+    p_value: float | None
+
+    def to_json(self) -> JSONObject:
+        return {
+            "metric": self.metric,
+            "better": self.better,
+            "worse": self.worse,
+            "mean_better": self.mean_better,
+            "mean_worse": self.mean_worse,
+            "runs": list(self.runs),
+            "p_value": self.p_value,
+        }
+
+
+@dataclass(frozen=True)
+class LearningReport:
+    experiments: list[LearningExperiment]
+    comparisons: list[Comparison]
+
+    def to_json(self) -> JSONObject:
+        return {
+            "experiments": [e.to_json() for e in self.experiments],
+            "comparisons": [c.to_json() for c in self.comparisons],
+        }
+
+
+# -- reading the store -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Phase:
+    """A learning phase's plan (its run's JSON plan, as `plylab learn` writes it)."""
+
+    learn: JSONObject  # the experiment's identity, as stored
+    phase: str
+    index: int
+    run: int
+    memory: str | None
+    player: str | None
+
+    @classmethod
+    def of(cls, plan_text: str) -> _Phase:
+        plan = json.loads(plan_text)
+        return cls(
+            plan["learn"], plan["phase"], plan.get("index", 0), plan.get("run", 0), plan.get("memory"),
+            plan.get("player"),
+        )  # fmt: skip
+
+
+def _matchup_values(store: Store, run: str) -> list[tuple[tuple[str, ...], str, PhaseValues]]:
+    """(setting, player, metric values) of each matchup row of `run` (the one reader of
+    analysis.metrics' rows here)."""
+    out = []
+    for row in matchup_rows(store, run):
+        values: dict[str, float | None] = {
+            "draw_rate": row["draw_rate"]["rate"],
+            "win_rate": row["win_rate"]["rate"],
+            "optimality": row["optimality"]["rate"],
+            "tokens_per_move": row["tokens_per_move"]["mean"],
+            "failure_rate": row["failures"] / row["games"] if row["games"] else None,
+        }
+        out.append((tuple(row[k] for k in SETTING), row["player"], PhaseValues(values)))
     return out
 
 
-def _phase_rows(store: Store) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def _pooled_recall(per_run: list[PhaseValues]) -> Estimate:
+    """D.4.1's retrieval success over the checkpoint's runs [Wilson]; no rate where no state recurred."""
+    return wilson(sum(v.recall[0] for v in per_run), sum(v.recall[1] for v in per_run))
+
+
+def _phase_rows(store: Store) -> list[tuple[_Phase, PhaseValues]]:
     """(plan, metric values) of every learning phase that has games."""
     out = []
     for r in store.runs():
         if r.kind != "learn":
             continue
-        plan = json.loads(r.plan)
-        rows = matchup_rows(store, r.name)
+        rows = _matchup_values(store, r.name)
         if rows:
-            out.append((plan, {**_values(rows[0]), "recall": _recall(store, r.id)}))
+            out.append((_Phase.of(r.plan), PhaseValues(rows[0][2].values, _recall(store, r.id))))
     return out
 
 
@@ -97,170 +328,148 @@ def _memory_file(folder: Path) -> Path | None:
     return checkpoints[-1] if checkpoints else None
 
 
-def _updates(store: Store, items: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+def _update_log(path: Path) -> list[tuple[str, str | None, int]]:
+    """(kind, failure, count) of a memory's update log; none where it cannot be read."""
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
+            sql = "SELECT kind, failure, COUNT(*) FROM updates GROUP BY kind, failure"
+            return [(k, f, int(c)) for k, f, c in conn.execute(sql)]
+    except sqlite3.DatabaseError:
+        return []
+
+
+def _updates(store: Store, items: list[tuple[_Phase, PhaseValues]]) -> Updates:
     """Reflections and rule extractions per run, from each run memory's update log."""
     folders: dict[int, Path] = {}
     for plan, _ in items:
-        if plan.get("memory"):
-            folders.setdefault(plan["run"], (store.path.parent / plan["memory"]).parent)
-    totals: dict[str, Any] = {k: {"total": 0, "failed": defaultdict(int)} for k in ("reflect", "rules")}
-    runs = []
+        if plan.memory:
+            folders.setdefault(plan.run, (store.path.parent / plan.memory).parent)
+    runs, every = [], []
     for run, folder in sorted(folders.items()):
         path = _memory_file(folder)
-        entry: dict[str, Any] = {"run": run, "memory": str(path) if path else None}
-        for k in totals:
-            entry[k] = {"total": 0, "failed": {}}
-        if path is not None:
-            try:
-                with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
-                    rows = conn.execute(
-                        "SELECT kind, failure, COUNT(*) FROM updates GROUP BY kind, failure"
-                    ).fetchall()
-            except sqlite3.DatabaseError:
-                rows = []
-            for kind, failure, count in rows:
-                if kind not in totals:
-                    continue
-                entry[kind]["total"] += count
-                totals[kind]["total"] += count
-                if failure:
-                    entry[kind]["failed"][failure] = entry[kind]["failed"].get(failure, 0) + count
-                    totals[kind]["failed"][failure] += count
-        runs.append(entry)
-    for entry in runs:  # cut off at update_max_tokens: counted apart, per run (issue 19)
-        for k in totals:
-            entry[k]["truncated"] = entry[k]["failed"].get("truncated", 0)
-    return {
-        **{
-            k: {
-                "total": v["total"],
-                "failed": dict(v["failed"]),
-                "truncated": v["failed"].get("truncated", 0),
-            }
-            for k, v in totals.items()
-        },
-        "runs": runs,
-    }
+        log = _update_log(path) if path is not None else []
+        every += log
+        runs.append(
+            RunUpdates(
+                run, str(path) if path else None, UpdateCount.of(log, "reflect"), UpdateCount.of(log, "rules")
+            )
+        )
+    return Updates(UpdateCount.of(every, "reflect"), UpdateCount.of(every, "rules"), runs)
 
 
-def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
+def _play_references(store: Store, setting: tuple[str, ...]) -> list[tuple[str, PhaseValues]]:
     return _play_references_in(store, [r.name for r in store.runs() if r.kind != "learn"], setting)
 
 
-def section_reference(store: Store, run: str, setting: tuple[str, ...]) -> dict[str, Any] | None:
+def section_reference(store: Store, run: str, setting: tuple[str, ...]) -> Reference | None:
     """The `llm` player's row of `run` in `setting` as a reference (its one run's values), or None."""
     if run not in {r.name for r in store.runs()}:
         return None
     found = [v for _, v in _play_references_in(store, [run], setting)]
     if not found:
         return None
-    return {"player": "llm", "source": run, **_estimates(found)}
+    return Reference("llm", run, Means.over(found))
 
 
 def _play_references_in(
     store: Store, runs: list[str], setting: tuple[str, ...]
-) -> list[tuple[str, dict[str, float | None]]]:
+) -> list[tuple[str, PhaseValues]]:
     setting = (*setting[:-1], canonical_spec(setting[-1]))  # rows name the opponent canonically
     out = []
     for name in runs:
-        for row in matchup_rows(store, name):
-            if tuple(row[k] for k in SETTING) == setting and re.match(r"llm(:|$)", row["player"]):
-                out.append((name, _values(row)))
+        for where, player, values in _matchup_values(store, name):
+            if where == setting and re.match(r"llm(:|$)", player):
+                out.append((name, values))
     return out
 
 
-def _shown(ident: dict[str, Any]) -> dict[str, Any]:
+def _shown(ident: JSONObject) -> JSONObject:
     """An experiment's identity as printed: its specs canonical, in `shown_name` too (`name` stays
     the stored one its phases' runs are made from, by which the paper's figures find it)."""
     return {
         **ident,
-        "shown_name": printed_run_name(ident["name"]),
-        **{k: canonical_spec(ident[k]) for k in ("agent", "opponent") if ident.get(k)},
+        "shown_name": printed_run_name(_text(ident, "name")),
+        **{k: canonical_spec(v) for k in ("agent", "opponent") if isinstance(v := ident.get(k), str) and v},
     }
 
 
-def learning_data(store: Store, run: str | None = None) -> dict[str, Any]:
+def learning_data(store: Store, run: str | None = None) -> LearningReport:
     """Experiments (per agent, per checkpoint estimates, reference) and final-checkpoint comparisons."""
-    phases = _phase_rows(store)
-    by_exp: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
-    for plan, values in phases:
-        by_exp[plan["learn"]["name"]].append((plan, values))
+    by_exp: dict[str, list[tuple[_Phase, PhaseValues]]] = defaultdict(list)
+    for plan, values in _phase_rows(store):
+        by_exp[_text(plan.learn, "name")].append((plan, values))
+
+    def shown_name(items: list[tuple[_Phase, PhaseValues]]) -> JSONValue:
+        return _shown(items[0][0].learn)["shown_name"]
+
     if run is not None:
         # an experiment is named as printed (specs canonical) or as stored
-        run = next((k for k, v in by_exp.items() if run in (k, _shown(v[0][0]["learn"])["shown_name"])), run)
+        run = next((k for k, v in by_exp.items() if run in (k, shown_name(v))), run)
         if run not in by_exp:
             raise UserError(
                 f"no learning experiment '{run}' in {store.path}; experiments here: "
-                f"{', '.join(_shown(v[0][0]['learn'])['shown_name'] for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
+                f"{', '.join(str(shown_name(v)) for v in by_exp.values()) or 'none (run `plylab learn` first)'}"
             )
         by_exp = {run: by_exp[run]}
     experiments = []
     for items in by_exp.values():
-        stored = items[0][0]["learn"]
+        stored = items[0][0].learn
         ident = _shown(stored)
-        evals: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        refs: list[dict[str, Any]] = []
+        evals: dict[int, list[PhaseValues]] = defaultdict(list)
+        refs: list[PhaseValues] = []
         for plan, values in items:
-            if plan["phase"] == "eval":
-                evals[plan["index"]].append(values)
-            elif plan["phase"] == "reference":
+            if plan.phase == "eval":
+                evals[plan.index].append(values)
+            elif plan.phase == "reference":
                 refs.append(values)
         reference = None
         if refs:
-            player = canonical_spec(next(p["player"] for p, _ in items if p["phase"] == "reference"))
-            reference = {"player": player, "source": "reference phases", **_estimates(refs)}
+            player = canonical_spec(next(p.player or "" for p, _ in items if p.phase == "reference"))
+            reference = Reference(player, "reference phases", Means.over(refs))
         else:
-            found = _play_references(store, tuple(stored[k] for k in SETTING))
+            found = _play_references(store, tuple(_text(stored, k) for k in SETTING))
             if found:
-                reference = {
-                    "player": "llm",
-                    "source": ", ".join(n for n, _ in found),
-                    **_estimates([v for _, v in found]),
-                }
+                reference = Reference(
+                    "llm", ", ".join(n for n, _ in found), Means.over([v for _, v in found])
+                )
+        learn_games = ident.get("learn_games")
+        assert isinstance(learn_games, int), learn_games
         experiments.append(
-            {
-                **ident,
-                "checkpoints": [
-                    {
-                        "checkpoint": c,
-                        "learning_games": c * ident["learn_games"],
-                        **_estimates(evals[c]),
-                        "retrieval_success": _pooled_recall(evals[c]),
-                    }
+            LearningExperiment(
+                ident,
+                [
+                    LearningPoint(c, c * learn_games, Means.over(evals[c]), _pooled_recall(evals[c]))
                     for c in sorted(evals)
                 ],
-                "updates": _updates(store, items),
-                "reference": reference,
-                "_final": evals[max(evals)] if evals else [],
-            }
+                _updates(store, items),
+                reference,
+                evals[max(evals)] if evals else [],
+            )
         )
-    comparisons = _comparisons(experiments)
-    for e in experiments:
-        del e["_final"]
-    return {"experiments": experiments, "comparisons": comparisons}
+    return LearningReport(experiments, _comparisons(experiments))
 
 
-def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _comparisons(experiments: list[LearningExperiment]) -> list[Comparison]:
     out = []
     for a, b in itertools.combinations(experiments, 2):
-        if any(a[k] != b[k] for k in SETTING) or not a["_final"] or not b["_final"]:
+        if a.setting != b.setting or not a.final or not b.final:
             continue
         for metric in TESTED:
-            xa = [v[metric] for v in a["_final"] if v[metric] is not None]
-            xb = [v[metric] for v in b["_final"] if v[metric] is not None]
+            xa = [x for v in a.final if (x := v.values[metric]) is not None]
+            xb = [x for v in b.final if (x := v.values[metric]) is not None]
             if not xa or not xb:
                 continue
             hi, lo, xhi, xlo = (a, b, xa, xb) if sum(xa) / len(xa) >= sum(xb) / len(xb) else (b, a, xb, xa)
             out.append(
-                {
-                    "metric": metric,
-                    "better": hi["shown_name"],
-                    "worse": lo["shown_name"],
-                    "mean_better": sum(xhi) / len(xhi),
-                    "mean_worse": sum(xlo) / len(xlo),
-                    "runs": [len(xhi), len(xlo)],
-                    "p_value": welch_one_sided(xhi, xlo) if len(set(xhi)) + len(set(xlo)) > 2 else None,
-                }
+                Comparison(
+                    metric,
+                    hi.shown_name,
+                    lo.shown_name,
+                    sum(xhi) / len(xhi),
+                    sum(xlo) / len(xlo),
+                    (len(xhi), len(xlo)),
+                    welch_one_sided(xhi, xlo) if len(set(xhi)) + len(set(xlo)) > 2 else None,
+                )
             )
     return out
 
@@ -268,13 +477,13 @@ def _comparisons(experiments: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # -- rendering -------------------------------------------------------------------------------
 
 
-def _cell(est: dict[str, Any] | None, digits: int = 3) -> str:
-    if not est or est.get("mean") is None:
+def _cell(est: Estimate | None, digits: int = 3) -> str:
+    if est is None or est.rate is None:
         return "–"
-    return estimate_text(est["mean"], est["low"], est["high"], est.get("n"), lambda x: f"{x:.{digits}f}")
+    return estimate_text(est.rate, est.low, est.high, est.n, lambda x: f"{x:.{digits}f}")
 
 
-def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def _grid(data: LearningReport) -> tuple[list[str], list[list[str]]]:
     header = [
         "agent",
         "checkpoint",
@@ -287,63 +496,66 @@ def _grid(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         "retrieval success",
     ]
     body = []
-    for e in data["experiments"]:
-        points = [(str(c["checkpoint"]), c) for c in e["checkpoints"]]
-        if e["reference"]:
-            points.append((f"reference ({e['reference']['player']})", e["reference"]))
-        for label, c in points:
+    for e in data.experiments:
+        points: list[tuple[str, Means, Estimate | None]] = [
+            (str(c.checkpoint), c.means, c.retrieval_success) for c in e.checkpoints
+        ]
+        if e.reference:
+            points.append((f"reference ({e.reference.player})", e.reference.means, None))
+        for label, means, recall in points:
+            m = means.metrics
             body.append(
                 [
-                    e["agent"],
+                    e.agent,
                     label,
-                    str(c["runs"]),
-                    _cell(c["draw_rate"]),
-                    _cell(c["win_rate"]),
-                    _cell(c["optimality"]),
-                    _cell(c["tokens_per_move"], 1),
-                    _cell(c["failure_rate"]),
-                    _recall_cell(c.get("retrieval_success")),
+                    str(means.runs),
+                    _cell(m["draw_rate"]),
+                    _cell(m["win_rate"]),
+                    _cell(m["optimality"]),
+                    _cell(m["tokens_per_move"], 1),
+                    _cell(m["failure_rate"]),
+                    _recall_cell(recall),
                 ]
             )
     return header, body
 
 
-def _recall_cell(est: dict[str, Any] | None) -> str:
-    if not est or est.get("rate") is None:
+def _recall_cell(est: Estimate | None) -> str:
+    if est is None or est.rate is None:
         return "–"
-    text = estimate_text(est["rate"], est["low"], est["high"], est["n"], lambda x: f"{x:.3f}")
-    return text if text.endswith(")") else f"{text} (n={est['n']})"
+    text = estimate_text(est.rate, est.low, est.high, est.n, lambda x: f"{x:.3f}")
+    return text if text.endswith(")") else f"{text} (n={est.n})"
 
 
 def _failed(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
 
 
-def _update_notes(data: dict[str, Any]) -> list[str]:
+def _update_notes(data: LearningReport) -> list[str]:
     """Per experiment and run: learning updates made and how many failed, by kind."""
     out = []
-    for e in data["experiments"]:
-        u = e.get("updates")
-        if not u or not u["runs"]:
+    for e in data.experiments:
+        u = e.updates
+        if not u.runs:
             continue
         per_run = "; ".join(
-            f"run {r['run']}: {r['reflect']['total']} reflections ({_failed(r['reflect']['failed'])} failed, "
-            f"{r['reflect']['truncated']} truncated), {r['rules']['total']} rule extractions "
-            f"({_failed(r['rules']['failed'])} failed, {r['rules']['truncated']} truncated)"
-            for r in u["runs"]
+            f"run {r.run}: {r.reflect.total} reflections ({_failed(r.reflect.failed)} failed, "
+            f"{r.reflect.truncated} truncated), {r.rules.total} rule extractions "
+            f"({_failed(r.rules.failed)} failed, {r.rules.truncated} truncated)"
+            for r in u.runs
         )
         out.append(
-            f"{e['shown_name']} updates: {u['reflect']['total']} reflections, failed: {_failed(u['reflect']['failed'])}; "
-            f"{u['rules']['total']} rule extractions, failed: {_failed(u['rules']['failed'])} — {per_run}"
+            f"{e.shown_name} updates: {u.reflect.total} reflections, failed: {_failed(u.reflect.failed)}; "
+            f"{u.rules.total} rule extractions, failed: {_failed(u.rules.failed)} — {per_run}"
         )
     return out
 
 
-def _tests(data: dict[str, Any]) -> list[str]:
+def _tests(data: LearningReport) -> list[str]:
     return [
-        f"{t['metric']}: {t['better']} ({t['mean_better']:.3f}) > {t['worse']} ({t['mean_worse']:.3f}), "
-        f"one-sided Welch p = {'–' if t['p_value'] is None else format(t['p_value'], '.3g')}"
-        for t in data["comparisons"]
+        f"{t.metric}: {t.better} ({t.mean_better:.3f}) > {t.worse} ({t.mean_worse:.3f}), "
+        f"one-sided Welch p = {'–' if t.p_value is None else format(t.p_value, '.3g')}"
+        for t in data.comparisons
     ]
 
 
@@ -352,7 +564,7 @@ def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
     store = Store(store_path, create=False)
     try:
         data = learning_data(store, run)
-        if not data["experiments"]:
+        if not data.experiments:
             played = len(store.runs())
             raise UserError(
                 f"no learning runs in {store_path} ({played} other run{'s' * (played != 1)}: see `plylab "
@@ -361,7 +573,7 @@ def learning_report(store_path: Path, run: str | None, fmt: str) -> str:
     finally:
         store.close()
     if fmt == "json":
-        return json.dumps(data, indent=2)
+        return json.dumps(data.to_json(), indent=2)
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     header, body = _grid(data)
@@ -388,9 +600,9 @@ def _plot_learning(store_path: Path, run: str | None, out_dir: Path) -> list[Pat
     finally:
         store.close()
     out_dir.mkdir(parents=True, exist_ok=True)
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
-    for e in data["experiments"]:
-        groups[tuple(e[k] for k in SETTING)].append(e)
+    groups: dict[tuple[str, ...], list[LearningExperiment]] = defaultdict(list)
+    for e in data.experiments:
+        groups[e.setting].append(e)
     written = []
     for setting, exps in groups.items():
         for metric, title in PLOTTED.items():
@@ -408,31 +620,38 @@ def _wrap(text: str, width: int = 40) -> str:
     return "\n".join(textwrap.wrap(text.replace(",", ", "), width)) or text
 
 
-def _curves(exps: list[dict[str, Any]], metric: str, title: str, ylabel: str) -> Any:
+def error_bars(estimates: list[Estimate]) -> tuple[list[float], list[list[float]]]:
+    """Means and their interval's arms below and above, for `errorbar` (estimates that have a mean)."""
+    ys, below, above = [], [], []
+    for e in estimates:
+        assert e.rate is not None and e.low is not None and e.high is not None, e
+        ys.append(e.rate)
+        below.append(e.rate - e.low)
+        above.append(e.high - e.rate)
+    return ys, [below, above]
+
+
+def _curves(exps: list[LearningExperiment], metric: str, title: str, ylabel: str) -> Figure:
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(6, 4), layout="constrained")
     ax = fig.subplots()
-    agents = [e["agent"] for e in exps]
+    agents = [e.agent for e in exps]
     refs: dict[tuple[str, float], str | None] = {}  # one dashed line per distinct reference
     for i, e in enumerate(exps):
-        pts = [c for c in e["checkpoints"] if c[metric]["mean"] is not None]
+        pts = [c for c in e.checkpoints if c.means.metrics[metric].rate is not None]
         if not pts:
             continue
         dodge = (i - (len(exps) - 1) / 2) * 0.04  # keeps overlapping error bars apart
-        ys = [c[metric]["mean"] for c in pts]
-        err = [
-            [y - c[metric]["low"] for y, c in zip(ys, pts)],
-            [c[metric]["high"] - y for y, c in zip(ys, pts)],
-        ]
-        label = _wrap(e["agent"] if agents.count(e["agent"]) == 1 else e["shown_name"])
+        ys, err = error_bars([c.means.metrics[metric] for c in pts])
+        label = _wrap(e.agent if agents.count(e.agent) == 1 else e.shown_name)
         line = ax.errorbar(
-            [c["checkpoint"] + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
+            [c.checkpoint + dodge for c in pts], ys, yerr=err, marker="o", capsize=3, label=label
         )
-        ref = e["reference"]
-        if ref and ref[metric]["mean"] is not None:
-            refs.setdefault((ref["player"], ref[metric]["mean"]), line[0].get_color())
+        ref = e.reference
+        if ref and (mean := ref.means.metrics[metric].rate) is not None:
+            refs.setdefault((ref.player, mean), line[0].get_color())
     for (player, mean), color in refs.items():
         ax.axhline(
             mean,

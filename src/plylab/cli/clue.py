@@ -125,14 +125,14 @@ def report(
         data = build(clue_store)
     finally:
         clue_store.close()
-    if not data["groups"]:
+    if not data.groups:
         raise UserError(f"no Clue games in store '{store}'")
     from ..render.terminal import markdown_as_terminal, terminal_default
 
     chosen = fmt or terminal_default()
     text = to_markdown(data)
     typer.echo(
-        json.dumps(data, indent=2)
+        json.dumps(data.to_json(), indent=2)
         if chosen == "json"
         else markdown_as_terminal(text)
         if chosen == "table"

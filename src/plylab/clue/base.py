@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsontypes import JSONObject
 from ..players.base import Attempt, BasePlayer, OptionsT, RunContext, resolve
 from ..specs import Params, Spec
 from .cards import Triple
@@ -29,7 +30,7 @@ class ClueDecision:
     deductions: Deductions | None = None
     call: Attempt | None = None  # the turn's model call, kept whether or not its reply was usable
     ready: bool | None = None  # the player's own matrix flag, for players that see one
-    note: dict[str, Any] = field(default_factory=dict)
+    note: JSONObject = field(default_factory=dict)
 
     @property
     def failure(self) -> str | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
-from typing import Any
 
 SUSPECTS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green", "Mrs. Peacock", "Professor Plum")
 WEAPONS = ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench")
@@ -46,7 +45,7 @@ class Deck:
     def names(self) -> tuple[str, ...]:
         return self.suspects + self.weapons + self.rooms
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Deck:
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
         """Immutable: a copied state (the session clones one per move) shares it."""
         return self
 

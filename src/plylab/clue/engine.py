@@ -48,7 +48,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class ClueGame(pyspiel.Game):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, int] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
         self.deck = Deck.of_sizes(int(p["suspects"]), int(p["weapons"]), int(p["rooms"]))
         self.players = int(p["players"])
@@ -81,7 +81,7 @@ class ClueGame(pyspiel.Game):
             state.apply_action(int(action))
         return state
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ClueObserver:
+    def make_py_observer(self, iig_obs_type: object = None, params: object = None) -> ClueObserver:
         return ClueObserver(params)
 
     # action coding -------------------------------------------------------------------
@@ -303,7 +303,7 @@ class ClueState(pyspiel.State):
 class ClueObserver:
     """String-only observer: the information state is the player's view, rendered as text."""
 
-    def __init__(self, params: Any = None) -> None:
+    def __init__(self, params: object = None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
         self.tensor = np.zeros(0, np.float32)

@@ -8,7 +8,7 @@ and the player who showed it; everything else in an event is public at the table
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Self
+from typing import Self
 
 from .cards import Triple
 
@@ -16,7 +16,7 @@ from .cards import Triple
 class _Value:
     """An immutable value: a copied state (the session clones one per move) shares it."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self
 
 

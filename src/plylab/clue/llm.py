@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ..errors import ParseError, ProviderFailure, provider_failure
+from ..jsontypes import JSONObject
 from ..models import GenerateConfig, Model, get_model
 from ..models.call import call, clue_call
 from ..players.base import register_player
@@ -55,7 +56,7 @@ class LLMPlayer(CluePlayer[LLMOptions]):
         super().__init__(*args, **kwargs)
         self.matrix: PossibilityMatrix | None = None
         self.model: Model | None = None  # the model door's handle, opened on the first turn
-        self._schema: dict[str, Any] | None = None
+        self._schema: JSONObject | None = None
 
     @classmethod
     def sees_matrix(cls, options: Params) -> bool:

@@ -20,17 +20,17 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from statistics import mean
-from typing import Any
 
 from ..errors import UserError
+from ..jsontypes import JSONObject
 from .base import TRUNCATED, sees_matrix
 from .cards import CLASSIC
 from .records import ClueRecords
+from .rows import KnowledgeRow
 
 
 @dataclass
@@ -61,55 +61,47 @@ class PlayerGame:
     cost: float = 0.0
 
 
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
 def player_games(store: ClueRecords) -> list[PlayerGame]:
     out: list[PlayerGame] = []
     matrix_cache: dict[str, bool] = {}
     for game in store.games():
-        seats, envelope, hands = (
-            json.loads(game["seats"]),
-            json.loads(game["envelope"]),
-            json.loads(game["hands"]),
-        )
-        turns = store.turns(game["id"])
-        round_of = {t["turn"]: t["round"] for t in turns}
-        snaps: dict[int, list[Any]] = defaultdict(list)
-        for k in store.knowledge(game["id"]):
-            snaps[k["seat"]].append(k)
+        seats, envelope, hands = game.seats, game.envelope, game.hands
+        turns = store.turns(game.id)
+        round_of = {t.turn: t.round for t in turns}
+        snaps: dict[int, list[KnowledgeRow]] = defaultdict(list)
+        for k in store.knowledge(game.id):
+            snaps[k.seat].append(k)
         for seat, spec in enumerate(seats):
             if spec not in matrix_cache:
                 try:
                     matrix_cache[spec] = sees_matrix(spec)
                 except UserError:  # a player this installation does not know
                     matrix_cache[spec] = False
-            pg = PlayerGame(game["condition"], spec, game["rounds"], game["winner"] == seat, game["id"])
+            pg = PlayerGame(game.condition, spec, game.rounds, game.winner == seat, game.id)
             pg.sees_matrix = matrix_cache[spec]
-            pg.solution_suggested_turn = game["solution_suggested_turn"]
-            mine = [t for t in turns if t["seat"] == seat]
+            pg.solution_suggested_turn = game.solution_suggested_turn
+            mine = [t for t in turns if t.seat == seat]
             belief: list[int | None] = [None, None, None]
             first_verdict: dict[tuple[int, int], str] = {}
             stated_round: dict[int, int] = {}
             for t in mine:
-                if t["action"] == "accuse" and pg.accused_turn is None:
-                    pg.accused_turn, pg.accused_correct = t["turn"], bool(t["correct"])
-                    belief = json.loads(t["cards"])
-                elif pg.accused_turn is None and t["envelope_belief"] is not None:
-                    belief = json.loads(t["envelope_belief"])
-                for card, who, verdict in _loads(t["claims"]) or []:
+                if t.action == "accuse" and pg.accused_turn is None:
+                    pg.accused_turn, pg.accused_correct = t.turn, bool(t.correct)
+                    belief = list(t.cards or [])
+                elif pg.accused_turn is None and t.envelope_belief is not None:
+                    belief = t.envelope_belief
+                for card, who, verdict in t.claims:
                     first_verdict.setdefault((card, who), verdict)
                     if verdict != "incorrect" and who != len(seats):
-                        stated_round.setdefault(card, t["round"])
-                if t["prompt"] is not None or t["failure_kind"] is not None:
+                        stated_round.setdefault(card, t.round)
+                if t.prompt is not None or t.failure_kind is not None:
                     pg.model_turns += 1
-                    pg.input_tokens += t["input_tokens"]
-                    pg.output_tokens += t["output_tokens"]
-                    pg.cost += t["cost"] or 0.0
-                if t["failure_kind"]:
-                    pg.failures[t["failure_kind"]] = pg.failures.get(t["failure_kind"], 0) + 1
-                pg.truncated += bool(t["error"] and TRUNCATED in t["error"])
+                    pg.input_tokens += t.input_tokens
+                    pg.output_tokens += t.output_tokens
+                    pg.cost += t.cost or 0.0
+                if t.failure_kind:
+                    pg.failures[t.failure_kind] = pg.failures.get(t.failure_kind, 0) + 1
+                pg.truncated += bool(t.error and TRUNCATED in t.error)
             pg.cards_right = sum(1 for b, e in zip(belief, envelope) if b == e)
             verdicts = list(first_verdict.values())
             pg.incorrect = verdicts.count("incorrect")
@@ -117,20 +109,19 @@ def player_games(store: ClueRecords) -> list[PlayerGame]:
             pg.correct = len(verdicts) - pg.incorrect
             own = len(hands[seat])
             pg.stated_by_round = [
-                own + sum(1 for r in stated_round.values() if r <= rnd)
-                for rnd in range(1, game["rounds"] + 1)
+                own + sum(1 for r in stated_round.values() if r <= rnd) for rnd in range(1, game.rounds + 1)
             ]
             oracle_by_round, last = [], own
             by_round: dict[int, int] = {}
             for k in snaps[seat]:
-                by_round[round_of.get(k["turn"], 0)] = k["oracle_known"]
-            for rnd in range(1, game["rounds"] + 1):
+                by_round[round_of.get(k.turn, 0)] = k.oracle_known
+            for rnd in range(1, game.rounds + 1):
                 last = by_round.get(rnd, last)
                 oracle_by_round.append(last)
             pg.oracle_by_round = oracle_by_round
-            pg.entailed_turn = next((k["turn"] for k in snaps[seat] if k["oracle_solved"]), None)
+            pg.entailed_turn = next((k.turn for k in snaps[seat] if k.oracle_solved), None)
             pg.ready_turn = (
-                next((k["turn"] for k in snaps[seat] if k["matrix_ready"]), None) if pg.sees_matrix else None
+                next((k.turn for k in snaps[seat] if k.matrix_ready), None) if pg.sees_matrix else None
             )
             if (
                 pg.accused_turn is not None
@@ -138,7 +129,7 @@ def player_games(store: ClueRecords) -> list[PlayerGame]:
                 and pg.accused_turn > pg.entailed_turn
             ):
                 pg.own_turns_after_entailed = sum(
-                    1 for t in mine if pg.entailed_turn < t["turn"] < pg.accused_turn
+                    1 for t in mine if pg.entailed_turn < t.turn < pg.accused_turn
                 )
             out.append(pg)
     return out
@@ -153,46 +144,201 @@ def _gap(later: int | None, earlier: int | None) -> int | None:
     return later - earlier if later is not None and earlier is not None and later > earlier else None
 
 
-def _delays(values: list[int]) -> dict[str, Any]:
-    return {
-        "n": len(values),
-        "mean": _mean(values),
-        "min": min(values, default=None),
-        "max": max(values, default=None),
-    }
+# -- the report's rows (each `to_json` is what `plylab clue report --format json` prints) -------------
 
 
-def per_model_game(pgs: list[PlayerGame]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Delays:
+    """Delays in turns: how many, their mean, least and most."""
+
+    n: int
+    mean: float | None
+    min: int | None
+    max: int | None
+
+    @classmethod
+    def of(cls, values: list[int]) -> Delays:
+        return cls(len(values), _mean(values), min(values, default=None), max(values, default=None))
+
+
+@dataclass(frozen=True)
+class EntailmentDelay(Delays):
+    """From the oracle entailing the solution to the accusation, with the accuser's own turns between."""
+
+    mean_own_turns: float | None = None
+    accused_before_entailed: int = 0
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Players that see a matrix: how many became ready, and the gap from ready to accusation."""
+
+    players: int
+    became_ready: int
+    gap: Delays
+
+
+@dataclass(frozen=True)
+class AccusationDelay:
+    from_entailment: EntailmentDelay
+    from_solution_suggested: Delays
+    ready: Readiness | None
+
+
+@dataclass(frozen=True)
+class Identified:
+    """The share of player-games whose final envelope belief is right, and by cards right ("3".."0")."""
+
+    rate: float | None
+    cards_right: dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class ModelGameDeductions:
+    """Deductions with a row's seats of a game summed, averaged over its games (the seed's unit)."""
+
+    games: int
+    correct_per_game: float | None
+    incorrect_per_game: float | None
+    unsupported_per_game: float | None
+
+    def per_game(self, kind: str) -> float | None:
+        return {
+            "correct": self.correct_per_game,
+            "incorrect": self.incorrect_per_game,
+            "unsupported": self.unsupported_per_game,
+        }[kind]
+
+
+@dataclass(frozen=True)
+class Deductions:
+    unit: str  # the *_per_game below: one seat in one game
+    correct_per_game: float | None
+    incorrect_per_game: float | None
+    unsupported_per_game: float | None
+    correct: int
+    incorrect: int
+    unsupported: int
+    per_model_game: ModelGameDeductions  # the row's seats of a game summed (the seed's)
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One round of a knowledge curve: mean cards stated and entailed, over the player-games alive."""
+
+    round: int
+    stated: float
+    oracle: float
+    n: int
+
+
+@dataclass(frozen=True)
+class KnowledgeCurve:
+    ceiling: int
+    rounds: list[CurvePoint]
+
+
+@dataclass(frozen=True)
+class ModelUsage:
+    """Model turns of a row's seats, failed and cut off, with their tokens and cost."""
+
+    turns: int
+    failed_turns: int
+    failures: dict[str, int]
+    truncated: int  # replies cut off at max_tokens
+    input_tokens: int
+    output_tokens: int
+    cost: float
+
+
+@dataclass(frozen=True)
+class PlayerMetrics:
+    """The paper's metrics of one (condition, player spec): its player-games pooled."""
+
+    condition: str
+    spec: str
+    player_games: int
+    wins: int
+    accusations: int
+    correct_accusations: int
+    accusation_accuracy: float | None
+    identified: Identified
+    deductions: Deductions
+    knowledge_curve: KnowledgeCurve
+    accusation_delay: AccusationDelay
+    model: ModelUsage | None
+
+    def to_json(self) -> JSONObject:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GameDelay:
+    """Fig. 6: one game's first undisproved suggestion of the solution and its right accusation."""
+
+    game: int
+    confirmed: int
+    accused: int | None
+    gap: int | None
+
+
+@dataclass(frozen=True)
+class ConditionMetrics:
+    """One condition's games: how they ended and when the solution was first suggested."""
+
+    games: int
+    end_reasons: dict[str, int]
+    solution_suggested: int
+    first_suggester_won: int
+    confirmed_turns: list[int]  # the first undisproved suggestion of the solution, per game
+    per_game: list[GameDelay]  # Fig. 6: confirmation -> right accusation, per game
+    mean_turns: float | None
+
+    def to_json(self) -> JSONObject:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ClueReport:
+    """Everything `plylab clue report` prints: per condition, and per (condition, player spec)."""
+
+    store: str
+    conditions: dict[str, ConditionMetrics]
+    groups: list[PlayerMetrics]
+
+    def to_json(self) -> JSONObject:
+        return asdict(self)
+
+
+def per_model_game(pgs: list[PlayerGame]) -> ModelGameDeductions:
     """Deductions summed over the seats `pgs` hold in each game, averaged over those games (the
     seed's "per game" per model, 000 l.107)."""
     games: dict[int, list[PlayerGame]] = defaultdict(list)
     for p in pgs:
         games[p.game].append(p)
     sums = list(games.values())
-    return {
-        "games": len(sums),
-        **{
-            f"{k}_per_game": _mean([sum(getattr(p, k) for p in seats) for seats in sums])
-            for k in ("correct", "incorrect", "unsupported")
-        },
-    }
+
+    def per_game(kind: str) -> float | None:
+        return _mean([sum(getattr(p, kind) for p in seats) for seats in sums])
+
+    return ModelGameDeductions(len(sums), per_game("correct"), per_game("incorrect"), per_game("unsupported"))
 
 
-def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
+def summarize(pgs: list[PlayerGame], ceiling: int, condition: str, spec: str) -> PlayerMetrics:
     n = len(pgs)
     accused = [p for p in pgs if p.accused_turn is not None]
     right = [p for p in accused if p.accused_correct]
     max_round = max((p.game_rounds for p in pgs), default=0)
     curve = []
     for rnd in range(1, max_round + 1):
-        alive = [p for p in pgs if p.game_rounds >= rnd]
+        alive = [p for p in pgs if p.game_rounds >= rnd]  # never none: some game lasts to max_round
         curve.append(
-            {
-                "round": rnd,
-                "stated": _mean([p.stated_by_round[rnd - 1] for p in alive]),
-                "oracle": _mean([p.oracle_by_round[rnd - 1] for p in alive]),
-                "n": len(alive),
-            }
+            CurvePoint(
+                rnd,
+                round(mean([p.stated_by_round[rnd - 1] for p in alive]), 3),
+                round(mean([p.oracle_by_round[rnd - 1] for p in alive]), 3),
+                len(alive),
+            )
         )
     entail = [p for p in accused if _gap(p.accused_turn, p.entailed_turn) is not None]
     suggested = [g for p in right if (g := _gap(p.accused_turn, p.solution_suggested_turn)) is not None]
@@ -200,118 +346,125 @@ def summarize(pgs: list[PlayerGame], ceiling: int) -> dict[str, Any]:
     matrix_players = [p for p in pgs if p.sees_matrix]
     if matrix_players:
         gaps = [g for p in matrix_players if (g := _gap(p.accused_turn, p.ready_turn)) is not None]
-        ready = {
-            "players": len(matrix_players),
-            "became_ready": sum(p.ready_turn is not None for p in matrix_players),
-            "gap": _delays(gaps),
-        }
+        ready = Readiness(
+            len(matrix_players), sum(p.ready_turn is not None for p in matrix_players), Delays.of(gaps)
+        )
     failures: dict[str, int] = defaultdict(int)
     for p in pgs:
         for kind, count in p.failures.items():
             failures[kind] += count
     model_turns = sum(p.model_turns for p in pgs)
-    return {
-        "player_games": n,
-        "wins": sum(p.won for p in pgs),
-        "accusations": len(accused),
-        "correct_accusations": len(right),
-        "accusation_accuracy": round(len(right) / len(accused), 4) if accused else None,
-        "identified": {
-            "rate": round(sum(p.cards_right == 3 for p in pgs) / n, 4) if n else None,
-            "cards_right": {
-                str(k): round(sum(p.cards_right == k for p in pgs) / n, 4) if n else None
-                for k in (3, 2, 1, 0)
-            },
-        },
-        "deductions": {
-            "unit": "player-game",  # the *_per_game below: one seat in one game
-            "correct_per_game": _mean([p.correct for p in pgs]),
-            "incorrect_per_game": _mean([p.incorrect for p in pgs]),
-            "unsupported_per_game": _mean([p.unsupported for p in pgs]),
-            "correct": sum(p.correct for p in pgs),
-            "incorrect": sum(p.incorrect for p in pgs),
-            "unsupported": sum(p.unsupported for p in pgs),
-            "per_model_game": per_model_game(pgs),  # the row's seats of a game summed (the seed's)
-        },
-        "knowledge_curve": {"ceiling": ceiling, "rounds": curve},
-        "accusation_delay": {
-            "from_entailment": {
-                **_delays([g for p in entail if (g := _gap(p.accused_turn, p.entailed_turn)) is not None]),
-                "mean_own_turns": _mean(
-                    [p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]
-                ),
-                "accused_before_entailed": len(accused) - len(entail),
-            },
-            "from_solution_suggested": _delays(suggested),
-            "ready": ready,
-        },
-        "model": None
+    entailed = Delays.of([g for p in entail if (g := _gap(p.accused_turn, p.entailed_turn)) is not None])
+    return PlayerMetrics(
+        condition,
+        spec,
+        player_games=n,
+        wins=sum(p.won for p in pgs),
+        accusations=len(accused),
+        correct_accusations=len(right),
+        accusation_accuracy=round(len(right) / len(accused), 4) if accused else None,
+        identified=Identified(
+            round(sum(p.cards_right == 3 for p in pgs) / n, 4) if n else None,
+            {str(k): round(sum(p.cards_right == k for p in pgs) / n, 4) if n else None for k in (3, 2, 1, 0)},
+        ),
+        deductions=Deductions(
+            "player-game",
+            _mean([p.correct for p in pgs]),
+            _mean([p.incorrect for p in pgs]),
+            _mean([p.unsupported for p in pgs]),
+            sum(p.correct for p in pgs),
+            sum(p.incorrect for p in pgs),
+            sum(p.unsupported for p in pgs),
+            per_model_game(pgs),
+        ),
+        knowledge_curve=KnowledgeCurve(ceiling, curve),
+        accusation_delay=AccusationDelay(
+            EntailmentDelay(
+                entailed.n,
+                entailed.mean,
+                entailed.min,
+                entailed.max,
+                _mean([p.own_turns_after_entailed for p in entail if p.own_turns_after_entailed is not None]),
+                len(accused) - len(entail),
+            ),
+            Delays.of(suggested),
+            ready,
+        ),
+        model=None
         if not model_turns
-        else {
-            "turns": model_turns,
-            "failed_turns": sum(failures.values()),
-            "failures": dict(failures),
-            "truncated": sum(p.truncated for p in pgs),  # replies cut off at max_tokens
-            "input_tokens": sum(p.input_tokens for p in pgs),
-            "output_tokens": sum(p.output_tokens for p in pgs),
-            "cost": round(sum(p.cost for p in pgs), 6),
-        },
-    }
+        else ModelUsage(
+            model_turns,
+            sum(failures.values()),
+            dict(failures),
+            sum(p.truncated for p in pgs),
+            sum(p.input_tokens for p in pgs),
+            sum(p.output_tokens for p in pgs),
+            round(sum(p.cost for p in pgs), 6),
+        ),
+    )
 
 
-def report(store: ClueRecords) -> dict[str, Any]:
-    """Everything `plylab clue report` prints, as one JSON-ready dict."""
+@dataclass
+class _Condition:
+    """A condition's games as they are read (ConditionMetrics once all are)."""
+
+    games: int = 0
+    turns: list[int] = field(default_factory=list)
+    end_reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    solution_suggested: int = 0
+    first_suggester_won: int = 0
+    confirmed_turns: list[int] = field(default_factory=list)
+    per_game: list[GameDelay] = field(default_factory=list)
+
+
+def report(store: ClueRecords) -> ClueReport:
+    """Everything `plylab clue report` prints (`to_json()` is its JSON)."""
     ceiling = CLASSIC.size - 3
     pgs = player_games(store)
     groups: dict[tuple[str, str], list[PlayerGame]] = defaultdict(list)
     for p in pgs:
         groups[(p.condition, p.spec)].append(p)
-    conditions: dict[str, dict[str, Any]] = {}
+    conditions: dict[str, _Condition] = {}
     for game in store.games():
-        c = conditions.setdefault(
-            game["condition"],
-            {
-                "games": 0,
-                "turns": [],
-                "end_reasons": defaultdict(int),
-                "solution_suggested": 0,
-                "first_suggester_won": 0,
-                "confirmed_turns": [],  # the first undisproved suggestion of the solution, per game
-                "per_game": [],  # Fig. 6: confirmation -> right accusation, per game
-            },
-        )
-        c["games"] += 1
-        c["turns"].append(game["turns"])
-        c["end_reasons"][game["end_reason"]] += 1
-        if game["solution_suggested_turn"] is not None:
-            c["solution_suggested"] += 1
-            turns = store.turns(game["id"])
-            row = next((t for t in turns if t["turn"] == game["solution_suggested_turn"]), None)
-            c["first_suggester_won"] += int(row is not None and row["seat"] == game["winner"])
-            c["confirmed_turns"].append(game["solution_suggested_turn"])
-            right = next((t for t in turns if t["action"] == "accuse" and t["correct"] == 1), None)
-            c["per_game"].append(
-                {
-                    "game": game["idx"],
-                    "confirmed": game["solution_suggested_turn"],
-                    "accused": None if right is None else right["turn"],
-                    "gap": None if right is None else right["turn"] - game["solution_suggested_turn"],
-                }
+        c = conditions.setdefault(game.condition, _Condition())
+        c.games += 1
+        c.turns.append(game.turns)
+        c.end_reasons[game.end_reason] += 1
+        confirmed = game.solution_suggested_turn
+        if confirmed is not None:
+            c.solution_suggested += 1
+            turns = store.turns(game.id)
+            row = next((t for t in turns if t.turn == confirmed), None)
+            c.first_suggester_won += int(row is not None and row.seat == game.winner)
+            c.confirmed_turns.append(confirmed)
+            right = next((t for t in turns if t.action == "accuse" and t.correct), None)
+            c.per_game.append(
+                GameDelay(
+                    game.idx,
+                    confirmed,
+                    None if right is None else right.turn,
+                    None if right is None else right.turn - confirmed,
+                )
             )
-    for c in conditions.values():
-        c["mean_turns"] = _mean(c.pop("turns"))
-        c["end_reasons"] = dict(c["end_reasons"])
-    return {
-        "store": str(store.path),
-        "conditions": conditions,
-        "groups": [
-            {"condition": cond, "spec": spec, **summarize(items, ceiling)}
-            for (cond, spec), items in sorted(groups.items())
-        ],
-    }
+    return ClueReport(
+        str(store.path),
+        {
+            k: ConditionMetrics(
+                c.games,
+                dict(c.end_reasons),
+                c.solution_suggested,
+                c.first_suggester_won,
+                c.confirmed_turns,
+                c.per_game,
+                _mean(c.turns),
+            )  # fmt: skip
+            for k, c in conditions.items()
+        },
+        [summarize(items, ceiling, cond, spec) for (cond, spec), items in sorted(groups.items())],
+    )
 
 
-def _fmt(value: Any, digits: int = 2) -> str:
+def _fmt(value: float | str | None, digits: int = 2) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
@@ -319,17 +472,17 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
-def to_markdown(data: dict[str, Any]) -> str:
-    lines = [f"# Clue report: {data['store']}", ""]
+def to_markdown(data: ClueReport) -> str:
+    lines = [f"# Clue report: {data.store}", ""]
     lines += [
         "| condition | games | mean turns | solved | turn limit | all out | solution suggested | first suggester won |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for cond, c in sorted(data["conditions"].items()):
-        ends = c["end_reasons"]
+    for cond, c in sorted(data.conditions.items()):
+        ends = c.end_reasons
         lines.append(
-            f"| {cond} | {c['games']} | {_fmt(c['mean_turns'], 1)} | {ends.get('solved', 0)} | "
-            f"{ends.get('turn_limit', 0)} | {ends.get('all_out', 0)} | {c['solution_suggested']} | {c['first_suggester_won']} |"
+            f"| {cond} | {c.games} | {_fmt(c.mean_turns, 1)} | {ends.get('solved', 0)} | "
+            f"{ends.get('turn_limit', 0)} | {ends.get('all_out', 0)} | {c.solution_suggested} | {c.first_suggester_won} |"
         )
     lines += [
         "",
@@ -338,36 +491,33 @@ def to_markdown(data: dict[str, Any]) -> str:
         "| ready (gap) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for g in data["groups"]:
-        ident, ded, delay = g["identified"], g["deductions"], g["accusation_delay"]
-        right = " / ".join(_fmt(ident["cards_right"][k]) for k in ("3", "2", "1", "0"))
-        ready = delay["ready"]
+    for g in data.groups:
+        ident, ded, delay = g.identified, g.deductions, g.accusation_delay
+        right = " / ".join(_fmt(ident.cards_right[k]) for k in ("3", "2", "1", "0"))
+        ready = delay.ready
         ready_text = (
-            "–"
-            if ready is None
-            else f"{ready['became_ready']}/{ready['players']} ({_fmt(ready['gap']['mean'], 1)})"
+            "–" if ready is None else f"{ready.became_ready}/{ready.players} ({_fmt(ready.gap.mean, 1)})"
         )
-        ent = delay["from_entailment"]
+        ent = delay.from_entailment
         lines.append(
-            f"| {g['condition']} | `{g['spec']}` | {g['player_games']} | {g['wins']} | {_fmt(g['accusation_accuracy'])} "
-            f"({g['correct_accusations']}/{g['accusations']}) | {_fmt(ident['rate'])} | {right} | "
-            f"{_fmt(ded['correct_per_game'])} / {_fmt(ded['incorrect_per_game'])} / {_fmt(ded['unsupported_per_game'])} | "
-            f"{' / '.join(_fmt(ded['per_model_game'][f'{k}_per_game']) for k in ('correct', 'incorrect', 'unsupported'))} | "
-            f"{_fmt(ent['mean'], 1)} ({_fmt(ent['mean_own_turns'], 1)}) | {_fmt(delay['from_solution_suggested']['mean'], 1)} | {ready_text} |"
+            f"| {g.condition} | `{g.spec}` | {g.player_games} | {g.wins} | {_fmt(g.accusation_accuracy)} "
+            f"({g.correct_accusations}/{g.accusations}) | {_fmt(ident.rate)} | {right} | "
+            f"{_fmt(ded.correct_per_game)} / {_fmt(ded.incorrect_per_game)} / {_fmt(ded.unsupported_per_game)} | "
+            f"{' / '.join(_fmt(ded.per_model_game.per_game(k)) for k in ('correct', 'incorrect', 'unsupported'))} | "
+            f"{_fmt(ent.mean, 1)} ({_fmt(ent.mean_own_turns, 1)}) | {_fmt(delay.from_solution_suggested.mean, 1)} | {ready_text} |"
         )
     lines += [
         "",
         "Knowledge curves (cards whose holder is stated correctly / entailed by the oracle, "
-        f"of {data['groups'][0]['knowledge_curve']['ceiling'] if data['groups'] else 18}):",
+        f"of {data.groups[0].knowledge_curve.ceiling if data.groups else 18}):",
         "",
     ]
-    for g in data["groups"]:
+    for g in data.groups:
         pts = ", ".join(
-            f"r{p['round']} {_fmt(p['stated'], 1)}/{_fmt(p['oracle'], 1)}"
-            for p in g["knowledge_curve"]["rounds"]
+            f"r{p.round} {_fmt(p.stated, 1)}/{_fmt(p.oracle, 1)}" for p in g.knowledge_curve.rounds
         )
-        lines.append(f"- {g['condition']} `{g['spec']}`: {pts}")
-    models = [g for g in data["groups"] if g["model"]]
+        lines.append(f"- {g.condition} `{g.spec}`: {pts}")
+    models = [g for g in data.groups if g.model]
     if models:
         lines += [
             "",
@@ -375,10 +525,11 @@ def to_markdown(data: dict[str, Any]) -> str:
             "|---|---|---|---|---|---|---|---|---|",
         ]
         for g in models:
-            m = g["model"]
-            kinds = ", ".join(f"{k} {v}" for k, v in sorted(m["failures"].items())) or "–"
+            m = g.model
+            assert m is not None
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(m.failures.items())) or "–"
             lines.append(
-                f"| {g['condition']} | `{g['spec']}` | {m['turns']} | {m['failed_turns']} | {m['truncated']} | {kinds} | "
-                f"{m['input_tokens']} | {m['output_tokens']} | {_fmt(m['cost'], 4)} |"
+                f"| {g.condition} | `{g.spec}` | {m.turns} | {m.failed_turns} | {m.truncated} | {kinds} | "
+                f"{m.input_tokens} | {m.output_tokens} | {_fmt(m.cost, 4)} |"
             )
     return "\n".join(lines) + "\n"

@@ -7,9 +7,9 @@ that view), so a prompt can hold nothing the seat has not observed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import ParseError
+from ..jsontypes import JSONObject
 from ..models.jsontext import BadJSON, parse_json
 from .cards import CATEGORIES, Deck, Triple
 from .events import Accusation, Event, Pass, Suggestion
@@ -156,7 +156,7 @@ def messages(
     ]
 
 
-def reply_schema(deck: Deck, num_players: int) -> dict[str, Any]:
+def reply_schema(deck: Deck, num_players: int) -> JSONObject:
     cats = (deck.suspects, deck.weapons, deck.rooms)
     holders = [seat_label(s) for s in range(num_players)] + [ENVELOPE]
     return {
@@ -179,7 +179,7 @@ def reply_schema(deck: Deck, num_players: int) -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "card": {"type": "string", "enum": list(deck.names)},
-                        "holder": {"type": "string", "enum": holders},
+                        "holder": {"type": "string", "enum": [*holders]},
                     },
                     "required": ["card", "holder"],
                     "additionalProperties": False,
@@ -235,22 +235,24 @@ def parse_reply(text: str, deck: Deck, num_players: int) -> ParsedReply:
     return ParsedReply(kind, cards, _deductions(data, deck, num_players))
 
 
-def _card(deck: Deck, name: Any) -> int | None:
+def _card(deck: Deck, name: object) -> int | None:
     try:
         return deck.index(str(name))
     except KeyError:
         return None
 
 
-def _deductions(data: dict[str, Any], deck: Deck, num_players: int) -> Deductions:
+def _deductions(data: JSONObject, deck: Deck, num_players: int) -> Deductions:
     """Lenient: unreadable belief entries are dropped, never fatal (the action already counted)."""
     out = Deductions()
-    env: dict[str, Any] = data["envelope"] if isinstance(data.get("envelope"), dict) else {}
+    envelope = data.get("envelope")
+    env = envelope if isinstance(envelope, dict) else {}
     for i, (cat, members) in enumerate(zip(CATEGORIES, deck.categories)):
         card = _card(deck, env.get(cat))
         out.envelope[i] = card if card in members else None
     holders = {seat_label(s).lower(): s for s in range(num_players)} | {ENVELOPE: num_players}
-    for item in data.get("known") or []:
+    known = data.get("known")
+    for item in known if isinstance(known, list) else []:
         if not isinstance(item, dict):
             continue
         card, holder = _card(deck, item.get("card")), holders.get(str(item.get("holder", "")).strip().lower())

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import UserError
 from ..harness.rows import MoveRow
-from ..harness.store import Store, json_text
-from ..players.canonical import canonical_spec
+from ..harness.store import Store
+from ..jsontypes import JSONObject, JSONValue
 from . import legacy
+from .rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
 
 KIND = "clue"  # the runs' kind
 
@@ -37,52 +37,33 @@ class ClueRun:
     legacy_id: int | None = None  # in `clue_runs`
 
 
-def _flag(value: Any) -> int | None:
-    """A stored truth value as the old integer column held it (1, 0 or NULL)."""
-    return None if value is None else int(bool(value))
-
-
-def _text(value: Any) -> str | None:
-    return json_text(value)  # as the old columns held it
-
-
-def turn_row(move: MoveRow, note: dict[str, Any]) -> dict[str, Any]:
+def _turn_row(move: MoveRow, note: JSONObject) -> ClueTurnRow:
     """A Clue turn (its annotation, on the turn's first move) with the mover's model call."""
     attempts = json.loads(move.attempts) if move.attempts else []
     final = attempts[-1] if attempts else {}
-    return {
-        "turn": note["turn"],
-        "round": note["round"],
-        "seat": move.seat,
-        "action": note["action"],
-        "cards": _text(note.get("cards")),
-        "disprover": note.get("disprover"),
-        "shown": note.get("shown"),
-        "correct": _flag(note.get("correct")),
-        "envelope_belief": _text(note.get("envelope_belief")),
-        "claims": json_text(note.get("claims") or []),
-        "ready": _flag(note.get("ready")),
-        "failure_kind": move.failure_kind,
-        "error": final.get("error"),
-        "prompt": move.prompt,
-        "reply": move.reply,
-        "reasoning": move.reasoning,
-        "input_tokens": move.input_tokens,
-        "output_tokens": move.output_tokens,
-        "reasoning_tokens": move.reasoning_tokens,
-        "cost": move.cost,
-        "latency": final.get("latency"),
-        "cached": _flag(final.get("cached")) if attempts else None,
-    }
+    turn, rnd, action = note["turn"], note["round"], note["action"]
+    assert isinstance(turn, int) and isinstance(rnd, int) and isinstance(action, str), note
+    return ClueTurnRow(
+        turn, rnd, move.seat, action, cards(note.get("cards")), _int(note.get("disprover")),
+        _int(note.get("shown")), flag(note.get("correct")), belief(note.get("envelope_belief")),
+        claims(note.get("claims")), flag(note.get("ready")), move.failure_kind, final.get("error"),
+        move.prompt, move.reply, move.reasoning, move.input_tokens, move.output_tokens, move.reasoning_tokens,
+        move.cost, final.get("latency"), flag(final.get("cached")) if attempts else None,
+    )  # fmt: skip
+
+
+def _int(value: JSONValue) -> int | None:
+    assert value is None or isinstance(value, int), value
+    return value
 
 
 class ClueRecords:
-    """Read-only access to a store's Clue runs, games, turns and knowledge (old tables included)."""
+    """Read-only access to a store's Clue runs, games, turns and knowledge (old tables included), as
+    typed rows; its connection stays inside it."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.store = Store(self.path, create=False)  # one line for a missing, damaged or foreign file
-        self.conn = self.store.conn
+        self._store = Store(self.path, create=False)  # one line for a missing, damaged or foreign file
         try:
             self._runs = self._read_runs()
         except BaseException:
@@ -93,20 +74,18 @@ class ClueRecords:
             raise UserError(
                 f"no Clue games in store '{path}'; play some with `plylab clue run --store {path}`"
             )
-        self._turns: dict[int, list[dict[str, Any]]] = {}  # the last game's, read twice by the metrics
+        self._turns: dict[int, list[ClueTurnRow]] = {}  # the last game's, read twice by the metrics
 
     def close(self) -> None:
-        self.store.close()
+        self._store.close()
 
     def _read_runs(self) -> list[ClueRun]:
         found: dict[str, ClueRun] = {}
-        if legacy.present(self.conn):
-            for r in legacy.runs(self.conn):
-                specs = json.loads(r["specs"])
-                found[r["key"]] = ClueRun(
-                    r["key"], r["condition"], r["seed"], r["turn_limit"], specs, None, r["id"]
-                )
-        for run in self.store.runs():
+        conn = self._store.conn
+        if legacy.present(conn):
+            for r in legacy.runs(conn):
+                found[r.key] = ClueRun(r.key, r.condition, r.seed, r.turn_limit, r.specs, None, r.id)
+        for run in self._store.runs():
             if run.kind != KIND:
                 continue
             plan = json.loads(run.plan)
@@ -125,77 +104,65 @@ class ClueRecords:
     def runs(self) -> list[ClueRun]:
         return list(self._runs)
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[ClueGameRow]:
         """Every game, run by run and by index; a legacy game's id is negative (its own table's id)."""
-        out: list[dict[str, Any]] = []
+        out: list[ClueGameRow] = []
         for run in self._runs:
-            mine: list[dict[str, Any]] = []
+            mine: list[ClueGameRow] = []
             if run.legacy_id is not None:
-                for g in legacy.games(self.conn, run.legacy_id):
-                    seats = [canonical_spec(s) for s in json.loads(g["seats"])]
-                    mine.append(g | {"id": -g["id"], "seats": json_text(seats), "condition": run.condition})
+                mine += legacy.games(self._store.conn, run.legacy_id, run.condition)
             if run.run_id is not None:
-                for row in self.store.games([run.run_id]):
+                for row in self._store.games([run.run_id]):
                     extra = json.loads(row.extra or "{}")
                     mine.append(
-                        {
-                            "id": row.id,
-                            "run_id": row.run_id,
-                            "idx": row.idx,
-                            "seed": row.seed,
-                            "seats": json_text(extra["seats"]),
-                            "envelope": json_text(extra["envelope"]),
-                            "hands": json_text(extra["hands"]),
-                            "winner": extra["winner"],
-                            "end_reason": extra["end_reason"],
-                            "turns": extra["turns"],
-                            "rounds": extra["rounds"],
-                            "solution_suggested_turn": extra["solution_suggested_turn"],
-                            "started": row.started,
-                            "finished": row.finished,
-                            "condition": run.condition,
-                        }
+                        ClueGameRow(
+                            row.id,
+                            row.run_id,
+                            row.idx,
+                            row.seed,
+                            list(extra["seats"]),
+                            ints(extra["envelope"]),
+                            [ints(h) for h in extra["hands"]],
+                            extra["winner"],
+                            extra["end_reason"],
+                            extra["turns"],
+                            extra["rounds"],
+                            extra["solution_suggested_turn"],
+                            row.started,
+                            row.finished,
+                            run.condition,
+                        )  # fmt: skip
                     )
-            out += sorted(mine, key=lambda g: g["idx"])
+            out += sorted(mine, key=lambda g: g.idx)
         return out
 
-    def run_of(self, game: dict[str, Any]) -> ClueRun:
+    def run_of(self, game: ClueGameRow) -> ClueRun:
         """The run a game of `games()` belongs to."""
-        legacy_game = game["id"] < 0
+        legacy_game = game.id < 0
         for run in self._runs:
-            if (run.legacy_id if legacy_game else run.run_id) == game["run_id"]:
+            if (run.legacy_id if legacy_game else run.run_id) == game.run_id:
                 return run
-        raise KeyError(game["id"])
+        raise KeyError(game.id)
 
-    def _moves(self, game_id: int) -> list[MoveRow]:
-        return self.store.moves(game_id)
-
-    def turns(self, game_id: int) -> list[dict[str, Any]]:
+    def turns(self, game_id: int) -> list[ClueTurnRow]:
         """The game's turns in order (one row per turn, a shown card on its suggestion's row)."""
         if game_id not in self._turns:
             if game_id < 0:
-                rows = legacy.turns(self.conn, -game_id)
+                rows = legacy.turns(self._store.conn, -game_id)
             else:
-                rows = [turn_row(m, json.loads(m.annotation)) for m in self._moves(game_id) if m.annotation]
+                rows = [
+                    _turn_row(m, json.loads(m.annotation)) for m in self._store.moves(game_id) if m.annotation
+                ]
             self._turns = {game_id: rows}
         return self._turns[game_id]
 
-    def knowledge(self, game_id: int) -> list[dict[str, Any]]:
+    def knowledge(self, game_id: int) -> list[KnowledgeRow]:
         """Every seat's standing against the oracle after each turn, by turn and seat."""
         if game_id < 0:
-            return legacy.knowledge(self.conn, -game_id)
+            return legacy.knowledge(self._store.conn, -game_id)
         out = []
-        for m in self._moves(game_id):
-            note = json.loads(m.annotation) if m.annotation else None
-            for seat, (known, solved, ready) in enumerate((note or {}).get("knowledge", [])):
-                out.append(
-                    {
-                        "game_id": game_id,
-                        "turn": note["turn"],  # type: ignore[index]
-                        "seat": seat,
-                        "oracle_known": known,
-                        "oracle_solved": int(solved),
-                        "matrix_ready": int(ready),
-                    }
-                )
+        for m in self._store.moves(game_id):
+            note = json.loads(m.annotation) if m.annotation else {}
+            for seat, (known, solved, ready) in enumerate(note.get("knowledge", [])):
+                out.append(KnowledgeRow(note["turn"], seat, known, bool(solved), bool(ready)))
         return out

@@ -20,7 +20,6 @@ from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from ..errors import UserError
 from ..harness.driver import RunSummary, exec_options, run_study
@@ -174,7 +173,7 @@ class ClueStudy:
         # seeds their games were played with (their replies are cached under them).
         stored = {r.name for r in store.runs() if r.kind == KIND}
         if legacy.present(store.conn):
-            stored |= {r["key"] for r in legacy.runs(store.conn)}
+            stored |= {r.key for r in legacy.runs(store.conn)}
         self.legacy = self.plan.key(self.specs, legacy=True, seeding=1) in stored
         self.seeding = 1 if self.legacy or self.plan.key(self.specs, seeding=1) in stored else SEEDING
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
@@ -214,7 +213,7 @@ class ClueStudy:
                 self.wins[seats[winner]] = self.wins.get(seats[winner], 0) + 1
             return True
 
-        extra: dict[str, Any] = {"seeding": self.seeding, "clue_cells": store.rules(run_id)["clue_cells"]}
+        extra: dict[str, object] = {"seeding": self.seeding, "clue_cells": store.rules(run_id)["clue_cells"]}
         extra |= {"clue_seeds": "v1"} if self.legacy else {}
         yield Part(
             self.jobs(done),

@@ -13,10 +13,11 @@ import hashlib
 import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from ..errors import UserError
 from ..harness.plan import GameJob, Matchup, Plan, check_int, single_plan
+from ..jsontypes import JSONObject
 from ..players import player_class
 from ..players.reaper import ReaperPlayer
 from ..seeds import derive_seed
@@ -52,7 +53,7 @@ class Experiment:
         digest = hashlib.sha256(self.label.encode()).hexdigest()[:8]
         return f"{re.sub(r'[^A-Za-z0-9._-]+', '_', self.label)[:100]}-{digest}"
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JSONObject:
         """What every phase of this experiment shares (a resumed phase must match it)."""
         return {
             "name": self.label,

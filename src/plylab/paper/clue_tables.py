@@ -10,24 +10,48 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
+from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..render.grid import comment, html_page
 from ..render.table import Table, register_table, render
 from .protocols import PROTOCOLS, get_protocol
 from .published import published
 
-Getter = Callable[[dict[str, Any]], Any]
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..clue.metrics import ConditionMetrics, Delays, PlayerMetrics
+
+CellValue = JSONScalar  # a reproduced cell: a number, a text such as "3/5", or None
+Getter = Callable[["PlayerMetrics"], CellValue]
+
+
+def _model_game(g: PlayerMetrics, kind: str) -> float | None:
+    """A row's deductions of `kind` per game with its seats summed."""
+    return g.deductions.per_model_game.per_game(kind)
+
+
+def _ready(g: PlayerMetrics) -> str | None:
+    r = g.accusation_delay.ready
+    return None if not r else f"{r.became_ready}/{r.players}"
+
+
+def _ready_gap(g: PlayerMetrics) -> float | None:
+    r = g.accusation_delay.ready
+    return None if not r else r.gap.mean
+
 
 COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
     "clue-accuracy": [
-        ("identified", "identified (3 cards)", lambda g: g["identified"]["rate"]),
-        ("two_cards", "2 cards", lambda g: g["identified"]["cards_right"]["2"]),
-        ("one_card", "1 card", lambda g: g["identified"]["cards_right"]["1"]),
-        ("no_card", "0 cards", lambda g: g["identified"]["cards_right"]["0"]),
-        ("accusation_accuracy", "accusation accuracy", lambda g: g["accusation_accuracy"]),
+        ("identified", "identified (3 cards)", lambda g: g.identified.rate),
+        ("two_cards", "2 cards", lambda g: g.identified.cards_right["2"]),
+        ("one_card", "1 card", lambda g: g.identified.cards_right["1"]),
+        ("no_card", "0 cards", lambda g: g.identified.cards_right["0"]),
+        ("accusation_accuracy", "accusation accuracy", lambda g: g.accusation_accuracy),
     ],
     "clue-deduction": [
         # the seed's unit (000 l.107: "per game" for each model): the row's seats of a game summed
@@ -39,50 +63,32 @@ COLUMNS: dict[str, list[tuple[str, str, Getter]]] = {
             lambda g: _model_game(g, "unsupported"),
         ),
         # and per player-game (one seat in one game)
-        ("correct_per_player_game", "correct / player-game", lambda g: g["deductions"]["correct_per_game"]),
-        (
-            "incorrect_per_player_game",
-            "incorrect / player-game",
-            lambda g: g["deductions"]["incorrect_per_game"],
-        ),
+        ("correct_per_player_game", "correct / player-game", lambda g: g.deductions.correct_per_game),
+        ("incorrect_per_player_game", "incorrect / player-game", lambda g: g.deductions.incorrect_per_game),
         (
             "unsupported_per_player_game",
             "unsupported / player-game",
-            lambda g: g["deductions"]["unsupported_per_game"],
+            lambda g: g.deductions.unsupported_per_game,
         ),
     ],
     "clue-knowledge": [
-        ("rounds", "rounds played (max)", lambda g: len(g["knowledge_curve"]["rounds"]) or None),
+        ("rounds", "rounds played (max)", lambda g: len(g.knowledge_curve.rounds) or None),
         (
             "final_known",
             "cards known, last round",
-            lambda g: (g["knowledge_curve"]["rounds"] or [{}])[-1].get("stated"),
+            lambda g: g.knowledge_curve.rounds[-1].stated if g.knowledge_curve.rounds else None,
         ),
-        ("ceiling", "ceiling", lambda g: g["knowledge_curve"]["ceiling"]),
+        ("ceiling", "ceiling", lambda g: g.knowledge_curve.ceiling),
     ],
     "clue-delay": [
-        (
-            "ready",
-            "accusation-ready players",
-            lambda g: (
-                None
-                if not g["accusation_delay"]["ready"]
-                else f"{g['accusation_delay']['ready']['became_ready']}/{g['accusation_delay']['ready']['players']}"
-            ),
-        ),
-        (
-            "ready_gap",
-            "ready -> accusation (turns)",
-            lambda g: (
-                None if not g["accusation_delay"]["ready"] else g["accusation_delay"]["ready"]["gap"]["mean"]
-            ),
-        ),
+        ("ready", "accusation-ready players", _ready),
+        ("ready_gap", "ready -> accusation (turns)", _ready_gap),
         (
             "suggested_to_accusation",
             "solution suggested -> accusation (mean, range)",
-            lambda g: _range(g["accusation_delay"]["from_solution_suggested"]),
+            lambda g: _range(g.accusation_delay.from_solution_suggested),
         ),
-        ("wins", "wins", lambda g: g["wins"]),
+        ("wins", "wins", lambda g: g.wins),
     ],
 }
 # Columns of a condition only (from its games, not its players).
@@ -94,18 +100,13 @@ CONDITION_COLUMNS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def _model_game(g: dict[str, Any], kind: str) -> Any:
-    """A row's deductions of `kind` per game with its seats summed (a report from before the key: none)."""
-    return (g["deductions"].get("per_model_game") or {}).get(f"{kind}_per_game")
-
-
-def _range(d: dict[str, Any]) -> str | None:
-    if not d["n"]:
+def _range(d: Delays) -> str | None:
+    if not d.n:
         return None
-    return f"{d['mean']:.1f} ({d['min']}-{d['max']})"
+    return f"{d.mean:.1f} ({d.min}-{d.max})"
 
 
-def _fmt(v: Any, paper_has: bool = False) -> str:
+def _fmt(v: JSONValue, paper_has: bool = False) -> str:
     if v is None:
         return "missing" if paper_has else "–"
     if isinstance(v, float):
@@ -113,8 +114,8 @@ def _fmt(v: Any, paper_has: bool = False) -> str:
     return str(v)
 
 
-def _paper(c: dict[str, Any] | None) -> str:
-    if not c:
+def _paper(c: JSONValue) -> str:
+    if not isinstance(c, dict) or not c:
         return "–"
     if "of" in c:
         return f"{c['value']}/{c['of']}"
@@ -123,6 +124,19 @@ def _paper(c: dict[str, Any] | None) -> str:
     if "value" in c:
         return _fmt(c["value"])
     return str(c.get("text", "–"))
+
+
+def _at(value: JSONValue, *keys: str) -> JSONValue:
+    """`value[k1][k2]...` of the seed's published JSON; None where a key is missing."""
+    for k in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(k)
+    return value
+
+
+def _number(value: JSONValue) -> float | None:
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def _model_of(spec: str) -> str:
@@ -135,14 +149,77 @@ def _same_model(paper_label: str, spec: str) -> bool:
     return key in _model_of(spec).lower()
 
 
-def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ClueRow:
+    """One row of a Clue table: a condition pooled over its players, one (condition, player) row, or a
+    row only the paper has; the paper's cells beside."""
+
+    row: str
+    source: str  # "this run" | "paper"
+    cells: dict[str, CellValue]
+    paper: JSONObject | None
+    player: bool = False  # a (condition, player) row: it names its twin in the paper (paper_row)
+    paper_row: str | None = None
+
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
+            "row": self.row,
+            "source": self.source,
+            "cells": dict(self.cells),
+            "paper": self.paper,
+        }
+        return out | {"paper_row": self.paper_row} if self.player else out
+
+
+@dataclass(frozen=True)
+class ClueResults:
+    """A Clue table as data: this run's rows (conditions and players) and the seed's beside them."""
+
+    table: str
+    title: str
+    cite: list[str]
+    protocol: JSONObject
+    columns: list[tuple[str, str]]  # (key, label)
+    rows: list[ClueRow]
+    note: str
+    conditions: dict[str, ConditionMetrics]
+    groups: list[PlayerMetrics]
+    published: JSONObject
+    store: str | None
+    store_note: str | None
+    truncated: int  # model replies cut off at max_tokens (recorded passes): none at the paper's cap
+
+    def to_json(self) -> JSONObject:
+        return {
+            "table": self.table,
+            "title": self.title,
+            "cite": list(self.cite),
+            "protocol": self.protocol,
+            "columns": [{"key": k, "label": lab} for k, lab in self.columns],
+            "rows": [r.to_json() for r in self.rows],
+            "note": self.note,
+            "conditions": {k: c.to_json() for k, c in self.conditions.items()},
+            "groups": [g.to_json() for g in self.groups],
+            "published": self.published,
+            "store": self.store,
+            "store_note": self.store_note,
+            "truncated": self.truncated,
+        }
+
+    def __getitem__(self, key: str) -> Any:
+        """The JSON's `key`, for a reader not yet on the fields (reports/papers.py reads `["rows"]`)."""
+        return self.to_json()[key]
+
+
+def clue_data(store_path: Path | None, name: str) -> ClueResults:
     """The Clue table as data, the seed's values beside (the seed's alone without a store)."""
     from ..clue.metrics import report as clue_report
     from ..clue.records import ClueRecords
 
     p = get_protocol(name)
     pub = published(name)
-    data: dict[str, Any] = {"groups": [], "conditions": {}}
+    conditions: dict[str, ConditionMetrics] = {}
+    all_groups: list[PlayerMetrics] = []
     missing = None
     if store_path is not None:
         try:
@@ -154,91 +231,88 @@ def clue_data(store_path: Path | None, name: str) -> dict[str, Any]:
                 data = clue_report(store)
             finally:
                 store.close()
-    groups = [g for g in data["groups"] if g["condition"] in p.conditions]
+            conditions, all_groups = data.conditions, data.groups
+    groups = [g for g in all_groups if g.condition in p.conditions]
     cols = COLUMNS[name]
-    rows: list[dict[str, Any]] = []
-    paper_rows: dict[str, dict[str, Any]] = pub.get("rows", {})
+    rows: list[ClueRow] = []
+    paper_rows: dict[str, JSONObject] = pub.get("rows", {})
     used: set[str] = set()
     for cond in p.conditions:
-        mine = [g for g in groups if g["condition"] == cond]
+        mine = [g for g in groups if g.condition == cond]
         if not mine:
             continue
         pooled = _pool(mine, cols)
         if name == "clue-delay":
-            c = data["conditions"].get(cond, {})
-            pooled["first_suggester_won"] = f"{c.get('first_suggester_won', 0)}/{c.get('games', 0)}"
-            turns = c.get("confirmed_turns") or []
+            c = conditions.get(cond)
+            pooled["first_suggester_won"] = f"{c.first_suggester_won if c else 0}/{c.games if c else 0}"
+            turns = c.confirmed_turns if c else []
             pooled["confirmed_turns"] = f"{min(turns)}-{max(turns)}" if turns else None
-        rows.append({"row": cond, "source": "this run", "cells": pooled, "paper": paper_rows.get(cond)})
+        rows.append(ClueRow(cond, "this run", pooled, paper_rows.get(cond)))
         used.add(cond)
         for g in mine:
             twin = next(
                 (
                     lab
                     for lab in paper_rows
-                    if lab.startswith(cond + " / ") and _same_model(lab.split(" / ", 1)[1], g["spec"])
+                    if lab.startswith(cond + " / ") and _same_model(lab.split(" / ", 1)[1], g.spec)
                 ),
                 None,
             )
+            cells = {k: get(g) for k, _, get in cols}
             rows.append(
-                {
-                    "row": f"{cond} / {g['spec']}",
-                    "source": "this run",
-                    "cells": {k: get(g) for k, _, get in cols},
-                    "paper": paper_rows.get(twin) if twin else None,
-                    "paper_row": twin,
-                }
+                ClueRow(
+                    f"{cond} / {g.spec}",
+                    "this run",
+                    cells,
+                    paper_rows.get(twin) if twin else None,
+                    True,
+                    twin,
+                )
             )
             if twin:
                 used.add(twin)
-    for label, cells in paper_rows.items():
+    for label, paper in paper_rows.items():
         if label not in used:
-            rows.append({"row": label, "source": "paper", "cells": {}, "paper": cells})
+            rows.append(ClueRow(label, "paper", {}, paper))
     extra = CONDITION_COLUMNS.get(name, [])
-    keys = [k for k, _, _ in cols] + [k for k, _ in extra]
-    labels = [lab for _, lab, _ in cols] + [lab for _, lab in extra]
-    return {
-        "table": name,
-        "title": p.title,
-        "cite": list(p.cite),
-        "protocol": p.describe(),
-        "columns": [{"key": k, "label": lab} for k, lab in zip(keys, labels)],
-        "rows": rows,
-        "note": "the Clue seed prints point values and ranges, no intervals: no overlap test",
-        "conditions": data["conditions"],
-        "groups": groups,
-        "published": pub.get("rows", {}),
-        "store": None if store_path is None else str(store_path),
-        "store_note": missing,
-        # model replies cut off at max_tokens (recorded passes): none in a run at the paper's cap
-        "truncated": sum((g.get("model") or {}).get("truncated", 0) for g in groups),
-    }
+    return ClueResults(
+        name,
+        p.title,
+        list(p.cite),
+        p.describe(),
+        [(k, lab) for k, lab, _ in cols] + extra,
+        rows,
+        "the Clue seed prints point values and ranges, no intervals: no overlap test",
+        conditions,
+        groups,
+        pub.get("rows", {}),
+        None if store_path is None else str(store_path),
+        missing,
+        sum(g.model.truncated if g.model else 0 for g in groups),
+    )
 
 
-def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> dict[str, Any]:
+def _pool(groups: list[PlayerMetrics], cols: list[tuple[str, str, Getter]]) -> dict[str, CellValue]:
     """Condition rows: numeric cells averaged over players weighted by player-games."""
-    out: dict[str, Any] = {}
+    out: dict[str, CellValue] = {}
     for key, _, get in cols:
-        vals = [(get(g), g["player_games"]) for g in groups]
+        vals = [(get(g), g.player_games) for g in groups]
         nums = [(v, w) for v, w in vals if isinstance(v, (int, float))]
         if key == "suggested_to_accusation":
-            ds = [g["accusation_delay"]["from_solution_suggested"] for g in groups]
-            ds = [d for d in ds if d["n"]]
-            n = sum(d["n"] for d in ds)
+            ds = [d for g in groups if (d := g.accusation_delay.from_solution_suggested).n]
+            n = sum(d.n for d in ds)
             out[key] = (
                 (
-                    f"{sum(d['mean'] * d['n'] for d in ds) / n:.1f} ({min(d['min'] for d in ds)}-"
-                    f"{max(d['max'] for d in ds)})"
+                    f"{sum((d.mean or 0) * d.n for d in ds) / n:.1f} ({min(d.min or 0 for d in ds)}-"
+                    f"{max(d.max or 0 for d in ds)})"
                 )
                 if n
                 else None
             )
         elif key == "ready":
-            ready = [g["accusation_delay"]["ready"] for g in groups if g["accusation_delay"]["ready"]]
+            ready = [r for g in groups if (r := g.accusation_delay.ready)]
             out[key] = (
-                f"{sum(r['became_ready'] for r in ready)}/{sum(r['players'] for r in ready)}"
-                if ready
-                else None
+                f"{sum(r.became_ready for r in ready)}/{sum(r.players for r in ready)}" if ready else None
             )
         elif key == "wins":
             out[key] = sum(v for v, _ in nums)
@@ -251,28 +325,25 @@ def _pool(groups: list[dict[str, Any]], cols: list[tuple[str, str, Getter]]) -> 
     return out
 
 
-def clue_table(data: dict[str, Any]) -> Table:
+def clue_table(data: ClueResults) -> Table:
     """The Clue table of `clue_data` as a typed table: this run's rows above the paper's, its data as JSON."""
-    header = ["row", "source"] + [c["label"] for c in data["columns"]]
+    header = ["row", "source"] + [label for _, label in data.columns]
     body = []
-    for r in data["rows"]:
-        if r["source"] == "this run":
+    for r in data.rows:
+        if r.source == "this run":
             body.append(
-                [r["row"], "this run"]
-                + [
-                    _fmt(r["cells"].get(c["key"]), bool(r["paper"] and c["key"] in r["paper"]))
-                    for c in data["columns"]
-                ]
+                [r.row, "this run"]
+                + [_fmt(r.cells.get(key), bool(r.paper and key in r.paper)) for key, _ in data.columns]
             )
-        if r["paper"]:
-            label = r.get("paper_row") or r["row"]
-            body.append([label, "paper"] + [_paper(r["paper"].get(c["key"])) for c in data["columns"]])
+        if r.paper:
+            label = r.paper_row or r.row
+            body.append([label, "paper"] + [_paper(r.paper.get(key)) for key, _ in data.columns])
     notes = [
-        data["note"],
-        f"model replies cut off at max_tokens in these games: {data['truncated']}",
+        data.note,
+        f"model replies cut off at max_tokens in these games: {data.truncated}",
         "missing: the paper has the value and the run does not; – : the paper prints none",
     ]
-    return Table(header, body, notes=notes, data=data)
+    return Table(header, body, notes=notes, data=data.to_json())
 
 
 def _entry(name: str, cite: tuple[str, ...]) -> None:
@@ -287,59 +358,53 @@ for _name, _p in PROTOCOLS.items():
         _entry(_name, _p.cite)
 
 
-def render_clue(data: dict[str, Any], fmt: str) -> str:
+def render_clue(data: ClueResults, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(data, indent=2)
-    head = [f"{data['table']}: {data['title']}", "protocol: " + "; ".join(data["cite"])]
-    if not any(r["source"] == "this run" for r in data["rows"]):
+        return json.dumps(data.to_json(), indent=2)
+    head = [f"{data.table}: {data.title}", "protocol: " + "; ".join(data.cite)]
+    if not any(r.source == "this run" for r in data.rows):
         head.append(
             "the paper's numbers alone: "
-            + (
-                data.get("store_note") or f"no Clue study games in {data['store']}"
-                if data["store"]
-                else "no store"
-            )
-            + f"; run `plylab paper run {data['table']} --model M` to add yours"
+            + (data.store_note or f"no Clue study games in {data.store}" if data.store else "no store")
+            + f"; run `plylab paper run {data.table} --model M` to add yours"
         )
     text = comment(fmt, head) + "\n\n" + render(clue_table(data), fmt) + "\n"
-    return html_page(data["table"], text) if fmt == "html" else text
+    return html_page(data.table, text) if fmt == "html" else text
 
 
 # The seed's figures drawn by `paper report NAME --plot DIR` (000 Figure 3, 5 and 6).
 FIGURES = {"clue-accuracy": "fig3", "clue-knowledge": "fig5", "clue-delay": "fig6"}
 
 
-def plot_clue(data: dict[str, Any], out_dir: Path) -> list[Path]:
+def plot_clue(data: ClueResults, out_dir: Path) -> list[Path]:
     """The Clue figure of this table, the seed's published points drawn as stars (or bands)."""
     from matplotlib.figure import Figure
 
     from ..render.plots import save
 
-    name = data["table"]
+    name = data.table
     if name not in FIGURES:
         raise UserError(f"{name} is a table without a figure; --plot takes {', '.join(FIGURES)}")
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.subplots()
-    pub = data["published"]
-    {"clue-accuracy": _accuracy, "clue-knowledge": _knowledge, "clue-delay": _delay}[name](ax, data, pub)
-    ax.legend(fontsize="small")
-    fig.suptitle(
-        f"{name} (Clue {FIGURES[name].replace('fig', 'Figure ')}): {data['title']}", fontsize="small"
+    {"clue-accuracy": _accuracy, "clue-knowledge": _knowledge, "clue-delay": _delay}[name](
+        ax, data, data.published
     )
+    ax.legend(fontsize="small")
+    fig.suptitle(f"{name} (Clue {FIGURES[name].replace('fig', 'Figure ')}): {data.title}", fontsize="small")
     return [save(fig, out_dir, f"{name}-{FIGURES[name]}")]
 
 
-def _accuracy(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+def _accuracy(ax: Axes, data: ClueResults, pub: JSONObject) -> None:
     """Figure 3: share of players naming 3 / 2 / 1 / 0 envelope cards, per condition."""
     keys = [("identified", "3 cards"), ("two_cards", "2"), ("one_card", "1"), ("no_card", "0")]
-    conds = list(data["protocol"]["conditions"])
-    rows = {r["row"]: r["cells"] for r in data["rows"] if r["source"] == "this run"}
+    conds = list(get_protocol(data.table).conditions)
+    rows = {r.row: r.cells for r in data.rows if r.source == "this run"}
     width = 0.2
     for j, (key, label) in enumerate(keys):
         xs = [i + (j - 1.5) * width for i in range(len(conds))]
-        ax.bar(xs, [rows.get(c, {}).get(key) or 0 for c in conds], width, label=label, color=f"C{j}")
-        paper = [(x, pub.get(c, {}).get(key, {}).get("value")) for x, c in zip(xs, conds)]
-        paper = [(x, v) for x, v in paper if v is not None]
+        ax.bar(xs, [_number(rows.get(c, {}).get(key)) or 0 for c in conds], width, label=label, color=f"C{j}")
+        paper = [(x, v) for x, c in zip(xs, conds) if (v := _number(_at(pub, c, key, "value"))) is not None]
         if paper:
             ax.plot(*zip(*paper), "k*", markersize=10, label="paper" if j == 0 else None)
     ax.set_xticks(range(len(conds)), conds)
@@ -347,55 +412,57 @@ def _accuracy(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
     ax.set_ylim(0, 1.05)
 
 
-def _knowledge(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+def _knowledge(ax: Axes, data: ClueResults, pub: JSONObject) -> None:
     """Figure 5: cards known per round (ceiling 18); the seed's matrix end point and baseline rounds."""
-    for i, g in enumerate(data["groups"]):
-        pts = g["knowledge_curve"]["rounds"]
+    for i, g in enumerate(data.groups):
+        pts = g.knowledge_curve.rounds
         ax.plot(
-            [p["round"] for p in pts],
-            [p["stated"] for p in pts],
+            [p.round for p in pts],
+            [p.stated for p in pts],
             marker="o",
             ms=3,
             color=f"C{i % 10}",
-            label=f"{g['condition']} {g['spec']}",
+            label=f"{g.condition} {g.spec}",
         )
     ax.axhline(18, color="grey", ls=":", label="ceiling (18)")
-    m = pub.get("matrix", {})
-    if "rounds" in m and "final_known" in m:
-        ax.plot(
-            [m["rounds"]["value"]],
-            [m["final_known"]["value"]],
-            "k*",
-            markersize=12,
-            label="paper: matrix ends ~round 11, ~14 cards",
-        )
-    b = pub.get("baseline", {}).get("ceiling_rounds")
-    if b:
-        ax.plot([b["low"], b["high"]], [18, 18], "k-", lw=4, label="paper: baseline at ceiling, rounds 17-18")
+    rounds, known = (
+        _number(_at(pub, "matrix", "rounds", "value")),
+        _number(_at(pub, "matrix", "final_known", "value")),
+    )
+    if rounds is not None and known is not None:
+        ax.plot([rounds], [known], "k*", markersize=12, label="paper: matrix ends ~round 11, ~14 cards")
+    low, high = (
+        _number(_at(pub, "baseline", "ceiling_rounds", "low")),
+        _number(_at(pub, "baseline", "ceiling_rounds", "high")),
+    )
+    if low is not None and high is not None:
+        ax.plot([low, high], [18, 18], "k-", lw=4, label="paper: baseline at ceiling, rounds 17-18")
     ax.set_xlabel("round")
     ax.set_ylabel("cards whose holder is known")
 
 
-def _delay(ax: Any, data: dict[str, Any], pub: dict[str, Any]) -> None:
+def _delay(ax: Axes, data: ClueResults, pub: JSONObject) -> None:
     """Figure 6: per game, turns from the first undisproved solution suggestion to the right
     accusation; the seed's ranges as bands."""
     x = 0
     ticks = []
-    for i, cond in enumerate(data["protocol"]["conditions"]):
-        games = [g for g in data["conditions"].get(cond, {}).get("per_game", []) if g["gap"] is not None]
+    for i, cond in enumerate(get_protocol(data.table).conditions):
+        c = data.conditions.get(cond)
+        games = [g for g in (c.per_game if c else []) if g.gap is not None]
         xs = list(range(x, x + len(games)))
         if games:
-            ax.bar(xs, [g["gap"] for g in games], color=f"C{i}", label=f"{cond} (this run)")
-        band = pub.get(cond, {}).get("suggested_to_accusation")
-        if band:
+            ax.bar(xs, [g.gap or 0 for g in games], color=f"C{i}", label=f"{cond} (this run)")
+        band = _at(pub, cond, "suggested_to_accusation")
+        low, high = _number(_at(band, "low")), _number(_at(band, "high"))
+        if low is not None and high is not None:
             lo_x, hi_x = (xs[0] - 0.4, xs[-1] + 0.4) if xs else (x - 0.4, x + 0.4)
             ax.fill_between(
                 [lo_x, hi_x],
-                band["low"],
-                band["high"],
+                low,
+                high,
                 color=f"C{i}",
                 alpha=0.2,
-                label=f"{cond} (paper: {band['low']}-{band['high']} turns)",
+                label=f"{cond} (paper: {_at(band, 'low')}-{_at(band, 'high')} turns)",
             )
         ticks.append((x + max(len(games) - 1, 0) / 2, cond))
         x += max(len(games), 1) + 1

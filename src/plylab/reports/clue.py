@@ -8,63 +8,73 @@ seat, both grids as strings of Y / N / ? over (card, holder), which keeps pages 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..clue.cards import CATEGORIES
-from ..clue.engine import ClueState, load
+from ..clue.cards import CATEGORIES, Deck, Triple
+from ..clue.engine import ClueGame, ClueState, load
 from ..clue.matrix import Mark, PossibilityMatrix
-from ..clue.metrics import report
+from ..clue.metrics import ClueReport, report
 from ..clue.oracle import ClueOracle
 from ..clue.plots import write_plots
 from ..clue.records import ClueRecords
+from ..clue.rows import ClueGameRow, ClueTurnRow
+from ..jsontypes import JSONObject, JSONValue
 
 MARKS = {Mark.YES: "Y", Mark.NO: "N", Mark.MAYBE: "?"}
 
 
-def _names(deck: Any, cards: list[int] | None) -> str:
+def _names(deck: Deck, cards: list[int] | None) -> str:
     return ", ".join(deck.name(c) for c in cards) if cards else ""
 
 
-def _apply(state: ClueState, game: Any, turn: Any) -> None:
-    cards = tuple(json.loads(turn["cards"])) if turn["cards"] else None
-    if turn["action"] == "suggest" and cards:
+def _triple(cards: list[int] | None) -> Triple | None:
+    if not cards:
+        return None
+    a, b, c = cards
+    return a, b, c
+
+
+def _apply(state: ClueState, game: ClueGame, turn: ClueTurnRow) -> None:
+    cards = _triple(turn.cards)
+    if turn.action == "suggest" and cards:
         state.apply_action(game.suggest_action(cards))
         if state.pending is not None:
-            state.apply_action(turn["shown"])  # a show action is the card's index
-    elif turn["action"] == "accuse" and cards:
+            assert turn.shown is not None
+            state.apply_action(turn.shown)  # a show action is the card's index
+    elif turn.action == "accuse" and cards:
         state.apply_action(game.accuse_action(cards))
     else:
         state.apply_action(game.pass_action)
 
 
-def _story(deck: Any, turn: Any, seats: list[str]) -> str:
+def _story(deck: Deck, turn: ClueTurnRow, seats: list[str]) -> str:
     """What happened in a turn, in one sentence (the replay is omniscient: shown cards are named)."""
-    who = seats[turn["seat"]]
-    cards = _names(deck, json.loads(turn["cards"]) if turn["cards"] else None)
-    if turn["action"] == "suggest":
-        if turn["disprover"] is None:
+    who = seats[turn.seat]
+    cards = _names(deck, turn.cards)
+    if turn.action == "suggest":
+        if turn.disprover is None or turn.shown is None:
             return f"{who} suggested {cards}; nobody could disprove it."
-        return f"{who} suggested {cards}; {seats[turn['disprover']]} showed {deck.name(turn['shown'])}."
-    if turn["action"] == "accuse":
-        return f"{who} accused {cards}: {'correct, and wins' if turn['correct'] else 'wrong, and is out'}."
-    failed = f" (the model's turn failed: {turn['failure_kind']})" if turn["failure_kind"] else ""
+        return f"{who} suggested {cards}; {seats[turn.disprover]} showed {deck.name(turn.shown)}."
+    if turn.action == "accuse":
+        return f"{who} accused {cards}: {'correct, and wins' if turn.correct else 'wrong, and is out'}."
+    failed = f" (the model's turn failed: {turn.failure_kind})" if turn.failure_kind else ""
     return f"{who} passed{failed}."
 
 
-def _kind(turn: Any) -> str:
-    if turn["failure_kind"]:
+def _kind(turn: ClueTurnRow) -> str:
+    if turn.failure_kind:
         return "fail"
-    if turn["action"] == "accuse":
-        return "ok" if turn["correct"] else "bad"
-    return "na" if turn["action"] == "pass" else "suggest"
+    if turn.action == "accuse":
+        return "ok" if turn.correct else "bad"
+    return "na" if turn.action == "pass" else "suggest"
 
 
-def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> dict[str, Any]:
-    """Every turn of one Clue game with each seat's matrix and oracle knowledge after it."""
-    specs, envelope, hands = json.loads(g["seats"]), json.loads(g["envelope"]), json.loads(g["hands"])
+def replay_payload(g: ClueGameRow, turns: list[ClueTurnRow], turn_limit: int, run_key: str) -> JSONObject:
+    """Every turn of one Clue game with each seat's matrix and oracle knowledge after it (the JSON
+    its replay page reads)."""
+    specs, envelope, hands = g.seats, g.envelope, g.hands
     game = load(players=len(specs), turn_limit=turn_limit)
     deck = game.deck
     state: ClueState = game.new_initial_state()
@@ -74,8 +84,8 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
     matrices = [PossibilityMatrix.for_view(state.view(s)) for s in range(len(specs))]
     oracles = [ClueOracle.for_view(state.view(s)) for s in range(len(specs))]
 
-    def knowledge() -> list[dict[str, Any]]:
-        out = []
+    def knowledge() -> list[JSONValue]:
+        out: list[JSONValue] = []
         for seat, (m, o) in enumerate(zip(matrices, oracles)):
             m.update(state.view(seat))
             o.update(state.view(seat))
@@ -91,7 +101,7 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
         return out
 
     try:
-        steps: list[dict[str, Any]] = [
+        steps: list[JSONValue] = [
             {
                 "turn": 0,
                 "round": 0,
@@ -103,31 +113,30 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
         ]
         for t in turns:
             _apply(state, game, t)
-            claims = json.loads(t["claims"]) if t["claims"] else []
-            belief = json.loads(t["envelope_belief"]) if t["envelope_belief"] else None
+            belief = t.envelope_belief
             steps.append(
                 {
-                    "turn": t["turn"],
-                    "round": t["round"],
-                    "seat": t["seat"],
+                    "turn": t.turn,
+                    "round": t.round,
+                    "seat": t.seat,
                     "kind": _kind(t),
                     "story": _story(deck, t, seats),
                     "claims": [
-                        [deck.name(c), "envelope" if h == len(specs) else seats[h], v] for c, h, v in claims
+                        [deck.name(c), "envelope" if h == len(specs) else seats[h], v] for c, h, v in t.claims
                     ],
                     "belief": None
                     if belief is None
                     else [deck.name(c) if c is not None else "?" for c in belief],
-                    "prompt": t["prompt"],
-                    "reply": t["reply"],
-                    "reasoning": t["reasoning"],
+                    "prompt": t.prompt,
+                    "reply": t.reply,
+                    "reasoning": t.reasoning,
                     "tokens": {
-                        "input": t["input_tokens"],
-                        "output": t["output_tokens"],
-                        "reasoning": t["reasoning_tokens"],
+                        "input": t.input_tokens,
+                        "output": t.output_tokens,
+                        "reasoning": t.reasoning_tokens,
                     },
-                    "failure_kind": t["failure_kind"],
-                    "error": t["error"],
+                    "failure_kind": t.failure_kind,
+                    "error": t.error,
                     "knowledge": knowledge(),
                 }
             )
@@ -136,40 +145,47 @@ def replay_payload(g: Any, turns: list[Any], turn_limit: int, run_key: str) -> d
             o.close()
     holder_of = {c: s for s, hand in enumerate(hands) for c in hand} | {c: len(specs) for c in envelope}
     return {
-        "id": g["id"],
+        "id": g.id,
         # an older plylab's game (its own table's id, negative here) is named apart from the one schema's
-        "label": str(g["id"]) if g["id"] >= 0 else f"old-{-g['id']}",
+        "label": str(g.id) if g.id >= 0 else f"old-{-g.id}",
         "run": run_key,
-        "condition": g["condition"],
-        "seed": g["seed"],
-        "seats": seats,
-        "holders": [f"P{s + 1}" for s in range(len(specs))] + ["Env"],
+        "condition": g.condition,
+        "seed": g.seed,
+        "seats": list(seats),
+        "holders": [*(f"P{s + 1}" for s in range(len(specs))), "Env"],
         "cards": [deck.name(c) for c in range(deck.size)],
         "categories": [[CATEGORIES[k], list(cat)] for k, cat in enumerate(deck.categories)],
         "truth": [holder_of[c] for c in range(deck.size)],
-        "winner": None if g["winner"] is None else seats[g["winner"]],
-        "end_reason": g["end_reason"],
+        "winner": None if g.winner is None else seats[g.winner],
+        "end_reason": g.end_reason,
         "envelope": _names(deck, envelope),
         "steps": steps,
     }
 
 
 def replays(store_path: Path) -> Iterator[dict[str, Any]]:
-    """Each Clue game's replay payload, one at a time (memory stays flat for big stores)."""
+    """Each Clue game's replay payload, one at a time (memory stays flat for big stores); loosely
+    typed for the site's reader (reports/extras.py), which indexes the page's JSON as it needs."""
     store = ClueRecords(store_path)
     try:
         for g in store.games():
             run = store.run_of(g)
-            yield replay_payload(g, store.turns(g["id"]), run.turn_limit, run.key)
+            yield replay_payload(g, store.turns(g.id), run.turn_limit, run.key)
+    finally:
+        store.close()
+
+
+def clue_report(store_path: Path) -> ClueReport:
+    """The study's report, as `plylab clue report` prints it."""
+    store = ClueRecords(store_path)
+    try:
+        return report(store)
     finally:
         store.close()
 
 
 def metrics(store_path: Path, plot_dir: Path) -> tuple[dict[str, Any], list[Path]]:
-    """The study's report (as `plylab clue report --format json`) and its two figures."""
-    store = ClueRecords(store_path)
-    try:
-        data = report(store)
-    finally:
-        store.close()
-    return data, write_plots(data, plot_dir)
+    """The study's report as `plylab clue report --format json` prints it, and its two figures (the
+    JSON for the site's reader, reports/extras.py; `clue_report` gives it typed)."""
+    data = clue_report(store_path)
+    return data.to_json(), write_plots(data, plot_dir)
