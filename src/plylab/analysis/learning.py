@@ -33,7 +33,7 @@ from ..harness.store import Store
 from ..jsontypes import JSONObject, JSONValue
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
-from .metrics import matchup_rows
+from .metrics import matchup_results
 from .stats import Estimate, estimate_text, student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid
 
@@ -280,15 +280,15 @@ def _matchup_values(store: Store, run: str) -> list[tuple[tuple[str, ...], str, 
     """(setting, player, metric values) of each matchup row of `run` (the one reader of
     analysis.metrics' rows here)."""
     out = []
-    for row in matchup_rows(store, run):
+    for row in matchup_results(store, run):
         values: dict[str, float | None] = {
-            "draw_rate": row["draw_rate"]["rate"],
-            "win_rate": row["win_rate"]["rate"],
-            "optimality": row["optimality"]["rate"],
-            "tokens_per_move": row["tokens_per_move"]["mean"],
-            "failure_rate": row["failures"] / row["games"] if row["games"] else None,
+            "draw_rate": row.draw_rate.rate,
+            "win_rate": row.win_rate.rate,
+            "optimality": row.optimality.rate,
+            "tokens_per_move": row.tokens_per_move.mean,
+            "failure_rate": row.failures / row.games if row.games else None,
         }
-        out.append((tuple(row[k] for k in SETTING), row["player"], PhaseValues(values)))
+        out.append((tuple(row.column(k) for k in SETTING), row.player, PhaseValues(values)))
     return out
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..harness.rows import USAGE
 from ..harness.store import Store
@@ -64,14 +63,6 @@ def _clusters(per_game: list[tuple[tuple[str, int], int, int]]) -> list[tuple[in
     # Job order, not finishing order: parallel backends store games in any order, and the
     # bootstrap must see the same clusters in the same order for identical runs.
     return [(k, n) for _, k, n in sorted(per_game)]
-
-
-def matchup_rows(
-    store: Store, run: str | None = None, recognition_on: str = "trace", recognize: str = "names"
-) -> list[dict[str, Any]]:
-    """The rows of `matchup_results` as the JSON outputs write them, for a reader not yet typed
-    (analysis/learning.py); everything else reads `matchup_results` by attribute."""
-    return [r.to_json() for r in matchup_results(store, run, recognition_on, recognize)]
 
 
 def matchup_results(

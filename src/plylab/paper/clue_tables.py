@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
@@ -205,10 +205,6 @@ class ClueResults:
             "store_note": self.store_note,
             "truncated": self.truncated,
         }
-
-    def __getitem__(self, key: str) -> Any:
-        """The JSON's `key`, for a reader not yet on the fields (reports/papers.py reads `["rows"]`)."""
-        return self.to_json()[key]
 
 
 def clue_data(store_path: Path | None, name: str) -> ClueResults:

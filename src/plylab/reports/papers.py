@@ -111,4 +111,4 @@ def _clue_has_games(store_path: Path, name: str) -> bool:
         data = clue_data(store_path, name)
     except Exception:  # a store without Clue tables (or a damaged one) has no Clue paper page
         return False
-    return any(r["source"] == "this run" for r in data["rows"])
+    return any(r.source == "this run" for r in data.rows)
