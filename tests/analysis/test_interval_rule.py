@@ -16,11 +16,6 @@ from plylab.paper.report import estimated, show
 from tests.support.cli import run_args
 
 
-def _mean(values: list[float]) -> dict:
-    e = student_t(values)
-    return {"mean": e.rate, "low": e.low, "high": e.high, "n": e.n}
-
-
 def _typed_mean(values: list[float]) -> Mean:
     return Mean.of(student_t(values))
 
@@ -36,9 +31,9 @@ def test_the_rule_prints_n_where_an_interval_cannot_hold() -> None:
 
 def test_learning_with_one_run_prints_its_n_not_a_point_interval() -> None:
     """`report --learning` with one run printed "0.500 [0.500, 0.500]"."""
-    assert learning._cell(_mean([0.5])) == "0.500 (n=1)"
-    assert learning._cell(_mean([0.25, 0.75])).startswith("0.500 [")
-    assert learning._recall_cell(wilson(1, 1).as_dict()) == "1.000 (n=1)"
+    assert learning._cell(student_t([0.5])) == "0.500 (n=1)"
+    assert learning._cell(student_t([0.25, 0.75])).startswith("0.500 [")
+    assert learning._recall_cell(wilson(1, 1)) == "1.000 (n=1)"
 
 
 def test_paper_table3_prints_both_columns_by_the_same_rule() -> None:
@@ -46,7 +41,7 @@ def test_paper_table3_prints_both_columns_by_the_same_rule() -> None:
     agree, differ = _typed_mean([5.0, 5.0]), _typed_mean([5.0, 7.0])
     cells = [show(estimated(moves, "moves"), "moves") for moves in (agree, differ)]
     assert cells == ["5.00 (n=2)", "6.00 (n=2)"]
-    assert figures._est(_mean([0.5, 0.5, 0.5])) == "0.500 (n=3)"
+    assert figures._est(student_t([0.5, 0.5, 0.5])) == "0.500 (n=3)"
 
 
 def test_report_cells_follow_the_rule() -> None:
