@@ -126,3 +126,18 @@ def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEn
         alone.append(total)
     assert np.allclose(batch, alone, atol=0.05), (batch, alone)
     assert int(np.argmax(batch)) == int(np.argmax(alone))
+
+
+def test_the_thread_count_changes_no_reply(engine: LocalEngine) -> None:
+    """Threads are chosen per call by the free cores (`free_cores`): one and two give the same game."""
+    spec = "llm:model=local,output=enum,temperature=1"
+    try:
+        engine.fixed_threads = 1
+        one = play(spec, seed=9)
+        assert engine.threads == 1
+        engine.fixed_threads = 2
+        two = play(spec, seed=9)
+        assert engine.threads == 2
+    finally:
+        engine.fixed_threads = None
+    assert len(one) >= 3 and one == two

@@ -6,16 +6,21 @@ import pytest
 
 from plylab.errors import UserError
 from plylab.models.choice import enum_fields
-from plylab.models.local import choice_setting, threads_setting
+from plylab.models.local import choice_setting, free_cores, threads_setting
 from plylab.players.llm import move_schema
 
 
-def test_threads_default_to_half_the_cores_and_take_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_threads_follow_the_free_cores_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PLYLAB_LOCAL_THREADS", raising=False)
+    assert threads_setting() is None  # chosen before each call
     monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(6)))
-    assert threads_setting() == 3
+    assert free_cores(load=1.0) == 6  # only this process runs: every core
+    assert free_cores(load=3.2) == 4  # two others running: the four cores they leave
+    assert free_cores(load=40.0) == 1
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(32)))
+    assert free_cores(load=0.0) == 8  # at most 8
     monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0})
-    assert threads_setting() == 1
+    assert free_cores(load=0.0) == 1
     monkeypatch.setenv("PLYLAB_LOCAL_THREADS", "2")
     assert threads_setting() == 2
 

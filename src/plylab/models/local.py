@@ -74,7 +74,8 @@ class LocalEngine:
 
         self.path = path
         self._lock = threading.Lock()
-        self.threads = n_threads or threads_setting()
+        self.fixed_threads = n_threads or threads_setting()  # None: chosen before each call
+        self.threads = self.fixed_threads or max_threads()
         self.choice = choice or choice_setting()
         # llama.cpp prints context notes to fd 2 even when not verbose. A full-size sliding-window
         # cache keeps every prompt token, so a kept prefix is always whole (Gemma 3 slides 5 of its 6
@@ -120,6 +121,15 @@ class LocalEngine:
                 self._llama.close()
                 self._llama = None
 
+    def _set_threads(self, n: int) -> None:
+        """llama.cpp's threads for the next call; the count changes the time, not the logits (each
+        row of a product is one thread's: tests/models/test_local_reuse.py checks replies alike)."""
+        if n != self.threads:
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, n, n)
+            self.threads = n
+
     def chat(
         self,
         messages: list[dict[str, str]],
@@ -143,6 +153,7 @@ class LocalEngine:
             if llama is None:
                 raise RuntimeError("the local model was closed")
             start = time.perf_counter()
+            self._set_threads(self.fixed_threads or free_cores())
             d = self.decoder
             d.timings = Timings()
             formatted = llama_chat_format.format_gemma(messages=_fold_system(messages))
@@ -189,18 +200,32 @@ class LocalEngine:
             }
 
 
-def threads_setting() -> int:
-    """llama.cpp's threads: `PLYLAB_LOCAL_THREADS`, else half the cores this process may use (at most 8).
-
-    Games, the event loop and the store run beside the model, and llama.cpp's threads meet at a
-    barrier after every operation: on two shared cores, two threads took 5-20x the CPU per token
-    of one (bench/RESULTS-models.md), waiting for each other to be scheduled."""
+def threads_setting() -> int | None:
+    """llama.cpp's threads as set by `PLYLAB_LOCAL_THREADS`; None, the default, lets `free_cores`
+    choose them before each call."""
     text = os.environ.get("PLYLAB_LOCAL_THREADS", "").strip()
     if not text:
-        return min(8, max(1, len(os.sched_getaffinity(0)) // 2))
+        return None
     if not text.isdigit() or not 1 <= int(text) <= 256:
         raise UserError(f"PLYLAB_LOCAL_THREADS must be a whole number from 1 to 256, not '{text}'")
     return int(text)
+
+
+def max_threads() -> int:
+    """The most threads a call takes by default: the cores this process may use, at most 8."""
+    return max(1, min(8, len(os.sched_getaffinity(0))))
+
+
+def free_cores(load: float | None = None) -> int:
+    """The threads for the next call: the cores that other processes leave free, by the 1-minute
+    load average less this process's own running thread; at least one.
+
+    llama.cpp's threads meet at a barrier after every operation, so a thread that must wait for a
+    busy core holds up the rest: on two shared cores (load 5-12), two threads took 5-20x the CPU
+    per token of one, while on two idle cores two threads make a move about 1.3x faster
+    (bench/RESULTS-models.md)."""
+    others = max(0, round((os.getloadavg()[0] if load is None else load) - 1))
+    return max(1, min(max_threads(), len(os.sched_getaffinity(0)) - others))
 
 
 def choice_setting() -> str:
