@@ -9,8 +9,8 @@ seat, both grids as strings of Y / N / ? over (card, holder), which keeps pages 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..clue.cards import CATEGORIES, Deck, Triple
 from ..clue.engine import ClueGame, ClueState, load
@@ -163,14 +163,34 @@ def replay_payload(g: ClueGameRow, turns: list[ClueTurnRow], turn_limit: int, ru
     }
 
 
-def replays(store_path: Path) -> Iterator[dict[str, Any]]:
-    """Each Clue game's replay payload, one at a time (memory stays flat for big stores); loosely
-    typed for the site's reader (reports/extras.py), which indexes the page's JSON as it needs."""
+@dataclass(frozen=True)
+class ClueReplay:
+    """One Clue game as the site lists it, with its replay page's JSON."""
+
+    id: int
+    label: str
+    condition: str
+    run: str
+    turns: int
+    winner: str | None
+    end_reason: str
+    envelope: str
+    payload: JSONObject
+
+
+def replays(store_path: Path) -> Iterator[ClueReplay]:
+    """Each Clue game's replay, one at a time (memory stays flat for big stores)."""
     store = ClueRecords(store_path)
     try:
         for g in store.games():
             run = store.run_of(g)
-            yield replay_payload(g, store.turns(g.id), run.turn_limit, run.key)
+            payload = replay_payload(g, store.turns(g.id), run.turn_limit, run.key)
+            steps, winner = payload["steps"], payload["winner"]
+            yield ClueReplay(
+                g.id, str(payload["label"]), g.condition, run.key,
+                len(steps) - 1 if isinstance(steps, list) else 0,  # the first step is the deal
+                winner if isinstance(winner, str) else None, g.end_reason, str(payload["envelope"]), payload,
+            )  # fmt: skip
     finally:
         store.close()
 
@@ -184,8 +204,7 @@ def clue_report(store_path: Path) -> ClueReport:
         store.close()
 
 
-def metrics(store_path: Path, plot_dir: Path) -> tuple[dict[str, Any], list[Path]]:
-    """The study's report as `plylab clue report --format json` prints it, and its two figures (the
-    JSON for the site's reader, reports/extras.py; `clue_report` gives it typed)."""
+def metrics(store_path: Path, plot_dir: Path) -> tuple[ClueReport, list[Path]]:
+    """The study's report and its two figures."""
     data = clue_report(store_path)
-    return data.to_json(), write_plots(data, plot_dir)
+    return data, write_plots(data, plot_dir)

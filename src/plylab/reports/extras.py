@@ -100,13 +100,13 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
         [
             [
                 Cell(k),
-                Cell(str(c["games"])),
-                Cell(_fmt(c["mean_turns"], 1)),
-                *(Cell(str(c["end_reasons"].get(e, 0))) for e in ("solved", "turn_limit", "all_out")),
-                Cell(str(c["solution_suggested"])),
-                Cell(str(c["first_suggester_won"])),
+                Cell(str(c.games)),
+                Cell(_fmt(c.mean_turns, 1)),
+                *(Cell(str(c.end_reasons.get(e, 0))) for e in ("solved", "turn_limit", "all_out")),
+                Cell(str(c.solution_suggested)),
+                Cell(str(c.first_suggester_won)),
             ]
-            for k, c in sorted(data["conditions"].items())
+            for k, c in sorted(data.conditions.items())
         ],
     )
     players = Grid(
@@ -126,45 +126,49 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
         ],
         [
             [
-                Cell(g["condition"]),
-                Cell(g["spec"]),
-                Cell(str(g["player_games"])),
-                Cell(str(g["wins"])),
+                Cell(g.condition),
+                Cell(g.spec),
+                Cell(str(g.player_games)),
+                Cell(str(g.wins)),
                 Cell(
-                    f"{_fmt(g['accusation_accuracy'])} ({g['correct_accusations']}/{g['accusations']})",
-                    sort=g["accusation_accuracy"],
+                    f"{_fmt(g.accusation_accuracy)} ({g.correct_accusations}/{g.accusations})",
+                    sort=g.accusation_accuracy,
                 ),
-                Cell(_fmt(g["identified"]["rate"]), sort=g["identified"]["rate"]),
+                Cell(_fmt(g.identified.rate), sort=g.identified.rate),
                 Cell(
                     " / ".join(
-                        _fmt(g["deductions"][f"{k}_per_game"])
-                        for k in ("correct", "incorrect", "unsupported")
+                        _fmt(x)
+                        for x in (
+                            g.deductions.correct_per_game,
+                            g.deductions.incorrect_per_game,
+                            g.deductions.unsupported_per_game,
+                        )
                     )
                 ),
-                Cell(_fmt(g["accusation_delay"]["from_entailment"]["mean"], 1)),
-                Cell(_fmt(g["accusation_delay"]["from_solution_suggested"]["mean"], 1)),
+                Cell(_fmt(g.accusation_delay.from_entailment.mean, 1)),
+                Cell(_fmt(g.accusation_delay.from_solution_suggested.mean, 1)),
                 Cell(
                     "–"
-                    if not (r := g["accusation_delay"]["ready"])
-                    else f"{r['became_ready']}/{r['players']} ({_fmt(r['gap']['mean'], 1)})"
+                    if (r := g.accusation_delay.ready) is None
+                    else f"{r.became_ready}/{r.players} ({_fmt(r.gap.mean, 1)})"
                 ),
             ]
-            for g in data["groups"]
+            for g in data.groups
         ],
     )
     listed = []
-    for payload in clue_data.replays(store_path):
-        page = f"games/clue-{payload['label']}.html"
-        writer.page("clue_replay.html", page, "../", game=payload)
+    for game in clue_data.replays(store_path):
+        page = f"games/clue-{game.label}.html"
+        writer.page("clue_replay.html", page, "../", game=game.payload)
         listed.append(
             [
-                Cell(f"clue game {payload['label']}", sort=payload["id"], href=page),
-                Cell(payload["condition"]),
-                Cell(payload["run"]),
-                Cell(str(len(payload["steps"]) - 1)),
-                Cell(payload["winner"] or "nobody"),
-                Cell(payload["end_reason"]),
-                Cell(payload["envelope"]),
+                Cell(f"clue game {game.label}", sort=game.id, href=page),
+                Cell(game.condition),
+                Cell(game.run),
+                Cell(str(game.turns)),
+                Cell(game.winner or "nobody"),
+                Cell(game.end_reason),
+                Cell(game.envelope),
             ]
         )
     games = Grid(
