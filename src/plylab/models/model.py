@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..secrets import install_log_scrubber, register_url, scrub, scrub_spec
-from .cache import ResponseCache, make_key, request_record
+from .cache import ReplyCache, make_key, request_record
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
@@ -102,7 +102,7 @@ class Model:
         schema: dict[str, Any] | None = None,
         config: GenerateConfig | None = None,
         cache_key: str | None = None,
-        cache: ResponseCache | None = None,
+        cache: ReplyCache | None = None,
     ) -> Reply:
         """One reply to `messages` ([{role, content}]), constrained to `schema` when given.
 

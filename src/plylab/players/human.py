@@ -17,9 +17,10 @@ import pyspiel
 from rich.console import Console
 
 from ..errors import ParseError
-from ..games import Formulation
+from ..games import Formulation, GameDef
+from ..specs import Params, Spec
 from ..words import count
-from .base import Attempt, Decision, GameResult, Player, Turn, register_player
+from .base import Attempt, Decision, GameResult, Player, RunContext, Turn, register_player
 
 POLL = 0.1  # seconds between checks that the run is still going while waiting for a line
 
@@ -100,8 +101,10 @@ class HumanPlayer(Player):
     shows_observation = True
     interactive = True
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: Params, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         self.console = Console(highlight=False)
         self.formulation: Formulation[Any] | None = None
         self.seat = 0

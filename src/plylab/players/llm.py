@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
 from ..errors import ParseError, ProviderFailure, provider_failure
-from ..models import GenerateConfig, Model, ResponseCache, get_model
+from ..models import GenerateConfig, Model, ReplyCache, ResponseCache, get_model
 from ..models.call import call, move_call
 from ..models.jsontext import BadJSON, parse_json
-from ..specs import Params
-from .base import Attempt, Decision, Player, Turn, register_player
+from ..specs import Params, Spec
+from .base import Attempt, Decision, Player, RunContext, Turn, register_player
+
+if TYPE_CHECKING:
+    from ..games import GameDef
 
 ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
 TRANSPORT_FAILURES = {"timeout", "provider_error", "connection", "bad_reply"}
@@ -189,8 +192,10 @@ class LLMPlayer(Player[LLMOptions]):
         """An unknown provider, a missing key or an unreachable server: one line before any game."""
         get_model(options.model, base_url=options.base_url, max_connections=options.max_connections)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: LLMOptions, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         o = self.options
         self.policy, self.retries = policy_of(o.on_failure)
         self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
@@ -204,7 +209,7 @@ class LLMPlayer(Player[LLMOptions]):
         self.prompt = o.prompt if given else self.context.llm_prompt
 
     @property
-    def cache(self) -> ResponseCache | None:
+    def cache(self) -> ReplyCache | None:
         if self.context.cache is not None:
             return self.context.cache
         if self._own_cache is None and self.context.store_path is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import FailureKind, ProviderFailure, provider_failure
-from ...models import GenerateConfig, Model, ResponseCache
+from ...models import GenerateConfig, Model, ReplyCache
 from ...models.call import SEEDING, Attempt, call, component_call
 
 
@@ -31,7 +31,7 @@ class Caller:
 
     models: dict[str, Model]
     config: GenerateConfig
-    cache: ResponseCache | None
+    cache: ReplyCache | None
     seed: int
     seeding: int = SEEDING  # the run's seed rule; 1: REAPER's old seed, for runs stored before it
     attempts: list[Attempt] = field(default_factory=list)
