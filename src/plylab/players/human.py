@@ -11,7 +11,8 @@ import os
 import select
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pyspiel
 from rich.console import Console
@@ -64,10 +65,11 @@ class _Lines:
 
 
 _STDIN = _Lines()
+T = TypeVar("T")
 
 
 def _read_line(stop: threading.Event, done: asyncio.Future[str], loop: asyncio.AbstractEventLoop) -> None:
-    def settle(set_result: Any, value: Any) -> None:
+    def settle(set_result: Callable[[T], None], value: T) -> None:
         if not done.done():
             set_result(value)
 
