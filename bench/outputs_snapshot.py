@@ -115,8 +115,11 @@ def render(store: Path, out: Path) -> None:
     import matplotlib
 
     matplotlib.rcParams["svg.hashsalt"] = "snapshot"
-    s = str(store.resolve())
-    os.chdir(out)  # outputs are named relative to it, so logs that name them are the same in every DIR
+    # A copy inside DIR, named relatively: outputs that name the store or their own files read the
+    # same from every DIR and every store's path, and nothing can write to the sample store.
+    shutil.copy2(store, out / "store.sqlite")  # its time too: the site stamps it
+    s = "store.sqlite"
+    os.chdir(out)
     out = Path(".")
     for table in REPORT_TABLES:
         for fmt in FORMATS:
@@ -150,6 +153,8 @@ def render(store: Path, out: Path) -> None:
         for fmt in ("markdown", "table", "csv", "json", "latex", "html"):
             plylab("paper", "report", name, "--store", s, "--format", fmt, out=out / f"paper-{name}.{fmt}")
     _normalise_inspect(out / "inspect")
+    for f in Path(".").glob("store.sqlite*"):
+        f.unlink()
 
 
 def _normalise_inspect(folder: Path) -> None:

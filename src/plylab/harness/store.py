@@ -509,10 +509,12 @@ class Store:
 
     def lease(self, name: str) -> Lease | None:
         """Who holds the lease `name`, and since when (None: nobody)."""
-        self._conn.execute(LEASES)
-        row = self._conn.execute(
-            "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
-        ).fetchone()
+        try:
+            row = self._conn.execute(
+                "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # no run was ever claimed in this store: no table
+            return None
         return None if row is None else Lease(pid=int(row[0]), host=row[1], since=float(row[2]), born=row[3])
 
     def keep_lease(self, name: str, pid: int, every: float, stop: threading.Event) -> None:
