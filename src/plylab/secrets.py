@@ -17,7 +17,7 @@ import os
 import re
 import threading
 import warnings
-from typing import Any
+from typing import TextIO
 from urllib.parse import parse_qsl, urlsplit
 
 REDACTED = "[redacted]"
@@ -125,7 +125,7 @@ def install_log_scrubber() -> None:
         _log_scrubber_installed = True
     make = logging.getLogRecordFactory()
 
-    def scrubbed(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    def scrubbed(*args: object, **kwargs: object) -> logging.LogRecord:
         record = make(*args, **kwargs)
         try:
             message = record.getMessage()
@@ -151,8 +151,15 @@ def _install_warning_scrubber() -> None:
     if getattr(show, "_plylab_scrubbed", False):
         return
 
-    def scrubbed(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        show(scrub(str(message)), category, *args, **kwargs)
+    def scrubbed(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        show(scrub(str(message)), category, filename, lineno, file, line)
 
     scrubbed._plylab_scrubbed = True  # type: ignore[attr-defined]
     warnings.showwarning = scrubbed

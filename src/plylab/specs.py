@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -78,7 +78,7 @@ P = TypeVar("P", bound=BaseModel)
 INT64 = (-(2**63), 2**63 - 1)  # what SQLite, NumPy and OpenSpiel's C++ can hold
 
 
-def _out_of_range(value: Any) -> bool:
+def _out_of_range(value: object) -> bool:
     """True for an int beyond 64 bits or a float that is not finite (1e999 parses as inf)."""
     if isinstance(value, bool):
         return False

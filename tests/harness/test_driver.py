@@ -319,7 +319,7 @@ def start_time(pid: int) -> str:
 
 
 def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) -> None:
-    from plylab.harness.driver import LEASES
+    from plylab.harness.store import LEASES
 
     store = tmp_path / "s.sqlite"
     args = [*run_args("nim", games=2, store=store), "--run", "l"]
@@ -347,7 +347,8 @@ def test_a_lease_names_its_process_by_pid_and_start_time(cli, tmp_path: Path) ->
 def test_a_lease_held_on_another_host_is_free_once_its_heartbeat_is_stale(cli, tmp_path: Path) -> None:
     """A process on another host (a store on a shared disk) cannot be asked if it lives: its lease
     holds while its heartbeat is fresh, and a killed one frees the run once the heartbeat is old."""
-    from plylab.harness.driver import LEASE_STALE, LEASES
+    from plylab.harness.driver import LEASE_STALE
+    from plylab.harness.store import LEASES
 
     store = tmp_path / "s.sqlite"
     args = [*run_args("nim", games=2, store=store), "--run", "far"]
@@ -373,10 +374,10 @@ def test_a_holder_renews_its_lease_while_it_plays(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(driver_module, "LEASE_BEAT", 0.05)
     with Driver(tmp_path / "s.sqlite", progress=False) as d:
         store = d.open(Store)
-        d.claim(store.conn, "play:beat")
-        first = store.conn.execute("SELECT since FROM run_leases").fetchone()[0]
+        d.claim(store, "play:beat")
+        first = store.lease("play:beat").since
         deadline = time.monotonic() + 10
-        while store.conn.execute("SELECT since FROM run_leases").fetchone()[0] == first:
+        while store.lease("play:beat").since == first:
             assert time.monotonic() < deadline, "the lease was never renewed"
             time.sleep(0.02)
     assert (

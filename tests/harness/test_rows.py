@@ -15,10 +15,12 @@ from plylab.harness.runner import run_plan
 from plylab.harness.store import Store
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
-# Modules that own SQL against these tables: the store itself. The response cache and the texts table
-# own tables of their own (responses, texts) and may name these in triggers. (Clue games are stored
-# here too; the Clue tables of older stores are only read, by clue/legacy.py.)
-OWNERS = {"harness/store.py", "models/cache.py", "texts.py"}
+# Modules that own SQL against these tables: the store itself, and its module for texts stored once
+# (harness/texts.py: the moves that hold a text, and the trigger that hands it back). The response
+# cache and the ground floor's `texts` table have none: the cache reads a text at home through the
+# store's reader. (Clue games are stored here too; the Clue tables of older stores are only read, by
+# clue/legacy.py.)
+OWNERS = {"harness/store.py", "harness/texts.py"}
 SQL_ON_CORE_TABLES = re.compile(
     r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+(?:games|moves|runs)\b"
 )

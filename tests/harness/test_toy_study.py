@@ -54,7 +54,7 @@ class Completed:
         async for part in self.toy.parts(store, context):
 
             async def after() -> None:
-                self.seen += [tuple(r) for r in store.conn.execute("SELECT status FROM runs")]
+                self.seen += [(r.status,) for r in store.runs()]
                 if self.fail:
                     raise RuntimeError("extraction failed")
 

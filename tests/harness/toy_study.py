@@ -28,6 +28,22 @@ from plylab.players import RunContext
 TABLE = "CREATE TABLE IF NOT EXISTS toy_squares (run_id INTEGER, idx INTEGER, value INTEGER, PRIMARY KEY (run_id, idx))"
 
 
+class SquareStore(Store):
+    """The store with the toy's own table: a study that keeps results of its own keeps their SQL in
+    a store of its own, so the connection never leaves a store."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self._conn.execute(TABLE)
+
+    def squares(self, run_id: int) -> set[int]:
+        return {r[0] for r in self._conn.execute("SELECT idx FROM toy_squares WHERE run_id=?", (run_id,))}
+
+    def save_square(self, run_id: int, index: int, value: int) -> bool:
+        cur = self._conn.execute("INSERT OR IGNORE INTO toy_squares VALUES (?,?,?)", (run_id, index, value))
+        return cur.rowcount == 1
+
+
 @dataclass(frozen=True)
 class SquareJob:
     key: str
@@ -47,20 +63,17 @@ class Squares:
         self.name, self.planned, self.delay = f"squares-{games}", games, delay
         self.lease = f"toy:{self.name}"
 
-    def open_store(self, path: Path) -> Store:
-        store = Store(path)
-        store.conn.execute(TABLE)
-        return store
+    def open_store(self, path: Path) -> SquareStore:
+        return SquareStore(path)
 
     async def parts(
-        self, store: Store, context: StudyContext
+        self, store: SquareStore, context: StudyContext
     ) -> AsyncGenerator[Part[SquareJob, tuple[int, int]], None]:
         run_id = store.open_run(self.name, 0, {"toy": "squares", "games": self.planned}, kind="toy")
-        done = {r[0] for r in store.conn.execute("SELECT idx FROM toy_squares WHERE run_id=?", (run_id,))}
+        done = store.squares(run_id)
 
         def save(result: tuple[int, int]) -> bool:
-            cur = store.conn.execute("INSERT OR IGNORE INTO toy_squares VALUES (?,?,?)", (run_id, *result))
-            return cur.rowcount == 1
+            return store.save_square(run_id, *result)
 
         jobs = (SquareJob(f"{self.name}/{i}", i, self.delay) for i in range(self.planned) if i not in done)
         yield Part(

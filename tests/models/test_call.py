@@ -134,11 +134,24 @@ def test_a_run_records_its_seed_rule_and_one_stored_before_reopens_without_one(t
     store = Store(tmp_path / "s.sqlite")
     plan = {"seed": 1, "games": 2, "matchups": []}
     new = store.open_run("new", 1, plan)
-    store.conn.execute(  # as plylab stored a run before the rule: the plan alone
+    old_writer = sqlite3.connect(tmp_path / "s.sqlite", isolation_level=None)
+    old_writer.execute(  # as plylab stored a run before the rule: the plan alone
         "INSERT INTO runs(name, seed, plan, created, updated) VALUES ('old', 1, ?, 0, 0)",
         (json.dumps(plan, sort_keys=True),),
     )
+    old_writer.close()
     old = store.open_run("old", 1, plan)  # resumes: not "a different plan"
     assert (store.seeding(new), store.seeding(old)) == (SEEDING, 1)
     assert store.open_run("new", 1, plan) == new
     store.close()
+
+
+def test_an_attempt_record_names_every_field_of_an_attempt() -> None:
+    """`Attempt.to_dict` is typed as `AttemptRecord`: the two must name the same fields."""
+    from dataclasses import fields
+
+    from plylab.models.call import Attempt, AttemptRecord
+
+    assert set(AttemptRecord.__annotations__) == {f.name for f in fields(Attempt)}
+    full = Attempt(prompt="p", reply="r", input_tokens=3, cached=True, seed=7).to_dict()
+    assert full == {"prompt": "p", "reply": "r", "input_tokens": 3, "cached": True, "seed": 7}

@@ -141,7 +141,8 @@ def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, t
 @pytest.mark.slow
 def test_a_cached_text_whose_move_is_gone_is_asked_again(cli, long_server, tmp_path):
     """A text the cache lent to a move that was edited away is a miss (a new call), never a crash."""
-    from plylab.texts import resolve_text
+    from plylab.harness.texts import text_at_home
+    from plylab.models.cache import stored_text
 
     store = tmp_path / "s.sqlite"
     assert cli(*run_args(long_server, store, games=1)).code == 0
@@ -149,7 +150,7 @@ def test_a_cached_text_whose_move_is_gone_is_asked_again(cli, long_server, tmp_p
         conn.execute("DROP TRIGGER moves_keep_texts")  # as if edited by hand, bypassing the trigger
         conn.execute("UPDATE moves SET reply = 'edited'")
         digests = [r[0] for r in conn.execute("SELECT hash FROM texts WHERE col = 'reply'")]
-        assert digests and all(resolve_text(conn, d) is None for d in digests)
+        assert digests and all(stored_text(conn, d, text_at_home) is None for d in digests)
         conn.execute("DELETE FROM moves")
         conn.execute("DELETE FROM games")
     conn.close()
@@ -163,14 +164,15 @@ def downgrade(store: Path) -> None:
     """Rewrite a store in the layout of plylab before texts were shared (31b6ae8): no `texts` table
     or triggers, every text inline in the cache rows and in each attempt."""
     from plylab.harness.store import expand_attempts
-    from plylab.texts import resolve_text
+    from plylab.harness.texts import text_at_home
+    from plylab.models.cache import stored_text
 
     conn = sqlite3.connect(store)
     conn.row_factory = sqlite3.Row
 
     def inline(value: Any) -> Any:
         if isinstance(value, dict) and set(value) == {"$text"}:
-            return resolve_text(conn, value["$text"])
+            return stored_text(conn, value["$text"], text_at_home)
         return value
 
     for key, request, reply in conn.execute("SELECT key, request, reply FROM responses").fetchall():

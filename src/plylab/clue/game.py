@@ -91,7 +91,7 @@ class ClueSeat(Player[Params]):
             decision.kind, decision.cards = "pass", None
             action = engine.pass_action
         attempts = [decision.call] if decision.call is not None else []
-        return Decision(action, attempts, failure=decision.failure, note=decision.note, stated=decision)
+        return Decision(action, attempts, failure=decision.failure, note={**decision.note}, stated=decision)
 
     def close(self) -> None:
         self.inner.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import UserError
 from ..words import count
@@ -37,11 +37,19 @@ class Usage:
         return Usage(self.calls + other.calls, self.tokens + other.tokens, self.cost + other.cost)
 
 
-def move_usage(calls: int, attempts: Iterable[Mapping[str, Any]] | None) -> Usage:
+def _number(value: object) -> int | float | str:
+    """A stored attempt's count or cost as `int()` and `float()` read it (a missing one is 0)."""
+    value = value or 0
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"an attempt's usage is not a number: {value!r}")
+    return value
+
+
+def move_usage(calls: int, attempts: Iterable[Mapping[str, object]] | None) -> Usage:
     """Usage of one move from its attempts, leaving out replies served by the response cache."""
     fresh = [a for a in attempts or () if not a.get("cached") and a.get("prompt") is not None]
-    tokens = sum(int(a.get("input_tokens") or 0) + int(a.get("output_tokens") or 0) for a in fresh)
-    cost = sum(float(a.get("cost") or 0.0) for a in fresh)
+    tokens = sum(int(_number(a.get("input_tokens"))) + int(_number(a.get("output_tokens"))) for a in fresh)
+    cost = sum(float(_number(a.get("cost"))) for a in fresh)
     return Usage(calls, tokens, cost)
 
 
@@ -69,8 +77,9 @@ class RunBudget(Protocol):
 
     def allows_new_game(self) -> bool: ...
 
-    def charge(self, rec: Any) -> None:
-        """A newly saved game (never one that was already stored)."""
+    def charge(self, rec: object) -> None:
+        """A newly saved game (never one that was already stored): a `GameRecord` where the
+        budget counts model usage."""
 
     def charge_unfinished(self) -> None:
         """A game that started and was left unfinished (a provider failure): not saved."""
@@ -92,7 +101,7 @@ class GameLimit:
     def allows_new_game(self) -> bool:
         return self.played < self.limit
 
-    def charge(self, rec: Any) -> None:
+    def charge(self, rec: object) -> None:
         self.played += 1
 
     def charge_unfinished(self) -> None:
@@ -172,8 +181,10 @@ class Budget:
         self.in_flight += 1
         return True
 
-    def charge(self, rec: GameRecord) -> None:
+    def charge(self, rec: object) -> None:
         """Add a saved game's new calls (cache hits are free)."""
+        if not isinstance(rec, GameRecord):
+            raise TypeError(f"a model budget counts the calls of games, not of a {type(rec).__name__}")
         self.spent += game_usage(rec)
         self.games += 1
         self.in_flight = max(0, self.in_flight - 1)

@@ -20,11 +20,11 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from rich.console import Console
 from rich.markup import escape
@@ -37,7 +37,6 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ..db import transaction
 from ..errors import UserError
 from ..players import RunContext
 from ..players.canonical import printed_run_name
@@ -45,20 +44,15 @@ from ..printable import printable
 from ..words import count
 from .backends import ExecOptions, make_executor
 from .budget import RunBudget
-from .study import Job, Part, Result, StoreT, Study, Unfinished
+from .rows import Lease
+from .study import Job, Part, Result, StoreHandle, StoreT, Study, Unfinished
+from .texts import text_at_home
 
 if TYPE_CHECKING:
     from ..models.cache import ResponseCache
 
 T = TypeVar("T")
 
-LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
-    name TEXT PRIMARY KEY,          -- study:run name
-    pid INTEGER NOT NULL,           -- the process playing it; a dead pid leaves the lease free
-    host TEXT NOT NULL,
-    since REAL NOT NULL,            -- the holder's last heartbeat (renewed every LEASE_BEAT seconds)
-    born TEXT                       -- the process's start time (/proc), so a reused pid is not mistaken for it
-)"""
 LEASE_BEAT = 60.0  # seconds between a holder's heartbeats
 # A process on another host cannot be asked if it lives: its lease is free once its heartbeat is this old.
 LEASE_STALE = 5 * LEASE_BEAT
@@ -143,17 +137,6 @@ def _alive(pid: int, born: str | None) -> bool:
     return born is None or _born(pid) in (None, born)
 
 
-def _heartbeat(path: Path, name: str, pid: int, stop: threading.Event) -> None:
-    """Renew a lease until `stop` is set, on a connection of its own (the run's is busy playing)."""
-    conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-    try:
-        while not stop.wait(LEASE_BEAT):
-            with suppress(sqlite3.Error):
-                conn.execute("UPDATE run_leases SET since=? WHERE name=? AND pid=?", (time.time(), name, pid))
-    finally:
-        conn.close()
-
-
 def storage_failure(exc: BaseException) -> str | None:
     """Why writing the store failed for lack of room (None for any other error)."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
@@ -231,41 +214,35 @@ class Driver:
         self._stack.callback(opened.close)  # type: ignore[attr-defined]
         return opened
 
-    def claim(self, conn: sqlite3.Connection, name: str) -> None:
+    def claim(self, store: StoreHandle, name: str) -> None:
         """Take the lease on run `name`, or refuse with one line while a live process holds it.
 
         A second process on a run in progress would play the same games; a lease whose process is
         dead (even `kill -9`ed) is free, so a killed run always resumes: on this host by asking the
         process, from another host (a store on a shared disk) once its heartbeat is LEASE_STALE old."""
-        conn.execute(LEASES)
-        me, host = os.getpid(), socket.gethostname()
-        with transaction(conn):
-            row = conn.execute(
-                "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
-            ).fetchone()
-            held = row is not None and int(row[0]) != me
-            if held and (
-                _alive(int(row[0]), row[3]) if row[1] == host else time.time() - row[2] < LEASE_STALE
-            ):
-                seen = time.strftime("%H:%M:%S", time.localtime(float(row[2])))
-                raise UserError(
-                    f"run '{printed_run_name(name.partition(':')[2])}' is being played by process {row[0]} on {row[1]} (last seen "
-                    f"{seen}) in {self.store_path}; wait for it to end or stop it, then re-run to resume"
-                )
-            conn.execute(
-                "INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
-                (name, me, host, time.time(), _born(me)),
+        me = Lease(pid=os.getpid(), host=socket.gethostname(), since=time.time(), born=_born(os.getpid()))
+
+        def free(holder: Lease) -> bool:
+            if holder.host == me.host:
+                return not _alive(holder.pid, holder.born)
+            return time.time() - holder.since >= LEASE_STALE
+
+        holder = store.take_lease(name, me, free)
+        if holder is not None:
+            seen = time.strftime("%H:%M:%S", time.localtime(holder.since))
+            raise UserError(
+                f"run '{printed_run_name(name.partition(':')[2])}' is being played by process {holder.pid} on {holder.host} (last "
+                f"seen {seen}) in {self.store_path}; wait for it to end or stop it, then re-run to resume"
             )
 
         stop = threading.Event()
-        beat = threading.Thread(target=_heartbeat, args=(self.store_path, name, me, stop), daemon=True)
+        beat = threading.Thread(target=store.keep_lease, args=(name, me.pid, LEASE_BEAT, stop), daemon=True)
         beat.start()
 
         def release() -> None:
             stop.set()
             beat.join()
-            with suppress(sqlite3.Error):
-                conn.execute("DELETE FROM run_leases WHERE name=? AND pid=?", (name, me))
+            store.release_lease(name, me.pid)
 
         self._stack.callback(release)
 
@@ -274,7 +251,7 @@ class Driver:
         if self._cache is None:
             from ..models import ResponseCache
 
-            self._cache = ResponseCache.open(self.store_path)
+            self._cache = ResponseCache.open(self.store_path, homes=text_at_home)
         return self._cache
 
     def advance(self, n: int = 1) -> None:
@@ -285,7 +262,7 @@ class Driver:
         self.bar.update(self.task, description=text[:48])
 
     # playing ----------------------------------------------------------------------------
-    def run(self, main: Coroutine[Any, Any, T]) -> T | None:
+    def run(self, main: Coroutine[object, object, T]) -> T | None:
         """Run the study's coroutine; Ctrl-C or SIGTERM sets `interrupted` (None returned)."""
         try:
             return asyncio.run(main)
@@ -300,7 +277,7 @@ class Driver:
         *,
         model: bool,
         budget: RunBudget | None = None,
-        extra: dict[str, Any] | None = None,
+        extra: dict[str, object] | None = None,
         concurrency: int | None = None,
         in_order: bool = False,
     ) -> Tally:
@@ -313,12 +290,13 @@ class Driver:
             executor = make_executor(self.backend, replace(self.options, concurrency=concurrency))
         tally = self.tally = Tally()  # live: a signal ends `play`, and the caller still reads it
 
-        def on_result(result: Any) -> None:
+        def on_result(result: object) -> None:
             if isinstance(result, Unfinished):  # not saved: the same command plays it again
                 tally.unfinished[result.kind] = tally.unfinished.get(result.kind, 0) + 1
                 if budget is not None:
                     budget.charge_unfinished()
                 return
+            result = cast(Result, result)  # what a job of this study plays to (harness.backends.play)
             if save(result):
                 tally.played += 1
                 if budget is not None:
@@ -378,7 +356,7 @@ def run_study(
         stderr=stderr,
     ) as driver:
         store = driver.open(study.open_store)
-        driver.claim(store.conn, study.lease)
+        driver.claim(store, study.lease)
         if announce is not None:  # the run is ours: say what it will do (a refusal said one line only)
             announce()
         summary = RunSummary(study.name, store_path, study.planned, kind=study.kind)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pyspiel
 
 from ..games.chance import chance_stream, sample_chance
+from ..jsontypes import JSONObject
 from ..players import Decision, Player, RunContext, make_player
 from .seeds import derive_seed
 
@@ -26,7 +27,7 @@ class Annotator(Protocol):
     """A game's own account of its moves, kept beside each move (`MoveRecord.annotation`) and the
     game (`GameRecord.extra`): what a mover stated and how it is judged against the hidden truth."""
 
-    def before(self, state: pyspiel.State, seat: int, decision: Decision) -> dict[str, Any] | None:
+    def before(self, state: pyspiel.State, seat: int, decision: Decision) -> JSONObject | None:
         """The annotation of the move about to be applied (`state` is before it)."""
 
     def after(self, state: pyspiel.State, moves: list[MoveRecord]) -> None:

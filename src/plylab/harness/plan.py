@@ -12,7 +12,7 @@ from collections.abc import Container, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import pyspiel
 import yaml
@@ -73,6 +73,15 @@ class Matchup:
     def specs(self) -> tuple[str, ...]:
         """The player, then every opponent."""
         return (self.player, *self.opponents)
+
+
+class StoredPlan(TypedDict):
+    """A plan as its run stores it (`runs.plan`; the store adds the run's rules): its seed, games per
+    matchup, and each matchup's fields (`score` only when off, `others` and `score_limit` only when set)."""
+
+    seed: int
+    games: int
+    matchups: list[dict[str, object]]
 
 
 @dataclass(frozen=True)
@@ -147,7 +156,7 @@ class Plan:
     def interactive(self) -> bool:
         return any(player_class(spec)[1].interactive for m in self.matchups for spec in m.specs)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StoredPlan:
         # no base_url keys; `score` only when off, `others` and `score_limit` only when set, so plans
         # stored before they existed still resume
         matchups = [
@@ -279,7 +288,7 @@ class PlanFile(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _old_spellings(cls, data: Any) -> Any:
+    def _old_spellings(cls, data: object) -> object:
         if isinstance(data, dict):
             old = [RENAMED[k] for k in data if k in RENAMED]
             count = data.get("games")
@@ -291,7 +300,7 @@ class PlanFile(BaseModel):
 
     @field_validator("games", "players", "opponents", "formulations", mode="before")
     @classmethod
-    def _one_or_many(cls, value: Any) -> Any:
+    def _one_or_many(cls, value: object) -> object:
         if isinstance(value, str | int | float) and not isinstance(value, bool):
             return [value]
         if isinstance(value, dict):
@@ -376,7 +385,7 @@ def _duplicate_key(node: yaml.Node, seen: set[int] | None = None) -> str | None:
     return None
 
 
-def _read_yaml(path: Path) -> Any:
+def _read_yaml(path: Path) -> object:
     """The plan file's YAML, refused with one line when it is not a regular file, not UTF-8, not
     YAML, or larger than MAX_PLAN_BYTES / MAX_PLAN_NODES (aliases expanded) before it is built."""
     path = Path(path)

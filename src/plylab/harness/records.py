@@ -6,7 +6,13 @@ Kept apart from `store.py` so players, sessions and backends can build records w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from ..jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from ..models.call import AttemptRecord
+    from ..oracles.graded import StoredGrade
 
 
 @dataclass
@@ -26,7 +32,7 @@ class MoveRecord:
     informative: bool | None = None
     optimal_score: bool | None = None
     informative_score: bool | None = None
-    grade: dict[str, Any] | None = None  # the one scale (oracles.graded.Grade as JSON)
+    grade: StoredGrade | None = None  # the one scale (oracles.graded.Grade as JSON)
     loss: float | None = None  # the played move's loss on that scale
     prompt: str | None = None
     reply: str | None = None
@@ -38,9 +44,9 @@ class MoveRecord:
     calls: int = 0
     cache_hits: int = 0
     failure_kind: str | None = None
-    attempts: list[dict[str, Any]] | None = None
-    note: dict[str, Any] | None = None
-    annotation: dict[str, Any] | None = None  # the game's own account of the move (harness.hooks.Annotator)
+    attempts: list[AttemptRecord] | None = None
+    note: dict[str, object] | None = None  # the player's trace (players.base.Decision.note)
+    annotation: JSONObject | None = None  # the game's own account of the move (harness.hooks.Annotator)
 
 
 @dataclass
@@ -60,4 +66,6 @@ class GameRecord:
     moves: list[MoveRecord]
     started: float
     finished: float
+    # the game's own summary (harness.hooks.Annotator.end; Clue's seats and deal), read back by its
+    # study as the JSON it wrote: Any until that reader (clue/study.py) narrows what it reads
     extra: dict[str, Any] | None = None

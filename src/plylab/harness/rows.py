@@ -41,6 +41,16 @@ def rows_of(cls: type[R], cur: sqlite3.Cursor) -> Iterator[R]:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Lease:
+    """Who plays a run (`run_leases`): the process, its host, its last heartbeat, its start time."""
+
+    pid: int
+    host: str
+    since: float
+    born: str | None = None  # the process's start (/proc), so a reused pid is not taken for it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RunRow:
     """One run: its name, kind (play, learn, clue), seed, plan (JSON text) and status."""
 

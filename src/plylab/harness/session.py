@@ -11,14 +11,14 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
-from ..oracles import MoveValues
+from ..oracles import MoveValues, Oracle
 from ..oracles.engine import Ungraded, engine_oracle
-from ..oracles.graded import grade_of
+from ..oracles.graded import GradingOracle, StoredGrade, grade_of
 from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
 from .hooks import DEFAULT_HOOKS
@@ -26,32 +26,48 @@ from .plan import GameJob
 from .records import GameRecord, MoveRecord
 
 
-def _score(oracle: Any, state: pyspiel.State, action: int | None) -> dict[str, Any]:
+class Scored(TypedDict, total=False):
+    """A move's fields that its oracle fills (`MoveRecord`'s of the same names)."""
+
+    values: dict[int, int]
+    optimal: bool
+    informative: bool
+    scores: dict[int, int]
+    optimal_score: bool | None
+    informative_score: bool
+    grade: StoredGrade
+    loss: float
+
+
+def _score(oracle: Oracle | GradingOracle | None, state: pyspiel.State, action: int | None) -> Scored:
     """The move against the game's ground truth: exact values where they exist, and always the one
     graded scale (oracles.graded), whose loss is stored beside the grade for SQL to sum."""
     if oracle is None or action is None:
         return {}
-    out: dict[str, Any] = {}
+    out: Scored = {}
     mv: MoveValues | None = None
     if hasattr(oracle, "move_values"):
         mv = oracle.move_values(state)
-        out.update(values=mv.values, optimal=mv.optimal(action), informative=mv.informative)
+        out["values"], out["optimal"], out["informative"] = mv.values, mv.optimal(action), mv.informative
         if mv.scores is not None:
-            out.update(
-                scores=mv.scores,
-                optimal_score=mv.optimal_by_score(action),
-                informative_score=mv.informative_by_score,
-            )
+            out["scores"] = mv.scores
+            out["optimal_score"] = mv.optimal_by_score(action)
+            out["informative_score"] = mv.informative_by_score
     try:
         grade = grade_of(oracle, state, action, mv)
     except Ungraded:  # an engine's rules differ from OpenSpiel's in this position: left unscored
         return out
-    out.update(grade=grade.to_json(), loss=grade.loss(action))
+    out["grade"], out["loss"] = grade.to_json(), grade.loss(action)
     return out
 
 
 def _move_record(
-    turn: Turn, state: pyspiel.State, player: Player, decision: Decision, elapsed: float, oracle: Any
+    turn: Turn,
+    state: pyspiel.State,
+    player: Player,
+    decision: Decision,
+    elapsed: float,
+    oracle: Oracle | GradingOracle | None,
 ) -> MoveRecord:
     action = decision.action
     rec = MoveRecord(
@@ -118,7 +134,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     ctx = replace(base, job_key=job.key)
     hooks = game.hooks or DEFAULT_HOOKS  # a game's own players, deal and annotations (harness.hooks)
     players = [hooks.player(spec, game, seat, job.seed, ctx) for seat, spec in enumerate(job.seat_specs())]
-    oracle: Any = game.oracle() if score and m.score and game.has_oracle else None
+    oracle: Oracle | GradingOracle | None = game.oracle() if score and m.score and game.has_oracle else None
     if oracle is None and score and m.score:  # chess and its variants: graded by an engine, if installed
         oracle = engine_oracle(m.game, m.score_limit)
     state = game.new_state()

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from .. import db
 from ..db import REQUIRED as REQUIRED  # the file's opening and reading rules, re-exported from their home
@@ -29,9 +31,10 @@ from ..db import reading as reading
 from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
+from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
-from ..texts import TEXTS_SCHEMA, hand_over, keep_texts_trigger
+from ..texts import TEXTS_SCHEMA
 from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
@@ -40,6 +43,7 @@ from .rows import (
     ExportRows,
     GameRow,
     GameTotals,
+    Lease,
     ListedGame,
     Matchup,
     MatchupCount,
@@ -55,8 +59,18 @@ from .rows import (
     from_row,
     rows_of,
 )
+from .texts import hand_over, keep_texts_trigger
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
+
+# Who plays a run: the driver's claim (harness/driver.py), so two processes never play one run.
+LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
+    name TEXT PRIMARY KEY,          -- study:run name
+    pid INTEGER NOT NULL,           -- the process playing it; a dead pid leaves the lease free
+    host TEXT NOT NULL,
+    since REAL NOT NULL,            -- the holder's last heartbeat (renewed every LEASE_BEAT seconds)
+    born TEXT                       -- the process's start time (/proc), so a reused pid is not mistaken for it
+)"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -156,25 +170,25 @@ def _add_columns(conn: sqlite3.Connection) -> None:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
-def json_text(value: Any) -> str | None:
+def json_text(value: object) -> str | None:
     """Compact JSON for a column (dict keys become strings, as JSON requires), None stays NULL."""
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
 def insert(
-    conn: sqlite3.Connection, table: str, row: dict[str, Any], *, or_ignore: bool = False
+    conn: sqlite3.Connection, table: str, row: Mapping[str, object], *, or_ignore: bool = False
 ) -> sqlite3.Cursor:
     """INSERT one row given as column -> value (sqlite3 stores a bool as 0/1)."""
     return conn.execute(_insert_sql(table, row, or_ignore), row)
 
 
-def insert_many(conn: sqlite3.Connection, table: str, rows: list[dict[str, Any]]) -> None:
+def insert_many(conn: sqlite3.Connection, table: str, rows: list[dict[str, object]]) -> None:
     """INSERT rows that share their columns (the first row's keys)."""
     if rows:
         conn.executemany(_insert_sql(table, rows[0], False), rows)
 
 
-def _insert_sql(table: str, row: dict[str, Any], or_ignore: bool) -> str:
+def _insert_sql(table: str, row: Mapping[str, object], or_ignore: bool) -> str:
     verb = "INSERT OR IGNORE" if or_ignore else "INSERT"
     return f"{verb} INTO {table}({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})"
 
@@ -183,7 +197,7 @@ SHARED_FIELDS = ("prompt", "reply", "reasoning")
 SHARED_MIN = 64  # characters: shorter texts cost less than the reference
 
 
-def stored_attempts(m: MoveRecord) -> list[dict[str, Any]] | None:
+def stored_attempts(m: MoveRecord) -> list[dict[str, object]] | None:
     """A move's attempts as stored: text equal to the move's own column is kept once, in the column.
 
     The final attempt's prompt, reply and trace are also the move's `prompt`, `reply` and
@@ -191,10 +205,10 @@ def stored_attempts(m: MoveRecord) -> list[dict[str, Any]] | None:
     as {"$move": "reply"} (etc.) and `expand_attempts` puts the text back when reading.
     """
     if not m.attempts:
-        return m.attempts
+        return None if m.attempts is None else []
     out = []
-    for a in m.attempts:
-        a = dict(a)
+    for attempt in m.attempts:
+        a: dict[str, object] = dict(attempt)
         for f in SHARED_FIELDS:
             value = a.get(f)
             if isinstance(value, str) and len(value) >= SHARED_MIN and value == getattr(m, f):
@@ -204,19 +218,26 @@ def stored_attempts(m: MoveRecord) -> list[dict[str, Any]] | None:
 
 
 def expand_attempts(
-    attempts: list[dict[str, Any]] | None, move: MoveRow | sqlite3.Row | Mapping[str, Any]
-) -> list[dict[str, Any]] | None:
+    attempts: list[JSONObject] | None, move: MoveRow | sqlite3.Row | Mapping[str, object]
+) -> list[JSONObject] | None:
     """Stored attempts with every {"$move": field} replaced by the move's text (older stores have none)."""
     if not attempts:
         return attempts
-    text = (lambda f: getattr(move, f)) if isinstance(move, MoveRow) else move.__getitem__
+
+    def text(field: JSONValue) -> JSONValue:
+        name = str(field)
+        value = getattr(move, name) if isinstance(move, MoveRow) else move[name]
+        return value if value is None or isinstance(value, str) else str(value)
+
     return [
         {k: text(v["$move"]) if isinstance(v, dict) and set(v) == {"$move"} else v for k, v in a.items()}
         for a in attempts
     ]
 
 
-def _texts(m: MoveRecord, attempts: list[dict[str, Any]] | None) -> Iterator[tuple[str, str | None, Any]]:
+def _texts(
+    m: MoveRecord, attempts: list[dict[str, object]] | None
+) -> Iterator[tuple[str, str | None, object]]:
     """A move's texts as stored: (column, JSON path inside it, text), for `hand_over`."""
     for f in SHARED_FIELDS:
         yield f, None, getattr(m, f)
@@ -331,7 +352,7 @@ EXPORTS = {
 }
 
 
-def _matchup_args(m: Matchup) -> tuple[Any, ...]:
+def _matchup_args(m: Matchup) -> tuple[int, str, str, str, str]:
     return (m.run_id, m.game, m.formulation, json.dumps(list(m.players)), json.dumps(list(m.opponents)))
 
 
@@ -367,24 +388,21 @@ def _named(rows: Iterable[Named]) -> Iterator[Named]:
 class SavedKeys:
     """A run's saved job keys, looked up one at a time: memory stays flat however many are stored."""
 
-    def __init__(self, conn: sqlite3.Connection, run_id: int) -> None:
-        self.conn, self.run_id = conn, run_id
+    def __init__(self, store: Store, run_id: int) -> None:
+        self.store, self.run_id = store, run_id
 
     def __contains__(self, key: object) -> bool:
-        sql = "SELECT 1 FROM games WHERE run_id=? AND job_key=?"
-        return self.conn.execute(sql, (self.run_id, key)).fetchone() is not None
+        return self.store.has_game(self.run_id, key)
 
     def count(self) -> int:
-        return int(
-            self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?", (self.run_id,)).fetchone()[0]
-        )
+        return self.store.game_count(self.run_id)
 
 
 # The rules a new run records in its plan, so that it resumes under them whatever later defaults
 # become; and the rule a run stored before each one was played under (players read them from
 # `RunContext.extra`).
-RULES: dict[str, Any] = {"seeding": SEEDING, "llm_prompt": LLM_PROMPT, "clue_cells": CLUE_CELLS}
-OLD_RULES: dict[str, Any] = {"seeding": 1, "llm_prompt": "reason", "clue_cells": "symbols"}
+RULES: dict[str, JSONScalar] = {"seeding": SEEDING, "llm_prompt": LLM_PROMPT, "clue_cells": CLUE_CELLS}
+OLD_RULES: dict[str, JSONScalar] = {"seeding": 1, "llm_prompt": "reason", "clue_cells": "symbols"}
 
 
 class Store:
@@ -392,22 +410,28 @@ class Store:
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
-        self.conn = connect(self.path, create=create)
+        self._conn = connect(self.path, create=create)  # never handed out: every SQL is a method here
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The raw connection, kept ONLY for clue/'s old tables (clue/records.py, clue/study.py read
+        `clue/legacy.py` through it) until they are read through methods here; new code must not."""
+        return self._conn
 
     def close(self) -> None:
-        self.conn.close()
+        self._conn.close()
 
     # runs -------------------------------------------------------------------------------
-    def open_run(self, name: str, seed: int, plan: dict[str, Any], kind: str = "play") -> int:
+    def open_run(self, name: str, seed: int, plan: Mapping[str, object], kind: str = "play") -> int:
         """Create a run, or reopen one with the same plan (resume). A different plan is an error.
         A new run records its rules (`RULES`: the per-call seed rule, the `llm` text prompt, Clue's
         matrix cells); a run stored before a rule has none and keeps its old one (`rules`)."""
         plan_text = json.dumps({**plan, **RULES}, sort_keys=True)
         older = (json.dumps({**plan, "seeding": SEEDING}, sort_keys=True), json.dumps(plan, sort_keys=True))
-        row = self.conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
+        row = self._conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
         now = time.time()
         if row is None:
-            cur = self.conn.execute(
+            cur = self._conn.execute(
                 "INSERT INTO runs(name, kind, seed, plan, created, updated) VALUES (?,?,?,?,?,?)",
                 (name, kind, seed, plan_text, now, now),
             )
@@ -418,25 +442,25 @@ class Store:
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "
                 "use another --run name to start a new run, or repeat the original command to resume it"
             )
-        self.conn.execute(
+        self._conn.execute(
             "UPDATE runs SET status='running', stop_reason=NULL, updated=? WHERE id=?", (now, row["id"])
         )
         return int(row["id"])
 
     def seeding(self, run_id: int) -> int:
         """The run's per-call seed rule: `SEEDING`, or 1 (each caller's old seeds) for an older run."""
-        row = self.conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
+        row = self._conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
         return int(json.loads(row["plan"]).get("seeding", 1))
 
-    def rules(self, run_id: int) -> dict[str, Any]:
+    def rules(self, run_id: int) -> dict[str, object]:
         """The run's rules as players read them (`RunContext.extra`): its seed rule and its `llm`
         text prompt (`reason`, the old default, for a run stored before `llm_prompt`)."""
-        row = self.conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
+        row = self._conn.execute("SELECT plan FROM runs WHERE id=?", (run_id,)).fetchone()
         plan = json.loads(row["plan"])
         return {k: plan.get(k, old) for k, old in OLD_RULES.items()}
 
     def finish_run(self, run_id: int, status: str, reason: str | None = None) -> None:
-        self.conn.execute(
+        self._conn.execute(
             "UPDATE runs SET status=?, stop_reason=?, updated=? WHERE id=?",
             (status, reason, time.time(), run_id),
         )
@@ -444,12 +468,12 @@ class Store:
     def runs(self, name: str | None = None) -> list[RunRow]:
         """Every run in order, or the one named (an unknown name is one clear line)."""
         if name is None:
-            return list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs ORDER BY id")))
-        rows = list(rows_of(RunRow, self.conn.execute("SELECT * FROM runs WHERE name=?", (name,))))
+            return list(rows_of(RunRow, self._conn.execute("SELECT * FROM runs ORDER BY id")))
+        rows = list(rows_of(RunRow, self._conn.execute("SELECT * FROM runs WHERE name=?", (name,))))
         if not rows:
             from ..players.canonical import printed_run_name  # the names as printed (each selects its run)
 
-            stored = self.conn.execute("SELECT name FROM runs ORDER BY id")
+            stored = self._conn.execute("SELECT name FROM runs ORDER BY id")
             known = [printed_run_name(r["name"]) for r in stored]
             raise UserError(f"no run '{name}' in {self.path}; runs here: {', '.join(known) or 'none'}")
         return rows
@@ -458,15 +482,66 @@ class Store:
         """The stored name of the run `name` names: itself, or the run it is the printed form of
         (players/canonical.py printed_run_name: a made name's specs written canonically), so a
         name copied from a table finds its run; unknown names come back as given."""
-        if self.conn.execute("SELECT 1 FROM runs WHERE name=?", (name,)).fetchone():
+        if self._conn.execute("SELECT 1 FROM runs WHERE name=?", (name,)).fetchone():
             return name
         from ..players.canonical import printed_run_name
 
-        names = [n for (n,) in self.conn.execute("SELECT name FROM runs ORDER BY id")]
+        names = [n for (n,) in self._conn.execute("SELECT name FROM runs ORDER BY id")]
         return next((n for n in names if printed_run_name(n) == name), name)
 
     def saved(self, run_id: int) -> SavedKeys:
-        return SavedKeys(self.conn, run_id)
+        return SavedKeys(self, run_id)
+
+    def has_game(self, run_id: int, job_key: object) -> bool:
+        """Whether the run has saved the game with this job key."""
+        sql = "SELECT 1 FROM games WHERE run_id=? AND job_key=?"
+        return self._conn.execute(sql, (run_id, job_key)).fetchone() is not None
+
+    # leases (harness/driver.py `claim`) ---------------------------------------------------
+    def take_lease(self, name: str, me: Lease, free: Callable[[Lease], bool]) -> Lease | None:
+        """Hold the lease `name` as `me`, unless another process holds it and `free(holder)` says
+        it is not free: then nothing is written and the holder comes back.
+        Read and written in one transaction, so two processes cannot both take it."""
+        self._conn.execute(LEASES)
+        with transaction(self._conn) as c:
+            row = c.execute("SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)).fetchone()
+            if row is not None:
+                holder = Lease(pid=int(row[0]), host=row[1], since=float(row[2]), born=row[3])
+                if holder.pid != me.pid and not free(holder):
+                    return holder
+            c.execute(
+                "INSERT OR REPLACE INTO run_leases(name, pid, host, since, born) VALUES (?,?,?,?,?)",
+                (name, me.pid, me.host, me.since, me.born),
+            )
+        return None
+
+    def lease(self, name: str) -> Lease | None:
+        """Who holds the lease `name`, and since when (None: nobody)."""
+        try:
+            row = self._conn.execute(
+                "SELECT pid, host, since, born FROM run_leases WHERE name=?", (name,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # no run was ever claimed in this store: no table
+            return None
+        return None if row is None else Lease(pid=int(row[0]), host=row[1], since=float(row[2]), born=row[3])
+
+    def keep_lease(self, name: str, pid: int, every: float, stop: threading.Event) -> None:
+        """Renew the lease every `every` seconds until `stop` is set, on a connection of its own
+        (for a thread: the run's connection is busy playing)."""
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            while not stop.wait(every):
+                with suppress(sqlite3.Error):
+                    conn.execute(
+                        "UPDATE run_leases SET since=? WHERE name=? AND pid=?", (time.time(), name, pid)
+                    )
+        finally:
+            conn.close()
+
+    def release_lease(self, name: str, pid: int) -> None:
+        """Give the lease up (a store that can no longer be written keeps it; its pid is gone)."""
+        with suppress(sqlite3.Error):
+            self._conn.execute("DELETE FROM run_leases WHERE name=? AND pid=?", (name, pid))
 
     # games ------------------------------------------------------------------------------
     def save_game(self, run_id: int, rec: GameRecord) -> bool:
@@ -480,7 +555,7 @@ class Store:
             extra=json_text(rec.extra),
             num_moves=len(rec.moves),
         )
-        with transaction(self.conn) as c:
+        with transaction(self._conn) as c:
             cur = insert(c, "games", game, or_ignore=True)
             if cur.rowcount == 0:
                 return False
@@ -509,16 +584,16 @@ class Store:
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
             return list(
-                _named(rows_of(GameRow, self.conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+                _named(rows_of(GameRow, self._conn.execute("SELECT * FROM games ORDER BY run_id, id")))
             )
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return list(_named(rows_of(GameRow, self.conn.execute(sql, ids))))
+        return list(_named(rows_of(GameRow, self._conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
         sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return list(_named(rows_of(MoveRow, self.conn.execute(sql, (game_id,)))))
+        return list(_named(rows_of(MoveRow, self._conn.execute(sql, (game_id,)))))
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         ids = list(game_ids)
@@ -527,43 +602,43 @@ class Store:
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-            for m in _named(rows_of(MoveRow, self.conn.execute(sql, chunk))):
+            for m in _named(rows_of(MoveRow, self._conn.execute(sql, chunk))):
                 out[m.game_id].append(m)
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
     def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
         """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return _named(rows_of(GameTotals, self.conn.execute(GAME_TOTALS, _ids(run_ids))))
+        return _named(rows_of(GameTotals, self._conn.execute(GAME_TOTALS, _ids(run_ids))))
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return _named(rows_of(ListedGame, self.conn.execute(LISTED, _ids([run_id]))))
+        return _named(rows_of(ListedGame, self._conn.execute(LISTED, _ids([run_id]))))
 
     def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
         """The player's model moves' replies and traces, streamed."""
-        return _named(rows_of(ModelText, self.conn.execute(MODEL_TEXTS, _ids(run_ids))))
+        return _named(rows_of(ModelText, self._conn.execute(MODEL_TEXTS, _ids(run_ids))))
 
     def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
         """Games and moves per (run, game, formulation, player, opponent), in store order."""
-        return list(rows_of(MatchupCount, self.conn.execute(MATCHUP_COUNTS, _ids(run_ids))))
+        return list(rows_of(MatchupCount, self._conn.execute(MATCHUP_COUNTS, _ids(run_ids))))
 
     def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
         """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return list(_named(rows_of(OutcomeCount, self.conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
+        return list(_named(rows_of(OutcomeCount, self._conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return list(_named(rows_of(GameRow, self.conn.execute(sql, _ids(ids)))))
+        return list(_named(rows_of(GameRow, self._conn.execute(sql, _ids(ids)))))
 
     def player_notes(self, run_id: int, key: str) -> Iterator[str]:
         """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
-        return (note for (note,) in self.conn.execute(PLAYER_NOTES, (run_id, key)))
+        return (note for (note,) in self._conn.execute(PLAYER_NOTES, (run_id, key)))
 
     def matchup_spans(self, run_id: int) -> list[MatchupSpan]:
         """A run's (game, formulation, player, opponent) as stored, first played first, with its span."""
-        return list(rows_of(MatchupSpan, self.conn.execute(MATCHUP_SPANS, (run_id,))))
+        return list(rows_of(MatchupSpan, self._conn.execute(MATCHUP_SPANS, (run_id,))))
 
     def matchup_games(self, run_id: int, key: tuple[str, str, str, str]) -> Iterator[GameRow]:
         """The games of one stored (game, formulation, player, opponent) of a run, by index."""
@@ -571,56 +646,58 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return _named(rows_of(GameRow, self.conn.execute(sql, (run_id, *key))))
+        return _named(rows_of(GameRow, self._conn.execute(sql, (run_id, *key))))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
         sql = (
             "SELECT DISTINCT failure_kind FROM games WHERE run_id = ? AND failure_kind IS NOT NULL ORDER BY 1"
         )
-        return [k for (k,) in self.conn.execute(sql, (run_id,))]
+        return [k for (k,) in self._conn.execute(sql, (run_id,))]
 
     def run_kinds(self, name: str | None = None) -> set[str]:
         """The kinds of the store's runs (or of the one named; none for an unknown name)."""
         sql = "SELECT kind FROM runs WHERE ? IS NULL OR name = ?"
-        return {k for (k,) in self.conn.execute(sql, (name, name))}
+        return {k for (k,) in self._conn.execute(sql, (name, name))}
 
     def game_texts(self, ids: list[int], tail: int, cap: int, game_cap: int) -> dict[int, str]:
         """Per game with texts: its prompts' last `tail` characters, traces' and replies' first `cap`,
         joined and cut at `game_cap`."""
         args = {"tail": tail, "cap": cap, "game_cap": game_cap, "ids": json.dumps(ids)}
-        return {int(r["game_id"]): r["text"] for r in self.conn.execute(GAME_TEXTS, args)}
+        return {int(r["game_id"]): r["text"] for r in self._conn.execute(GAME_TEXTS, args)}
 
     def optimality_by_move(self, m: Matchup) -> list[PlyOptimality]:
         """The matchup player's scored moves per move number."""
-        return list(rows_of(PlyOptimality, self.conn.execute(BY_MOVE, _matchup_args(m))))
+        return list(rows_of(PlyOptimality, self._conn.execute(BY_MOVE, _matchup_args(m))))
 
     def worst_states(self, m: Matchup, limit: int) -> list[WorstState]:
         """The `limit` states where the matchup's player most often chose a non-optimal move."""
-        rows = self.conn.execute(WORST_STATES, (*_matchup_args(m), limit)).fetchall()
+        rows = self._conn.execute(WORST_STATES, (*_matchup_args(m), limit)).fetchall()
         return [from_row(WorstState, r) for r in rows]
 
     def wrong_move(self, m: Matchup, state: str) -> WrongMove | None:
         """The non-optimal move the matchup's player chose most often in `state`."""
-        row = self.conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
+        row = self._conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
 
     def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
         """Every move an engine graded in these games (chess and its variants), by game and ply,
         streamed (analysis/chess.py); the games named first, so a store without them costs nothing."""
-        return rows_of(EngineMove, self.conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games)))))
+        return rows_of(
+            EngineMove, self._conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games))))
+        )
 
     def called_moves(self, run_id: int) -> Iterator[CalledMove]:
         """A run's saved moves that called a model (what a resumed run's budget has spent)."""
-        return called_moves(self.conn, run_id)
+        return called_moves(self._conn, run_id)
 
     def game_count(self, run_id: int) -> int:
-        return game_count(self.conn, run_id)
+        return game_count(self._conn, run_id)
 
     def export_rows(self, table: str, run: str | None, batch: int = 2000) -> ExportRows:
         """`plylab export`'s rows of `table` as stored (every column), streamed `batch` rows at a time;
         texts stored once (in the move's column) go back into each attempt."""
-        cur = self.conn.execute(EXPORTS[table], {"run": run})
+        cur = self._conn.execute(EXPORTS[table], {"run": run})
         names = [d[0] for d in cur.description]
         at = names.index("attempts") if "attempts" in names else None
 
@@ -644,7 +721,7 @@ class Store:
         """Each exported column's declared SQLite type (moves' first, as the export selects them)."""
         declared: dict[str, str] = {}
         for t in ("moves", "games", "runs"):
-            for _, name, kind, *_ in self.conn.execute(f"PRAGMA table_info({t})"):
+            for _, name, kind, *_ in self._conn.execute(f"PRAGMA table_info({t})"):
                 declared.setdefault(name, kind.upper())
         return declared
 

@@ -10,7 +10,7 @@ the exit code. A new study is one module with one class; see `tests/harness/toy_
 
 from __future__ import annotations
 
-import sqlite3
+import threading
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 from .budget import RunBudget
 from .forecast import Forecast
+from .rows import Lease
 
 if TYPE_CHECKING:
     from ..models.cache import ResponseCache
@@ -65,11 +66,14 @@ class StudyContext(Protocol):
 
 
 class StoreHandle(Protocol):
-    """What the driver needs of a study's store: a connection (for the lease), `close`, and the one
-    run-status interface every store has (the games' `Store`, which Clue's runs share)."""
+    """What the driver needs of a study's store: the run's lease (taken, renewed, given up), `close`,
+    and the one run-status interface every store has (the games' `Store`, which Clue's runs share)."""
 
-    @property
-    def conn(self) -> sqlite3.Connection: ...
+    def take_lease(self, name: str, me: Lease, free: Callable[[Lease], bool]) -> Lease | None: ...
+
+    def keep_lease(self, name: str, pid: int, every: float, stop: threading.Event) -> None: ...
+
+    def release_lease(self, name: str, pid: int) -> None: ...
 
     def finish_run(self, run_id: int, status: Status, reason: str | None = None) -> None: ...
 

@@ -11,16 +11,18 @@ import `models.secrets` without pydantic), and inspect_ai and llama.cpp load on 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .cache import ResponseCache, make_key, request_record
+    from .cache import CacheRequest, ReplyCache, ResponseCache, make_key, request_record
     from .config import Effort, GenerateConfig
     from .errors import ErrorKind, ModelError
     from .model import LOCAL, CallGate, Model, get_model, set_call_gate
     from .reply import Reply, Usage
 
 _HOME = {
+    "CacheRequest": "cache",
+    "ReplyCache": "cache",
     "ResponseCache": "cache",
     "make_key": "cache",
     "request_record": "cache",
@@ -38,7 +40,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name not in _HOME:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
@@ -48,6 +50,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "LOCAL",
+    "CacheRequest",
     "CallGate",
     "Effort",
     "ErrorKind",
@@ -55,6 +58,7 @@ __all__ = [
     "Model",
     "ModelError",
     "Reply",
+    "ReplyCache",
     "ResponseCache",
     "Usage",
     "get_model",

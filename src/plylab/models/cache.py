@@ -12,8 +12,12 @@ Rows are untrusted on the way back: a stored reply is re-validated (and made saf
 Long texts (a reply, its reasoning, a prompt) are stored once (issue 15 point 7): the row refers
 to them by hash ({"$text": sha256}) in the `texts` table, and when the game is saved the move (or
 Clue turn) that holds the same text takes it over: the `texts` row then keeps only where it lives
-(`hand_over`). A text whose home cannot give it back (deleted, edited) is a cache miss: asked again.
-Rows written by older versions hold their texts inline and read as before.
+(the store's `harness.texts.hand_over`). Reading such a text back from its home is the store's SQL,
+not the cache's: the cache stands below the store and may not import it, so whoever opens a cache
+over a store gives it the store's reader (`homes`, a `plylab.texts.HomeReader`); a cache given
+none (a bare SQLite file, a test) reads a text at home as missing. A text whose home cannot give it
+back (deleted, edited) is a cache miss: asked again. Rows written by older versions hold their
+texts inline and read as before.
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Protocol, TypedDict
 
 from ..db import connect, transaction
-from ..texts import TEXTS_SCHEMA, _long, resolve_text
+from ..jsontypes import JSONObject, JSONScalar
+from ..texts import TEXTS_SCHEMA, HomeReader, TextHome, long_text_hash, text_hash
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply
@@ -46,17 +51,30 @@ CREATE TABLE IF NOT EXISTS responses (
 )
 
 
-def _is_ref(value: Any) -> bool:
-    return isinstance(value, dict) and set(value) == {"$text"} and isinstance(value["$text"], str)
+def _ref_of(value: object) -> str | None:
+    """The hash a {"$text": hash} reference names; None for any other value."""
+    if isinstance(value, dict) and set(value) == {"$text"} and isinstance(value["$text"], str):
+        return value["$text"]
+    return None
+
+
+class CacheRequest(TypedDict):
+    """The part of a request that decides its reply: what the key hashes and what the row keeps."""
+
+    model: str
+    messages: list[dict[str, str]]
+    schema: JSONObject | None
+    config: dict[str, JSONScalar]  # the sampling fields (`GenerateConfig.sampling`)
+    cache_key: str | None
 
 
 def request_record(
     model: str,
-    messages: list[dict[str, Any]],
-    schema: dict[str, Any] | None,
+    messages: list[dict[str, str]],
+    schema: JSONObject | None,
     config: GenerateConfig,
     cache_key: str | None,
-) -> dict[str, Any]:
+) -> CacheRequest:
     """The part of a request that decides its reply; what the key hashes and what the row keeps."""
     return {
         "model": model,
@@ -67,13 +85,13 @@ def request_record(
     }
 
 
-def make_key(request: dict[str, Any]) -> str:
+def make_key(request: CacheRequest) -> str:
     text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # surrogatepass: the same bytes as utf-8 for any valid text, and no crash on a lone surrogate
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _json_column(value: Any) -> str:
+def _json_column(value: object) -> str:
     """JSON for a TEXT column; escaped to ASCII when the text is not valid UTF-8 (lossless)."""
     text = json.dumps(value, ensure_ascii=False)
     try:
@@ -83,19 +101,48 @@ def _json_column(value: Any) -> str:
     return text
 
 
-def _loads(text: Any) -> Any:
+def _loads(text: object) -> object:
     try:
         return json.loads(text) if isinstance(text, (str, bytes)) else None
     except (ValueError, RecursionError):
         return None
 
 
+def stored_text(conn: sqlite3.Connection, digest: str, homes: HomeReader | None) -> str | None:
+    """The text stored under `digest`, from `texts` or, through `homes`, from the saved move that
+    holds it; None when it cannot be had (gone, edited, no reader for its home)."""
+    try:
+        found = conn.execute(
+            "SELECT text, home, game_id, n, col, path FROM texts WHERE hash=?", (digest,)
+        ).fetchone()
+        if found is None:
+            return None
+        text, *home = tuple(found)
+        if text is None:
+            text = None if homes is None else homes(conn, TextHome(*home))
+    except sqlite3.OperationalError:  # malformed JSON in a home, a table gone
+        return None
+    return text if isinstance(text, str) and text_hash(text) == digest else None
+
+
+class ReplyCache(Protocol):
+    """What a model call needs of a cache: a reply by key, and storing one (a `ResponseCache`, or a
+    worker's view of one over Ray)."""
+
+    def get(self, key: str) -> Reply | None: ...
+
+    def put(self, key: str, request: CacheRequest, reply: Reply) -> None: ...
+
+
 class ResponseCache:
     """Replies by key in the `responses` table of a plylab store (or any SQLite file)."""
 
-    def __init__(self, conn: sqlite3.Connection, *, owned: bool = False) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, *, owned: bool = False, homes: HomeReader | None = None
+    ) -> None:
         self.conn = conn
         self._owned = owned
+        self._homes = homes
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -103,9 +150,10 @@ class ResponseCache:
             conn.executescript(SCHEMA)
 
     @classmethod
-    def open(cls, path: str | Path) -> ResponseCache:
-        """A cache with its own connection to the store at `path` (WAL, busy timeout)."""
-        return cls(connect(path), owned=True)
+    def open(cls, path: str | Path, *, homes: HomeReader | None = None) -> ResponseCache:
+        """A cache with its own connection to the store at `path` (WAL, busy timeout); `homes` reads
+        a text back from the saved move that holds it (the store's `harness.texts.text_at_home`)."""
+        return cls(connect(path), owned=True, homes=homes)
 
     def get(self, key: str) -> Reply | None:
         """The reply stored under `key`; None (a miss) when there is none or its texts are gone."""
@@ -113,8 +161,9 @@ class ResponseCache:
             row = self.conn.execute("SELECT reply FROM responses WHERE key=?", (key,)).fetchone()
             data = _loads(row[0]) if row is not None else None
             for field in ("text", "reasoning"):
-                if isinstance(data, dict) and _is_ref(data.get(field)):
-                    data[field] = resolve_text(self.conn, data[field]["$text"])
+                digest = _ref_of(data.get(field)) if isinstance(data, dict) else None
+                if isinstance(data, dict) and digest is not None:
+                    data[field] = stored_text(self.conn, digest, self._homes)
                     if data[field] is None:
                         row = None  # a text that cannot be had: ask again
         if row is None:
@@ -130,31 +179,31 @@ class ResponseCache:
             why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
             raise ModelError("bad_reply", f"the cached reply cannot be used ({why})") from None
 
-    def put(self, key: str, request: dict[str, Any], reply: Reply) -> None:
+    def put(self, key: str, request: CacheRequest, reply: Reply) -> None:
         """Store a reply (its long texts, and the request's, once in `texts`), in one transaction."""
         body = reply.model_dump(mode="json", exclude={"cached"})
         messages = request.get("messages")
+        row: dict[str, object] = dict(request)
         with self._lock, transaction(self.conn):
             for field in ("text", "reasoning"):
                 body[field] = self._ref(body.get(field))
             if isinstance(messages, list):
-                request = dict(request)
-                request["messages"] = [
+                row["messages"] = [
                     {**m, "content": self._ref(m.get("content"))} if isinstance(m, dict) else m
                     for m in messages
                 ]
             self.conn.execute(
                 "INSERT OR REPLACE INTO responses(key, model, request, reply, created) VALUES (?,?,?,?,?)",
-                (key, request["model"], _json_column(request), _json_column(body), time.time()),
+                (key, request["model"], _json_column(row), _json_column(body), time.time()),
             )
 
-    def _ref(self, text: Any) -> Any:
+    def _ref(self, text: object) -> object:
         """A long text as {"$text": hash}, stored in `texts` unless it is there already (or at home)."""
-        digest = _long(text)
+        digest = long_text_hash(text)
         if digest is None:
             return text
         added = self.conn.execute("INSERT OR IGNORE INTO texts(hash, text) VALUES (?,?)", (digest, text))
-        if added.rowcount == 0 and resolve_text(self.conn, digest) is None:  # its home lost it
+        if added.rowcount == 0 and stored_text(self.conn, digest, self._homes) is None:  # its home lost it
             self.conn.execute(
                 "UPDATE texts SET text=?, home=NULL, game_id=NULL, n=NULL, col=NULL, path=NULL WHERE hash=?",
                 (text, digest),

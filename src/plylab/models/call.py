@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..errors import FailureKind, model_failure
+from ..jsontypes import JSONObject
 from ..seeds import SEEDING, call_seed
 
 if TYPE_CHECKING:  # importing this module stays light: no model door (or pydantic) until a call
-    from .cache import ResponseCache
+    from .cache import ReplyCache
     from .config import GenerateConfig
     from .model import Model
+    from .reply import Reply
 
 __all__ = ["SEEDING", "Attempt", "CallId", "call", "call_seed", "clue_call", "component_call", "move_call"]
 
@@ -57,6 +59,26 @@ def reaper_seed_v1(seed: int, key: str) -> int:
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
+class AttemptRecord(TypedDict, total=False):
+    """An `Attempt` as a move stores it (`Attempt.to_dict`): its fields that say something."""
+
+    prompt: str
+    reply: str
+    reasoning: str
+    failure: FailureKind
+    error: str
+    input_tokens: int
+    output_tokens: int
+    reasoning_tokens: int
+    cost: float
+    cached: bool
+    latency: float
+    truncated: bool
+    repaired: str
+    seed: int
+    cause: str
+
+
 @dataclass
 class Attempt:
     """One try at producing a move (a model call, a human entry), kept even when it failed."""
@@ -78,7 +100,7 @@ class Attempt:
     seed: int | None = None  # the sampling seed the call was made with
     cause: str | None = None  # the model door's error kind where `failure` folds it (rate_limit, unreachable)
 
-    def record(self, reply: Any) -> None:
+    def record(self, reply: Reply) -> None:
         """Copy a model reply (`plylab.models.Reply`) onto this attempt: text, trace and usage."""
         self.reply, self.reasoning = reply.text, reply.reasoning
         self.input_tokens = reply.usage.input_tokens
@@ -87,20 +109,21 @@ class Attempt:
         self.cost = reply.usage.cost
         self.cached = reply.cached
         self.latency = reply.latency
-        self.truncated = getattr(reply, "stop_reason", None) == "max_tokens"
-        self.repaired = "; ".join(getattr(reply, "flags", ())) or None
+        self.truncated = reply.stop_reason == "max_tokens"
+        self.repaired = "; ".join(reply.flags) or None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)}
+    def to_dict(self) -> AttemptRecord:
+        # AttemptRecord names every field of Attempt (tests/models/test_call.py holds them equal)
+        return cast(AttemptRecord, {k: v for k, v in self.__dict__.items() if v not in (None, 0, 0.0, False)})
 
 
 async def call(
     model: Model,
     messages: list[dict[str, str]],
     *,
-    schema: dict[str, Any] | None,
+    schema: JSONObject | None,
     config: GenerateConfig,
-    cache: ResponseCache | None,
+    cache: ReplyCache | None,
     key: str,
     seed: int,
     prompt: str | None = None,

@@ -16,14 +16,18 @@ from __future__ import annotations
 import json
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..jsontypes import JSONObject
 from .decoding import Decoder
 
+if TYPE_CHECKING:
+    from llama_cpp import Llama
 
-def enum_fields(schema: dict[str, Any] | None) -> list[tuple[str, list[str]]] | None:
+
+def enum_fields(schema: JSONObject | None) -> list[tuple[str, list[str]]] | None:
     """[(field, its labels)] when `schema` is an object of required string enums only, else None."""
     if not isinstance(schema, dict) or schema.get("type") != "object":
         return None
@@ -49,9 +53,10 @@ def enum_fields(schema: dict[str, Any] | None) -> list[tuple[str, list[str]]] | 
         values = spec.get("enum")
         if spec.get("type", "string") != "string" or not isinstance(values, list) or not values:
             return None
-        if not all(isinstance(v, str) for v in values):
+        labels = [v for v in values if isinstance(v, str)]
+        if len(labels) != len(values):
             return None
-        out.append((key, list(dict.fromkeys(values))))
+        out.append((key, list(dict.fromkeys(labels))))
     return out
 
 
@@ -95,7 +100,7 @@ def choose(
     return text, len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
-def _continuations(llama: Any, labels: list[str]) -> list[list[int]]:
+def _continuations(llama: Llama, labels: list[str]) -> list[list[int]]:
     """Each label's tokens, JSON-escaped; with its closing quote when one label's tokens begin
     another's (the quote is then what tells them apart), else without, for every label alike."""
 

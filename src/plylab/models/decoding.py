@@ -26,9 +26,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama, LlamaGrammar
+    from llama_cpp.llama_cpp import llama_token_data_array
 
 BLOCK = 32  # prompt tokens per evaluation block: fixed, since the blocks decide the bits of the result
 SEQ_MAX = 64  # llama.cpp sequences in the context: seq 0 is the prompt, the others score labels
@@ -37,6 +41,14 @@ CHECK = 256  # candidates shown to the grammar at once before it is asked about 
 SNAPSHOTS = 8  # recent prompts whose whole blocks are kept aside (a REAPER move alternates between two)
 
 Entry = tuple[int, int, Sequence[int], bool]  # token, position, sequence ids, logits wanted
+Snapshot = ctypes.Array[ctypes.c_uint8]  # a sequence's saved state (llama_state_seq_get_data)
+# A llama.cpp call as `Timings.ops` records it, to be made again (`Decoder.replay`).
+Op = (
+    tuple[Literal["decode"], list[Entry]]
+    | tuple[Literal["rm"], int, int, int]
+    | tuple[Literal["cp"], int, int, int, int]
+    | tuple[Literal["restore"], Snapshot]
+)
 
 
 @dataclass
@@ -49,14 +61,14 @@ class Timings:
     prompt_tokens: int = 0
     reused_tokens: int = 0
     prompt_ops: int = 0  # how many of `ops` evaluated the prompt (the rest made the reply)
-    ops: list[tuple[Any, ...]] = field(default_factory=list)  # llama.cpp calls made, for `replay`
+    ops: list[Op] = field(default_factory=list)  # llama.cpp calls made, for `replay`
     tokens: list[int] = field(default_factory=list)  # the prompt, when recording
 
 
 class Decoder:
     """Prompt evaluation with block-prefix reuse, and sampling, on one llama-cpp-python `Llama`."""
 
-    def __init__(self, llama: Any) -> None:
+    def __init__(self, llama: Llama) -> None:
         import llama_cpp
 
         self._c = llama_cpp
@@ -71,7 +83,7 @@ class Decoder:
         self.batch = llama_cpp.llama_batch_init(max(BLOCK, self.n_batch), 0, self.seq_max)
         self.cached: list[int] = []  # seq 0's tokens whose cache entries came from whole blocks
         # seq 0's saved state after recent prompts, by their whole-block tokens (most recent last)
-        self.snapshots: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self.snapshots: OrderedDict[tuple[int, ...], Snapshot] = OrderedDict()
         self.prefix_reuse = True
         self.record = False  # keep the llama.cpp calls of the last call in `timings.ops`
         self.timings = Timings()
@@ -117,27 +129,29 @@ class Decoder:
         ptr = self._c.llama_get_logits_ith(self.ctx, i)
         return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,)).copy()
 
-    def replay(self, ops: list[tuple[Any, ...]]) -> float:
+    def replay(self, ops: list[Op]) -> float:
         """Seconds for llama.cpp alone to make `ops` (a call's recorded llama.cpp calls) again."""
         start = time.perf_counter()
         for op in ops:
-            if op[0] == "decode":
-                self._fill(op[1])
-                self._c.llama_decode(self.ctx, self.batch)
-            elif op[0] == "rm":
-                self._c.llama_memory_seq_rm(self.mem, *op[1:])
-            elif op[0] == "restore":
-                self._c.llama_state_seq_set_data(self.ctx, op[1], len(op[1]), 0)
-            else:
-                self._c.llama_memory_seq_cp(self.mem, *op[1:])
+            match op:
+                case ("decode", entries):
+                    self._fill(entries)
+                    self._c.llama_decode(self.ctx, self.batch)
+                case ("rm", seq, begin, end):
+                    self._c.llama_memory_seq_rm(self.mem, seq, begin, end)
+                case ("restore", blob):
+                    self._c.llama_state_seq_set_data(self.ctx, blob, len(blob), 0)
+                case ("cp", src, dst, begin, end):
+                    self._c.llama_memory_seq_cp(self.mem, src, dst, begin, end)
         return time.perf_counter() - start
 
-    def prompt_ops(self, tokens: list[int], chunk: int) -> list[tuple[Any, ...]]:
+    def prompt_ops(self, tokens: list[int], chunk: int) -> list[Op]:
         """The llama.cpp calls that evaluate `tokens` from an empty cache in chunks of `chunk`."""
         n = len(tokens)
-        ops: list[tuple[Any, ...]] = [("rm", -1, 0, -1)]
+        ops: list[Op] = [("rm", -1, 0, -1)]
         for s in range(0, n, chunk):
-            ops.append(("decode", [(tokens[i], i, (0,), i == n - 1) for i in range(s, min(n, s + chunk))]))
+            block: list[Entry] = [(tokens[i], i, (0,), i == n - 1) for i in range(s, min(n, s + chunk))]
+            ops.append(("decode", block))
         return ops
 
     # -- the prompt ----------------------------------------------------------------------------
@@ -186,7 +200,7 @@ class Decoder:
 
     # -- token-by-token replies -------------------------------------------------------------------
 
-    def sampler(self, grammar: Any | None, temperature: float, seed: int) -> TokenSampler:
+    def sampler(self, grammar: LlamaGrammar | None, temperature: float, seed: int) -> TokenSampler:
         return TokenSampler(self, grammar, temperature, seed)
 
     def generate(
@@ -263,7 +277,7 @@ class TokenSampler:
     single best at temperature 0), so showing the grammar the candidates best first, until 40
     pass (or one), and the chain just those, gives the token the whole-vocabulary pass gave."""
 
-    def __init__(self, decoder: Decoder, grammar: Any | None, temperature: float, seed: int) -> None:
+    def __init__(self, decoder: Decoder, grammar: LlamaGrammar | None, temperature: float, seed: int) -> None:
         c = decoder._c
         self._c = c
         self.n_vocab = decoder.n_vocab
@@ -298,7 +312,7 @@ class TokenSampler:
             self._c.llama_sampler_free(self.chain)
             self.chain = None
 
-    def _array(self, ids: np.ndarray, logits: np.ndarray) -> tuple[Any, Any]:
+    def _array(self, ids: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, llama_token_data_array]:
         data = np.zeros(len(ids), dtype=self._dtype)
         data["id"], data["logit"] = ids, logits[ids]
         arr = self._c.llama_token_data_array(

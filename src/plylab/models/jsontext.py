@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
+from ..jsontypes import JSONValue
 from .sanitize import MAX_TEXT
 
 # No move, Clue action or REAPER message nests more than a few levels; 64 leaves room and keeps
@@ -45,7 +45,7 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def parse_json(text: str, *, strict: bool = True) -> Any:
+def parse_json(text: str, *, strict: bool = True) -> JSONValue:
     """`text` as JSON; BadJSON when it is not JSON, nests deeper than MAX_DEPTH or is too long.
 
     `strict=False` accepts raw control characters (a raw newline) inside strings, as models write them.
@@ -55,7 +55,8 @@ def parse_json(text: str, *, strict: bool = True) -> Any:
     if json_depth(text) > MAX_DEPTH:
         raise BadJSON(f"nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, strict=strict)
+        value: JSONValue = json.loads(text, strict=strict)  # what JSON decodes to, by its definition
+        return value
     except json.JSONDecodeError as exc:
         raise BadJSON(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (RecursionError, MemoryError, ValueError) as exc:  # belt and braces: never a crash

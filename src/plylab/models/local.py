@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import anyio
 from inspect_ai.model import (
@@ -41,9 +41,14 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from ..errors import UserError
+from ..jsontypes import JSONObject
 from .choice import choose, enum_fields
 from .decoding import SEQ_MAX, Decoder, Timings
 from .weights import gguf_path
+
+if TYPE_CHECKING:
+    import llama_cpp.llama_cpp as lib
+    from llama_cpp import Llama, LlamaGrammar
 
 PROVIDER = "plylab-local"
 MODEL_NAME = "gemma-3-270m"
@@ -51,6 +56,30 @@ MODEL_NAME = "gemma-3-270m"
 # around turn 100) and costs ~150 MB of KV cache. Prompt time grows only with the prompt actually sent.
 CONTEXT_TOKENS = 8192
 CHOICES = ("labels", "grammar")  # how an all-enum reply is chosen (PLYLAB_LOCAL_CHOICE)
+
+
+class CompletionMessage(TypedDict):
+    role: str
+    content: str
+
+
+class CompletionChoice(TypedDict):
+    index: int
+    message: CompletionMessage
+    finish_reason: str  # stop | length
+
+
+class CompletionUsage(TypedDict):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class Completion(TypedDict):
+    """One chat completion, in the OpenAI shape llama-cpp-python's `create_chat_completion` returns."""
+
+    choices: list[CompletionChoice]
+    usage: CompletionUsage
 
 
 class LocalEngine:
@@ -81,7 +110,7 @@ class LocalEngine:
         # cache keeps every prompt token, so a kept prefix is always whole (Gemma 3 slides 5 of its 6
         # layers); the sequences beside the prompt's score the labels of a choice (`choice.py`).
         with _quiet_stderr(), _context_params(n_seq_max=SEQ_MAX, kv_unified=True):
-            self._llama: Any = Llama(
+            self._llama: Llama | None = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=self.threads,
@@ -121,13 +150,13 @@ class LocalEngine:
                 self._llama.close()
                 self._llama = None
 
-    def _set_threads(self, n: int) -> None:
+    def _set_threads(self, llama: Llama, n: int) -> None:
         """llama.cpp's threads for the next call; the count changes the time, not the logits (each
         row of a product is one thread's: tests/models/test_local_reuse.py checks replies alike)."""
         if n != self.threads:
             import llama_cpp
 
-            llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, n, n)
+            llama_cpp.llama_set_n_threads(llama._ctx.ctx, n, n)
             self.threads = n
 
     def chat(
@@ -137,9 +166,9 @@ class LocalEngine:
         temperature: float,
         max_tokens: int,
         seed: int,
-        schema: dict[str, Any] | None = None,
+        schema: JSONObject | None = None,
         cancel: threading.Event | None = None,
-    ) -> dict[str, Any]:
+    ) -> Completion:
         """One chat completion (OpenAI-shaped dict). Blocking: call it from a worker thread.
 
         Gemma's chat format and llama-cpp-python's completion rules (end of turn, stop text,
@@ -153,7 +182,7 @@ class LocalEngine:
             if llama is None:
                 raise RuntimeError("the local model was closed")
             start = time.perf_counter()
-            self._set_threads(self.fixed_threads or free_cores())
+            self._set_threads(llama, self.fixed_threads or free_cores())
             d = self.decoder
             d.timings = Timings()
             formatted = llama_chat_format.format_gemma(messages=_fold_system(messages))
@@ -238,14 +267,14 @@ def choice_setting() -> str:
 
 
 @contextlib.contextmanager
-def _context_params(**fields: Any) -> Iterator[None]:
+def _context_params(**fields: int | bool) -> Iterator[None]:
     """llama-cpp-python's `Llama` takes no n_seq_max or kv_unified: set them on the defaults it reads."""
     import llama_cpp.llama_cpp as lib
 
     original = lib.llama_context_default_params
 
-    def defaults() -> Any:
-        params = original()
+    def defaults() -> lib.llama_context_params:
+        params: lib.llama_context_params = original()
         for name, value in fields.items():
             setattr(params, name, value)
         return params
@@ -275,7 +304,7 @@ def _quiet_stderr() -> Iterator[None]:
 
 
 @functools.lru_cache(maxsize=256)
-def _grammar(schema_json: str) -> Any:
+def _grammar(schema_json: str) -> LlamaGrammar:
     """A GBNF grammar for a JSON schema (compiled once per schema: each legal-move set)."""
     from llama_cpp import LlamaGrammar
 
@@ -335,7 +364,7 @@ class LocalModelAPI(ModelAPI):
         messages = [{"role": m.role, "content": m.text} for m in input]
         cancel = threading.Event()
 
-        def call() -> dict[str, Any]:  # in a worker thread: loading and decoding block
+        def call() -> Completion:  # in a worker thread: loading and decoding block
             return self.engine.chat(
                 messages,
                 temperature=config.temperature if config.temperature is not None else 0.0,
@@ -351,9 +380,9 @@ class LocalModelAPI(ModelAPI):
             cancel.set()  # a time-out or a signal: the abandoned thread stops at its next token
             raise
         choice = result["choices"][0]
-        usage = result.get("usage") or {}
-        prompt_tokens = int(usage.get("prompt_tokens", 0))
-        completion_tokens = int(usage.get("completion_tokens", 0))
+        usage = result["usage"]
+        prompt_tokens = int(usage["prompt_tokens"])
+        completion_tokens = int(usage["completion_tokens"])
         return ModelOutput(
             model=self.model_name,
             choices=[

@@ -20,15 +20,23 @@ import time
 import warnings
 from collections.abc import Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import UserError
+from ..jsontypes import JSONObject
 from ..secrets import install_log_scrubber, register_url, scrub, scrub_spec
-from .cache import ResponseCache, make_key, request_record
+from .cache import ReplyCache, make_key, request_record
 from .config import GenerateConfig
 from .errors import ModelError
 from .reply import Reply, Usage
 from .wire import STATUSES, UnsafeReply, cap_replies
+
+if TYPE_CHECKING:  # inspect_ai loads on the first `get_model`, not when this module is imported
+    from inspect_ai.model import ChatMessage, ModelAPI, ModelOutput
+    from inspect_ai.model import GenerateConfig as InspectConfig
+    from inspect_ai.model import Model as InspectModel
+
+T = TypeVar("T")
 
 LOCAL = "local"
 DEFAULT_MAX_CONNECTIONS = 32  # per hosted model; the local model always takes 1
@@ -55,7 +63,7 @@ SCHEMA_FORMATS = {
     "prompt": "the schema in the prompt only",
 }
 
-CallGate = Callable[["Model"], AbstractAsyncContextManager[Any]]
+CallGate = Callable[["Model"], AbstractAsyncContextManager[object]]
 """Given a model, an async context manager that `Model.generate` holds around each real call."""
 
 _call_gate: CallGate | None = None
@@ -77,7 +85,13 @@ class Model:
     """A language model by name. Safe to share between concurrent games in one event loop."""
 
     def __init__(
-        self, name: str, inspect_model: Any, *, identity: str, defaults: GenerateConfig, max_connections: int
+        self,
+        name: str,
+        inspect_model: InspectModel,
+        *,
+        identity: str,
+        defaults: GenerateConfig,
+        max_connections: int,
     ) -> None:
         self.name = name
         self.identity = identity  # what the response cache keys on: name, server, weights
@@ -99,10 +113,10 @@ class Model:
         self,
         messages: list[dict[str, str]],
         *,
-        schema: dict[str, Any] | None = None,
+        schema: JSONObject | None = None,
         config: GenerateConfig | None = None,
         cache_key: str | None = None,
-        cache: ResponseCache | None = None,
+        cache: ReplyCache | None = None,
     ) -> Reply:
         """One reply to `messages` ([{role, content}]), constrained to `schema` when given.
 
@@ -183,8 +197,8 @@ class Model:
         return nxt
 
     def _inspect_config(
-        self, cfg: GenerateConfig, schema: dict[str, Any] | None, fmt: str | None = None
-    ) -> Any:
+        self, cfg: GenerateConfig, schema: JSONObject | None, fmt: str | None = None
+    ) -> InspectConfig:
         from inspect_ai.model import GenerateConfig as InspectConfig
         from inspect_ai.model import ResponseSchema
         from inspect_ai.util import JSONSchema
@@ -216,7 +230,7 @@ def get_model(
     backoff: float | None = None,
     defaults: GenerateConfig | None = None,
     check: bool = True,
-    **model_args: Any,
+    **model_args: Any,  # the inspect provider's own options, handed on as they are
 ) -> Model:
     """The model called `name` (one instance per name and options per process).
 
@@ -331,7 +345,7 @@ def _attempt_timeout(cfg: GenerateConfig) -> int | None:
     return math.ceil(min(limits)) if limits else None
 
 
-def _isolated(call: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+def _isolated(call: Coroutine[object, None, T]) -> asyncio.Task[T]:
     """Run an inspect call in its own context with a throwaway transcript.
 
     Outside an eval, inspect appends every call (input, output, request) to one transcript per
@@ -403,11 +417,11 @@ def _unsafe(exc: BaseException) -> UnsafeReply | None:
     return next((e for e in _chain(exc) if isinstance(e, UnsafeReply)), None)
 
 
-def _openai_like(api: Any) -> bool:
+def _openai_like(api: ModelAPI) -> bool:
     return hasattr(getattr(api, "client", None), "chat")
 
 
-def _with_schema(messages: list[dict[str, str]], schema: dict[str, Any] | None) -> list[dict[str, str]]:
+def _with_schema(messages: list[dict[str, str]], schema: JSONObject | None) -> list[dict[str, str]]:
     """The messages with the schema spelled out in the last user turn (the last fallback)."""
     import json
 
@@ -422,11 +436,15 @@ def _with_schema(messages: list[dict[str, str]], schema: dict[str, Any] | None) 
     return out
 
 
-def _chat_messages(messages: list[dict[str, str]]) -> list[Any]:
+def _chat_messages(messages: list[dict[str, str]]) -> list[ChatMessage]:
     from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
-    kinds = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
-    out = []
+    kinds: dict[str, type[ChatMessageSystem | ChatMessageUser | ChatMessageAssistant]] = {
+        "system": ChatMessageSystem,
+        "user": ChatMessageUser,
+        "assistant": ChatMessageAssistant,
+    }
+    out: list[ChatMessage] = []
     for m in messages:
         cls = kinds.get(m.get("role", ""))
         if cls is None:
@@ -444,7 +462,7 @@ def generated_tokens(output_tokens: int, reasoning_tokens: int | None) -> int:
     return output_tokens + reasoning if reasoning > output_tokens else output_tokens
 
 
-def _reply(output: Any, latency: float) -> Reply:
+def _reply(output: ModelOutput, latency: float) -> Reply:
     from inspect_ai.model import ContentReasoning
 
     reasoning = []

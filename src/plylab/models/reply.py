@@ -7,8 +7,6 @@ with room to sum. What had to be replaced is listed in `flags` (see `sanitize` a
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..secrets import scrub
@@ -44,7 +42,7 @@ class Reply(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _made_safe(cls, data: Any) -> Any:
+    def _made_safe(cls, data: object) -> object:
         if not isinstance(data, dict):
             return data
         data = dict(data)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 # The most tokens one call may report. Real calls are below 10^7; this leaves SQL sums over a
 # billion calls far inside 64 bits.
@@ -25,7 +24,7 @@ MAX_TEXT = 1_000_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def safe_text(value: Any, field: str, flags: list[str]) -> str:
+def safe_text(value: object, field: str, flags: list[str]) -> str:
     """`value` as a string encodable in UTF-8: lone surrogates become U+FFFD (flagged)."""
     if isinstance(value, str):
         text = value
@@ -45,7 +44,7 @@ def safe_text(value: Any, field: str, flags: list[str]) -> str:
     return text
 
 
-def safe_count(value: Any, field: str, flags: list[str]) -> int:
+def safe_count(value: object, field: str, flags: list[str]) -> int:
     """A token count in 0..MAX_TOKENS; anything else counts 0 and is flagged with what was sent."""
     if isinstance(value, bool):
         value = None
@@ -59,7 +58,7 @@ def safe_count(value: Any, field: str, flags: list[str]) -> int:
     return 0
 
 
-def safe_cost(value: Any, flags: list[str]) -> float | None:
+def safe_cost(value: object, flags: list[str]) -> float | None:
     """A cost in dollars in 0..MAX_COST, else None (unknown), flagged."""
     if value is None:
         return None
@@ -74,7 +73,7 @@ def safe_cost(value: Any, flags: list[str]) -> float | None:
     return None
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, int) and value.bit_length() > 200:  # str() refuses beyond 4300 digits
         return f"an integer of {value.bit_length()} bits"
     text = value if isinstance(value, str) else repr(value)

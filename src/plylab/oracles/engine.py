@@ -31,9 +31,10 @@ import shutil
 import sqlite3
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pydantic import Field, ValidationError
 
@@ -103,6 +104,24 @@ def missing_line(game: str) -> str:
     return f"{game} is played unscored: {ENGINE_FOR[game]} is not installed; {INSTALL}"
 
 
+class StoredEvaluation(TypedDict):
+    """An `Evaluation` as the evaluation cache keeps it (JSON)."""
+
+    cp: int | None
+    mate: int | None
+    best: str | None
+    pv: list[str]
+
+
+class EvalSummary(TypedDict, total=False):
+    """What a grade's detail says of an evaluation (mover's view): the engine's score, or a
+    finished game's result."""
+
+    cp: int | None
+    mate: int | None
+    result: float
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The engine's verdict on a position, from the side to move: centipawns or mate, best move, line."""
@@ -129,11 +148,11 @@ class Evaluation:
             None if self.cp is None else -self.cp, None if self.mate is None else -self.mate, None
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StoredEvaluation:
         return {"cp": self.cp, "mate": self.mate, "best": self.best, "pv": list(self.pv)}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Evaluation:
+    def from_json(cls, d: StoredEvaluation) -> Evaluation:
         return cls(d.get("cp"), d.get("mate"), d.get("best"), tuple(d.get("pv") or ()))
 
 
@@ -187,7 +206,7 @@ class Engine:
 
         self.name = name
         self._uci = chess.engine.SimpleEngine.popen_uci(path, stderr=open(os.devnull, "w"))  # noqa: SIM115
-        options: dict[str, Any] = {"Threads": 1, "Hash": 16}  # UCI_Variant: python-chess sets it per board
+        options: dict[str, int] = {"Threads": 1, "Hash": 16}  # UCI_Variant: python-chess sets it per board
         self._uci.configure({k: v for k, v in options.items() if k in self._uci.options})
         ident = str(self._uci.id.get("name", name))
         self.version = ident.split()[1] if len(ident.split()) > 1 else ""
@@ -205,12 +224,12 @@ class Engine:
         with self._lock:
             return self._uci.play(board, limit, game=object()).move
 
-    def configure(self, options: dict[str, Any]) -> None:
+    def configure(self, options: chess.engine.ConfigMapping) -> None:
         with self._lock:
             self._uci.configure(options)
 
     @property
-    def options(self) -> Any:
+    def options(self) -> Mapping[str, chess.engine.Option]:
         return self._uci.options
 
     def close(self) -> None:
@@ -243,7 +262,7 @@ class EngineOracle:
             self.cache.put(self.key, self.limit.text(), fen, found)
         return found
 
-    def _after(self, state: pyspiel.State, action: int, mover: int) -> tuple[float, dict[str, Any]]:
+    def _after(self, state: pyspiel.State, action: int, mover: int) -> tuple[float, EvalSummary]:
         """The mover's expected score after `action`, and the evaluation it comes from (mover's view)."""
         child = state.child(action)
         if child.is_terminal():
@@ -261,7 +280,7 @@ class EngineOracle:
         best_action = m.to_action.get(ev.best or "")
         if best_action is None:  # no move (cannot happen in a position with legal moves) or unmapped
             raise Ungraded(f"{self.game}: the engine's best move {ev.best} is not an OpenSpiel move")
-        best_eval: dict[str, Any] = {"cp": ev.cp, "mate": ev.mate}
+        best_eval: EvalSummary = {"cp": ev.cp, "mate": ev.mate}
         best_score = ev.expected
         if state.child(best_action).is_terminal():
             best_score, best_eval = self._after(state, best_action, mover)
@@ -295,7 +314,7 @@ class Ungraded(Exception):
     """This decision cannot be graded (the position's rules differ between OpenSpiel and the engine)."""
 
 
-def _cp(ev: dict[str, Any]) -> int:
+def _cp(ev: EvalSummary) -> int:
     """An evaluation (mover's view) in capped centipawns; a finished game as the cap or 0."""
     if "result" in ev:
         return round((float(ev["result"]) - 0.5) * 2 * CP_CAP)

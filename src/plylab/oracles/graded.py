@@ -14,15 +14,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
-from .base import MoveValues
+from .base import MoveValues, Oracle
 
 if TYPE_CHECKING:
     import pyspiel
 
 Unit = Literal["score", "payoff"]
 TOLERANCE = 1e-9
+
+
+class StoredGrade(TypedDict):
+    """A `Grade` as a move stores it (`moves.grade`, JSON): actions as strings, as JSON keys are."""
+
+    expected: dict[str, float]
+    unit: Unit
+    span: float
+    source: str
+    exact: bool
+    tolerance: NotRequired[float]  # only when not TOLERANCE
+    detail: NotRequired[dict[str, Any]]  # only when the oracle adds some
 
 
 @dataclass(frozen=True)
@@ -72,8 +84,8 @@ class Grade:
     def is_best(self, action: int) -> bool:
         return self.loss(action) <= self.tolerance
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> StoredGrade:
+        out: StoredGrade = {
             "expected": {str(a): v for a, v in self.expected.items()},
             "unit": self.unit,
             "span": self.span,
@@ -119,7 +131,9 @@ class GradingOracle(Protocol):
         ...
 
 
-def grade_of(oracle: Any, state: pyspiel.State, action: int, values: MoveValues | None = None) -> Grade:
+def grade_of(
+    oracle: Oracle | GradingOracle, state: pyspiel.State, action: int, values: MoveValues | None = None
+) -> Grade:
     """The one way a decision is graded: the oracle's own grade, else its exact values mapped."""
     if isinstance(oracle, GradingOracle):
         return oracle.grade(state, action)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pyspiel
 
     from ..games import Formulation, GameDef
-    from ..models.cache import ResponseCache
+    from ..models.cache import ReplyCache
 
 
 @dataclass
@@ -54,10 +54,10 @@ class Decision:
     action: int | None
     attempts: list[Attempt] = field(default_factory=list)
     failure: str | None = None  # why action is None, or why a fallback move was played
-    note: dict[str, Any] = field(default_factory=dict)  # player-specific trace (plans, retrieval)
+    note: dict[str, object] = field(default_factory=dict)  # player-specific trace (plans, retrieval), JSON
     # What the mover states beside its action (a Clue turn's deductions), for the game's annotator
-    # (harness.hooks) to judge and record; not stored as it is.
-    stated: Any = None
+    # (harness.hooks) to judge and record (narrowing it to its own type); not stored as it is.
+    stated: object = None
 
     @property
     def final(self) -> Attempt | None:
@@ -68,19 +68,22 @@ class Decision:
 class RunContext:
     """What the harness lends every player of a run: where the store is and the response cache.
 
-    `cache` is a `plylab.models.ResponseCache` (imported for typing only, so classic players never
+    `cache` is a `plylab.models.ResponseCache` or a worker's view of one (`ReplyCache`; imported for typing only, so classic players never
     import the model stack). `job_key` is set per game.
     """
 
     store_path: Path | None = None
-    cache: ResponseCache | None = None
+    cache: ReplyCache | None = None
     job_key: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)  # the run's rules (harness.store.Store.rules)
 
     @property
     def seeding(self) -> int:
         """The run's per-call seed rule (`plylab.models.call.SEEDING`; 1: each caller's old one)."""
-        return int(self.extra.get("seeding", SEEDING))
+        rule = self.extra.get("seeding", SEEDING)
+        if not isinstance(rule, int | float | str):
+            raise TypeError(f"the run's seed rule is not a number: {rule!r}")
+        return int(rule)
 
     @property
     def llm_prompt(self) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from enum import Enum
 from functools import lru_cache
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -29,7 +28,7 @@ from .base import BasePlayer, resolve
 ALWAYS = ("model",)  # keys written even at their default, and first: they name who plays
 
 
-def _text(value: Any, given: str) -> str:
+def _text(value: object, given: str) -> str:
     """A validated value as spec text: one spelling for equal values, the given text otherwise."""
     if isinstance(value, bool):
         return "true" if value else "false"

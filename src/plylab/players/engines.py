@@ -14,7 +14,7 @@ says so once.
 from __future__ import annotations
 
 import sys
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import Field
 
@@ -38,6 +38,7 @@ def _clamped_elo(engine: Engine, elo: int) -> int:
     opt = engine.options.get("UCI_Elo")
     if opt is None:
         raise UserError(f"{engine.ident} has no UCI_Elo option; use skill=K instead of elo={elo}")
+    assert opt.min is not None and opt.max is not None  # UCI_Elo is a spin option: it has both bounds
     low, high = int(opt.min), int(opt.max)
     return max(low, min(high, elo))
 
@@ -80,7 +81,7 @@ class EnginePlayer(Player[EngineOptions]):
                 raise UserError(f"player '{self.engine_name}' needs the engine: {INSTALL}")
             engine = Engine(self.engine_name, path)
             o = self.options
-            settings: dict[str, Any] = {}
+            settings: dict[str, str | int | bool | None] = {}  # python-chess's ConfigMapping
             if o.elo is not None:
                 settings.update(UCI_LimitStrength=True, UCI_Elo=_clamped_elo(engine, o.elo))
             if o.skill is not None:

@@ -7,11 +7,12 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from .base import Decision, Player, Turn, register_player
+from .base import Decision, Player, RunContext, Turn, register_player
 
 if TYPE_CHECKING:  # OpenSpiel loads when a game is played, not when a spec is read (optimal imports this)
     from ..games import GameDef
     from ..oracles.equilibrium import EquilibriumOracle
+    from ..specs import Params, Spec
 
 
 def sample(policy: dict[int, float], rng: random.Random) -> int:
@@ -58,8 +59,10 @@ class EquilibriumPlayer(Player):
     def refusal(cls, game: GameDef) -> str | None:
         return refused(game) or super().refusal(game)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: Params, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         self.oracle = equilibrium_of(self)
 
     async def act(self, turn: Turn) -> Decision:

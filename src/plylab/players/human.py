@@ -11,15 +11,17 @@ import os
 import select
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pyspiel
 from rich.console import Console
 
 from ..errors import ParseError
-from ..games import Formulation
+from ..games import Formulation, GameDef
+from ..specs import Params, Spec
 from ..words import count
-from .base import Attempt, Decision, GameResult, Player, Turn, register_player
+from .base import Attempt, Decision, GameResult, Player, RunContext, Turn, register_player
 
 POLL = 0.1  # seconds between checks that the run is still going while waiting for a line
 
@@ -63,10 +65,11 @@ class _Lines:
 
 
 _STDIN = _Lines()
+T = TypeVar("T")
 
 
 def _read_line(stop: threading.Event, done: asyncio.Future[str], loop: asyncio.AbstractEventLoop) -> None:
-    def settle(set_result: Any, value: Any) -> None:
+    def settle(set_result: Callable[[T], None], value: T) -> None:
         if not done.done():
             set_result(value)
 
@@ -100,8 +103,10 @@ class HumanPlayer(Player):
     shows_observation = True
     interactive = True
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: Params, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         self.console = Console(highlight=False)
         self.formulation: Formulation[Any] | None = None
         self.seat = 0

@@ -24,16 +24,20 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator
 
 from ..errors import ParseError, ProviderFailure, provider_failure
-from ..models import GenerateConfig, Model, ResponseCache, get_model
+from ..jsontypes import JSONObject, JSONValue
+from ..models import GenerateConfig, Model, ReplyCache, ResponseCache, get_model
 from ..models.call import call, move_call
 from ..models.jsontext import BadJSON, parse_json
-from ..specs import Params
-from .base import Attempt, Decision, Player, Turn, register_player
+from ..specs import Params, Spec
+from .base import Attempt, Decision, Player, RunContext, Turn, register_player
+
+if TYPE_CHECKING:
+    from ..games import GameDef
 
 ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
 TRANSPORT_FAILURES = {"timeout", "provider_error", "connection", "bad_reply"}
@@ -87,16 +91,18 @@ def policy_of(text: str) -> tuple[str, int]:
 # -- the adapter: prompt and parsing ----------------------------------------------------------
 
 
-def move_schema(labels: list[str] | None, reasoning_chars: int) -> dict[str, Any]:
+def move_schema(labels: list[str] | None, reasoning_chars: int) -> JSONObject:
     """JSON schema of a reply: an optional short reasoning first, then the move.
 
     With `labels` the move is an enum of them (`output=enum`); without, a free string (`output=json`).
     """
-    props: dict[str, Any] = {}
+    props: JSONObject = {}
     if reasoning_chars:
         props["reasoning"] = {"type": "string", "maxLength": reasoning_chars}
-    props["action"] = {"type": "string"} if labels is None else {"type": "string", "enum": labels}
-    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+    enum: list[JSONValue] = [] if labels is None else list(labels)
+    props["action"] = {"type": "string"} if labels is None else {"type": "string", "enum": enum}
+    required: list[JSONValue] = list(props)
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
 def build_prompt(
@@ -185,12 +191,16 @@ class LLMPlayer(Player[LLMOptions]):
     _deadline: float | None = None  # monotonic time by which the current move must be decided
 
     @classmethod
-    def prepare(cls, options: Any) -> None:
+    def prepare(cls, options: Params) -> None:
         """An unknown provider, a missing key or an unreachable server: one line before any game."""
+        if not isinstance(options, LLMOptions):  # bound from this class's spec (`resolve`)
+            raise TypeError(f"{cls.__name__} is prepared with its own options, not {type(options).__name__}")
         get_model(options.model, base_url=options.base_url, max_connections=options.max_connections)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: LLMOptions, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         o = self.options
         self.policy, self.retries = policy_of(o.on_failure)
         self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
@@ -204,7 +214,7 @@ class LLMPlayer(Player[LLMOptions]):
         self.prompt = o.prompt if given else self.context.llm_prompt
 
     @property
-    def cache(self) -> ResponseCache | None:
+    def cache(self) -> ReplyCache | None:
         if self.context.cache is not None:
             return self.context.cache
         if self._own_cache is None and self.context.store_path is not None:
@@ -257,7 +267,7 @@ class LLMPlayer(Player[LLMOptions]):
         return Decision(None, attempts, failure=failure)
 
     async def _attempt(
-        self, turn: Turn, messages: list[dict[str, str]], schema: dict[str, Any] | None, n: int
+        self, turn: Turn, messages: list[dict[str, str]], schema: JSONObject | None, n: int
     ) -> tuple[Attempt, int | None]:
         o = self.options
         config = GenerateConfig(

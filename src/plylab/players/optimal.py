@@ -3,14 +3,17 @@ game of hidden information, the equilibrium strategy sampled at its information 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from ..oracles import best_actions
-from ..specs import Params
-from .base import Decision, Player, Turn, register_player
+from ..specs import Params, Spec
+from .base import Decision, Player, RunContext, Turn, register_player
 from .equilibrium import sample
+
+if TYPE_CHECKING:
+    from ..games import GameDef
 
 
 class OptimalOptions(Params):
@@ -25,8 +28,10 @@ class OptimalPlayer(Player[OptimalOptions]):
     Options = OptimalOptions
     summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: OptimalOptions, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         self.oracle = self.game.oracle()  # fails here, clearly, for a game with no oracle
 
     async def act(self, turn: Turn) -> Decision:

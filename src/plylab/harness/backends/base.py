@@ -11,16 +11,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, cast, runtime_checkable
 
 from ...errors import ProviderFailure
 from ...players import RunContext, player_class
 from ...registry import Registry
+from ..plan import GameJob
 from ..session import play_game
 from ..study import Unfinished
 
-OnResult = Callable[[Any], None]
+# A job's result, as `play` gives it: the study's (a GameRecord...), or `Unfinished`; the driver
+# hands it to the study's save, which alone knows its type.
+OnResult = Callable[[object], None]
 ShouldStart = Callable[[], bool]
+
+
+@runtime_checkable
+class Seated(Protocol):
+    """A job whose players are named by seat (a GameJob): they say whether it calls a model."""
+
+    def seat_specs(self) -> tuple[str, ...]: ...
 
 
 @dataclass
@@ -33,12 +43,12 @@ class ExecOptions:
     workers: int = 1
     address: str | None = None
     run_dir: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
 
 
 class Executor(Protocol):
     async def run(
-        self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart
+        self, jobs: Iterable[object], context: RunContext, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         """Play jobs, calling on_result for each finished game (in the caller's loop/thread).
 
@@ -53,21 +63,24 @@ class Executor(Protocol):
 EXECUTORS: Registry[Callable[[ExecOptions], Executor]] = Registry("backend")
 
 
-def uses_model(job: Any) -> bool:
+def uses_model(job: object) -> bool:
     """Does the job call a language model? A job may say so itself (`uses_model`); a GameJob's players do."""
     own = getattr(job, "uses_model", None)
     if own is not None:
         return bool(own)
+    if not isinstance(job, Seated):
+        raise AttributeError(f"a {type(job).__name__} job says neither `uses_model` nor `seat_specs`")
     return any(player_class(spec)[1].uses_model for spec in job.seat_specs())
 
 
-async def play(job: Any, context: RunContext) -> Any:
+async def play(job: object, context: RunContext) -> object:
     """Play one job. A job with its own `play(context)` coroutine (another kind of game, e.g. Clue)
     is played by it; a GameJob by the harness session. Backends call this, never play_game directly.
     A game a provider failure left unfinished comes back as `Unfinished` (not saved, played again)."""
     own = getattr(job, "play", None)
     try:
-        return await (own(context) if own is not None else play_game(job, context))
+        # a job without a `play` of its own is a GameJob (the contract above)
+        return await (own(context) if own is not None else play_game(cast(GameJob, job), context))
     except ProviderFailure as failure:
         return Unfinished(str(getattr(job, "key", "")), failure.kind, failure.message)
 

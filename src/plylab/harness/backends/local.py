@@ -16,7 +16,6 @@ import signal
 import sys
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
 
 from ...errors import UserError
 from ...players import RunContext
@@ -25,7 +24,7 @@ from .base import ExecOptions, OnResult, ShouldStart, play, uses_model
 _WORKER_LOOP: asyncio.AbstractEventLoop | None = None
 
 
-def _play_in_worker(job: Any) -> Any:
+def _play_in_worker(job: object) -> object:
     """Play a job in a pool worker, on one event loop for all its games (a new loop per game costs)."""
     global _WORKER_LOOP
     if _WORKER_LOOP is None:
@@ -67,7 +66,7 @@ class LocalExecutor:
         return nullcontext()
 
     async def run(
-        self, jobs: Iterable[Any], context: RunContext, on_result: OnResult, should_start: ShouldStart
+        self, jobs: Iterable[object], context: RunContext, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         """Two lanes: in this process (`--concurrency` games) and, with workers, the pool (4 per worker).
         A job waits for a free slot in its lane before the next one is drawn."""
@@ -75,9 +74,9 @@ class LocalExecutor:
         limits = (max(1, self.options.concurrency), workers * 4)
         loop = asyncio.get_running_loop()
         pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) if workers > 1 else None
-        lanes: tuple[set[asyncio.Future[Any]], set[asyncio.Future[Any]]] = (set(), set())
+        lanes: tuple[set[asyncio.Future[object]], set[asyncio.Future[object]]] = (set(), set())
         source = iter(jobs)
-        held: Any = None  # a drawn job waiting for a slot in its lane
+        held: object = None  # a drawn job waiting for a slot in its lane
         exhausted = False
         try:
             while True:

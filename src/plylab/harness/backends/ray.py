@@ -30,16 +30,19 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ...errors import UserError
 from ...players import RunContext
-from ..plan import GameJob
 from .base import ExecOptions, OnResult, ShouldStart, uses_model
 from .ray_worker import CacheServer, ModelGates, Services, play_batch
+
+if TYPE_CHECKING:
+    from ray.actor import ActorHandle
+    from ray.util.streaming_generator import ObjectRefGenerator
 
 # Unix socket paths are limited to 107 bytes and Ray puts "<temp>/session_<date>_<pid>/sockets/
 # plasma_store" (about 62 bytes after <temp>) under its temporary folder.
@@ -60,7 +63,7 @@ def forwarded_env() -> dict[str, str]:
 
 @dataclass
 class Batch:
-    jobs: list[GameJob]
+    jobs: list[object]
     concurrent: bool
     cpus: float
 
@@ -74,13 +77,13 @@ class BatchPlanner:
     """
 
     def __init__(
-        self, jobs: Iterable[GameJob], slots: int, concurrency: int, should_start: ShouldStart
+        self, jobs: Iterable[object], slots: int, concurrency: int, should_start: ShouldStart
     ) -> None:
         self.source = iter(jobs)
         self.slots = max(1, slots)
         self.window = self.slots * 8 * MAX_CPU_BATCH
-        self.cpu: deque[GameJob] = deque()
-        self.model: deque[GameJob] = deque()
+        self.cpu: deque[object] = deque()
+        self.model: deque[object] = deque()
         self.drained = False
         self._fill()
         self.cpu_size = max(1, min(MAX_CPU_BATCH, math.ceil(len(self.cpu) / (self.slots * 8))))
@@ -104,8 +107,8 @@ class BatchPlanner:
             else:
                 (self.model if uses_model(job) else self.cpu).append(job)
 
-    def _take(self, queue: deque[GameJob], n: int) -> list[GameJob]:
-        taken: list[GameJob] = []
+    def _take(self, queue: deque[object], n: int) -> list[object]:
+        taken: list[object] = []
         while queue and len(taken) < n and not self.stopped:
             if not self.should_start():
                 self.stopped = True
@@ -249,7 +252,7 @@ class RayExecutor:
         return ray_session(self.options)
 
     async def run(
-        self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
+        self, jobs: Iterable[object], context: RunContext, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         source = iter(jobs)
         first = next(source, None)
@@ -272,7 +275,7 @@ class RayExecutor:
         return Services(cache=cache, gates=gates, driver_node=node)
 
     async def _run(
-        self, jobs: Iterable[GameJob], context: RunContext, on_result: OnResult, should_start: ShouldStart
+        self, jobs: Iterable[object], context: RunContext, on_result: OnResult, should_start: ShouldStart
     ) -> None:
         slots = self.options.workers or int(ray.cluster_resources().get("CPU", 1))
         planner = BatchPlanner(jobs, slots, self.options.concurrency, should_start)
@@ -280,9 +283,9 @@ class RayExecutor:
         store_path = Path(context.store_path).resolve() if context.store_path is not None else None
         shipped = RunContext(store_path=store_path, extra=context.extra)
         wake = asyncio.Event()
-        running: dict[asyncio.Task[None], Any] = {}
+        running: dict[asyncio.Task[None], ObjectRefGenerator] = {}
 
-        async def drain(batch: Batch, gen: Any) -> None:
+        async def drain(batch: Batch, gen: ObjectRefGenerator) -> None:
             async for ref in gen:
                 node, record = await ref
                 planner.game_done(batch)
@@ -333,4 +336,5 @@ class RayExecutor:
             for actor in (services.cache, services.gates) if services is not None else ():
                 if actor is not None:
                     with suppress(Exception):
-                        ray.kill(actor)  # a session held across runs keeps no stale actors
+                        # a session held across runs keeps no stale actors (typed here by what we call)
+                        ray.kill(cast("ActorHandle[object]", actor))

@@ -17,14 +17,42 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import ray
 
 from ...players import RunContext
-from ..plan import GameJob
-from ..records import GameRecord
+from ..texts import text_at_home
 from .base import play
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
+
+    from ...models import CacheRequest, Model, Reply, ReplyCache, ResponseCache
+
+
+R = TypeVar("R")
+
+
+class Remote(Protocol[R]):
+    """An actor method as its handle has it (Ray types a handle's methods as nothing): `.remote(...)`
+    sends the call and gives the ObjectRef its answer will be in, to await or to `ray.get`."""
+
+    def remote(self, *args: object) -> ObjectRef[R]: ...
+
+
+class CacheHandle(Protocol):
+    """A `CacheServer` actor's handle."""
+
+    get: Remote[Reply | None]
+    put: Remote[None]
+
+
+class GatesHandle(Protocol):
+    """A `ModelGates` actor's handle."""
+
+    acquire: Remote[None]
+    release: Remote[None]
 
 
 @ray.remote(num_cpus=0)
@@ -34,12 +62,12 @@ class CacheServer:
     def __init__(self, store_path: str) -> None:
         from ...models import ResponseCache
 
-        self.cache = ResponseCache.open(store_path)
+        self.cache = ResponseCache.open(store_path, homes=text_at_home)
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> Reply | None:
         return self.cache.get(key)
 
-    def put(self, key: str, request: dict[str, Any], reply: Any) -> None:
+    def put(self, key: str, request: CacheRequest, reply: Reply) -> None:
         self.cache.put(key, request, reply)
 
 
@@ -62,20 +90,20 @@ class ModelGates:
 class Services:
     """Handles a batch needs for model games (picklable: actor handles and plain values)."""
 
-    cache: Any  # CacheServer handle, or None without a store
-    gates: Any  # ModelGates handle
+    cache: CacheHandle | None  # None without a store
+    gates: GatesHandle
     driver_node: str
 
 
 class RemoteCache:
     """The ResponseCache interface (get/put) over the cache actor."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: CacheHandle) -> None:
         self.server = server
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> Reply | None:
         reply = ray.get(self.server.get.remote(key))
         if reply is None:
             self.misses += 1
@@ -83,7 +111,7 @@ class RemoteCache:
             self.hits += 1
         return reply
 
-    def put(self, key: str, request: dict[str, Any], reply: Any) -> None:
+    def put(self, key: str, request: CacheRequest, reply: Reply) -> None:
         ray.get(self.server.put.remote(key, request, reply))  # durable before the game goes on
 
     def close(self) -> None:
@@ -93,8 +121,8 @@ class RemoteCache:
 # Per worker process: one event loop for every batch (a model client made in one batch stays
 # bound to this loop and is reused by the next), the open caches, and the current gates.
 _LOOP: asyncio.AbstractEventLoop | None = None
-_CACHES: dict[str, Any] = {}
-_GATES: Any = None
+_CACHES: dict[str, ResponseCache] = {}
+_GATES: GatesHandle | None = None
 
 
 def _loop() -> asyncio.AbstractEventLoop:
@@ -105,7 +133,7 @@ def _loop() -> asyncio.AbstractEventLoop:
     return _LOOP
 
 
-def _cache(store_path: Path | None, services: Services) -> Any:
+def _cache(store_path: Path | None, services: Services) -> ReplyCache | None:
     if store_path is None:
         return None
     here = ray.get_runtime_context().get_node_id()
@@ -114,12 +142,12 @@ def _cache(store_path: Path | None, services: Services) -> Any:
         if key not in _CACHES:
             from ...models import ResponseCache
 
-            _CACHES[key] = ResponseCache.open(store_path)
+            _CACHES[key] = ResponseCache.open(store_path, homes=text_at_home)
         return _CACHES[key]
     return RemoteCache(services.cache)
 
 
-def _install_gates(gates: Any) -> None:
+def _install_gates(gates: GatesHandle) -> None:
     """Route every hosted-model call of this worker through the cluster-wide gates (the models'
     call-gate hook: cache hits never take a permit)."""
     global _GATES
@@ -129,7 +157,7 @@ def _install_gates(gates: Any) -> None:
     set_call_gate(_model_gate)
 
 
-def _model_gate(model: Any) -> AbstractAsyncContextManager[Any]:
+def _model_gate(model: Model) -> AbstractAsyncContextManager[None]:
     """The local model is left alone: each worker has its own in-process copy, capped per process."""
     gates = _GATES
     if gates is None or model.is_local:
@@ -138,7 +166,7 @@ def _model_gate(model: Any) -> AbstractAsyncContextManager[Any]:
 
 
 @asynccontextmanager
-async def _cluster_permit(gates: Any, model: str, limit: int) -> AsyncIterator[None]:
+async def _cluster_permit(gates: GatesHandle, model: str, limit: int) -> AsyncIterator[None]:
     await gates.acquire.remote(model, limit)
     try:
         yield
@@ -147,9 +175,10 @@ async def _cluster_permit(gates: Any, model: str, limit: int) -> AsyncIterator[N
 
 
 def play_batch(
-    jobs: list[GameJob], context: RunContext, concurrent: bool, services: Services | None
-) -> Iterator[tuple[str, GameRecord]]:
-    """Play `jobs` here and yield (node id, record) as each game ends.
+    jobs: list[object], context: RunContext, concurrent: bool, services: Services | None
+) -> Iterator[tuple[str, object]]:
+    """Play `jobs` here and yield (node id, record) as each game ends (an `Unfinished` for a game
+    a provider failure left unfinished).
 
     `concurrent`: all games at once (they wait on models); else one after another (CPU-bound).
     """
@@ -165,7 +194,7 @@ def play_batch(
         for job in jobs:
             yield node, loop.run_until_complete(play(job, ctx))
         return
-    pending: set[asyncio.Task[Any]] = {loop.create_task(play(job, ctx)) for job in jobs}
+    pending: set[asyncio.Task[object]] = {loop.create_task(play(job, ctx)) for job in jobs}
     try:
         while pending:
             done, pending = loop.run_until_complete(

@@ -9,10 +9,10 @@ calls from the response cache; the sampling seed derives from the player's seed 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...errors import FailureKind, ProviderFailure, provider_failure
-from ...models import GenerateConfig, Model, ResponseCache
+from ...jsontypes import JSONObject
+from ...models import GenerateConfig, Model, ReplyCache
 from ...models.call import SEEDING, Attempt, call, component_call
 
 
@@ -31,7 +31,7 @@ class Caller:
 
     models: dict[str, Model]
     config: GenerateConfig
-    cache: ResponseCache | None
+    cache: ReplyCache | None
     seed: int
     seeding: int = SEEDING  # the run's seed rule; 1: REAPER's old seed, for runs stored before it
     attempts: list[Attempt] = field(default_factory=list)
@@ -41,12 +41,12 @@ class Caller:
         self,
         component: str,
         messages: list[dict[str, str]],
-        schema: dict[str, Any] | None,
+        schema: JSONObject | None,
         key: str,
         *,
         max_tokens: int | None = None,
     ) -> str:
-        update: dict[str, Any] = {} if max_tokens is None else {"max_tokens": max_tokens}
+        update: dict[str, int] = {} if max_tokens is None else {"max_tokens": max_tokens}
         at = component_call(self.seed, key, self.seeding)
         attempt = await call(
             self.models[component],

@@ -12,10 +12,17 @@ the paper's) makes the last round's schema admit only a final answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from . import prompts, schemas
 from .calls import Caller
+
+
+class PlanRound(TypedDict):
+    """One planner round as a move's note keeps it: the plan's subtasks and the executor's results."""
+
+    plan: list[str]
+    results: list[str]
 
 
 @dataclass(frozen=True)
@@ -31,13 +38,13 @@ class LoopShape:
 class Outcome:
     answer: str
     intent: str
-    trace: list[dict[str, Any]] = field(default_factory=list)
+    trace: list[PlanRound] = field(default_factory=list)
 
 
 async def decide(caller: Caller, s: prompts.Situation, key: str, shape: LoopShape) -> Outcome:
     """Run the loop for one move; CallFailed(kind) when it ends without a usable final answer."""
     steps: list[tuple[str, str]] = []
-    trace: list[dict[str, Any]] = []
+    trace: list[PlanRound] = []
     for it in range(shape.iterations):
         last = it == shape.iterations - 1
         final_only = shape.structured and shape.force_final and last

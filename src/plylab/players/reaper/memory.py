@@ -29,12 +29,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...db import transaction
 from ...errors import UserError
+
+if TYPE_CHECKING:
+    from .schemas import Reflection
 
 FORMAT = 1
 
@@ -88,7 +91,7 @@ class Case:
     intent: str
     reward: float
     label: str
-    reflection: dict[str, Any] | None = None
+    reflection: Reflection | None = None
     source: str = ""
     ply: int = 0
     game_no: int = 0
@@ -205,7 +208,7 @@ class CaseMemory:
         except sqlite3.OperationalError:
             return {}
 
-    def _set_meta(self, **values: Any) -> None:
+    def _set_meta(self, **values: str | int) -> None:
         self.conn.executemany(
             "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(k, str(v)) for k, v in values.items()]
         )

@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 import numpy as np
 
 from ...errors import FailureKind, ParseError
 from ...models import GenerateConfig, ResponseCache, get_model
-from ...specs import parse_spec
-from ..base import Decision, GameResult, Player, Turn, register_player
+from ...specs import Spec, parse_spec
+from ..base import Decision, GameResult, Player, RunContext, Turn, register_player
 from ..llm import policy_of
 from . import prompts
 from .calls import Caller, CallFailed
@@ -39,16 +39,36 @@ from .memory import Case, CaseMemory, Update
 from .options import BaselineOptions, OriginalOptions, ReaperOptions
 from .reflector import label, reflect
 from .retrieval import Retriever
+from .schemas import Reflection
 
 if TYPE_CHECKING:
-    from ...games import Formulation
+    from ...games import Formulation, GameDef
 
 EXTRA_KEY = "reaper"
 
 
-def lend_memory(extra: dict[str, Any], spec: str, memory: Path, *, learn: bool) -> None:
+class LentMemory(TypedDict):
+    """A memory a run lends the players of one spec (`RunContext.extra[EXTRA_KEY][spec]`)."""
+
+    memory: str
+    learn: bool
+
+
+def lend_memory(extra: dict[str, object], spec: str, memory: Path, *, learn: bool) -> None:
     """Make players built from `spec` use `memory` (writable and learning when `learn`)."""
-    extra.setdefault(EXTRA_KEY, {})[str(parse_spec(spec))] = {"memory": str(memory), "learn": learn}
+    lent = extra.setdefault(EXTRA_KEY, {})
+    if not isinstance(lent, dict):
+        raise TypeError(f"the run's {EXTRA_KEY!r} rules are not a mapping: {lent!r}")
+    lent[str(parse_spec(spec))] = LentMemory(memory=str(memory), learn=learn)
+
+
+def lent_memory(extra: dict[str, object], spec: str) -> LentMemory | None:
+    """The memory lent to players of `spec` (`lend_memory`), if any."""
+    lent = extra.get(EXTRA_KEY, {})
+    if not isinstance(lent, dict):
+        raise TypeError(f"the run's {EXTRA_KEY!r} rules are not a mapping: {lent!r}")
+    found: LentMemory | None = lent.get(spec)
+    return found
 
 
 _frozen: dict[str, tuple[tuple[int, int, int], CaseMemory]] = {}
@@ -100,11 +120,13 @@ class ReaperPlayer(Player[ReaperOptions]):
     dedup: ClassVar[bool] = True  # cases unique by state-action-reward
     stratified: ClassVar[bool] = True  # half positive, half non-positive retrieval
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, spec: Spec, options: ReaperOptions, game: GameDef, seed: int, context: RunContext | None = None
+    ) -> None:
+        super().__init__(spec, options, game, seed, context)
         o = self.o
         self.policy, self.retries = policy_of(o.on_failure)
-        lent = self.context.extra.get(EXTRA_KEY, {}).get(str(self.spec))
+        lent = lent_memory(self.context.extra, str(self.spec))
         path = lent["memory"] if lent else o.memory
         self.memory_path = Path(path) if path else None
         self.learning = bool(lent and lent["learn"])
@@ -168,7 +190,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         s = prompts.Situation(
             f.rules(), f.seat_name(turn.seat), f.render_state(turn.state), list(f.legal_labels(turn.state))
         )
-        base, note = f"{turn.job_key}/{turn.ply}", dict[str, Any]()
+        base, note = f"{turn.job_key}/{turn.ply}", dict[str, object]()
         key = await self._recall(s, base, note)
         action, intent, failure = await self._choose(turn, s, base, note)
         attempts = self.caller.take()
@@ -183,7 +205,7 @@ class ReaperPlayer(Player[ReaperOptions]):
             return Decision(self.rng.choice(turn.state.legal_actions()), attempts, failure=failure, note=note)
         return Decision(None, attempts, failure=failure, note=note)
 
-    async def _recall(self, s: prompts.Situation, base: str, note: dict[str, Any]) -> str:
+    async def _recall(self, s: prompts.Situation, base: str, note: dict[str, object]) -> str:
         """Fill the situation with retrieved cases and rules; returns the retrieval key."""
         o, key = self.o, s.observation
         if o.descriptor:
@@ -205,7 +227,7 @@ class ReaperPlayer(Player[ReaperOptions]):
         return key
 
     async def _choose(
-        self, turn: Turn, s: prompts.Situation, base: str, note: dict[str, Any]
+        self, turn: Turn, s: prompts.Situation, base: str, note: dict[str, object]
     ) -> tuple[int | None, str, str | None]:
         """(action, intent, failure) after the decision loop and its retries (each shown the last error)."""
         failure = None
@@ -246,7 +268,7 @@ class ReaperPlayer(Player[ReaperOptions]):
             return
         o = self.o
         reward = float(result.returns[result.seat])
-        reflections: list[dict[str, Any] | None] = [None] * len(buffer)
+        reflections: list[Reflection | None] = [None] * len(buffer)
         updates = []
         if o.reflection and buffer:
             failure: str | None = None

@@ -11,11 +11,10 @@ import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .memory import Case
 from .retrieval import Retrieved
-from .schemas import Final
+from .schemas import Final, Reflection
 
 Messages = list[dict[str, str]]
 OUTCOME = {1.0: "won", 0.0: "drew", -1.0: "lost"}
@@ -40,7 +39,7 @@ CONTRIBUTION = {
 }
 
 
-def review(reflection: dict[str, Any]) -> str:
+def review(reflection: Reflection) -> str:
     return (
         f"{reflection['quality']} move that {CONTRIBUTION.get(reflection['contribution'], 'mattered')}; "
         f"lesson: {reflection['lesson']}"

@@ -11,10 +11,10 @@ truncated or partial reflection is logged in the memory's updates and counted in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from . import prompts, schemas
 from .calls import Caller
+from .schemas import Reflection
 
 
 async def reflect(
@@ -26,7 +26,7 @@ async def reflect(
     key: str,
     *,
     max_tokens: int | None,
-) -> list[dict[str, Any] | None]:
+) -> list[Reflection | None]:
     """Per-move reflections (None for a move the reply skipped); CallFailed when there is none."""
     messages = prompts.reflector_messages(rules_text, seat, steps, result)
     text = await caller.ask(
@@ -37,12 +37,20 @@ async def reflect(
     except ValueError as exc:
         raise caller.fail("unparseable", f"reflector: {exc}") from None
     return [
-        None if m is None else {**m.model_dump(), "lesson": m.lesson.strip(), "turning_point": turning == i}
+        None
+        if m is None
+        else Reflection(
+            quality=m.quality,
+            contribution=m.contribution,
+            intent_achieved=m.intent_achieved,
+            lesson=m.lesson.strip(),
+            turning_point=turning == i,
+        )
         for i, m in enumerate(judged, 1)
     ]
 
 
-def label(reward: float, reflection: dict[str, Any] | None) -> str:
+def label(reward: float, reflection: Reflection | None) -> str:
     """positive (emulate) or negative (avoid)."""
     if reflection is None:
         return "positive" if reward > 0 else "negative"

@@ -10,10 +10,11 @@ cannot run past.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypedDict, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ...jsontypes import JSONObject, JSONValue
 from ...models.jsontext import BadJSON, parse_json
 
 M = TypeVar("M", bound="Message")
@@ -44,31 +45,43 @@ class MoveReflection(Message):
     lesson: str
 
 
-def _string(description: str) -> dict[str, Any]:
+class Reflection(TypedDict):
+    """One move's judgement as a case keeps it (`Case.reflection`, JSON in the memory)."""
+
+    quality: Literal["sound", "unsound"]
+    contribution: Literal["helped", "hurt", "neutral"]
+    intent_achieved: bool
+    lesson: str
+    turning_point: bool
+
+
+def _string(description: str) -> JSONObject:
     return {"type": "string", "description": description}
 
 
-def _enum(*values: Any) -> dict[str, Any]:
-    return {"type": "string", "enum": list(values)}
+def _enum(*values: str) -> JSONObject:
+    members: list[JSONValue] = list(values)
+    return {"type": "string", "enum": members}
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
+def _object(properties: JSONObject) -> JSONObject:
+    required: list[JSONValue] = list(properties)
     return {
         "type": "object",
         "properties": properties,
-        "required": list(properties),
+        "required": required,
         "additionalProperties": False,
     }
 
 
-def _numbered(prefix: str, n: int, item: dict[str, Any]) -> dict[str, Any]:
+def _numbered(prefix: str, n: int, item: JSONObject) -> JSONObject:
     return {f"{prefix}_{i}": item for i in range(1, n + 1)}
 
 
 # -- schemas ---------------------------------------------------------------------------------
 
 
-def final_schema(legal: list[str] | None) -> dict[str, Any]:
+def final_schema(legal: list[str] | None) -> JSONObject:
     """A final answer; `legal` (when given) restricts the answer to the legal move labels."""
     return _object(
         {
@@ -79,13 +92,13 @@ def final_schema(legal: list[str] | None) -> dict[str, Any]:
     )
 
 
-def plan_schema(subtasks: int) -> dict[str, Any]:
+def plan_schema(subtasks: int) -> JSONObject:
     return _object(
         {"kind": _enum("plan"), **_numbered("subtask", subtasks, _string("an analysis step, or empty"))}
     )
 
 
-def planner_schema(legal: list[str] | None, subtasks: int, *, final_only: bool) -> dict[str, Any]:
+def planner_schema(legal: list[str] | None, subtasks: int, *, final_only: bool) -> JSONObject:
     """Plan or final answer; on the last iteration only a final answer is accepted."""
     return final_schema(legal) if final_only else {"anyOf": [final_schema(legal), plan_schema(subtasks)]}
 
@@ -94,7 +107,7 @@ EXECUTOR_SCHEMA = _object({"result": _string("the answer to the subtask, briefly
 DESCRIPTOR_SCHEMA = _object({"description": _string("the position in plain words, briefly")})
 
 
-def reflection_schema(moves: int) -> dict[str, Any]:
+def reflection_schema(moves: int) -> JSONObject:
     move = _object(
         {
             "quality": _enum("sound", "unsound"),
@@ -114,14 +127,14 @@ def reflection_schema(moves: int) -> dict[str, Any]:
     )
 
 
-def rules_schema(max_rules: int) -> dict[str, Any]:
+def rules_schema(max_rules: int) -> JSONObject:
     return _object(_numbered("rule", max_rules, _string("one general strategic rule, or empty")))
 
 
 # -- reading replies -------------------------------------------------------------------------
 
 
-def _object_of(text: str) -> dict[str, Any]:
+def _object_of(text: str) -> JSONObject:
     t = text.strip()
     if t.startswith("```"):  # hosted models sometimes fence JSON even under a schema
         t = t.split("\n", 1)[1] if "\n" in t else t[3:]
@@ -135,7 +148,7 @@ def _object_of(text: str) -> dict[str, Any]:
     return obj
 
 
-def _valid(model: type[M], obj: Any, where: str) -> M:
+def _valid(model: type[M], obj: object, where: str) -> M:
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
@@ -144,7 +157,7 @@ def _valid(model: type[M], obj: Any, where: str) -> M:
         raise ValueError(f"{loc or 'reply'}: {first['msg']}") from None
 
 
-def _texts(obj: dict[str, Any], prefix: str, n: int) -> list[str]:
+def _texts(obj: JSONObject, prefix: str, n: int) -> list[str]:
     return [
         v.strip() for i in range(1, n + 1) if isinstance(v := obj.get(f"{prefix}_{i}"), str) and v.strip()
     ]
