@@ -28,13 +28,13 @@ def test_every_table_and_figure_of_both_seeds_is_registered():
 def test_published_cells_equal_the_seed_text(name):
     lines = (SEEDS / PLYBENCH).read_text().splitlines()
     expected = parse_table(lines, name, [c.key for c in PROTOCOLS[name].columns])
-    assert published(name)["rows"] == expected
+    assert published(name).rows == expected
 
 
 @pytest.mark.parametrize("name", list(BODIES))
 def test_published_columns_are_the_protocol_columns(name):
     keys = {c.key for c in PROTOCOLS[name].columns}
-    rows = published(name)["rows"]
+    rows = published(name).rows
     assert rows, name
     for model, cells in rows.items():
         assert set(cells) == keys, (name, model)
@@ -42,7 +42,7 @@ def test_published_columns_are_the_protocol_columns(name):
 
 def test_intervals_contain_their_values():
     for name in BODIES:
-        for cells in published(name)["rows"].values():
+        for cells in published(name).rows.values():
             for c in cells.values():
                 if "low" in c:
                     assert c["low"] <= c["value"] <= c["high"], (name, c)
@@ -50,7 +50,7 @@ def test_intervals_contain_their_values():
 
 def test_counts_out_of_100_games():
     for name in ("table6", "table7"):
-        for model, cells in published(name)["rows"].items():
+        for model, cells in published(name).rows.items():
             for opp in ("random", "mcts", "optimal"):
                 total = sum(cells[f"{opp}.{k}"]["count"] for k in "WDLF")
                 # Table 7's Qwen 3.5 row reads 81 0 18 1 against MCTS: 100 games.
@@ -58,11 +58,11 @@ def test_counts_out_of_100_games():
 
 
 def test_figure_and_clue_numbers_as_printed():
-    assert published("fig5")["final"]["REAPER"]["draw_rate"] == 0.868
-    assert published("fig5")["final"]["Baseline"]["draw_rate"] == 0.818
-    assert published("fig4")["welch"][0]["p_value"] == 0.039
-    assert published("clue-accuracy")["rows"]["matrix"]["identified"]["value"] == 0.945
-    assert published("clue-delay")["rows"]["matrix / GPT-4o-mini"]["ready_gap"]["value"] == 11.1
+    assert published("fig5").final["REAPER"]["draw_rate"] == 0.868
+    assert published("fig5").final["Baseline"]["draw_rate"] == 0.818
+    assert published("fig4").welch[0]["p_value"] == 0.039
+    assert published("clue-accuracy").rows["matrix"]["identified"]["value"] == 0.945
+    assert published("clue-delay").rows["matrix / GPT-4o-mini"]["ready_gap"]["value"] == 11.1
 
 
 def test_provider_names_pair_with_paper_rows():

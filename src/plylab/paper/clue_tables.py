@@ -231,7 +231,7 @@ def clue_data(store_path: Path | None, name: str) -> ClueResults:
     groups = [g for g in all_groups if g.condition in p.conditions]
     cols = COLUMNS[name]
     rows: list[ClueRow] = []
-    paper_rows: dict[str, JSONObject] = pub.get("rows", {})
+    paper_rows = pub.rows
     used: set[str] = set()
     for cond in p.conditions:
         mine = [g for g in groups if g.condition == cond]
@@ -281,7 +281,7 @@ def clue_data(store_path: Path | None, name: str) -> ClueResults:
         "the Clue seed prints point values and ranges, no intervals: no overlap test",
         conditions,
         groups,
-        pub.get("rows", {}),
+        {**pub.rows},
         None if store_path is None else str(store_path),
         missing,
         sum(g.model.truncated if g.model else 0 for g in groups),

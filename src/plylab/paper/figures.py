@@ -159,7 +159,7 @@ def figure_data(store_path: Path | None, name: str, runs: list[str] | None = Non
     for e in exps:
         label = _label(e)
         last = e.checkpoints[-1] if e.checkpoints else None
-        paper = pub.get("final", {}).get(label, {})
+        paper = pub.final.get(label, {})
         for metric, _ in METRICS:
             mine = (
                 last.means.metrics[metric] if last and last.means.metrics[metric].rate is not None else None
@@ -176,20 +176,20 @@ def figure_data(store_path: Path | None, name: str, runs: list[str] | None = Non
     every = []
     for e in exps:
         label = _label(e)
-        for metric, pv in pub.get("all_checkpoints", {}).get(label, {}).items():
+        for metric, pv in pub.all_checkpoints.get(label, {}).items():
             for cp in e.checkpoints:
                 mine = cp.means.metrics[metric] if cp.means.metrics[metric].rate is not None else None
                 every.append(
                     CheckpointMark(label, metric, cp.checkpoint, mine, pv, _outside(mine, pv))
                 )  # one run: no interval
-    for label, metrics in pub.get("all_checkpoints", {}).items():
+    for label, metrics in pub.all_checkpoints.items():
         if not any(x.agent == label for x in every):
             every += [CheckpointMark(label, m, "every", None, pv, None) for m, pv in metrics.items()]
     # agents of the protocol the store has no experiment for: the paper's numbers, shown as missing
     have = {_label(e) for e in exps}
     for agent in p.agents:
         if agent.label not in have:
-            for metric, pv in pub.get("final", {}).get(agent.label, {}).items():
+            for metric, pv in pub.final.get(agent.label, {}).items():
                 finals.append(FinalMark(None, agent.label, metric, None, None, pv, None))
     tests = [
         replace(t, better=t.better.rsplit("/", 1)[-1], worse=t.worse.rsplit("/", 1)[-1])
@@ -205,9 +205,9 @@ def figure_data(store_path: Path | None, name: str, runs: list[str] | None = Non
         finals,
         every,
         tests,
-        pub.get("welch", []),
-        pub.get("model"),
-        pub.get("text"),
+        pub.welch,
+        pub.model,
+        pub.text,
     )
 
 

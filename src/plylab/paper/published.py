@@ -11,10 +11,9 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from ..jsontypes import JSONObject, JSONValue
 
@@ -33,17 +32,56 @@ PAPER_MODELS: dict[str, str] = {
 
 
 @cache
-def _load(study: str) -> dict[str, Any]:
+def _load(study: str) -> JSONObject:
     text = resources.files("plylab.paper").joinpath("published", f"{study}.json").read_text()
-    data: dict[str, Any] = json.loads(text)
+    data: JSONObject = json.loads(text)
     return data
 
 
-def published(table: str) -> dict[str, Any]:
-    """The seed's numbers for `table` ({} where the paper prints none): rows, source, footnotes."""
+def _object(value: JSONValue | None) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def _numbers(value: JSONValue | None) -> dict[str, dict[str, float]]:
+    return {
+        label: {k: float(v) for k, v in _object(metrics).items() if isinstance(v, int | float)}
+        for label, metrics in _object(value).items()
+    }
+
+
+@dataclass(frozen=True)
+class Published:
+    """What the seed prints for one table or figure (published/*.json), as the files hold it: rows of
+    cells by row label, footnotes, and a figure's final values, every-checkpoint values and tests."""
+
+    source: str = ""
+    rows: dict[str, JSONObject] = field(default_factory=dict)
+    footnotes: JSONObject = field(default_factory=dict)
+    final: dict[str, dict[str, float]] = field(default_factory=dict)  # agent -> metric -> value
+    all_checkpoints: dict[str, dict[str, float]] = field(default_factory=dict)
+    welch: list[JSONObject] = field(default_factory=list)
+    model: str | None = None
+    text: str | None = None
+
+    @classmethod
+    def of(cls, raw: JSONObject) -> Published:
+        source, model, text, welch = raw.get("source"), raw.get("model"), raw.get("text"), raw.get("welch")
+        return cls(
+            source=source if isinstance(source, str) else "",
+            rows={k: v for k, v in _object(raw.get("rows")).items() if isinstance(v, dict)},
+            footnotes=_object(raw.get("footnotes")),
+            final=_numbers(raw.get("final")),
+            all_checkpoints=_numbers(raw.get("all_checkpoints")),
+            welch=[w for w in welch if isinstance(w, dict)] if isinstance(welch, list) else [],
+            model=model if isinstance(model, str) else None,
+            text=text if isinstance(text, str) else None,
+        )
+
+
+def published(table: str) -> Published:
+    """The seed's numbers for `table` (empty where the paper prints none)."""
     study = "clue" if table.startswith("clue-") else "plybench"
-    tables: dict[str, dict[str, Any]] = _load(study)["tables"]
-    return tables.get(table, {})
+    return Published.of(_object(_object(_load(study).get("tables")).get(table)))
 
 
 def paper_model(model: str) -> str | None:
@@ -113,7 +151,7 @@ class PublishedCell:
 
 def published_rows(table: str) -> dict[str, dict[str, PublishedCell]]:
     """The paper's rows of `table`: per row label (a model), its cells by column key."""
-    rows = published(table).get("rows", {})
+    rows = published(table).rows
     return {
         label: {key: PublishedCell.from_json(c) for key, c in cells.items() if isinstance(c, dict)}
         for label, cells in rows.items()
@@ -133,10 +171,8 @@ def paper_tokens(table: str | None, model: str, columns: Iterable[str], game: st
         return None
     columns = list(columns)
     for source in (table, *TOKEN_TABLES.get(game, ())):  # a table without tokens: the game's token tables
-        row = published(source).get("rows", {}).get(label, {})
-        values = [
-            float(row[c]["value"]) for c in columns if isinstance(row.get(c), dict) and "value" in row[c]
-        ]
+        row = published(source).rows.get(label, {})
+        values = [float(v) for c in columns if isinstance(v := _object(row.get(c)).get("value"), int | float)]
         if values:
             return sum(values) / len(values)
     return None

@@ -447,7 +447,7 @@ def table_data(
                 paired=model in used,
             )
         )
-    footnotes = pub.get("footnotes", {})
+    footnotes = pub.footnotes
     return PaperTableData(
         table=name,
         title=p.title,
