@@ -204,7 +204,7 @@ def reply_copies() -> str:
                 0,
             ),
         )
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file at its size
         store.close()
         size = path.stat().st_size
     return (

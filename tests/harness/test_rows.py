@@ -18,11 +18,12 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
 # Modules that own SQL against these tables: the store itself, and its module for texts stored once
 # (harness/texts.py: the moves that hold a text, and the trigger that hands it back). The response
 # cache and the ground floor's `texts` table have none: the cache reads a text at home through the
-# store's reader. (Clue games are stored here too; the Clue tables of older stores are only read, by
-# clue/legacy.py.)
-OWNERS = {"harness/store.py", "harness/texts.py"}
+# store's reader. Clue games are stored here too; the Clue tables of older stores are only read, by
+# harness/oldclue.py, whose rows clue/legacy.py turns into Clue's.
+OWNERS = {"harness/store.py", "harness/texts.py", "harness/oldclue.py"}
 SQL_ON_CORE_TABLES = re.compile(
-    r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+(?:games|moves|runs)\b"
+    r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+"
+    r"(?:games|moves|runs|run_leases|clue_runs|clue_games|clue_turns|clue_knowledge)\b"
 )
 
 
@@ -109,9 +110,25 @@ def test_the_check_sees_sql_on_the_core_tables() -> None:
     """The grep below is only worth something if it finds such SQL where it is (the store)."""
     assert SQL_ON_CORE_TABLES.search('"SELECT COUNT(*) FROM games g JOIN runs r ON r.id = g.run_id"')
     assert SQL_ON_CORE_TABLES.search("UPDATE runs SET status=?")
+    assert SQL_ON_CORE_TABLES.search("SELECT * FROM clue_turns WHERE game_id = ?")
     assert not SQL_ON_CORE_TABLES.search("matchup rows from games played")  # prose is not SQL
     assert len(SQL_ON_CORE_TABLES.findall((SRC / "harness" / "store.py").read_text())) > 10
 
 
 def test_no_module_but_the_store_writes_sql_against_runs_games_or_moves() -> None:
     assert _offenders() == [], "query through plylab.harness.store.Store (typed rows in harness/rows.py)"
+
+
+def test_the_connection_stays_inside_the_store() -> None:
+    """No reader is handed the store's connection (issue 26): outside the store's own modules nothing
+    reaches for `.conn` or `._conn` of a Store, and the Store has no public connection."""
+    assert not hasattr(Store, "conn")
+    reach = re.compile(r"\b(?:store|_store|writer|view)\.(?:_?conn)\b")
+    found = [
+        f"{p.relative_to(SRC)}:{n}"
+        for p in sorted(SRC.rglob("*.py"))
+        if str(p.relative_to(SRC)) not in OWNERS
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if reach.search(line)
+    ]
+    assert found == []

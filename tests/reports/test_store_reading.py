@@ -111,7 +111,7 @@ def test_a_store_on_read_only_media_is_read_and_left_unchanged(cli, tmp_path: Pa
     shutil.copy2(src, media / "s.sqlite")
     # A second copy taken while a writer held it: its newest run exists only in the -wal file.
     writer = Store(src)
-    writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+    writer._conn.execute("PRAGMA wal_autocheckpoint=0")  # the test holds the -wal back
     writer.open_run("only-in-the-wal", 1, {})
     shutil.copy2(src, media / "live.sqlite")
     shutil.copy2(f"{src}-wal", media / "live.sqlite-wal")

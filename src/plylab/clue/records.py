@@ -81,10 +81,9 @@ class ClueRecords:
 
     def _read_runs(self) -> list[ClueRun]:
         found: dict[str, ClueRun] = {}
-        conn = self._store.conn
-        if legacy.present(conn):
-            for r in legacy.runs(conn):
-                found[r.key] = ClueRun(r.key, r.condition, r.seed, r.turn_limit, r.specs, None, r.id)
+        for old_run in self._store.old_clue_runs():
+            r = legacy.run(old_run)
+            found[r.key] = ClueRun(r.key, r.condition, r.seed, r.turn_limit, r.specs, None, r.id)
         for run in self._store.runs():
             if run.kind != KIND:
                 continue
@@ -110,7 +109,7 @@ class ClueRecords:
         for run in self._runs:
             mine: list[ClueGameRow] = []
             if run.legacy_id is not None:
-                mine += legacy.games(self._store.conn, run.legacy_id, run.condition)
+                mine += [legacy.game(g, run.condition) for g in self._store.old_clue_games(run.legacy_id)]
             if run.run_id is not None:
                 for row in self._store.games([run.run_id]):
                     extra = json.loads(row.extra or "{}")
@@ -148,7 +147,7 @@ class ClueRecords:
         """The game's turns in order (one row per turn, a shown card on its suggestion's row)."""
         if game_id not in self._turns:
             if game_id < 0:
-                rows = legacy.turns(self._store.conn, -game_id)
+                rows = [legacy.turn(t) for t in self._store.old_clue_turns(-game_id)]
             else:
                 rows = [
                     _turn_row(m, json.loads(m.annotation)) for m in self._store.moves(game_id) if m.annotation
@@ -159,7 +158,7 @@ class ClueRecords:
     def knowledge(self, game_id: int) -> list[KnowledgeRow]:
         """Every seat's standing against the oracle after each turn, by turn and seat."""
         if game_id < 0:
-            return legacy.knowledge(self._store.conn, -game_id)
+            return [legacy.knowledge(k) for k in self._store.old_clue_knowledge(-game_id)]
         out = []
         for m in self._store.moves(game_id):
             note = json.loads(m.annotation) if m.annotation else {}

@@ -11,11 +11,9 @@ saved by the one store (`harness.store`) as a run of kind `clue`; nothing here p
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
-import sqlite3
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,12 +25,11 @@ from ..harness.forecast import Forecast, model_of, read_store
 from ..harness.plan import INT64, GameJob, Matchup, check_int
 from ..harness.records import GameRecord
 from ..harness.seeds import clue_seed_v1, derive_seed
-from ..harness.store import Store, saved_indexes
+from ..harness.store import Store
 from ..harness.study import Part, StudyContext
 from ..models.call import SEEDING
 from ..players.canonical import canonical_spec
 from ..specs import parse_spec, shown
-from . import legacy
 from .base import clue_player_class
 from .engine import DEFAULT_TURN_LIMIT
 from .game import game_name, seating
@@ -172,8 +169,7 @@ class ClueStudy:
         # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
         # seeds their games were played with (their replies are cached under them).
         stored = {r.name for r in store.runs() if r.kind == KIND}
-        if legacy.present(store.conn):
-            stored |= {r.key for r in legacy.runs(store.conn)}
+        stored |= {r.key for r in store.old_clue_runs()}
         self.legacy = self.plan.key(self.specs, legacy=True, seeding=1) in stored
         self.seeding = 1 if self.legacy or self.plan.key(self.specs, seeding=1) in stored else SEEDING
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
@@ -200,7 +196,7 @@ class ClueStudy:
         plan, key = self.plan, self.key
         spec = {"condition": plan.condition, "turn_limit": plan.turn_limit, "specs": self.specs}
         run_id = store.open_run(key, plan.seed, spec, kind=KIND)
-        done = {g.idx for g in store.games([run_id])} | legacy.saved_indexes(store.conn, key)
+        done = {g.idx for g in store.games([run_id])} | store.old_clue_saved(key)
         model = any(clue_player_class(s)[1].uses_model for s in self.specs)
         context.label(f"clue {key}")
 
@@ -227,15 +223,11 @@ class ClueStudy:
 
     def forecast(self, store_path: Path) -> Forecast:
         """Games the store lacks; each model seat's calls bounded by its turns within the turn limit."""
-        conn = read_store(store_path)
-        saved = 0
-        if conn is not None:
-            with contextlib.suppress(sqlite3.Error):
-                done: set[int] = set()
-                for key in self._keys():
-                    done |= legacy.saved_indexes(conn, key) | saved_indexes(conn, key)
-                saved = sum(i < self.plan.games for i in done)
-            conn.close()
+        with read_store(store_path) as view:
+            done: set[int] = set()
+            for key in self._keys():
+                done |= view.old_clue_saved(key) | view.saved_indexes(key)
+        saved = sum(i < self.plan.games for i in done)
         out = Forecast(self.kind, self.name, self.plan.games - saved, saved)
         for spec in self.specs:
             model = model_of(spec)

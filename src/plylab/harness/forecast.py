@@ -13,13 +13,16 @@ the store (the paper prints no prices).
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..specs import parse_spec
 from ..words import count
+
+if TYPE_CHECKING:
+    from .store import StoreView
 
 LOCAL = "local"
 
@@ -90,63 +93,16 @@ def model_of(spec: str) -> str | None:
     return None if model is None else str(model)
 
 
-def read_store(path: Path) -> sqlite3.Connection | None:
-    """The store, read-only, if it exists (a forecast never creates one)."""
-    if not Path(path).exists():
-        return None
-    from .store import open_read_only
+def read_store(path: Path) -> StoreView:
+    """The store, read-only (a forecast never creates one); empty where there is none."""
+    from .store import StoreView
 
-    try:
-        return open_read_only(path)
-    except Exception:  # noqa: BLE001 - a store that cannot be read has taught us nothing
-        return None
+    return StoreView(path)
 
 
-def saved_games(conn: sqlite3.Connection | None, run: str) -> int:
-    if conn is None:
-        return 0
-    from .store import saved_game_count
-
-    try:
-        return saved_game_count(conn, run)
-    except sqlite3.Error:
-        return 0
-
-
-def saved_by_run(conn: sqlite3.Connection | None, prefix: str) -> dict[str, int]:
-    """Games saved under each run whose name starts with `prefix` (none for a missing store)."""
-    if conn is None:
-        return {}
-    from .store import saved_game_counts
-
-    try:
-        return saved_game_counts(conn, prefix)
-    except sqlite3.Error:
-        return {}
-
-
-def earlier_moves(conn: sqlite3.Connection | None, game: str, spec: str) -> float | None:
-    """Mean moves per game this player made in the store's earlier games of `game` (None: none)."""
-    if conn is None:
-        return None
-    from .store import mean_player_moves
-
-    try:
-        return mean_player_moves(conn, game, spec)
-    except sqlite3.Error:
-        return None
-
-
-def earlier_usage(conn: sqlite3.Connection | None, model: str) -> tuple[float, float | None, int] | None:
+def earlier_usage(view: StoreView, model: str) -> tuple[float, float | None, int] | None:
     """(output tokens per call, cost per call or None, moves seen) from the store's moves of `model`."""
-    if conn is None:
-        return None
-    from .store import model_usage
-
-    try:
-        u = model_usage(conn, model)
-    except sqlite3.Error:
-        return None
+    u = view.model_usage(model)
     if u is None:
         return None
     cost = float(u.cost or 0) / u.calls if u.costed else None
@@ -160,7 +116,7 @@ TokenFigures = Callable[[str, list[str], str], float | None]
 
 def add_tokens(
     forecast: Forecast,
-    conn: sqlite3.Connection | None,
+    view: StoreView,
     paper: TokenFigures | None,
     columns: list[str],
     game: str = "",
@@ -171,7 +127,7 @@ def add_tokens(
         if model == LOCAL:
             continue
         from_paper = None if paper is None else paper(model, columns, game)
-        usage = earlier_usage(conn, model)
+        usage = earlier_usage(view, model)
         if from_paper is not None:
             load.tokens_per_call, load.source = from_paper, f"the paper's {from_paper:,.0f} per move"
         elif usage is not None:
@@ -205,19 +161,13 @@ def loop_calls(spec: str) -> tuple[int, int]:
     return 1 + descriptor, rounds + (rounds - 1) * subtasks + rounds * descriptor
 
 
-def calls_per_move(conn: sqlite3.Connection | None, game: str, spec: str) -> tuple[float, int, int]:
+def calls_per_move(view: StoreView, game: str, spec: str) -> tuple[float, int, int]:
     """(expected calls per move, fewest, most) for `spec` in `game`: the store's earlier moves of
     this player where it has some, else the geometric mean of the fewest and the most."""
     low, high = loop_calls(spec)
-    if conn is not None and high > 1:
-        from .store import mean_move_calls
-
-        try:
-            seen = mean_move_calls(conn, game, spec)
-        except sqlite3.Error:
-            seen = None
-        if seen is not None:
-            return seen, low, high
+    seen = view.mean_move_calls(game, spec) if high > 1 else None
+    if seen is not None:
+        return seen, low, high
     return math.sqrt(low * high), low, high
 
 

@@ -16,11 +16,9 @@ from .forecast import (
     Forecast,
     TokenFigures,
     add_tokens,
-    earlier_moves,
     game_bound,
     model_of,
     read_store,
-    saved_games,
 )
 from .plan import GameJob, Plan
 from .records import GameRecord
@@ -81,7 +79,7 @@ class PlanStudy:
         """Games left to play and, per model, the calls (and tokens, cost) they should take."""
         conn = read_store(store_path)
         try:
-            saved = saved_games(conn, self.plan.name)
+            saved = conn.saved_games(self.plan.name)
             share = (self.plan.planned - saved) / self.plan.planned if self.plan.planned else 0.0
             out = Forecast(self.kind, self.name, self.plan.planned - saved, saved)
             columns: list[str] = []
@@ -91,7 +89,9 @@ class PlanStudy:
                     if model is None:
                         continue
                     load = out.load(model)
-                    seen = earlier_moves(conn, m.game, scrub_spec(canonical_spec(spec)))  # as moves store it
+                    seen = conn.mean_player_moves(
+                        m.game, scrub_spec(canonical_spec(spec))
+                    )  # as moves store it
                     moves = seen if seen is not None else game_bound(m.game)
                     if seen is None:
                         load.mark = "≥" if parse_spec(spec).name != "llm" else "≤"
@@ -103,8 +103,7 @@ class PlanStudy:
             )
             return out
         finally:
-            if conn is not None:
-                conn.close()
+            conn.close()
 
 
 def run_plan(

@@ -35,6 +35,7 @@ from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
+from . import oldclue
 from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
@@ -361,6 +362,7 @@ def _ids(ids: Iterable[int]) -> tuple[str]:
 
 
 Named = TypeVar("Named", GameRow, MoveRow, GameTotals, ListedGame, ModelText, OutcomeCount)
+T = TypeVar("T")
 
 
 def _named(rows: Iterable[Named]) -> Iterator[Named]:
@@ -412,11 +414,25 @@ class Store:
         self.path = Path(path)
         self._conn = connect(self.path, create=create)  # never handed out: every SQL is a method here
 
-    @property
-    def conn(self) -> sqlite3.Connection:
-        """The raw connection, kept ONLY for clue/'s old tables (clue/records.py, clue/study.py read
-        `clue/legacy.py` through it) until they are read through methods here; new code must not."""
-        return self._conn
+    # the Clue tables of an older plylab (harness/oldclue.py), read only -------------------------
+
+    def holds_old_clue_games(self) -> bool:
+        return oldclue.has_games(self._conn)
+
+    def old_clue_runs(self) -> list[oldclue.OldClueRun]:
+        return oldclue.runs(self._conn)
+
+    def old_clue_saved(self, key: str) -> set[int]:
+        return oldclue.saved(self._conn, key)
+
+    def old_clue_games(self, run_id: int) -> list[oldclue.OldClueGame]:
+        return oldclue.games(self._conn, run_id)
+
+    def old_clue_turns(self, game_id: int) -> list[oldclue.OldClueTurn]:
+        return oldclue.turns(self._conn, game_id)
+
+    def old_clue_knowledge(self, game_id: int) -> list[oldclue.OldClueKnowledge]:
+        return oldclue.knowledge(self._conn, game_id)
 
     def close(self) -> None:
         self._conn.close()
@@ -738,6 +754,58 @@ def called_moves(conn: sqlite3.Connection, run_id: int) -> Iterator[CalledMove]:
 
 def game_count(conn: sqlite3.Connection, run_id: int) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()[0])
+
+
+class StoreView:
+    """A store as a forecast reads it: never created or changed, and empty where it cannot be read
+    (a forecast is an estimate; a damaged store is refused when the run opens it); its connection
+    stays inside."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._conn: sqlite3.Connection | None = None
+        if Path(path).exists():
+            with suppress(Exception):  # a store that cannot be read has taught us nothing
+                self._conn = open_read_only(path)
+
+    def __enter__(self) -> StoreView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _read(self, read: Callable[[sqlite3.Connection], T], empty: T) -> T:
+        if self._conn is None:
+            return empty
+        try:
+            return read(self._conn)
+        except sqlite3.Error:
+            return empty
+
+    def saved_games(self, run: str) -> int:
+        return self._read(lambda c: saved_game_count(c, run), 0)
+
+    def saved_by_run(self, prefix: str) -> dict[str, int]:
+        return self._read(lambda c: saved_game_counts(c, prefix), {})
+
+    def saved_indexes(self, run: str) -> set[int]:
+        return self._read(lambda c: saved_indexes(c, run), set())
+
+    def old_clue_saved(self, key: str) -> set[int]:
+        return self._read(lambda c: oldclue.saved(c, key), set())
+
+    def mean_player_moves(self, game: str, spec: str) -> float | None:
+        return self._read(lambda c: mean_player_moves(c, game, spec), None)
+
+    def mean_move_calls(self, game: str, spec: str) -> float | None:
+        return self._read(lambda c: mean_move_calls(c, game, spec), None)
+
+    def model_usage(self, model: str) -> ModelUsage | None:
+        return self._read(lambda c: model_usage(c, model), None)
 
 
 def saved_game_count(conn: sqlite3.Connection, run: str) -> int:

@@ -30,11 +30,9 @@ from ..harness.forecast import (
     Forecast,
     add_tokens,
     calls_per_move,
-    earlier_moves,
     game_bound,
     model_of,
     read_store,
-    saved_by_run,
 )
 from ..harness.plan import GameJob
 from ..harness.records import GameRecord
@@ -127,7 +125,7 @@ class Learner:
             out = Forecast(self.kind, self.name, 0)
             exp = self.exp
             left = dict(zip(("agent", "reference"), planned_games(exp), strict=True))
-            for run, saved in saved_by_run(conn, f"{exp.label}/").items():  # counted, not enumerated
+            for run, saved in conn.saved_by_run(f"{exp.label}/").items():  # counted, not enumerated
                 phase = phase_of(exp, run)
                 if phase is not None:
                     kept = min(saved, phase.games)
@@ -140,7 +138,7 @@ class Learner:
                 if spec and model is not None and games > 0:
                     load = out.load(model)
                     canonical = canonical_spec(spec)
-                    seen = earlier_moves(conn, exp.game, canonical)
+                    seen = conn.mean_player_moves(exp.game, canonical)
                     moves = seen if seen is not None else game_bound(exp.game)
                     # a REAPER move makes one to several calls: expected, between its fewest and most
                     per_move, low, high = calls_per_move(conn, exp.game, canonical)
@@ -151,8 +149,7 @@ class Learner:
             add_tokens(out, conn, None, [])
             return out
         finally:
-            if conn is not None:
-                conn.close()
+            conn.close()
 
     def run(self) -> RunSummary:
         return run_study(

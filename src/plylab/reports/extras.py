@@ -10,16 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..harness.store import Store, open_read_only
+from ..harness.store import Store
 from .page import Cell, Grid, PageWriter, Section, plot_ref
-
-
-def _query(store_path: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
-    conn = open_read_only(store_path)
-    try:
-        return [tuple(r) for r in conn.execute(sql, args).fetchall()]
-    finally:
-        conn.close()
 
 
 def learning(store_path: Path, run: str | None, out_dir: Path) -> Section | None:
@@ -74,11 +66,9 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
         return None
     store = Store(store_path, create=False)
     try:
-        kinds = store.run_kinds()
+        kinds, old = store.run_kinds(), store.holds_old_clue_games()
     finally:
         store.close()
-    tables = {t for (t,) in _query(store_path, "SELECT name FROM sqlite_master WHERE type='table'")}
-    old = "clue_games" in tables and bool(_query(store_path, "SELECT 1 FROM clue_games LIMIT 1"))
     if "clue" not in kinds and not old:  # Clue games of this plylab, or of an older one (clue/legacy.py)
         return None
     from . import clue as clue_data  # part of plylab: a broken module fails loudly, never hides the section
