@@ -181,7 +181,7 @@ def test_local_model_game_is_recorded(tmp_path, cli):
     res = cli(*args)
     assert res.code == 0, res.err
     [game] = clue_games(store)
-    seats = json.loads(game["seats"])
+    seats = game["seats"]
     llm = [i for i, s in enumerate(seats) if s.startswith("clue-llm")]
     turns = [t for t in clue_turns(store) if t["seat"] in llm]
     with sqlite3.connect(store) as conn:
