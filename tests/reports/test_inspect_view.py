@@ -64,6 +64,9 @@ def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[st
         # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored
         page.get_by_text("plylab/nim").first.click()
         page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
+        page.get_by_text("game-", exact=False).first.wait_for(
+            timeout=30_000
+        )  # the list loads after its count
         body = page.inner_text("body")
         assert "game-" in body and "optimality" in body.lower() and "outcome" in body.lower()
         browser.close()
