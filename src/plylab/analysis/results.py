@@ -7,7 +7,7 @@ order), so a report's JSON output does not change with the types.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Protocol
 
 from ..jsontypes import JSONObject
@@ -55,14 +55,7 @@ class Rate:
         return self.scored
 
     def to_json(self) -> JSONObject:
-        return {
-            "rate": self.rate,
-            "low": self.low,
-            "high": self.high,
-            "scored": self.scored,
-            "cluster_low": self.cluster_low,
-            "cluster_high": self.cluster_high,
-        }
+        return asdict(self)  # the fields, in order: the JSON the reports have always written
 
 
 @dataclass(frozen=True)
@@ -88,7 +81,7 @@ class Mean:
         return self.n
 
     def to_json(self) -> JSONObject:
-        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+        return asdict(self)  # the fields, in order: the JSON the reports have always written
 
 
 @dataclass(frozen=True)
@@ -114,16 +107,7 @@ class Recognition:
         return self.n
 
     def to_json(self) -> JSONObject:
-        return {
-            "rate": self.rate,
-            "low": self.low,
-            "high": self.high,
-            "n": self.n,
-            "on": self.on,
-            "moves": self.moves,
-            "traced": self.traced,
-            "scope": self.scope,
-        }
+        return asdict(self)  # the fields, in order: the JSON the reports have always written
 
 
 @dataclass(frozen=True)
