@@ -21,6 +21,9 @@ from tests.support.games import past_chance
 # Parametrised instances named in the issue, played beside every registered game.
 INSTANCES = ["nim:pile_sizes=2;4;6", "mnk:m=4,n=4,k=3", "breakthrough:rows=6,columns=6", "hex:board_size=5"]
 EVERY = GAMES.names() + INSTANCES
+# Games whose seeded random play costs 10-60 s here (an equilibrium or engine to build first): in
+# `make test`, not in the fast lane.
+SLOW_TO_PLAY = {"liars_dice", "leduc_poker", "crazyhouse"}
 MCTS_SAMPLE = ["hex:board_size=5", "breakthrough:rows=5,columns=5", "pig", "dots_and_boxes", "clobber"]
 
 
@@ -40,7 +43,9 @@ def test_every_playable_openspiel_game_is_registered() -> None:
     assert "efg_game" not in GAMES  # general-sum, read from a file
 
 
-@pytest.mark.parametrize("game", EVERY)
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=pytest.mark.slow) if g in SLOW_TO_PLAY else g for g in EVERY]
+)
 def test_seeded_random_game_plays_to_the_end(game: str) -> None:
     rec = play(game)
     definition = get_game(game)

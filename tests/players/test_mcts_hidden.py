@@ -21,7 +21,9 @@ def test_ismcts_applies_where_openspiel_resamples() -> None:
     assert not resamples(get_game("liars_dice")) and not resamples(get_game("phantom_ttt"))
 
 
-@pytest.mark.parametrize("game", ["kuhn_poker", "liars_dice", "phantom_ttt"])
+@pytest.mark.parametrize(
+    "game", ["kuhn_poker", pytest.param("liars_dice", marks=pytest.mark.slow), "phantom_ttt"]
+)  # liars_dice: about a minute, in `make test` only
 def test_determinized_mcts_replays_its_games(game: str) -> None:
     plan = single_plan(game, "standard", "mcts:search=determinized,sims=200", "random", 4, 1, None)
     for job in plan.jobs():
