@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from plylab.errors import UserError
-from plylab.models.choice import enum_fields
+from plylab.jsontypes import JSONObject
 from plylab.models.local import choice_setting, free_cores, threads_setting
+from plylab.models.structured import Choice, Fixed, Free, compile_schema
 from plylab.players.llm import move_schema
+from plylab.players.reaper import schemas
 
 
 def test_threads_follow_the_free_cores_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -42,16 +44,96 @@ def test_the_choice_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         choice_setting()
 
 
-def test_only_an_object_of_string_enums_is_a_label_choice() -> None:
-    assert enum_fields(move_schema(["A1", "B2"], 0)) == [("action", ["A1", "B2"])]
-    assert enum_fields(move_schema(None, 0)) is None  # output=json: the action is free text
-    assert enum_fields(move_schema(["A1"], 300)) is None  # a free reasoning field comes first
-    assert enum_fields({"anyOf": [move_schema(["A1"], 0)]}) is None
-    two = {
-        "type": "object",
-        "properties": {"kind": {"type": "string", "enum": ["final"]}, "answer": {"enum": ["A1", "A1", "C3"]}},
-        "required": ["kind", "answer"],
-        "additionalProperties": False,
-    }
-    assert enum_fields(two) == [("kind", ["final"]), ("answer", ["A1", "C3"])]
-    assert enum_fields({**two, "required": ["answer"]}) is None  # an optional field may be left out
+def parts(schema: JSONObject) -> list[tuple[str, object]]:
+    """A plan, readable: ("fixed", text), ("choice", [option texts]), ("free", kind)."""
+    plan = compile_schema(schema)
+    assert plan is not None
+    out: list[tuple[str, object]] = []
+    for part in plan:
+        if isinstance(part, Fixed):
+            out.append(("fixed", part.text))
+        elif isinstance(part, Choice):
+            out.append(("choice", [o.text for o in part.options]))
+        else:
+            assert isinstance(part, Free)
+            out.append(("free", part.kind))
+    return out
+
+
+def test_a_move_is_written_around_its_one_choice() -> None:
+    assert parts(move_schema(["A1", 'say "hi"'], 0)) == [
+        ("fixed", '{ "action": "'),
+        ("choice", ["A1", 'say \\"hi\\"']),  # JSON-escaped, as the reply writes it
+        ("fixed", " }"),
+    ]
+    assert parts(move_schema(["A1"], 0)) == [("fixed", '{ "action": "A1" }')]  # nothing to choose
+    assert parts(move_schema(None, 40)) == [
+        ("fixed", '{ "reasoning": "'),
+        ("free", "string"),
+        ("fixed", ', "action": "'),
+        ("free", "string"),
+        ("fixed", " }"),
+    ]
+    plan = compile_schema(move_schema(None, 40))
+    assert plan is not None and isinstance(plan[1], Free) and plan[1].body == 'char{0,40} "\\""'
+    # the value's grammar runs on into the text after it: `",` may be one token, as under the whole grammar
+    assert plan[1].grammar(', "action": "').startswith('root ::= char{0,40} "\\"" ", \\"action\\": \\""')
+
+
+def test_reaper_messages_are_written_with_their_choices_and_free_values() -> None:
+    planner = compile_schema(schemas.planner_schema(["A1", "B2"], 2, final_only=False))
+    assert planner is not None
+    head, tag = planner
+    assert head == Fixed('{ "kind": "') and isinstance(tag, Choice) and tag.closing == '"'
+    final, plan = tag.options
+    assert (final.text, plan.text) == ("final", "plan")
+    assert [p.text if isinstance(p, Fixed) else type(p).__name__ for p in final.then] == [
+        ', "answer": "',
+        "Choice",
+        ', "intent": "',
+        "Free",
+        " }",
+    ]
+    assert [p.text if isinstance(p, Fixed) else type(p).__name__ for p in plan.then] == [
+        ', "subtask_1": "',
+        "Free",
+        ', "subtask_2": "',
+        "Free",
+        " }",
+    ]
+    reflection = parts(schemas.reflection_schema(1))
+    assert ("choice", ["true", "false"]) in reflection and (
+        "choice",
+        ["helped", "hurt", "neutral"],
+    ) in reflection
+    assert reflection[-3:] == [("fixed", ' }, "turning_point": '), ("free", "number"), ("fixed", " }")]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"required": ["action"]},  # an optional field may be left out
+        {"additionalProperties": True},
+        {"properties": {"reasoning": {"type": "string", "pattern": "^a"}, "action": {"type": "string"}}},
+        {"properties": {"reasoning": {"type": "array"}, "action": {"type": "string"}}},
+        {"properties": {"reasoning": {"type": "integer", "minimum": 0}, "action": {"type": "string"}}},
+    ],
+)
+def test_what_the_writer_cannot_keep_is_left_to_the_grammar(change: JSONObject) -> None:
+    assert compile_schema({**move_schema(None, 300), **change}) is None
+
+
+def test_an_any_of_that_is_not_a_tagged_union_is_left_to_the_grammar() -> None:
+    a, b = move_schema(["A1"], 0), move_schema(None, 300)  # first properties differ
+    assert compile_schema({"anyOf": [a, b]}) is None
+    final = schemas.final_schema(None)
+    assert compile_schema({"anyOf": [final, final]}) is None  # the tag "final" in two branches
+    assert compile_schema({"type": "boolean"}) is None  # a choice needs written text before it
+    assert compile_schema({"type": "integer"}) is None  # nothing after it to end its grammar
+
+
+def test_a_value_ends_where_the_text_after_it_begins() -> None:
+    string, number = Free("", "string"), Free("", "number")
+    assert string.end(b'abc", "') == 4 and string.end(b'a\\\\"') == 4  # after the quote
+    assert string.end(b'a\\"') is None and string.end(b"abc") is None  # an escaped quote
+    assert number.end(b"-12.5e3 }") == 7 and number.end(b"12,") == 2 and number.end(b"12") is None

@@ -10,6 +10,7 @@ import pytest
 
 from plylab.errors import ParseError, UserError
 from plylab.games import get_game
+from plylab.harness.store import Store
 from plylab.models import ModelError, Reply, ResponseCache, Usage
 from plylab.players import RunContext, Turn, make_player
 from plylab.players.llm import build_prompt, extract_answer, move_schema, policy_of
@@ -53,7 +54,10 @@ LOCAL = "llm:model=local,output=enum,temperature=0,max_tokens=24"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return tmp_path_factory.mktemp("llm") / "store.sqlite"
+    """A real run store, as a run gives a player: its cache lives in the store's `responses` table."""
+    path = tmp_path_factory.mktemp("llm") / "store.sqlite"
+    Store(path).close()
+    return path
 
 
 @pytest.fixture(scope="module")

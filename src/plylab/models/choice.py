@@ -1,63 +1,27 @@
-"""A reply that is a choice among labels: every field of the JSON object a string enum.
+"""A choice among labels, scored in one llama.cpp batch instead of sampled under a grammar.
 
-`output=enum` asks the local model for `{"action": <one of the legal moves>}`. Nothing in that
-reply is free but the choice, so it is not sampled token by token under a grammar: the fixed text
-(`{"action": "`) is written, and each label's continuation (the label, JSON-escaped, in the
-model's own tokenization; with its closing quote for every label when one label's tokens begin
-another's) is scored in one llama.cpp batch, the labels as sequences sharing the prompt and
-their common first tokens (a token trie). The label's score is the sum of its tokens'
-log-probabilities; at temperature 0 the best label is chosen (the first
-listed on a tie), above it one is drawn with probability proportional to exp(score / T), from the
-call's seed. The reply is `{"action": "<label>"}`, as `json.dumps` writes it.
+`output=enum`'s `{"action": <one of the legal moves>}`, a string enum anywhere in a schema, a
+boolean and the tag of a tagged union are all choices (`structured.py` finds them). Each
+option's continuation (a string label JSON-escaped, in the model's own tokenization; with its
+closing quote for every label when one label's tokens begin another's) is scored in one batch,
+the options as sequences sharing the prompt and their common first tokens (a token trie). An
+option's score is the sum of its tokens' log-probabilities; at temperature 0 the best is chosen
+(the first listed on a tie), above it one is drawn with probability proportional to
+exp(score / T), from the call's seed.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import time
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..jsontypes import JSONObject
 from .decoding import Decoder
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
-
-
-def enum_fields(schema: JSONObject | None) -> list[tuple[str, list[str]]] | None:
-    """[(field, its labels)] when `schema` is an object of required string enums only, else None."""
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        return None
-    props, required = schema.get("properties"), schema.get("required")
-    if schema.get("additionalProperties") is not False or not isinstance(props, dict) or not props:
-        return None
-    if (
-        not isinstance(required, list)
-        or list(props) != required
-        or set(schema)
-        - {
-            "type",
-            "properties",
-            "required",
-            "additionalProperties",
-        }
-    ):
-        return None
-    out = []
-    for key, spec in props.items():
-        if not isinstance(spec, dict) or set(spec) - {"type", "enum", "description"}:
-            return None
-        values = spec.get("enum")
-        if spec.get("type", "string") != "string" or not isinstance(values, list) or not values:
-            return None
-        labels = [v for v in values if isinstance(v, str)]
-        if len(labels) != len(values):
-            return None
-        out.append((key, list(dict.fromkeys(labels))))
-    return out
 
 
 def _log_softmax_at(row: np.ndarray, token: int, lse: dict[int, float], key: int) -> float:
@@ -67,54 +31,27 @@ def _log_softmax_at(row: np.ndarray, token: int, lse: dict[int, float], key: int
     return float(row[token]) - lse[key]
 
 
-def choose(
-    decoder: Decoder,
-    prompt: list[int],
-    fields: list[tuple[str, list[str]]],
-    *,
-    temperature: float,
-    seed: int,
-) -> tuple[str, int]:
-    """The reply's text and its token count, `prompt` already evaluated (`Decoder.evaluate`)."""
-    start = time.perf_counter()
-    llama = decoder.llama
-    rng = random.Random(seed)
-    parts: list[str] = []
-    pos = len(prompt)
-    pending = "{"  # fixed text written since the last choice, not yet in the context
-    for i, (key, labels) in enumerate(fields):
-        pending += ("" if i == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ': "'
-        if len(labels) == 1:
-            chosen = labels[0]
-        else:
-            fixed = list(llama.tokenize(pending.encode("utf-8"), add_bos=False, special=False))
-            scores = _score(decoder, _continuations(llama, labels), fixed, pos)
-            pos += len(fixed)
-            chosen = labels[_pick(scores, temperature, rng)]
-            pending = ""
-        parts.append(f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(chosen, ensure_ascii=False)}")
-        pending += json.dumps(chosen, ensure_ascii=False)[1:]
-    text = "{" + ", ".join(parts) + "}"
-    decoder.remove(-1, len(prompt))  # the reply's entries go; the prompt's stay for the next call
-    decoder.timings.reply += time.perf_counter() - start
-    return text, len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
-
-
-def _continuations(llama: Llama, labels: list[str]) -> list[list[int]]:
-    """Each label's tokens, JSON-escaped; with its closing quote when one label's tokens begin
-    another's (the quote is then what tells them apart), else without, for every label alike."""
+def continuations(llama: Llama, texts: list[str], closing: str = "") -> list[list[int]]:
+    """Each option's tokens (`texts`: the options as the reply writes them, up to the `closing`
+    text that follows every one, such as a string's quote); with `closing` as well when one
+    option's tokens begin another's (it is then what tells them apart), for every option alike."""
 
     def tokens(text: str) -> list[int]:
         return list(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    bare = [tokens(json.dumps(label, ensure_ascii=False)[1:-1]) for label in labels]
+    bare = [tokens(text) for text in texts]
     starts = {tuple(t[:k]) for t in bare for k in range(1, len(t))}
-    if any(not t or tuple(t) in starts for t in bare):
-        return [tokens(json.dumps(label, ensure_ascii=False)[1:]) for label in labels]
+    if closing and any(not t or tuple(t) in starts for t in bare):
+        return [tokens(text + closing) for text in texts]
     return bare
 
 
-def _pick(scores: list[float], temperature: float, rng: random.Random) -> int:
+def label_continuations(llama: Llama, labels: list[str]) -> list[list[int]]:
+    """String labels after their opening quote: JSON-escaped, the closing quote when needed."""
+    return continuations(llama, [json.dumps(label, ensure_ascii=False)[1:-1] for label in labels], '"')
+
+
+def pick(scores: list[float], temperature: float, rng: random.Random) -> int:
     if temperature <= 0:
         return int(np.argmax(np.array(scores)))  # the first best
     z = np.array(scores, dtype=np.float64) / temperature
@@ -123,7 +60,7 @@ def _pick(scores: list[float], temperature: float, rng: random.Random) -> int:
     return min(int(np.searchsorted(np.cumsum(w), u, side="right")), len(scores) - 1)
 
 
-def _score(decoder: Decoder, conts: list[list[int]], fixed: list[int], pos: int) -> list[float]:
+def score(decoder: Decoder, conts: list[list[int]], fixed: list[int], pos: int) -> list[float]:
     """Each continuation's log-probability after the context (seq 0, `pos` tokens) and `fixed`, in
     batches of as many labels as the context has sequences (the first batch writes `fixed` too)."""
     groups: list[list[list[int]]] = [[]]

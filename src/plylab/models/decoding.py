@@ -10,9 +10,9 @@ prompts that alternate (a REAPER planner and its executors) find theirs. Nothing
 
 The reply is then produced one of two ways:
 
-- A schema whose every field is a string enum (`output=enum`'s `{"action": <legal move>}`) is a
-  choice among labels (`choice.py`): the fixed parts of the JSON are written, not sampled, and
-  each label's continuation is scored in one batch.
+- A schema `structured.py` can write (every object's properties required, no extra ones, a tagged
+  union at most: `output=enum`, `output=json`, REAPER's messages) is written where it leaves no
+  choice, its choices scored in one batch each (`choice.py`) and its free values sampled.
 - Any other reply is decoded token by token as llama-cpp-python did (the same sampler chain,
   temperature 0 greedy, a GBNF grammar for a schema), but the grammar is asked only about the
   best-ranked candidates instead of all 262k entries of Gemma 3's vocabulary: the token chosen

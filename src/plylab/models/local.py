@@ -9,8 +9,9 @@ again, which changes the time and not the bits (`decoding.py`). Runs replay exac
 
 `LocalModelAPI` registers the engine with inspect as the `plylab-local` provider, so the local
 model goes through the same door (retries, time-outs, concurrency caps) as any hosted one.
-A schema of string enums only (`output=enum`) is a choice among its labels, scored in one batch
-(`choice.py`); any other JSON schema becomes a GBNF grammar, so the output always parses.
+A reply to a JSON schema is written where the schema leaves no choice, its choices scored in one
+batch and its free values sampled (`structured.py`); a schema it cannot write becomes a GBNF
+grammar. Either way the output parses.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from ..errors import UserError
 from ..jsontypes import JSONObject
-from .choice import choose, enum_fields
 from .decoding import SEQ_MAX, Decoder, Timings
+from .structured import Writer, compile_schema
 from .weights import gguf_path
 
 if TYPE_CHECKING:
@@ -173,8 +174,8 @@ class LocalEngine:
 
         Gemma's chat format and llama-cpp-python's completion rules (end of turn, stop text,
         max_tokens, the token counts), with the prompt's evaluation and the sampling of
-        `decoding.py` and, for an all-enum schema, the label choice of `choice.py`. A cancelled
-        call stops at its next token."""
+        `decoding.py` and, for a schema `structured.py` can write, its written text, label
+        choices and free values. A cancelled call stops at its next token."""
         from llama_cpp import llama_chat_format
 
         with self._lock:
@@ -190,29 +191,36 @@ class LocalEngine:
             if len(prompt) >= d.n_ctx:
                 raise ValueError(f"Requested tokens ({len(prompt)}) exceed context window of {d.n_ctx}")
             max_tokens = min(max_tokens, d.n_ctx - len(prompt))
-            fields = enum_fields(schema) if self.choice == "labels" else None
+            plan = compile_schema(schema) if self.choice == "labels" else None
             sampler = None
-            if fields is None:
+            if plan is None:
                 sampler = d.sampler(_grammar(json.dumps(schema)) if schema else None, temperature, seed)
             d.timings.setup = time.perf_counter() - start
+
+            def cancelled() -> bool:
+                return cancel is not None and cancel.is_set()
+
             try:
                 d.evaluate(prompt)
-                if sampler is not None:
+                if plan is not None:
+                    text, n_out, finish = Writer(
+                        d,
+                        prompt,
+                        temperature=temperature,
+                        seed=seed,
+                        max_tokens=max_tokens,
+                        cancelled=cancelled,
+                    ).write(plan)
+                else:
+                    assert sampler is not None
                     tokens, raw, finish = d.generate(
                         prompt,
                         sampler,
                         max_tokens=max_tokens,
                         stop=[str(formatted.stop).encode("utf-8")],
-                        cancelled=lambda: cancel is not None and cancel.is_set(),
+                        cancelled=cancelled,
                     )
                     text, n_out = raw.decode("utf-8", errors="ignore"), len(tokens)
-                else:
-                    text, n_out = choose(d, prompt, fields or [], temperature=temperature, seed=seed)
-                    finish = "stop"
-                    if n_out > max_tokens:  # as a decoded reply would be: cut at max_tokens
-                        cut = llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
-                        text = llama.detokenize(cut[:max_tokens]).decode("utf-8", errors="ignore")
-                        n_out, finish = max_tokens, "length"
             finally:
                 if sampler is not None:
                     sampler.close()
@@ -258,8 +266,9 @@ def free_cores(load: float | None = None) -> int:
 
 
 def choice_setting() -> str:
-    """How an all-enum reply is chosen: `labels` (scored in one batch, `choice.py`, the default) or
-    `grammar` (decoded token by token under the schema's grammar, as before); `PLYLAB_LOCAL_CHOICE`."""
+    """How a reply to a schema is made: `labels` (written, its choices scored in one batch:
+    `structured.py`, the default) or `grammar` (every token decoded under the schema's grammar, as
+    before); `PLYLAB_LOCAL_CHOICE`."""
     text = os.environ.get("PLYLAB_LOCAL_CHOICE", "").strip() or "labels"
     if text not in CHOICES:
         raise UserError(f"PLYLAB_LOCAL_CHOICE must be one of {', '.join(CHOICES)}, not '{text}'")
