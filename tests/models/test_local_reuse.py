@@ -141,3 +141,26 @@ def test_the_thread_count_changes_no_reply(engine: LocalEngine) -> None:
     finally:
         engine.fixed_threads = None
     assert len(one) >= 3 and one == two
+
+
+def test_a_kept_prefix_survives_prompts_longer_than_the_sliding_window(engine: LocalEngine) -> None:
+    """Gemma 3 attends over the last 512 positions in 5 of its 6 layers, and llama.cpp may overwrite
+    a sequence's cells that fell out of that window. A prompt that keeps all but a few tokens of a
+    long one, then one that keeps only its start, must still see the start's own cells."""
+    d, llama = engine.decoder, engine._llama
+    rules = list(
+        llama.tokenize(b"Tic-tac-toe is played on a 3x3 grid; three in a row wins. " * 40, add_bos=True)
+    )
+    assert len(rules) > 600
+    long, other = rules[:600], list(llama.tokenize(b"Something else entirely, " * 20, add_bos=True))
+    nearly = rules[:576] + list(llama.tokenize(b" Position two, X in the centre.", add_bos=False))
+    short = rules[:224] + list(llama.tokenize(b" Position three, O in a corner.", add_bos=False))
+    d.prefix_reuse = False
+    d.evaluate(short)
+    cold = d.logits(-1)
+    d.prefix_reuse = True
+    for tokens in (long, other, nearly):  # `nearly` restores the state saved after `long`
+        d.evaluate(tokens)
+    d.evaluate(short)
+    assert d.timings.reused_tokens == 224
+    assert np.array_equal(d.logits(-1), cold)

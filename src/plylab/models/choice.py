@@ -62,11 +62,12 @@ def pick(scores: list[float], temperature: float, rng: random.Random) -> int:
 
 def score(decoder: Decoder, conts: list[list[int]], fixed: list[int], pos: int) -> list[float]:
     """Each continuation's log-probability after the context (seq 0, `pos` tokens) and `fixed`, in
-    batches of as many labels as the context has sequences (the first batch writes `fixed` too)."""
+    batches of as many labels as the context has sequences besides the prompt's and the pin (the
+    first batch writes `fixed` too)."""
     groups: list[list[list[int]]] = [[]]
     size = len(fixed)
     for cont in conts:
-        if groups[-1] and (len(groups[-1]) + 1 >= decoder.seq_max or size + len(cont) > decoder.n_batch):
+        if groups[-1] and (len(groups[-1]) + 1 >= decoder.pin or size + len(cont) > decoder.n_batch):
             groups.append([])
             size = 0
         groups[-1].append(cont)

@@ -4,9 +4,11 @@ A prompt is evaluated in fixed blocks of `BLOCK` tokens at fixed positions (0-31
 A block's KV-cache entries depend only on the tokens up to its end, so when the next prompt starts
 with the same whole blocks (the rules text, the chat header) they are kept in place and only the
 rest is evaluated: the logits, and so the reply, are bit for bit those of a cold evaluation in the
-same blocks (`prefix_reuse=False` does exactly that). The state after each of the last few prompts
-is also kept aside (`SNAPSHOTS`, as llama.cpp saves a sequence: the same bytes come back), so
-prompts that alternate (a REAPER planner and its executors) find theirs. Nothing else survives.
+same blocks (`prefix_reuse=False` does exactly that). The state of the first blocks of each of the last few
+prompts (at most Gemma 3's 512-position sliding window) is kept aside (`SNAPSHOTS`, as
+llama.cpp saves a sequence: the same bytes come back), so prompts that alternate (a REAPER planner
+and its executors) find theirs. Every prompt cell is pinned to a second sequence (`pin`), since
+llama.cpp reuses a lone sequence's cells once the window has passed them. Nothing else survives.
 
 The reply is then produced one of two ways:
 
@@ -38,6 +40,7 @@ BLOCK = 32  # prompt tokens per evaluation block: fixed, since the blocks decide
 SEQ_MAX = 64  # llama.cpp sequences in the context: seq 0 is the prompt, the others score labels
 TOP_K = 40  # llama-cpp-python's default top-k (the chain below is its `_init_sampler`'s)
 CHECK = 256  # candidates shown to the grammar at once before it is asked about the whole vocabulary
+SCRATCH = 1  # a label sequence, free while a prompt is evaluated: a snapshot is saved from it
 SNAPSHOTS = 8  # recent prompts whose whole blocks are kept aside (a REAPER move alternates between two)
 
 Entry = tuple[int, int, Sequence[int], bool]  # token, position, sequence ids, logits wanted
@@ -80,6 +83,15 @@ class Decoder:
         self.n_ctx = int(llama.n_ctx())
         self.n_batch = int(llama.n_batch)
         self.seq_max = min(SEQ_MAX, int(llama_cpp.llama_n_seq_max(self.ctx)))
+        # The prompt's cells also belong to this sequence, which nothing else uses: llama.cpp reuses
+        # a cell of one sequence once it falls out of the sliding window (Gemma 3's 512 positions),
+        # but never a shared one. Without it, a long prompt's start is overwritten while its end is
+        # evaluated, and a later prompt that keeps only the start would attend over other tokens.
+        self.pin = self.seq_max - 1
+        # Snapshots hold at most the whole blocks of one window (see `_save`); longer prefixes are
+        # kept in place only.
+        swa = int(llama_cpp.llama_model_n_swa(llama._model.model))
+        self.window = swa // BLOCK * BLOCK if swa > 0 else self.n_ctx
         self.batch = llama_cpp.llama_batch_init(max(BLOCK, self.n_batch), 0, self.seq_max)
         self.cached: list[int] = []  # seq 0's tokens whose cache entries came from whole blocks
         # seq 0's saved state after recent prompts, by their whole-block tokens (most recent last)
@@ -181,22 +193,39 @@ class Decoder:
             elif self.record:
                 self.timings.ops.append(("restore", blob))
         self.remove(-1, keep)
+        if keep and self._c.llama_memory_seq_pos_min(self.mem, 0) != 0:
+            keep = 0  # the kept start is not whole after all (never seen since the pin): start over
+            self.remove(-1, 0)
+        self.copy(0, self.pin, 0, keep)
         for s in range(keep, n, BLOCK):
-            self.decode([(tokens[i], i, (0,), i == n - 1) for i in range(s, min(n, s + BLOCK))])
+            end = min(n, s + BLOCK)
+            self.decode([(tokens[i], i, (0,), i == n - 1) for i in range(s, end)])
+            self.copy(0, self.pin, s, end)
         # a final block with the output flag set is left out: only blocks made alike are reused
         self.cached = tokens[: (n - 1) // BLOCK * BLOCK]
-        if self.prefix_reuse and self.cached and tuple(self.cached) not in self.snapshots:
-            size = self._c.llama_state_seq_get_size(self.ctx, 0)
-            blob = (ctypes.c_uint8 * size)()
-            if self._c.llama_state_seq_get_data(self.ctx, blob, size, 0) == size:
-                self.snapshots[tuple(self.cached)] = blob
-                while len(self.snapshots) > SNAPSHOTS:
-                    self.snapshots.popitem(last=False)
+        kept_aside = tuple(self.cached[: self.window])
+        if self.prefix_reuse and kept_aside and kept_aside not in self.snapshots:
+            self._save(kept_aside)
         t = self.timings
         t.prompt += time.perf_counter() - start
         t.prompt_tokens, t.reused_tokens, t.prompt_ops = n, keep, len(t.ops)
         if self.record:
             t.tokens = list(tokens)
+
+    def _save(self, key: tuple[int, ...]) -> None:
+        """Keep aside the state of the prompt's first `len(key)` tokens, saved from a scratch copy:
+        llama.cpp leaves out of a sequence's saved state the cells its sliding window has passed,
+        and a copy that ends at `key` (at most the window long) has passed none."""
+        self.copy(0, SCRATCH, 0, len(key))
+        try:
+            size = self._c.llama_state_seq_get_size(self.ctx, SCRATCH)
+            blob = (ctypes.c_uint8 * size)()
+            if self._c.llama_state_seq_get_data(self.ctx, blob, size, SCRATCH) == size:
+                self.snapshots[key] = blob
+                while len(self.snapshots) > SNAPSHOTS:
+                    self.snapshots.popitem(last=False)
+        finally:
+            self.remove(SCRATCH, -1)
 
     # -- token-by-token replies -------------------------------------------------------------------
 
