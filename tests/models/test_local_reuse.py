@@ -105,13 +105,13 @@ def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> No
 def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEngine) -> None:
     """The trie batch (labels as sequences sharing the prompt and first tokens) scores each label as
     evaluating it alone, token after token, does (to float rounding: other batch shapes)."""
-    from plylab.models.choice import label_continuations, score
+    from plylab.models.choice import continuations, score
 
     d, llama = engine.decoder, engine._llama
     prompt = list(llama.tokenize(b"Piles: 1, 3, 5, 7. Choose a move.", add_bos=True))
     labels = ["pile 1, take 1", "pile 2, take 3", "pile 2, take 1", "pass"]
     fixed = list(llama.tokenize(b'{"action": "', add_bos=False))
-    conts = label_continuations(llama, labels)
+    conts = continuations(llama, labels, '"')  # plain labels: JSON-escaped as they are
     d.evaluate(prompt)
     batch = score(d, conts, fixed, len(prompt))
     d.remove(-1, len(prompt))

@@ -12,7 +12,6 @@ exp(score / T), from the call's seed.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import TYPE_CHECKING
 
@@ -44,11 +43,6 @@ def continuations(llama: Llama, texts: list[str], closing: str = "") -> list[lis
     if closing and any(not t or tuple(t) in starts for t in bare):
         return [tokens(text + closing) for text in texts]
     return bare
-
-
-def label_continuations(llama: Llama, labels: list[str]) -> list[list[int]]:
-    """String labels after their opening quote: JSON-escaped, the closing quote when needed."""
-    return continuations(llama, [json.dumps(label, ensure_ascii=False)[1:-1] for label in labels], '"')
 
 
 def pick(scores: list[float], temperature: float, rng: random.Random) -> int:

@@ -37,7 +37,9 @@ if TYPE_CHECKING:
     from llama_cpp.llama_cpp import llama_token_data_array
 
 BLOCK = 32  # prompt tokens per evaluation block: fixed, since the blocks decide the bits of the result
-SEQ_MAX = 64  # llama.cpp sequences in the context: seq 0 is the prompt, the others score labels
+SEQ_MAX = (
+    64  # llama.cpp sequences in the context: seq 0 is the prompt, the last its pin, the others score labels
+)
 TOP_K = 40  # llama-cpp-python's default top-k (the chain below is its `_init_sampler`'s)
 CHECK = 256  # candidates shown to the grammar at once before it is asked about the whole vocabulary
 SCRATCH = 1  # a label sequence, free while a prompt is evaluated: a snapshot is saved from it
