@@ -4,6 +4,7 @@ in a real headless Chromium, lists every exported log and shows a matchup's game
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,12 +64,13 @@ def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[st
         page.get_by_text(f"{expected} items").wait_for(timeout=30_000)
         # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored
         page.get_by_text("plylab/nim").first.click()
-        page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
-        page.get_by_text("game-", exact=False).first.wait_for(
-            timeout=30_000
-        )  # the list loads after its count
-        body = page.inner_text("body")
-        assert "game-" in body and "optimality" in body.lower() and "outcome" in body.lower()
+        # the viewer shows its list, then "Loading log…", then the samples: wait on the page
+        # itself (expect retries) rather than on an element that may belong to the state before
+        body = sync_api.expect(page.locator("body"))
+        body.to_contain_text("2 Samples", timeout=60_000)
+        body.to_contain_text("game-", timeout=60_000)
+        body.to_contain_text(re.compile("optimality", re.IGNORECASE), timeout=60_000)
+        body.to_contain_text(re.compile("outcome", re.IGNORECASE), timeout=60_000)
         browser.close()
 
 
@@ -86,8 +88,10 @@ def test_a_samples_transcript_shows_each_moves_call(
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url)
         page.get_by_text("plylab/ttt-llm/").first.click(timeout=30_000)
-        page.get_by_text("2 Samples").first.wait_for(timeout=30_000)
-        page.get_by_text("game-", exact=False).first.click()
+        body = sync_api.expect(page.locator("body"))
+        body.to_contain_text("2 Samples", timeout=60_000)
+        body.to_contain_text("game-", timeout=60_000)
+        page.get_by_text("game-", exact=False).first.click(timeout=60_000)
         page.get_by_text("Transcript").first.click(timeout=30_000)
         page.wait_for_timeout(2000)
         page.screenshot(path=str(shots / "inspect_transcript.png"), full_page=True)
