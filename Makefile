@@ -47,8 +47,10 @@ demo: $(STAMP)
 
 # Every test (the local model, Ray, the browser included), then the lint and type gates. Under CI
 # (CI=true) a missing Chromium, Ray or Playwright fails the run instead of skipping its tests.
+# TEST_JOBS pytest workers (two: CI's cores), a test file per worker at a time; TEST_JOBS=0 is serial.
+TEST_JOBS ?= 2
 test: $(STAMP)
-	@$(PY) -m pytest -q; rc=$$?; \
+	@$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; \
 	  $(MAKE) --no-print-directory lint || exit 1; exit $$rc
 
