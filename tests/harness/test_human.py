@@ -1,11 +1,15 @@
 """The human player through a real terminal session: the board, the replies, the result, re-asking on
 bad input, and Ctrl-C at the prompt."""
 
+import ctypes
 import json
 import os
+import platform
 import re
+import signal
 import sqlite3
 import sys
+import time
 
 import pexpect
 import pytest
@@ -102,3 +106,24 @@ def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_
     with sqlite3.connect(store) as conn:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+
+
+def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
+    """The kernel may hand a process's SIGINT to any of its threads. Sent here to each thread but the
+    main one (the prompt's reader, the lease's heartbeat, the progress bar), as that rare delivery
+    was: the run used to wait at the prompt for ever, its loop asleep with nothing scheduled."""
+    store = tmp_path / "s.sqlite"
+    child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
+    child.expect_exact("Your move: ")
+    time.sleep(0.5)  # the prompt's reader thread is polling
+    others = [int(t) for t in os.listdir(f"/proc/{child.pid}/task") if int(t) != child.pid]
+    assert others, "the run has threads beside its main one"
+    number = {"x86_64": 234, "aarch64": 131}.get(platform.machine())  # SYS_tgkill
+    if number is None:
+        child.kill(signal.SIGKILL)
+        pytest.skip(f"tgkill's number on {platform.machine()} is not known here")
+    assert ctypes.CDLL(None, use_errno=True).syscall(number, child.pid, others[-1], signal.SIGINT) == 0
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in child.before and "Traceback" not in child.before

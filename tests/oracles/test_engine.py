@@ -86,6 +86,7 @@ print(json.dumps(out))
 
 
 @needs_stockfish
+@pytest.mark.slow  # two engine processes at the default limit: seconds, in `make test` only
 def test_two_fresh_processes_give_the_same_scores_at_the_default_limit(tmp_path: Path) -> None:
     outs = []
     for k in (1, 2):

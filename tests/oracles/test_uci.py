@@ -29,6 +29,7 @@ def _check_bijection(state, m) -> None:
         assert m.board.fen().split()[:4] == fen_of(state).split()[:4]
 
 
+@pytest.mark.slow  # 300 games: seconds, in `make test` only
 def test_chess_legal_moves_agree_at_every_ply_of_300_random_games() -> None:
     positions = 0
     for state, m in _random_plies("chess", 300, 16):

@@ -31,6 +31,7 @@ def test_determinized_mcts_replays_its_games(game: str) -> None:
         assert [m.action for m in a.moves] == [m.action for m in b.moves] and a.returns == b.returns
 
 
+@pytest.mark.slow  # 20 searched games of liars_dice: half a minute or more, in `make test` only
 def test_mcts_beats_random_at_liars_dice() -> None:
     """Not a benchmark: a search that reads its dice wins most games against random bids."""
     plan = single_plan("liars_dice", "standard", "mcts:sims=300", "random", 20, 2, None)

@@ -119,6 +119,30 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+async def _woken_by_signals(main: Coroutine[object, object, T]) -> T:
+    """Run `main` with the loop woken by any signal, whichever thread the kernel hands it to.
+
+    asyncio.run's Ctrl-C handler is a plain `signal.signal` one, which runs in the main thread only
+    once it returns to Python; a SIGINT delivered to another thread (the prompt's reader, the lease's
+    heartbeat) left the main thread in epoll_wait with nothing scheduled, and the run waited for ever.
+    A wakeup fd the loop reads (what `loop.add_signal_handler` sets up) makes it return and run the handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return await main
+    loop = asyncio.get_running_loop()
+    read, write = socket.socketpair()
+    read.setblocking(False)
+    write.setblocking(False)
+    loop.add_reader(read.fileno(), read.recv, 4096)
+    previous = signal.set_wakeup_fd(write.fileno(), warn_on_full_buffer=False)
+    try:
+        return await main
+    finally:
+        signal.set_wakeup_fd(previous)
+        loop.remove_reader(read.fileno())
+        read.close()
+        write.close()
+
+
 def _born(pid: int) -> str | None:
     """When process `pid` started (clock ticks since boot), where /proc tells."""
     try:
@@ -265,7 +289,7 @@ class Driver:
     def run(self, main: Coroutine[object, object, T]) -> T | None:
         """Run the study's coroutine; Ctrl-C or SIGTERM sets `interrupted` (None returned)."""
         try:
-            return asyncio.run(main)
+            return asyncio.run(_woken_by_signals(main))
         except KeyboardInterrupt:
             self.interrupted = True
             return None
