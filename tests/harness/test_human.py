@@ -109,8 +109,8 @@ def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_
 
 
 def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
-    """The kernel may hand a process's SIGINT to any of its threads. Sent here to each thread but the
-    main one (the prompt's reader, the lease's heartbeat, the progress bar), as that rare delivery
+    """The kernel may hand a process's SIGINT to any of its threads. Sent here to one that is not the
+    main one (the prompt's reader, the lease's heartbeat or the progress bar), as that rare delivery
     was: the run used to wait at the prompt for ever, its loop asleep with nothing scheduled."""
     store = tmp_path / "s.sqlite"
     child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))

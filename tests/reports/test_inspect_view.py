@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,6 +54,15 @@ def viewer(report_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         proc.wait(timeout=10)
 
 
+def _samples_shown(sync_api: Any, page: Any) -> Any:
+    """Wait until a log's two samples are listed. The viewer shows its list, then "Loading log…",
+    then the samples: wait on the page's text (expect retries), not on an element of the state before."""
+    body = sync_api.expect(page.locator("body"))
+    body.to_contain_text("2 Samples", timeout=60_000)
+    body.to_contain_text("game-", timeout=60_000)
+    return body
+
+
 def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[str, Path]) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     url, logs = viewer
@@ -64,11 +74,7 @@ def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[st
         page.get_by_text(f"{expected} items").wait_for(timeout=30_000)
         # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored
         page.get_by_text("plylab/nim").first.click()
-        # the viewer shows its list, then "Loading log…", then the samples: wait on the page
-        # itself (expect retries) rather than on an element that may belong to the state before
-        body = sync_api.expect(page.locator("body"))
-        body.to_contain_text("2 Samples", timeout=60_000)
-        body.to_contain_text("game-", timeout=60_000)
+        body = _samples_shown(sync_api, page)
         body.to_contain_text(re.compile("optimality", re.IGNORECASE), timeout=60_000)
         body.to_contain_text(re.compile("outcome", re.IGNORECASE), timeout=60_000)
         browser.close()
@@ -88,9 +94,7 @@ def test_a_samples_transcript_shows_each_moves_call(
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url)
         page.get_by_text("plylab/ttt-llm/").first.click(timeout=30_000)
-        body = sync_api.expect(page.locator("body"))
-        body.to_contain_text("2 Samples", timeout=60_000)
-        body.to_contain_text("game-", timeout=60_000)
+        _samples_shown(sync_api, page)
         page.get_by_text("game-", exact=False).first.click(timeout=60_000)
         page.get_by_text("Transcript").first.click(timeout=30_000)
         page.wait_for_timeout(2000)
