@@ -8,7 +8,7 @@ SETUP_INPUTS := pyproject.toml setup.py Makefile
 # their state (gVisor), the first matrix product dies of SIGILL (`tilezero`), so they are left out.
 NO_AMX := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
 
-.PHONY: demo test check lint setup browser engines bench clean
+.PHONY: demo test check lint setup browser engines bench docs clean
 
 setup: $(STAMP)
 
@@ -65,8 +65,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# The manual (docs/, MkDocs Material) into site-docs/, strictly: a broken link or a missing page fails.
+# `make test` builds it too (tests/docs/test_manual.py). Nothing is fetched: no web fonts, no CDN.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site-docs
+
 bench: $(STAMP)
 	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done; $(PY) bench/merge_results.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info results
+	rm -rf $(VENV) build *.egg-info results site-docs

@@ -19,6 +19,7 @@ TOY = '''
 """A toy game (misère Nim on piles 2 and 3, as coins on two tables) and a toy player (always the
 smallest legal action): exactly what src/plylab/games/<game>.py and src/plylab/players/<player>.py hold."""
 
+# --8<-- [start:game]
 import pyspiel
 
 from plylab.errors import ParseError
@@ -48,8 +49,10 @@ GAME = register_game(
             openspiel_params={"pile_sizes": "2;3", "is_misere": True}, summary="a test's toy game")
 )
 GAME.add_formulation(Coins)
+# --8<-- [end:game]
 
 
+# --8<-- [start:player]
 @register_player
 class Lowest(Player):
     name = "toy-lowest"
@@ -57,6 +60,7 @@ class Lowest(Player):
 
     async def act(self, turn: Turn) -> Decision:
         return Decision(min(turn.state.legal_actions()))
+# --8<-- [end:player]
 '''
 
 RUN = """

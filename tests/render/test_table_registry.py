@@ -18,6 +18,7 @@ from plylab.harness.store import Store
 from plylab.render.table import FORMATS, TABLE_DEFS, Table, get_table, register_table, render
 
 
+# --8<-- [start:table]
 @dataclass(frozen=True)
 class ToySource:
     store: Store
@@ -40,6 +41,9 @@ def toy_outcomes(source: ToySource) -> Table:
         notes=["a toy table: outcomes from the player's side"],
         title="toy outcomes",
     )
+
+
+# --8<-- [end:table]
 
 
 @pytest.fixture(scope="module")
