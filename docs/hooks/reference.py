@@ -117,7 +117,7 @@ def players_page() -> str:
     classes = [PLAYERS.get(n) for n in PLAYERS]
     for c in classes:
         out.append(
-            f"| [{code(c.name)}](#{anchor(c.name)}) | {c.family} | {code(c.command)} | {cell(c.summary)} |\n"
+            f"| [{code(c.name)}](#{anchor(c.name)}) | {c.family} | {cell(c.command)} | {cell(c.summary)} |\n"
         )
     for c in classes:
         out.append(f"\n## {c.name} {{#{anchor(c.name)}}}\n\n{cell(c.summary)}.\n\n")
@@ -157,7 +157,7 @@ def games_page() -> str:
 
     rows = game_rows()
     out = [
-        "# Games\n\n",
+        "---\nhide:\n  - toc\n---\n\n# Games\n\n",
         GENERATED,
         f"Every playable game ({len(rows)}), read from the game registry as `plylab games --format json` "
         "lists it: what grades its moves (an exact oracle, an equilibrium, an engine, or nothing), its "

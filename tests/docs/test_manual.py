@@ -14,9 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 
-def text_of(page: Path) -> str:
-    """A built page's visible text, roughly: tags dropped, entities left."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text()))
+def text_of(page: Path, between_tags: str = " ") -> str:
+    """A built page's visible text, roughly: tags dropped (a highlighted code block's tokens are
+    joined with between_tags=""), entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", between_tags, page.read_text()))
 
 
 @pytest.mark.slow
@@ -34,6 +35,19 @@ def test_the_manual_builds_strictly_with_every_page_of_its_nav(manual: Path) -> 
         "reference/prompts.html",
     ):
         assert (manual / page).is_file(), page
+
+
+@pytest.mark.slow
+def test_the_worked_examples_are_the_tests_code(manual: Path) -> None:
+    """Each extension page includes its example from the test that runs it (a snippet section);
+    a section marker lost from the test would leave an empty code block."""
+    for page, code in (
+        ("game", "register_game("),
+        ("player", "class Lowest(Player)"),
+        ("table", "def toy_outcomes(source: ToySource) -> Table"),
+        ("oracle", "def move_values(self, state: pyspiel.State) -> MoveValues"),
+    ):
+        assert code in text_of(manual / "extending" / f"{page}.html", between_tags=""), page
 
 
 @pytest.mark.slow

@@ -26,7 +26,7 @@ def test_the_index_and_the_player_reference_open_from_disk(manual: Path) -> None
 
         open_file(page, manual / "reference" / "players.html")
         assert heading(page, "article h1") == "Player specs"
-        heading = page.locator("#player-llm")
-        assert heading.count() == 1
-        keys = heading.locator("xpath=following::table[1]").inner_text()
+        llm = page.locator("#player-llm")
+        assert llm.count() == 1
+        keys = llm.locator("xpath=following::table[1]").inner_text()
         assert "output" in keys and "text|json|enum" in keys and "on_provider_failure" in keys

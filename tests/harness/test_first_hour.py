@@ -130,15 +130,19 @@ def test_paper_run_help_says_references_alone_play_only_the_reference_rows(cli):
     assert "without --model, only those rows are played" in one_line(res.out)
 
 
-def test_the_readme_example_plans_are_valid_and_the_small_one_is_small():
+def test_the_example_plans_are_valid_and_the_small_one_is_small():
     small = load_plan(ROOT / "examples" / "plan.yaml")
     full = load_plan(ROOT / "examples" / "plan-full.yaml")
     assert set(small.matchups) < set(full.matchups)  # part of the same grid, fewer games
     assert (small.planned, full.planned) == (24, 2000)
     readme = (ROOT / "README.md").read_text()
-    assert "plylab run --config examples/plan.yaml" in readme and "examples/plan-full.yaml" in readme
-    tour = readme.split("## Quick tour", 1)[1].split("\n### ", 1)[0]
-    spellings = set(re.findall(r"mcts(?::[\w=,]+)?", tour))
-    assert spellings == {"mcts:sims=1000"}, spellings
-    for command in re.findall(r"^plylab run [^\n#]*", tour, re.M):
-        assert "--games" in command or "--config" in command, command
+    manual = (ROOT / "docs" / "getting-started.md").read_text()
+    for text in (readme, manual):
+        assert "plylab run --config examples/plan.yaml" in text and "examples/plan-full.yaml" in text
+    # The README's quick tour and the manual's tour: one MCTS spelling, and every run says its games.
+    tours = [readme.split("## Quick tour", 1)[1].split("\n## ", 1)[0], manual.split("## A short tour", 1)[1]]
+    for tour in tours:
+        spellings = set(re.findall(r"mcts(?::[\w=,]+)?", tour.split("```yaml", 1)[0]))
+        assert spellings == {"mcts:sims=1000"}, spellings
+        for command in re.findall(r"^plylab run [^\n#]*", tour, re.M):
+            assert "--games" in command or "--config" in command, command

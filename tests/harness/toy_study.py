@@ -1,4 +1,4 @@
-"""A toy study in one module, to prove what README's Layout says: a new study is a class with a run
+"""A toy study in one module, as the manual's Extending page says: a new study is a class with a run
 key, its jobs and how a result is saved, handed to the run driver; a CLI command runs it.
 
 Squares: game i "plays" for `delay` seconds and yields i*i, saved in a table of its own. The driver

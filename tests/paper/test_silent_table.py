@@ -1,4 +1,4 @@
-"""The first paper's choices that the seed leaves open are written down, and README links them."""
+"""The first paper's choices that the seed leaves open are written down, and the manual shows them."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ ROOT = Path(__file__).parents[2]
 TABLE = ROOT / "src" / "plylab" / "paper" / "README.md"
 
 
-def test_readme_links_the_first_papers_silent_table() -> None:
-    section = (
-        ROOT.joinpath("README.md").read_text().split("## Reproducing the papers", 1)[1].split("\n## ", 1)[0]
-    )
-    assert "(src/plylab/paper/README.md)" in section and "clue/README.md" in section
+def test_the_manual_shows_the_first_papers_silent_table_and_links_the_clue_one() -> None:
+    docs = ROOT / "docs"
+    section = docs.joinpath("papers.md").read_text()
+    assert "(papers-silent.md)" in section and "(clue.md#where-the-paper-is-silent)" in section
+    # the manual's pages are the tables themselves, included from their one home beside the code
+    assert '--8<-- "src/plylab/paper/README.md"' in docs.joinpath("papers-silent.md").read_text()
+    assert '--8<-- "src/plylab/clue/README.md"' in docs.joinpath("clue.md").read_text()
+    assert "## Where the paper is silent" in (ROOT / "src" / "plylab" / "clue" / "README.md").read_text()
     assert TABLE.exists()
 
 

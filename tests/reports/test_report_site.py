@@ -145,8 +145,8 @@ def test_learning_section_only_with_learning_runs(report_store: Path, tmp_path: 
     assert section.plots[0].caption == "tic tac toe · standard · optimal · draw rate"
 
 
-def test_plies_moves_and_turns_are_named_as_the_readme_defines_them(site: Path, report_store: Path) -> None:
-    """README's terms: a ply is one action by one seat, counted from 0 as the store counts it; a move
+def test_plies_moves_and_turns_are_named_as_the_manual_defines_them(site: Path, report_store: Path) -> None:
+    """The manual's terms (docs/getting-started.md): a ply is one action by one seat, counted from 0 as the store counts it; a move
     is a player's decision at one of its plies; a turn is Clue's. The game list's column of both
     seats' plies read "moves", the replay's value line counted plies from 1 beside a store and an
     address (#ply=) that count from 0, and the replay controls stepped by "move" (Clue's too)."""

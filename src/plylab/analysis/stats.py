@@ -22,7 +22,7 @@ MIN_UNITS = 2  # the fewest independent units (runs, games, moves) an interval i
 
 
 def interval_holds(low: float | None, high: float | None, n: int | None) -> bool:
-    """The one rule for printing an interval (README, "Intervals"): it comes from at least
+    """The one rule for printing an interval (docs/ground-truth.md, "Intervals"): it comes from at least
     MIN_UNITS independent units and has width. One run, one game or units that all agree give a
     zero-width "interval" that claims certainty the data cannot give; those print n instead."""
     return (n or 0) >= MIN_UNITS and low is not None and high is not None and high > low

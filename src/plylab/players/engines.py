@@ -5,7 +5,7 @@ that map to it (antichess, crazyhouse; oracles/uci.py). Each move is searched fr
 one thread at a fixed node count (default 100,000) or depth, so an unlimited engine plays the same
 game every time. `elo=N` sets UCI_LimitStrength / UCI_Elo and `skill=K` the Skill Level: Stockfish
 then picks among its candidate moves with a random generator seeded from the clock, so a
-strength-limited engine is not reproducible (README). Stockfish calibrates UCI_Elo at 60 s + 0.6 s
+strength-limited engine is not reproducible (docs/players.md). Stockfish calibrates UCI_Elo at 60 s + 0.6 s
 per game; at a fixed node count the Elo is the engine's scale, approximately. An Elo below the
 engine's floor (1350 for Stockfish 15.1; Stockfish 16 goes down to 1320) plays at the floor, and
 says so once.
