@@ -35,6 +35,8 @@ def test_the_manual_builds_strictly_with_every_page_of_its_nav(manual: Path) -> 
         "reference/prompts.html",
     ):
         assert (manual / page).is_file(), page
+    for page in manual.rglob("*.html"):  # user-facing text names no issue of the project's tracker
+        assert not re.search(r"\bissues? \d+", text_of(page), re.I), page
 
 
 @pytest.mark.slow
