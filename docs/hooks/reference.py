@@ -88,7 +88,8 @@ def type_text(annotation: Any) -> str:
     if args and origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
         return " or ".join(type_text(a) for a in args)
     if isinstance(annotation, type):
-        return {"str": "text", "bool": "true|false"}.get(annotation.__name__, annotation.__name__)
+        names = {"str": "text", "bool": "true|false (or on|off)", "Path": "path"}
+        return names.get(annotation.__name__, annotation.__name__)
     return str(annotation).replace("typing.", "")
 
 
@@ -138,6 +139,8 @@ def players_page() -> str:
             values = type_text(info.annotation)
             limits = bounds_text(info.metadata)
             default = "required" if info.is_required() else info.get_default(call_default_factory=True)
+            if isinstance(default, bool):
+                default = str(default).lower()  # as a spec writes it
             shown = "–" if default is None else code(default if default != "" else '""')
             note = " ".join(x for x in (f"({limits})" if limits else "", comments.get(key, "")) if x)
             out.append(f"| {code(key)} | {code(values)} | {shown} | {cell(note)} |\n")
