@@ -4,6 +4,7 @@ declares its ground truth itself, only this function changes)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 from ..analysis.equilibrium import has_equilibrium
@@ -16,6 +17,7 @@ TRUTHS: tuple[Truth, ...] = ("exact", "equilibrium", "engine")  # the site's ord
 TITLES: dict[Truth, str] = {"exact": "Exact values", "equilibrium": "Equilibrium", "engine": "Engine"}
 
 
+@cache
 def ground_truth(game: str) -> Truth | None:
     """The ground truth of the game named `game` (a stored spec); None for a game without one, or one
     this install no longer knows."""
