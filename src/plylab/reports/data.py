@@ -8,7 +8,7 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
@@ -139,30 +139,8 @@ class GameSummary:
     seat_name: str = ""  # the seat as the site names it (chess: White or Black)
 
     def values(self) -> list[JSONValue]:
-        """The row as the game list's script holds it."""
-        return [
-            self.id,
-            self.idx,
-            self.game,
-            self.formulation,
-            self.player,
-            self.seat,
-            self.opponent,
-            self.outcome,
-            self.failure_kind,
-            self.moves,
-            self.optimal,
-            self.scored,
-            self.tokens,
-            self.replay,
-            self.graded,
-            self.nonoptimal,
-            self.mean_loss,
-            self.acpl,
-            self.accuracy,
-            self.blunders,
-            self.seat_name,
-        ]
+        """The row as the game list's script holds it: the fields' values, in their order."""
+        return [getattr(self, f.name) for f in fields(self)]
 
 
 def game_summary(g: ListedGame, replay: bool, chess: GameChess | None = None) -> GameSummary:
