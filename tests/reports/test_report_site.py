@@ -171,7 +171,7 @@ def test_plies_moves_and_turns_are_named_as_the_manual_defines_them(site: Path, 
         html.unescape(h)
         for h in re.findall(r"<th>([^<]*)</th>", games_table[: games_table.index("</thead>")])
     ]
-    assert "plies" in header and "moves" not in header and "player's optimal moves" in header
+    assert "plies" in header and "moves" not in header and "non-optimal moves" in header
     body = games_table[games_table.index("<tbody>") : games_table.index("</tbody>")]
     rows = re.findall(r"<tr>(.*?)</tr>", body, re.DOTALL)
     column = header.index("plies")

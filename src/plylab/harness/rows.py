@@ -158,6 +158,9 @@ class GameTotals:
     model_tokens: float
     model_tokens_sq: float
     payoff: float | None = None  # the player's return in the game (chips in poker)
+    graded: float = 0.0  # the player's moves with a grade (oracles.graded)
+    nonoptimal: float = 0.0  # of them, those whose loss is above the grade's tolerance
+    loss_sum: float = 0.0  # their losses summed (the game's scale: expected score or payoff)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -243,6 +246,41 @@ class WrongMove:
     action: int
     action_label: str | None
     n: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlyLoss:
+    """A matchup player's graded moves at one move number `k` (from 0): how many, their summed loss
+    on the graded scale (`unit`: score or payoff), how many lost more than the grade's tolerance."""
+
+    k: int
+    n: int
+    loss: float
+    bad: float
+    unit: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CostlyDecision:
+    """A decision (an information set where the grade names one, else a state) where the matchup's
+    player made a non-optimal move: a state of it, how often it was met, how often and how much lost."""
+
+    decision: str
+    state: str
+    seen: int
+    wrong: float
+    lost: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CostlyMove:
+    """The non-optimal move that lost the most at a decision: how often, how much in all, one grade."""
+
+    action: int
+    action_label: str | None
+    n: int
+    lost: float
+    grade: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -32,6 +32,7 @@ from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
+from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has this one
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
@@ -40,6 +41,8 @@ from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
     CalledMove,
+    CostlyDecision,
+    CostlyMove,
     EngineMove,
     ExportRows,
     GameRow,
@@ -53,6 +56,7 @@ from .rows import (
     ModelUsage,
     MoveRow,
     OutcomeCount,
+    PlyLoss,
     PlyOptimality,
     RunRow,
     WorstState,
@@ -247,6 +251,13 @@ def _texts(
             yield "attempts", f"$[{i}].{f}", a.get(f)
 
 
+# A move its ground truth calls non-optimal: a loss on the graded scale (oracles.graded) above the
+# grade's own tolerance (an exact oracle's or an engine's 1e-9, an equilibrium's target), and for a
+# move stored before grades were (no loss), the exact oracle's verdict in an informative position.
+_NON_OPTIMAL = f"""(CASE WHEN m.loss IS NOT NULL
+    THEN m.loss > COALESCE(json_extract(m.grade, '$.tolerance'), {TOLERANCE})
+    ELSE m.informative = 1 AND m.optimal = 0 END)"""
+
 # One row per game with its player's moves summed by SQLite, so a report holds one small row per
 # game at a time instead of every stored move (prompts, replies, states).
 GAME_TOTALS = f"""
@@ -257,6 +268,9 @@ SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.oppo
        TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
        TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
        TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
+       TOTAL(m.action IS NOT NULL AND m.loss IS NOT NULL) AS graded,
+       TOTAL(m.action IS NOT NULL AND {_NON_OPTIMAL}) AS nonoptimal,
+       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.loss END) AS loss_sum,
        {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
        SUM(m.cost) AS cost,
        TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
@@ -334,6 +348,28 @@ GROUP BY m.state HAVING wrong > 0 ORDER BY wrong DESC, seen DESC LIMIT ?"""
 
 WRONG_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id
 WHERE {_MATCHUP_MOVES} AND m.state = ? AND m.optimal = 0 GROUP BY m.action ORDER BY n DESC, m.action LIMIT 1"""
+
+# The same on the graded scale (every ground truth: an exact oracle, an equilibrium, an engine): the
+# player's graded moves, a decision named by its information set where the grade names one (poker:
+# what the player knew), else by its state.
+_GRADED_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
+AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
+AND m.seat = g.player_seat AND m.action IS NOT NULL AND m.loss IS NOT NULL"""
+_DECISION = "COALESCE(json_extract(m.grade, '$.detail.infoset'), m.state)"
+
+LOSS_BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.loss) AS loss, TOTAL({_NON_OPTIMAL}) AS bad,
+       MIN(json_extract(m.grade, '$.unit')) AS unit
+FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES} GROUP BY k ORDER BY k"""
+
+COSTLY_DECISIONS = f"""SELECT {_DECISION} AS decision, MIN(m.state) AS state, COUNT(*) AS seen,
+       TOTAL({_NON_OPTIMAL}) AS wrong, TOTAL(m.loss) AS lost
+FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES}
+GROUP BY decision HAVING wrong > 0 ORDER BY lost DESC, wrong DESC, decision LIMIT ?"""
+
+COSTLY_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n, TOTAL(m.loss) AS lost, MIN(m.grade) AS grade
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE {_GRADED_MOVES} AND {_DECISION} = ? AND {_NON_OPTIMAL}
+GROUP BY m.action ORDER BY lost DESC, m.action LIMIT 1"""
 
 # Per game, the tail of its prompts and the head of its traces and replies, for the game list's search.
 GAME_TEXTS = """SELECT game_id, substr(group_concat(
@@ -695,6 +731,21 @@ class Store:
         """The non-optimal move the matchup's player chose most often in `state`."""
         row = self._conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
         return None if row is None else from_row(WrongMove, row)
+
+    def loss_by_move(self, m: Matchup) -> list[PlyLoss]:
+        """The matchup player's graded moves per move number: how many, their loss, the non-optimal."""
+        return list(rows_of(PlyLoss, self._conn.execute(LOSS_BY_MOVE, _matchup_args(m))))
+
+    def costly_decisions(self, m: Matchup, limit: int) -> list[CostlyDecision]:
+        """The `limit` decisions (information sets, else states) where the matchup's player lost the
+        most on the graded scale, each with a non-optimal move."""
+        rows = self._conn.execute(COSTLY_DECISIONS, (*_matchup_args(m), limit)).fetchall()
+        return [from_row(CostlyDecision, r) for r in rows]
+
+    def costly_move(self, m: Matchup, decision: str) -> CostlyMove | None:
+        """The non-optimal move that lost the matchup's player the most at `decision`, with a grade of it."""
+        row = self._conn.execute(COSTLY_MOVE, (*_matchup_args(m), decision)).fetchone()
+        return None if row is None else from_row(CostlyMove, row)
 
     def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
         """Every move an engine graded in these games (chess and its variants), by game and ply,

@@ -8,7 +8,7 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
@@ -22,8 +22,10 @@ from ..jsontypes import JSONObject, JSONValue
 from ..oracles.graded import Grade
 from ..players.canonical import printed_run_name
 from .boards import Marks, draw
+from .chessgames import GameChess
 from .evalline import engine_view, source_of
 from .payload import EquilibriumView, Final, LegalMove, Replay, Step
+from .seats import first_mover, seat_names
 
 if TYPE_CHECKING:
     import pyspiel
@@ -128,29 +130,22 @@ class GameSummary:
     scored: int
     tokens: int
     replay: bool  # whether the game has a replay page
+    graded: int = 0  # the player's moves graded on the one scale (oracles.graded)
+    nonoptimal: int = 0  # of them, those that lost more than the ground truth's tolerance
+    mean_loss: float | None = None  # their mean loss (expected score, or payoff against an equilibrium)
+    acpl: float | None = None  # chess: the player's average centipawn loss in the game
+    accuracy: float | None = None  # chess: the player's accuracy (lichess's, 0..100)
+    blunders: int | None = None  # chess: the player's moves judged blunders
+    seat_name: str = ""  # the seat as the site names it (chess: White or Black)
 
     def values(self) -> list[JSONValue]:
-        """The row as the game list's script holds it."""
-        return [
-            self.id,
-            self.idx,
-            self.game,
-            self.formulation,
-            self.player,
-            self.seat,
-            self.opponent,
-            self.outcome,
-            self.failure_kind,
-            self.moves,
-            self.optimal,
-            self.scored,
-            self.tokens,
-            self.replay,
-        ]
+        """The row as the game list's script holds it: the fields' values, in their order."""
+        return [getattr(self, f.name) for f in fields(self)]
 
 
-def game_summary(g: ListedGame, replay: bool) -> GameSummary:
-    """A row of a run's game list: who played, how it ended, how well the player moved."""
+def game_summary(g: ListedGame, replay: bool, chess: GameChess | None = None) -> GameSummary:
+    """A row of a run's game list: who played, how it ended, how well the player moved (with
+    `chess`, the engine's figures of the player's moves)."""
     return GameSummary(
         id=g.id,
         idx=g.idx,
@@ -166,6 +161,13 @@ def game_summary(g: ListedGame, replay: bool) -> GameSummary:
         scored=int(g.scored),
         tokens=int(g.played_tokens),
         replay=replay,
+        graded=int(g.graded),
+        nonoptimal=int(g.nonoptimal),
+        mean_loss=g.loss_sum / g.graded if g.graded else None,
+        acpl=None if chess is None else chess.acpl,
+        accuracy=None if chess is None else chess.accuracy,
+        blunders=None if chess is None else chess.blunders,
+        seat_name=seat_names(g.game, formulation(g.game, g.formulation))[g.player_seat],
     )
 
 
@@ -205,10 +207,12 @@ def _equilibrium(m: MoveRow) -> EquilibriumView | None:
     if grade is None or m.action is None:
         return None
     detail = _part(grade, "detail")
+    graded = Grade.from_json(grade)
     return {
         "loss": m.loss,
         "span": grade.get("span"),
-        "informative": Grade.from_json(grade).informative,
+        "informative": graded.informative,
+        "lost": not graded.is_best(m.action),
         "played": detail.get("played"),
         "probability": _part(detail, "policy").get(str(m.action)),
         "belief": detail.get("belief"),
@@ -312,7 +316,7 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> Replay:
     engine = get_game(g.game).engine if f is not None else None
     player, opponent = g.player, g.opponent
     specs = [player, opponent] if g.player_seat == 0 else [opponent, player]
-    names = [f.seat_name(s) if f is not None else f"Player {s + 1}" for s in (0, 1)]
+    names = seat_names(g.game, f)
     seats = [f"{names[s]} ({specs[s]})" for s in (0, 1)]
     steps = [_step(f, engine, m, names, g.game, moves[i - 1] if i else None) for i, m in enumerate(moves)]
     return {
@@ -330,6 +334,7 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> Replay:
         "player_seat": g.player_seat,
         "seats": seats,
         "seat_names": names,
+        "first": first_mover(g.game),
         "outcome": g.outcome,
         "seed": g.seed,
         "steps": steps,

@@ -18,6 +18,8 @@ from ..harness.store import Store
 from ..jsontypes import JSONValue
 from ..players.canonical import canonical_spec
 from .data import GameSummary
+from .seats import first_mover, is_chess, seat_names
+from .truth import ground_truth
 
 # What search sees of a game: the end of each prompt (the position and the question: the rules
 # before them are the same in every game), the start of each trace and reply, 8,000 characters a
@@ -55,15 +57,29 @@ class Choices:
     opponents: list[str]
     failure_kinds: list[str]
     fields: tuple[str, ...]
+    seats: list[tuple[str, str]]  # (value, label) of the seat filter, the first mover first
+    chess: bool  # the run has engine-graded games: the list has their ACPL, accuracy, blunders
+
+
+def seat_choices(games: list[str]) -> list[tuple[str, str]]:
+    """The seat filter's options: numbered, or named where every game names its seats (chess)."""
+    if games and all(is_chess(g) for g in games):
+        names = seat_names(games[0], None)
+        first = first_mover(games[0])
+        return [(str(first + 1), f"{names[first]} (moves first)"), (str(2 - first), names[1 - first])]
+    return [("1", "1 (moves first)" + (" · Black in chess" if any(map(is_chess, games)) else "")), ("2", "2")]
 
 
 def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> Choices:
     """The values each filter offers for one run."""
+    games = sorted({m.game for m in matchups})
     return Choices(
-        games=sorted({m.game for m in matchups}),
+        games=games,
         formulations=sorted({m.formulation for m in matchups}),
         players=sorted({canonical_spec(m.player) for m in matchups}),
         opponents=sorted({canonical_spec(m.opponent) for m in matchups}),
         failure_kinds=store.failure_kinds(run_id),
         fields=FIELDS,
+        seats=seat_choices(games),
+        chess=any(ground_truth(g) == "engine" for g in games),
     )

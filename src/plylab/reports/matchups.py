@@ -1,9 +1,13 @@
-"""A page per matchup: its numbers, its optimality by move number, and its worst positions.
+"""A page per matchup: its numbers, how well the player moved by move number, and its worst positions.
 
-The worst positions are the states where the matchup's player most often chose a non-optimal
-move, counted by the store's SQL over every stored game of the matchup and drawn with their legal moves'
-exact values and the move most often played wrongly there. Everything is aggregated by SQLite,
-so a page costs the same for 10 games as for 10,000.
+Where the game's ground truth is exact (reports/truth.py), the paper's measure: optimality by move
+number, and the worst positions are the states where the player most often chose a non-optimal move,
+drawn with their legal moves' exact values and the move most often played wrongly there. Where it is
+an equilibrium or an engine, the graded scale (oracles.graded): the mean loss by move number, and the
+worst positions are the decisions (an information set where the grade names one, else a state)
+where the player lost the most, drawn with the costliest move played there and the best one.
+Everything is aggregated by SQLite over every stored game of the matchup, so a page costs the same
+for 10 games as for 10,000.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from markupsafe import Markup, escape
 from ..analysis.results import MatchupRow
 from ..errors import UserError
 from ..games import get_game
-from ..harness.rows import Matchup, MatchupCount
+from ..harness.rows import Matchup, MatchupCount, PlyLoss
 from ..harness.store import Store
+from ..oracles.graded import Grade
 from .boards import Marks, draw
+from .truth import ground_truth
 
 WORST = 6  # positions drawn per matchup
 
@@ -36,8 +42,11 @@ class WorstPosition:
     text: str | None
     wrong: int
     seen: int
-    move: str | None  # the move most often played wrongly there
+    move: str | None  # the move most often played wrongly there (graded: the costliest one)
     move_n: int
+    lost: float | None = None  # graded: the loss of every move played there, summed
+    move_loss: float | None = None  # graded: the loss of one play of `move`
+    best: str | None = None  # graded: the ground truth's best move there
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,8 @@ class MatchupPage:
 
     chart: Markup
     worst: list[WorstPosition]
+    graded: bool = False  # the chart and the positions are on the graded scale (not exact optimality)
+    unit: str = "expected score"  # the graded scale's unit, as the page names it
 
 
 def page_path(row: MatchupRow) -> str:
@@ -96,11 +107,86 @@ def by_move_chart(points: list[tuple[int, int, float]]) -> Markup:
     )
 
 
+UNITS = {"score": "expected score", "payoff": "expected payoff"}
+
+
+def by_move_loss_chart(points: list[PlyLoss]) -> Markup:
+    """The player's mean loss per move number as bars with their n and non-optimal count; a sentence
+    when no move was graded."""
+    if not points:
+        return Markup('<p class="empty">No graded moves: nothing to plot (no ground truth graded them).</p>')
+    width, height, left, bottom, top = 720, 190, 52, 34, 12
+    bar = min(60.0, (width - left - 10) / len(points))
+    means = [p.loss / p.n for p in points]
+    peak = max(means) or 1.0
+    body = []
+    for v in (0, peak / 2, peak):
+        y = top + (1 - v / peak) * (height - top - bottom)
+        body.append(f'<line x1="{left}" x2="{width - 10}" y1="{y:.1f}" y2="{y:.1f}" stroke="#d0d7de"/>')
+        body.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11" fill="#636c76">{v:.3g}</text>'
+        )
+    for i, (p, mean) in enumerate(zip(points, means, strict=True)):
+        h = mean / peak * (height - top - bottom)
+        x = left + i * bar
+        tip = escape(f"move {p.k + 1}: mean loss {mean:.4f} over {p.n} moves; {p.bad:.0f} non-optimal")
+        body.append(
+            f'<g class="bar"><title>{tip}</title>'
+            f'<rect x="{x + bar * 0.15:.1f}" y="{height - bottom - h:.1f}" width="{bar * 0.7:.1f}" height="{h:.1f}" fill="#cf222e"/>'
+            f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 13}" text-anchor="middle" font-size="11">{p.k + 1}</text>'
+            f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 26}" text-anchor="middle" font-size="9" fill="#636c76">n={p.n}</text></g>'
+        )
+    return Markup(
+        f'<svg class="chart loss" viewBox="0 0 {width} {height}" width="100%" role="img" data-bars="{len(points)}">'
+        + "".join(body)
+        + "</svg>"
+    )
+
+
+def _graded_page(store: Store, matchup: Matchup, row: MatchupRow) -> MatchupPage:
+    """The matchup's page on the graded scale (an equilibrium, an engine): loss by move, costliest decisions."""
+    points = store.loss_by_move(matchup)
+    try:
+        engine = get_game(row.game).engine
+        f = get_game(row.game).formulation(row.formulation)
+    except UserError:
+        engine = f = None
+    worst = []
+    for d in store.costly_decisions(matchup, WORST):
+        move = store.costly_move(matchup, d.decision)
+        svg = text = best = None
+        if engine is not None and f is not None:
+            state = engine.deserialize_state(d.state)
+            svg = draw(row.game, state, Marks(chosen=move.action if move else None))
+            text = f.render_state(state)
+            if move is not None:
+                top = Grade.from_json(move.grade).best_actions
+                best = ", ".join(f.action_label(state, a) for a in top if a in state.legal_actions()) or None
+        worst.append(
+            WorstPosition(
+                svg=Markup(svg) if svg else None,
+                text=text,
+                wrong=int(d.wrong),
+                seen=d.seen,
+                move=move.action_label if move else None,
+                move_n=move.n if move else 0,
+                lost=d.lost,
+                move_loss=move.lost / move.n if move else None,
+                best=best,
+            )
+        )
+    unit = UNITS.get(points[0].unit or "", "expected score") if points else "expected score"
+    return MatchupPage(by_move_loss_chart(points), worst, graded=True, unit=unit)
+
+
 def matchup_page(
     store: Store, run_id: int, row: MatchupRow, spellings: tuple[list[str], list[str]]
 ) -> MatchupPage:
-    """What a matchup's page shows, read from the store."""
+    """What a matchup's page shows, read from the store: exact optimality where the game's ground
+    truth is exact (or unknown: the page then says nothing was scored), the graded scale elsewhere."""
     matchup = _matchup(run_id, row, spellings)
+    if ground_truth(row.game) in ("equilibrium", "engine"):
+        return _graded_page(store, matchup, row)
     points = [(p.k, p.n, p.ok) for p in store.optimality_by_move(matchup)]
     worst = []
     try:
@@ -151,4 +237,4 @@ def spellings_of(
     return out
 
 
-__all__ = ["by_move_chart", "escape", "matchup_page", "page_path", "spellings_of"]
+__all__ = ["by_move_chart", "by_move_loss_chart", "escape", "matchup_page", "page_path", "spellings_of"]

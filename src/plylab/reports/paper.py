@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis.results import MatchupRow
 from ..players.canonical import printed_run_name
+from .truth import ground_truth
 
 # (table, pivot columns, caption), in the paper's order: Tables 4/8/10, 6/7, recognition, tokens.
 PIVOTS = (
@@ -37,6 +38,18 @@ class PaperTable:
     rows: list[MatchupRow]
 
 
+def defines(table: str, row: MatchupRow) -> bool:
+    """Whether the paper defines `table`'s figure for this row: optimality where the game's moves have
+    exact values (the paper's games; an equilibrium or an engine grades on another scale), recognition
+    where a model left texts to read it on (traces, or replies), tokens where a model played, outcomes
+    everywhere."""
+    if table == "optimality":
+        return ground_truth(row.game) == "exact"
+    if table == "recognition":
+        return row.uses_model and row.recognition.n > 0
+    return row.uses_model if table in MODEL_ONLY else True
+
+
 def _setting(row: MatchupRow) -> tuple[str, ...]:
     return (row.game, row.formulation, row.player, row.opponent)
 
@@ -50,7 +63,7 @@ def paper_tables(rows: list[MatchupRow]) -> list[PaperTable]:
     out = []
     for table, by, caption in PIVOTS:
         for (game, run), scoped in scopes.items():
-            chosen = [r for r in scoped if r.uses_model] if table in MODEL_ONLY else scoped
+            chosen = [r for r in scoped if defines(table, r)]
             if not chosen:
                 continue
             scope = f"{game}, run {printed_run_name(run)}" if run else game

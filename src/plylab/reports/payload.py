@@ -30,6 +30,7 @@ class EquilibriumView(TypedDict):
     loss: float | None
     span: JSONValue
     informative: bool
+    lost: bool  # the chosen action lost more than the oracle's tolerance (the graded scale's non-optimal)
     played: JSONValue
     probability: JSONValue
     belief: JSONValue
@@ -115,6 +116,7 @@ class Replay(TypedDict):
     player_seat: int
     seats: list[str]
     seat_names: list[str]
+    first: int  # the seat that moves first (chess: White, seat 1)
     outcome: str
     seed: int
     steps: list[Step]

@@ -20,9 +20,10 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from ..analysis.chess import ChessRow, chess_rows
 from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
-from ..analysis.results import IDENTITY, MatchupRow, Mean
+from ..analysis.results import IDENTITY, MatchupKey, MatchupRow, Mean
 from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
@@ -30,15 +31,16 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plots import styled
-from . import boards, data, evalline, extras, gamelist, plots, valueline
+from . import boards, chessgames, data, engine, evalline, extras, gamelist, plots, valueline
 from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
 from .gamelist import Choices
 from .matchups import matchup_page, spellings_of
 from .matchups import page_path as matchup_page_path
-from .page import Cell, Grid, Plot, plot_ref
+from .page import Cell, Grid, Plot, Section, plot_ref
 from .paper import paper_tables
 from .papers import paper_pages
+from .truth import TITLES, ground_truth
 
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 
@@ -121,17 +123,44 @@ def _payoff(est: Mean | None) -> Cell:
     return Cell(payoff_cell(est), sort=est.mean, cls="num")
 
 
-def matchup_grid(rows: list[MatchupRow], root: str = "") -> Grid:
-    """Outcomes and optimality per matchup; the clustered interval, scored moves and moves per game
-    fold into a detail row, so the table fits 1280 px."""
+Losses = dict[MatchupKey, ChessRow]  # the engine's figures of each engine-graded matchup
+
+
+def _loss(r: MatchupRow, chess: Losses) -> Cell:
+    """The matchup's mean loss on the graded scale, where an equilibrium or an engine graded it: against
+    an equilibrium per informative decision (game-clustered interval), by an engine per game (t)."""
+    n: int | None
+    if r.equilibrium is not None:
+        e = r.equilibrium.loss
+        mean, low, high, n = e.mean, e.low, e.high, e.n
+    elif r.key in chess:
+        m = chess[r.key].expected_score_loss
+        mean, low, high, n = m.mean, m.low, m.high, m.n
+    else:
+        return Cell("–", sort=None, cls="num")
+    if mean is None:
+        return Cell("–", sort=None, cls="num")
+    return Cell(estimate_text(mean, low, high, n, "{:.3f}".format), sort=mean, cls="num")
+
+
+def matchup_grid(rows: list[MatchupRow], root: str = "", chess: Losses | None = None) -> Grid:
+    """Outcomes, and how well the player moved by the game's ground truth (reports/truth.py):
+    optimality where it is exact (the paper's), the mean loss where an equilibrium or an engine
+    graded the moves (`chess`: the engine's figures by matchup). The clustered interval, scored
+    moves and moves per game fold into a detail row, so the table fits 1280 px."""
+    chess = chess or {}
     keys = _keys(rows)
+    truths = {ground_truth(r.game) for r in rows}
+    exact = "exact" in truths or any(r.optimality.scored for r in rows)
+    graded = any(r.equilibrium is not None or r.key in chess for r in rows)
     scored = any(r.optimality_score is not None for r in rows)  # oracles with exact scores (Connect Four)
     paid = any(r.payoff is not None for r in rows)  # hidden-information games: mean payoff per game
     header = (
         [*keys, "games", "W", "D", "L", "F"]
         + ["payoff/game [95% t]"] * paid
-        + ["optimality [95% Wilson]"]
+        + ["optimality [95% Wilson]"] * exact
         + ["by exact score [95% Wilson]"] * scored
+        + ["mean loss [95%]"] * graded
     )
     body, details = [], []
     for r in rows:
@@ -140,27 +169,83 @@ def matchup_grid(rows: list[MatchupRow], root: str = "") -> Grid:
             _key_cells(r, keys, root)
             + [_int(n) for n in (r.games, r.wins, r.draws, r.losses, r.failures)]
             + [_payoff(r.payoff)] * paid
-            + [_rate_ci(o.rate, o.low, o.high, o.scored)]
+            + [_rate_ci(o.rate, o.low, o.high, o.scored)] * exact
             + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)]
             * scored
-        )
-        clustered = (
-            f"[{o.cluster_low:.3f}, {o.cluster_high:.3f}]"
-            if interval_holds(o.cluster_low, o.cluster_high, o.scored)
-            else "–"
+            + [_loss(r, chess)] * graded
         )
         moves = r.moves_per_game.mean
-        details.append(
-            f"95% interval clustered by game: {clustered} · scored moves: {o.scored} · "
-            f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
-        )
+        per_game = f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
+        if r.equilibrium is not None:
+            e = r.equilibrium
+            details.append(
+                f"mean loss in payoff per informative decision ({e.loss.n} of {e.decisions}), 95% interval "
+                f"clustered by game · graded by {e.source} · {per_game}"
+            )
+        elif r.key in chess:
+            details.append(
+                f"mean expected-score loss per game, 95% Student-t interval · graded by "
+                f"{', '.join(chess[r.key].engine)} · {per_game}"
+            )
+        else:
+            clustered = (
+                f"[{o.cluster_low:.3f}, {o.cluster_high:.3f}]"
+                if interval_holds(o.cluster_low, o.cluster_high, o.scored)
+                else "–"
+            )
+            details.append(
+                f"95% interval clustered by game: {clustered} · scored moves: {o.scored} · {per_game}"
+            )
+    title = {
+        (True, False): "Outcomes and optimality",
+        (False, True): "Outcomes and losses",
+        (True, True): "Outcomes, optimality and losses",
+    }.get((exact, graded), "Outcomes")
     return Grid(
         "matchups",
-        "Outcomes and optimality",
+        title,
         header,
         body,
         empty="No games in this store yet.",
         details=details,
+    )
+
+
+def exact_section(rows: list[MatchupRow], root: str = "") -> Section | None:
+    """The index's section for games with an exact ground truth (a minimax table, a solver): the
+    paper's optimality per matchup with both its intervals. None when no such game was played."""
+    exact = [r for r in rows if ground_truth(r.game) == "exact"]
+    if not exact:
+        return None
+    keys = _keys(exact)
+    scored = any(r.optimality_score is not None for r in exact)
+    header = (
+        [*keys, "optimality [95% Wilson]", "clustered by game [95%]", "scored moves"]
+        + ["by exact score [95% Wilson]"] * scored
+        + ["moves/game"]
+    )
+    body = []
+    for r in exact:
+        o, s = r.optimality, r.optimality_score
+        clustered = interval_holds(o.cluster_low, o.cluster_high, o.scored)
+        body.append(
+            _key_cells(r, keys, root)
+            + [
+                _rate_ci(o.rate, o.low, o.high, o.scored),
+                _ci(o.cluster_low, o.cluster_high) if clustered else Cell("–", cls="ci"),
+                _int(o.scored),
+            ]
+            + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)]
+            * scored
+            + [_num(r.moves_per_game.mean, 1)]
+        )
+    return Section(
+        "exact",
+        TITLES["exact"],
+        "Games whose every move has an exact value (a minimax table, a solver): optimality is the share of "
+        "the player's moves that keep the best value, over informative positions (where not every legal move "
+        "has the same value; 003's measure).",
+        tables=[Grid("exact-table", "Optimality against the exact values", header, body)],
     )
 
 
@@ -248,7 +333,16 @@ def rating_grids(table: dict[str, list[Rating]]) -> list[Grid]:
     ]
 
 
-def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
+def _moves_lost(s: GameSummary) -> Cell:
+    """The player's non-optimal moves of its graded ones (a store from before grades: of its scored)."""
+    of = s.graded or s.scored
+    if not of:
+        return Cell("–", sort=-1, cls="num")
+    return Cell(f"{s.nonoptimal}/{of}", sort=s.nonoptimal / of, cls="num")
+
+
+def games_grid(listed: list[GameSummary], note: str = "", chess: bool = False) -> Grid:
+    """A run's game list; with `chess`, the engine's figures of each game (ACPL, accuracy, blunders)."""
     header = [
         "replay",
         "#",
@@ -258,8 +352,10 @@ def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
         "seat",
         "opponent",
         "outcome",
-        "plies",  # both seats' (num_moves); the next column is the player's moves
-        "player's optimal moves",
+        "plies",  # both seats' (num_moves); the next columns are the player's moves
+        "non-optimal moves",
+        "mean loss",
+        *(["ACPL", "accuracy", "blunders"] if chess else []),
         "output tokens",
     ]
     body = [
@@ -269,13 +365,13 @@ def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
             Cell(s.game),
             Cell(s.formulation),
             Cell(s.player, cls="key"),
-            _int(s.seat),
+            Cell(s.seat_name or str(s.seat), sort=s.seat),
             Cell(s.opponent, cls="key"),
             Cell(s.outcome + (f" ({s.failure_kind})" if s.failure_kind else ""), cls=f"outcome {s.outcome}"),
             _int(s.moves),
-            Cell(
-                f"{s.optimal}/{s.scored}" if s.scored else "–", sort=s.optimal / s.scored if s.scored else -1
-            ),
+            _moves_lost(s),
+            _num(s.mean_loss),
+            *([_num(s.acpl, 1), _num(s.accuracy, 1), _num(s.blunders, 0)] if chess else []),
             _int(s.tokens),
         ]
         for s in listed
@@ -288,6 +384,13 @@ def games_grid(listed: list[GameSummary], note: str = "") -> Grid:
         note=note,
         empty="No games stored for this run.",
     )
+
+
+GAMES_NOTE = (
+    "The player's moves: non-optimal = a loss above the ground truth's tolerance on the graded scale "
+    "(expected score; payoff against an equilibrium), of the moves it graded; mean loss over those moves."
+)
+CHESS_NOTE = " ACPL, accuracy and blunders as lichess counts them (analysis/chess.py)."
 
 
 def runs_grid(summaries: list[RunSummary]) -> Grid:
@@ -317,6 +420,7 @@ class RunTables:
 
     matchups: Grid
     pivots: list[Grid]
+    truths: list[Grid]  # what the ground truth says of each matchup, beyond the matchups table
 
 
 def run_page_path(run_id: int, page: int) -> str:
@@ -373,6 +477,7 @@ class SiteWriter:
         matchups: list[MatchupCount],
         rows: list[MatchupRow],
         replays: int = 0,
+        chess: Losses | None = None,
     ) -> None:
         """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
 
@@ -386,7 +491,9 @@ class SiteWriter:
             summary = summaries[run.id]
             pages = max(1, -(-summary.games // GAMES_PER_PAGE))
             run_rows = [r for r in rows if r.run == run.name]
-            tables = RunTables(matchup_grid(run_rows, "../"), pivot_grids(run_rows))
+            mine = [c for k, c in (chess or {}).items() if k[0] == run.name]
+            truths = [t for s in (equilibrium_section(run_rows), engine.section(mine)) if s for t in s.tables]
+            tables = RunTables(matchup_grid(run_rows, "../", chess), pivot_grids(run_rows), truths)
             capped = replays > 0 and any(m.games > replays for m in matchups if m.run_id == run.id)
             note = (
                 (
@@ -397,12 +504,13 @@ class SiteWriter:
                 else ""
             )
             filters = gamelist.choices(store, run.id, [m for m in matchups if m.run_id == run.id])
+            figures = chessgames.game_figures(store, run.id) if filters.chess else {}
             listed: list[GameSummary] = []
             pending: list[int] = []
             page = 1
             for g in store.listed_games(run.id):
                 replay = replays == 0 or g.nth <= replays
-                listed.append(data.game_summary(g, replay))
+                listed.append(data.game_summary(g, replay, figures.get(g.id)))
                 if replay:
                     pending.append(g.id)
                 if len(pending) >= CHUNK:
@@ -444,17 +552,27 @@ class SiteWriter:
             run_page_path(run.id, page),
             "../",
             run=summary,
-            games=games_grid(listed, note),
+            games=games_grid(
+                listed,
+                " ".join(n for n in (GAMES_NOTE + CHESS_NOTE * filters.chess, note) if n),
+                filters.chess,
+            ),
             pager=pager if pages > 1 else [],
             filters=filters,
             page=page,
             pages=pages,
             matchups=tables.matchups,
+            truths=tables.truths,
             pivots=tables.pivots,
         )
 
     def matchup_pages(
-        self, store: Store, runs: list[RunRow], matchups: list[MatchupCount], rows: list[MatchupRow]
+        self,
+        store: Store,
+        runs: list[RunRow],
+        matchups: list[MatchupCount],
+        rows: list[MatchupRow],
+        chess: Losses | None = None,
     ) -> None:
         """A page per matchup row (reports/matchups.py), each aggregated in SQL."""
         ids = {r.name: r.id for r in runs}
@@ -467,7 +585,7 @@ class SiteWriter:
                 matchup_page_path(r),
                 "../",
                 row=r,
-                summary=matchup_grid([r], "../"),
+                summary=matchup_grid([r], "../", chess),
                 page=matchup_page(store, run_id, r, spellings.get(key, ([r.player], [r.opponent]))),
                 run_href=run_page_path(run_id, 1),
             )
@@ -520,9 +638,11 @@ def write_site(
         results = data.rating_results(store, run_ids)
         names = {r.name for r in runs}
         rows = [r for r in matchup_results(store, run) if r.run in names]
+        graded = [c for c in chess_rows(store, run) if c.run in names]  # engine-graded matchups (chess)
+        chess = {(c.run, c.game, c.formulation, c.player, c.opponent): c for c in graded}
         writer.copy_static()
-        writer.run_pages(store, runs, matchups, rows, replays)
-        writer.matchup_pages(store, runs, matchups, rows)
+        writer.run_pages(store, runs, matchups, rows, replays, chess)
+        writer.matchup_pages(store, runs, matchups, rows, chess)
     finally:
         store.close()
     ratings = ratings_by_game(results, pooled=pooled_ratings)
@@ -532,12 +652,14 @@ def write_site(
         sections = [
             s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
         ]
-        sections[:0] = [s for s in (equilibrium_section(rows),) if s]  # hidden information: before the rest
+        # a section per ground truth the store's games have (exact, equilibrium, engine), after the matchups
+        truths = [s for s in (exact_section(rows), equilibrium_section(rows), engine.section(graded)) if s]
     for paper in papers:
         writer.page("paper.html", paper.path, "../", paper=paper)
     main_toc = [
         ("ratings", "Ratings"),
         ("results", "Matchups"),
+        *((s.id, s.title) for s in truths),
         ("plots", "Plots"),
     ]
     games = sum(m.games for m in matchups)
@@ -563,9 +685,10 @@ def write_site(
         ratings=rating_grids(ratings),
         ratings_plot=ratings_plot,
         plots=figures,
-        matchups=matchup_grid(rows, ""),
+        matchups=matchup_grid(rows, "", chess),
         usage=usage_grid(rows),
         pivots=pivots,
         papers=papers,
         extras=sections,
+        truths=truths,
     )

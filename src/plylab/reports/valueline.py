@@ -64,7 +64,7 @@ def series(steps: list[Step]) -> list[Point]:
             if chosen is not None and (paid := chosen.get("payoff")) is not None:
                 payoff = float(paid) * flip
                 value = payoff / half
-            kind = "mistake" if eq["informative"] and eq["played"] is False else "move"
+            kind = "mistake" if eq["informative"] and eq["lost"] else "move"
         else:
             chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
             if chosen is not None and (named := chosen["value"]) is not None:
@@ -134,7 +134,11 @@ def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = S
             + " for "
             + seat_names[0]
             + (f", score {p['score']}" if p["score"] is not None else "")
-            + {"mistake": " · not optimal", "failure": " · failure", "move": ""}[p["kind"]]
+            + {
+                "mistake": " · lost expected payoff" if half else " · not optimal",
+                "failure": " · failure",
+                "move": "",
+            }[p["kind"]]
         )
         body.append(
             f'<g class="step" data-step="{p["step"]}"><title>{tip}</title>'
@@ -162,7 +166,8 @@ def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = S
         f'<p class="chart-key"><span class="seat0" style="color:{colours[0]}">{escape(seat_names[0])} (solid)</span>'
         f'<span class="seat1" style="color:{colours[1]}">{escape(seat_names[1])} (dashed)</span>'
         + ("<span>the mover's expected payoff against the equilibrium</span>" if half is not None else "")
-        + '<span class="mk-bad">▼ not optimal</span><span>✕ failure</span>'
+        + f'<span class="mk-bad">▼ {"lost expected payoff" if half is not None else "not optimal"}</span>'
+        + "<span>✕ failure</span>"
         + (
             "<span>numbers: Connect Four's exact score</span>"
             if any(p["score"] is not None for p in points)

@@ -6,7 +6,7 @@
   const form = document.getElementById("game-filter");
   const table = document.querySelector('table[data-table="games"]');
   if (!form || !table) return;
-  const run = form.dataset.run, shards = Number(form.dataset.shards);
+  const run = form.dataset.run, shards = Number(form.dataset.shards), chess = form.dataset.chess === "1";
   const fields = form.dataset.fields.split(",");
   const rows = {}, texts = {};
   window.plylab = window.plylab || {};
@@ -46,10 +46,19 @@
     const outcome = g.outcome + (g.failure_kind ? ` (${g.failure_kind})` : "");
     return el("tr", { "data-outcome": g.outcome },
       cell(link, { "data-sort": g.id }), cell(g.idx, { class: "num" }), cell(g.game), cell(g.formulation),
-      spec(g.player), cell(g.seat, { class: "num" }), spec(g.opponent),
+      spec(g.player), cell(g.seat_name || g.seat, { "data-sort": g.seat }), spec(g.opponent),
       cell(outcome, { class: `outcome ${g.outcome}` }), cell(g.moves, { class: "num" }),
-      cell(g.scored ? `${g.optimal}/${g.scored}` : "–", { "data-sort": g.scored ? g.optimal / g.scored : -1 }),
+      ...[lost(g), num(g.mean_loss, 3)],
+      ...(chess ? [num(g.acpl, 1), num(g.accuracy, 1), num(g.blunders, 0)] : []),
       cell(g.tokens, { class: "num" }));
+  }
+  // the player's non-optimal moves of its graded ones (a store from before grades: of its scored)
+  function lost(g) {
+    const of = g.graded || g.scored;
+    return cell(of ? `${g.nonoptimal}/${of}` : "–", { class: "num", "data-sort": of ? g.nonoptimal / of : -1 });
+  }
+  function num(x, digits) {
+    return x === null || x === undefined ? cell("–", { class: "num" }) : cell(x.toFixed(digits), { class: "num", "data-sort": x });
   }
   function wanted() {
     const f = Object.fromEntries(new FormData(form).entries());
@@ -78,7 +87,7 @@
       if (f.outcome && g.outcome !== f.outcome) return;
       if (f.seat && String(g.seat) !== f.seat) return;
       if (f.failure_kind && g.failure_kind !== f.failure_kind) return;
-      if (f.nonoptimal && !(g.optimal < g.scored)) return;
+      if (f.nonoptimal && !(g.nonoptimal > 0)) return;  // a loss above the ground truth's tolerance
       if (f.formulation && g.formulation !== f.formulation) return;
       if (f.player && g.player !== f.player) return;
       if (f.opponent && g.opponent !== f.opponent) return;

@@ -21,7 +21,7 @@
     if (eq) {
       const said = `${move}: expected loss ${eq.loss.toFixed(3)} against the equilibrium, which plays it with probability ${eq.probability.toFixed(3)}`;
       if (!eq.informative) return ["na", `${move}; every action is worth the same here against the equilibrium (not scored)`];
-      return [eq.played ? "ok" : "bad", said];
+      return [eq.lost ? "bad" : "ok", said];
     }
     if (s.optimal === null) return ["na", `${move} (not scored: no oracle)`];
     if (!s.informative) return ["na", `${move}; every legal move has the same value here (not scored)${byScore}`];
@@ -46,7 +46,8 @@
         el("td", { class: hasEq ? "num" : "" }, hasEq && m.payoff !== null && m.payoff !== undefined
           ? (m.payoff >= 0 ? "+" : "") + m.payoff.toFixed(3)
           : m.value ? el("span", { class: `tag ${m.value}` }, m.value)
-          : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})` : "–"));
+          : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})`
+          : s.engine && chosen ? `played (${s.engine.after_text}; loss ${s.engine.loss.toFixed(3)})` : "–"));
       if (hasEq) row.append(el("td", { class: "num" }, m.probability === null || m.probability === undefined ? "–" : m.probability.toFixed(3)));
       if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
