@@ -25,6 +25,7 @@ from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
 from plylab.clue.study import ClueJob, ClueStudy, RunPlan, run_plan
 from plylab.games import get_game
+from plylab.harness.hooks import hooks_for, register_hooks
 from plylab.harness.records import GameRecord
 from plylab.harness.session import play_game
 
@@ -49,12 +50,12 @@ def play(seed: int, judge: bool = True) -> GameRecord:
     """One game on the session (the referee judging every seat, or not)."""
     j = job(seed)
     game = get_game(j.matchup.game)
-    kept = game.hooks
-    game.hooks = kept if judge else Unjudged()
+    kept = hooks_for(game)
+    register_hooks(game, kept if judge else Unjudged())
     try:
         return asyncio.run(play_game(j))
     finally:
-        game.hooks = kept
+        register_hooks(game, kept)
 
 
 def oracle_updates(games: int) -> dict[str, float]:

@@ -33,7 +33,7 @@ from typing import Any
 from plylab.analysis.metrics import matchup_results
 from plylab.cli import main as plylab
 from plylab.harness.store import Store
-from plylab.reports import clue, data, plots
+from plylab.reports import charts, clue, data
 from plylab.reports.latex import write_latex
 from plylab.reports.ratings import rate
 from plylab.reports.site import SiteWriter, write_site
@@ -121,8 +121,8 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
         "ratings (300 bootstrap fits)": lambda: rate(results),
         "one replay payload (tic-tac-toe)": lambda: data.replay_payload(first, moves, "r"),
         "one Clue replay payload": lambda: next(clue.replays(path)),
-        "optimality plot (PNG+SVG)": lambda: plots.optimality(rows, out),
-        "outcomes plot (PNG+SVG)": lambda: plots.outcomes(rows, out),
+        "optimality plot (PNG+SVG)": lambda: charts.optimality(rows, out),
+        "outcomes plot (PNG+SVG)": lambda: charts.outcomes(rows, out),
     }
     return {name: timed(fn)[1:] for name, fn in figures.items()}
 

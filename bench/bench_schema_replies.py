@@ -28,7 +28,7 @@ MAX_TOKENS = 256  # REAPER's default budget for a component's reply
 
 
 def requests(store: Path, calls: int | None) -> list[tuple[list[dict[str, str]], dict | None]]:
-    from plylab.harness.texts import text_at_home
+    from plylab.harness.text_homes import text_at_home
     from plylab.models.cache import stored_text
 
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)

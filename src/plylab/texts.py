@@ -3,7 +3,7 @@
 The response cache (models/cache.py) refers to a long reply, reasoning or prompt by hash; when the
 game is saved, the move (or Clue turn) holding the same text takes it over and the `texts` row keeps
 only where it now lives (`TextHome`). What a home is, and the SQL that hands a text over and reads
-it back, belong to the store (harness/texts.py); the cache is given that reader (`HomeReader`) by
+it back, belong to the store (harness/text_homes.py); the cache is given that reader (`HomeReader`) by
 whoever opens it over a store. Here, on the ground floor, only what both share: the table, the hash.
 """
 
@@ -58,5 +58,5 @@ class TextHome:
 
 
 # Reads a text back from its home over the given connection (None: it cannot be had); the store's
-# is `harness.texts.text_at_home`.
+# is `harness.text_homes.text_at_home`.
 HomeReader: TypeAlias = Callable[[sqlite3.Connection, TextHome], "str | None"]

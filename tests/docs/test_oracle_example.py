@@ -25,6 +25,7 @@ from operator import xor
 import pyspiel
 
 from plylab.games import Formulation, GameDef, register_game
+from plylab.games.base import GroundTruth
 from plylab.oracles import MoveValues
 
 
@@ -57,7 +58,7 @@ GAME = register_game(
         openspiel_name="nim",
         openspiel_params={"pile_sizes": "2;3", "is_misere": True},
         summary="misère Nim on piles 2 and 3, graded by the nim-sum",
-        oracle_factory=lambda game: NimSum(),  # the game names its ground truth
+        ground_truth=GroundTruth("exact", "nim-sum", table=lambda game: NimSum()),  # the game names its ground truth
     )
 )
 # --8<-- [end:oracle]

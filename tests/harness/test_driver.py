@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from plylab.harness.plan import GameJob, Matchup, Plan
-from plylab.harness.seeds import derive_seed
 from plylab.harness.store import Store
 from plylab.learning.schedule import Phase
+from plylab.seeds import derive_seed
 from tests.support.cli import run_args
 from tests.support.runs import count, no_run_outlives_its_test, plylab, stop, wait_for_games  # noqa: F401
 
@@ -271,7 +271,7 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     import shutil
 
     from plylab.clue.study import RunPlan, key_spelling, run_plan
-    from plylab.harness.seeds import clue_seed_v1
+    from plylab.seeds import clue_seed_v1
     from tests.support.clue import clue_games
 
     store = tmp_path / "c.sqlite"

@@ -10,8 +10,8 @@ import pytest
 
 from plylab.errors import UserError
 from plylab.harness.plan import GameJob, Matchup, Plan, single_plan
-from plylab.harness.seeds import derive_seed
 from plylab.harness.session import forfeit_returns, outcome_for, play_game
+from plylab.seeds import derive_seed
 
 
 def test_two_seats_keep_the_papers_half_and_half_and_their_keys() -> None:

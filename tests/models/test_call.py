@@ -113,8 +113,8 @@ def test_a_store_written_before_the_rule_resumes_with_no_new_call(cli, tmp_path)
 
 
 def test_reaper_components_seed_by_the_rule_and_old_runs_keep_theirs(server, remote) -> None:
-    from plylab.harness.seeds import derive_seed
     from plylab.players.reaper.calls import Caller
+    from plylab.seeds import derive_seed
 
     config = GenerateConfig(max_retries=0)
     for seeding in (SEEDING, 1):

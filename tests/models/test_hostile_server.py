@@ -17,7 +17,7 @@ import pytest
 
 from plylab.harness.plan import Matchup, default_run_name
 from plylab.models import GenerateConfig, ModelError, get_model
-from plylab.models.secrets import scrub
+from plylab.secrets import scrub
 from tests.models.hostile_server import Hostile, HostileServer, completion
 from tests.support.clue import clue_turns
 

@@ -141,7 +141,7 @@ def test_a_real_run_stores_each_long_reply_once_and_shows_it(cli, long_server, t
 @pytest.mark.slow
 def test_a_cached_text_whose_move_is_gone_is_asked_again(cli, long_server, tmp_path):
     """A text the cache lent to a move that was edited away is a miss (a new call), never a crash."""
-    from plylab.harness.texts import text_at_home
+    from plylab.harness.text_homes import text_at_home
     from plylab.models.cache import stored_text
 
     store = tmp_path / "s.sqlite"
@@ -164,7 +164,7 @@ def downgrade(store: Path) -> None:
     """Rewrite a store in the layout of plylab before texts were shared (31b6ae8): no `texts` table
     or triggers, every text inline in the cache rows and in each attempt."""
     from plylab.harness.store import expand_attempts
-    from plylab.harness.texts import text_at_home
+    from plylab.harness.text_homes import text_at_home
     from plylab.models.cache import stored_text
 
     conn = sqlite3.connect(store)

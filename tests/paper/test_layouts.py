@@ -47,7 +47,7 @@ def test_table7_without_a_store_prints_the_papers_table_with_a_two_level_header(
 
 def test_table3_groups_win_rate_and_moves_under_each_opponent(nowhere) -> None:
     from plylab.paper import table_layout
-    from plylab.paper.render import grid
+    from plylab.render.grid import grid
 
     layout = table_layout(table_data(Path(nowhere), "table3"))
     header, groups = layout.header, layout.groups

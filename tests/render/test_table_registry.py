@@ -99,7 +99,7 @@ def test_a_report_table_is_an_entry_of_the_same_registry(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`plylab report --table matchups` draws the registry's entry: the same text as rendering it here."""
-    from plylab.analysis.tables import ReportSource
+    from plylab.analysis.report_source import ReportSource
 
     s = Store(store, create=False)
     try:

@@ -32,7 +32,7 @@ from ..errors import UserError
 from ..harness.store import Store
 from ..jsontypes import JSONObject, JSONValue
 from ..players.canonical import canonical_spec, printed_run_name
-from ..render.plots import styled
+from ..render.plot_style import styled
 from .metrics import matchup_results
 from .stats import Estimate, estimate_text, student_t, welch_one_sided, wilson
 from .tables import FORMATS, format_grid

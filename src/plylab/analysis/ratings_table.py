@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..jsontypes import JSONObject
-from ..render.table import Table, register_table
+from ..render.table import Table
+from .report_source import ReportSource
 
-if TYPE_CHECKING:  # analysis.tables imports this module to register the table
+if TYPE_CHECKING:
     from .ratings import Rating
-    from .tables import ReportSource
 
 ABOUT = "Bradley-Terry ratings per game: rating and 95% interval where the games identify them, rank"
 COLUMNS = [
@@ -36,7 +36,6 @@ def _num(x: float | None) -> str:
     return "–" if x is None else f"{x:.0f}"
 
 
-@register_table("ratings", ABOUT)
 def ratings_table(source: ReportSource) -> Table:
     """Ratings of every two-player run's games in `source` (Clue's runs are rated elsewhere)."""
     from .metrics import CLUE_KIND

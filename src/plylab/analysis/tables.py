@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from ..errors import UserError
 from ..jsontypes import JSONObject, JSONValue
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
+from .ratings_table import ABOUT as RATINGS_ABOUT
+from .ratings_table import ratings_table
+from .report_source import ReportSource
 from .results import Interval, MatchupRow, Rate, Recognition
 from .stats import estimate_text, interval_holds
-
-if TYPE_CHECKING:
-    from ..harness.store import Store
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 __all__ = ["BY", "FORMATS", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
@@ -234,29 +233,10 @@ def render(rows: list[MatchupRow], fmt: str, table: str = "matchups", by: str = 
     return text
 
 
-@dataclass(frozen=True)
-class ReportSource:
-    """What the report's tables are built from: a store, the run to read, and the report's options."""
-
-    store: Store
-    run: str | None = None
-    by: str = "opponent"
-    recognition_on: str = "trace"
-    recognize: str = "names"
-    _rows: list[MatchupRow] = field(default_factory=list, compare=False, repr=False)
-
-    def rows(self) -> list[MatchupRow]:
-        """The matchup rows, read from the store once however many tables are built from them."""
-        if not self._rows:
-            from .metrics import matchup_results  # scipy is slow to import: only when a table is built
-
-            self._rows.extend(matchup_results(self.store, self.run, self.recognition_on, self.recognize))
-        return self._rows
-
-    def follow_ups(self, table: str, fmt: str) -> list[Table]:
-        """Tables printed under `table` in a text format: the matchups' losses against an equilibrium."""
-        rows = self.rows() if table == "matchups" and fmt not in ("csv", "json") else []
-        return [equilibrium_table(rows)] if any(r.equilibrium is not None for r in rows) else []
+def follow_ups(source: ReportSource, table: str, fmt: str) -> list[Table]:
+    """Tables printed under `table` in a text format: the matchups' losses against an equilibrium."""
+    rows = source.rows() if table == "matchups" and fmt not in ("csv", "json") else []
+    return [equilibrium_table(rows)] if any(r.equilibrium is not None for r in rows) else []
 
 
 ABOUT = {
@@ -278,7 +258,6 @@ def _entry(name: str) -> None:
 
 for _name in TABLES:
     _entry(_name)
-
-from . import ratings_table  # noqa: E402, F401  (registers `ratings`, built on ReportSource above)
+register_table("ratings", RATINGS_ABOUT)(ratings_table)
 
 REPORT_TABLES = (*TABLES, "ratings")  # what `plylab report --table` accepts

@@ -113,9 +113,9 @@ def report(
     ),
 ) -> None:
     """Accuracy, identification, deductions, knowledge curves and delays per condition and player."""
+    from ..clue.knowledge_charts import write_plots
     from ..clue.metrics import report as build
     from ..clue.metrics import to_markdown
-    from ..clue.plots import write_plots
     from ..clue.records import ClueRecords
 
     if not store.exists():

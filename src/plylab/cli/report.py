@@ -89,14 +89,15 @@ def report(
         else:
             from ..analysis.chess import chess_rows, chess_table
             from ..analysis.metrics import CLUE_KIND
-            from ..analysis.tables import ReportSource
+            from ..analysis.report_source import ReportSource
+            from ..analysis.tables import follow_ups
             from ..render.table import get_table
             from ..render.table import render as render_table
 
             s = Store(store, create=False)
             try:  # the table from the registry (analysis.tables registers the report's)
                 source = ReportSource(s, run, by, recognition_on=on, recognize=recognize)
-                built = [get_table(table).build(source), *source.follow_ups(table, fmt)]
+                built = [get_table(table).build(source), *follow_ups(source, table, fmt)]
                 graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
                 clue = CLUE_KIND in s.run_kinds(run)
             finally:

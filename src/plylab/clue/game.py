@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pyspiel
 
 from ..games.base import GAMES, Formulation, GameDef
-from ..harness.hooks import GameHooks
+from ..harness.hooks import GameHooks, register_hooks
 from ..players.base import Decision, Player, RunContext, Turn
 from ..specs import Params
 from .base import ClueDecision, CluePlayer, make_clue_player
@@ -168,7 +168,7 @@ class ClueHooks(GameHooks):
     """Clue's players, deal and referee for the one session loop."""
 
     def player(self, spec: str, game: GameDef, seat: int, job_seed: int, context: RunContext) -> Player[Any]:
-        from ..harness.seeds import clue_seed_v1, derive_seed
+        from ..seeds import clue_seed_v1, derive_seed
 
         # runs stored before seeds were shared keep their seats' old streams (see study.py)
         seat_seed = clue_seed_v1 if context.extra.get("clue_seeds") == "v1" else derive_seed
@@ -205,7 +205,7 @@ CLUE = GAMES.add_unlisted(  # found by `get_game("clue")`, not listed among `ply
         title="Clue (text version, no board)",
         openspiel_name=GAME_NAME,
         summary="six-player deduction with hidden hands; `plylab clue run` plays it",
-        hooks=ClueHooks(),
     )
 )
+register_hooks(CLUE, ClueHooks())
 CLUE.add_formulation(ClueText)

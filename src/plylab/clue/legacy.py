@@ -1,7 +1,7 @@
 """Clue games stored before Clue ran on the session: read in place, never written.
 
 plylab up to this change kept Clue in tables of its own (`clue_runs`, `clue_games`, `clue_turns`,
-`clue_knowledge`). Such a store still reports (its rows are read here, as the typed rows `rows.py`
+`clue_knowledge`). Such a store still reports (its rows are read here, as the typed rows `report_rows.py`
 gives every Clue game) and resumes: its saved games count as played, and the games it lacks are
 played into the one schema under the same run key, with the same seeds and cache keys.
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..harness.oldclue import OldClueGame, OldClueKnowledge, OldClueRun, OldClueTurn
 from ..players.canonical import canonical_spec
-from .rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
+from .report_rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from ..jsontypes import JSONObject
 from .base import TRUNCATED, sees_matrix
 from .cards import CLASSIC
 from .records import ClueRecords
-from .rows import KnowledgeRow
+from .report_rows import KnowledgeRow
 
 
 @dataclass

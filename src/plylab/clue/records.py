@@ -18,7 +18,7 @@ from ..harness.rows import MoveRow
 from ..harness.store import Store
 from ..jsontypes import JSONObject, JSONValue
 from . import legacy
-from .rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
+from .report_rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
 
 KIND = "clue"  # the runs' kind
 

@@ -24,11 +24,11 @@ from ..harness.driver import RunSummary, exec_options, run_study
 from ..harness.forecast import Forecast, model_of, read_store
 from ..harness.plan import INT64, GameJob, Matchup, check_int
 from ..harness.records import GameRecord
-from ..harness.seeds import clue_seed_v1, derive_seed
 from ..harness.store import Store
 from ..harness.study import Part, StudyContext
 from ..models.call import SEEDING
 from ..players.canonical import canonical_spec
+from ..seeds import clue_seed_v1, derive_seed
 from ..specs import parse_spec, shown
 from .base import clue_player_class
 from .engine import DEFAULT_TURN_LIMIT

@@ -2,7 +2,7 @@
 
 from importlib import import_module
 
-from .base import GAMES, Formulation, GameDef, register_game
+from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
 
 for _module in ("tic_tac_toe", "nim", "connect_four", "breakthrough"):
     import_module(f"{__name__}.{_module}")
@@ -16,4 +16,4 @@ def get_game(name: str) -> GameDef:
     return GAMES.get(name)
 
 
-__all__ = ["GAMES", "Formulation", "GameDef", "get_game", "register_game"]
+__all__ = ["GAMES", "Formulation", "GameDef", "GroundTruth", "get_game", "register_game"]

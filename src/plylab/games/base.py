@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
 import pyspiel
 from typing_extensions import TypeVar
 
 from ..errors import ParseError, UserError
+from ..oracles.graded import ExactGrader, Grader, GradingOracle, SelfGrader
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
 from .params import (
@@ -36,7 +37,6 @@ from .params import (
 )
 
 if TYPE_CHECKING:
-    from ..harness.hooks import GameHooks
     from ..oracles import Oracle
 
 
@@ -158,9 +158,43 @@ def alias_pattern(alias: str) -> str:
     return r"\b" + r"[\s_-]*".join(words) + r"\b"
 
 
+TruthKind = Literal["exact", "equilibrium", "engine"]
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """A game's ground truth, declared once with the game (`GameDef.ground_truth`): what grades it.
+
+    `kind`: an exact table or solver (`exact`: every move's game value, a zero loss is optimal), an
+    equilibrium of a small game of hidden information (`equilibrium`: the payoff given up against
+    it), or an engine for chess and its variants (`engine`: the expected score given up by its
+    search). `name`: who says so ("minimax table", "stockfish"). `table`: game -> its exact table or
+    equilibrium (what `GameDef.oracle()` returns, built once); None for an engine, which searches
+    each position at the run's limit. The session asks `grader` and never tells the kinds apart; a
+    report asking what grades a game reads `kind` and `name`.
+    """
+
+    kind: TruthKind
+    name: str
+    table: Callable[[GameDef], Oracle] | None = None
+
+    def grader(self, game: GameDef, limit: str = "") -> Grader | None:
+        """The grader of `game`'s moves in one run (`limit`: an engine's search limit, '' for its
+        default); None where it cannot grade here (the engine is not installed)."""
+        if self.kind == "engine":
+            from ..oracles.engine import Ungraded, engine_oracle  # python-chess: only when chess is scored
+
+            engine = engine_oracle(game.spec, limit)
+            return None if engine is None else SelfGrader(engine, ungraded=(Ungraded,))
+        oracle = game.oracle()
+        if self.kind == "equilibrium":  # it grades each decision itself and has no exact values
+            return SelfGrader(cast(GradingOracle, oracle))
+        return ExactGrader(oracle)
+
+
 @dataclass
 class GameDef:
-    """A registered game: its OpenSpiel engine, formulations, oracle and recognition patterns.
+    """A registered game: its OpenSpiel engine, formulations, ground truth and recognition patterns.
 
     `params` are the OpenSpiel parameters a user set in the game name (`mnk:m=4,n=4,k=3`); they are
     already merged into `openspiel_params`. `spec` is the canonical name of the game as played.
@@ -178,8 +212,8 @@ class GameDef:
     recognition_wide: tuple[str, ...] = ()
     # Other names of the game; each also becomes a recognition pattern.
     aliases: tuple[str, ...] = ()
-    # game -> oracle. None: no exact oracle.
-    oracle_factory: Callable[[GameDef], Oracle] | None = None
+    # What grades its moves (`games.base.GroundTruth`): an exact table, an equilibrium or an engine. None: nothing.
+    ground_truth: GroundTruth | None = None
     oracle_missing: str = "no exact oracle is available for this game"
     # Move notation for `plylab solve`: text -> engine actions from the initial state.
     parse_moves: Callable[[GameDef, str], list[int]] | None = None
@@ -189,8 +223,8 @@ class GameDef:
     params: dict[str, object] = field(default_factory=dict)
     # OpenSpiel parameters fixed by plylab (e.g. colour codes off), not settable in the name.
     fixed_params: frozenset[str] = frozenset()
-    # How a game with user parameters gets its oracle (the generic table where it fits); None = none.
-    derived_oracle: Callable[[GameDef], Callable[[GameDef], Oracle] | None] | None = None
+    # How a game with user parameters gets its ground truth (the generic table where it fits); None = none.
+    derived_truth: Callable[[GameDef], GroundTruth | None] | None = None
     # The title of a parametrised instance (e.g. Nim's pile set); default: title plus parameters.
     title_for: Callable[[GameDef], str] | None = None
     # What the game's own formulations need of its parameters, which OpenSpiel does not check
@@ -198,8 +232,6 @@ class GameDef:
     check_params: Callable[[GameDef], None] | None = None
     # Why no person or model can play it from text (an information state too large to read); None: they can.
     not_for_text: str | None = None
-    # What the game adds to the one session loop (its players, deal, annotations); None: the defaults.
-    hooks: GameHooks | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)
@@ -243,7 +275,7 @@ class GameDef:
             title=f"{self.title} ({shown})",
             openspiel_params={**self.openspiel_params, **changed},
             params=changed,
-            oracle_factory=None,
+            ground_truth=None,
             recognition=(),
         )
         derived.recognition = self.recognition
@@ -272,7 +304,7 @@ class GameDef:
             )
         if self.title_for is not None:
             derived.title = self.title_for(derived)
-        derived.oracle_factory = self.derived_oracle(derived) if self.derived_oracle is not None else None
+        derived.ground_truth = self.derived_truth(derived) if self.derived_truth is not None else None
         return derived
 
     def refuse_costly(self, widest: int) -> None:
@@ -313,16 +345,19 @@ class GameDef:
 
     @cached_property
     def _oracle(self) -> Oracle:
-        if self.oracle_factory is None:
+        truth = self.ground_truth
+        if truth is None or truth.table is None:
             raise UserError(f"{self.oracle_missing} ('{self.spec}')")
-        return self.oracle_factory(self)
+        return truth.table(self)
 
     def oracle(self) -> Oracle:
+        """The game's exact table or equilibrium, built once per process (an engine has none)."""
         return self._oracle
 
     @property
     def has_oracle(self) -> bool:
-        return self.oracle_factory is not None
+        """Whether the game has an exact table or an equilibrium (`oracle()`), not only an engine."""
+        return self.ground_truth is not None and self.ground_truth.table is not None
 
     def replay(self, actions: Sequence[int]) -> pyspiel.State:
         state = self.new_state()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyspiel
 
 from .base import GameDef, register_game
-from .generic import Generic, derived_oracle, generic_oracle
+from .generic import Generic, derived_truth
 from .rules import MOVES
 
 GAME = register_game(
@@ -21,7 +21,7 @@ GAME = register_game(
         openspiel_name="breakthrough",
         summary="8x8 board, two rows of pieces each; the first to reach the far row wins.",
         aliases=("breakthrough", "break-through"),
-        derived_oracle=derived_oracle,
+        derived_truth=derived_truth,
     )
 )
 
@@ -93,5 +93,4 @@ class Hidden(Standard):
         )
 
 
-if derived_oracle(GAME) is not None:  # the default 8x8 board is far too large; small boards fit
-    GAME.oracle_factory = generic_oracle
+GAME.ground_truth = derived_truth(GAME)  # the default 8x8 board is far too large; small boards fit

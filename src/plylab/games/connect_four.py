@@ -6,8 +6,8 @@ import pyspiel
 
 from ..errors import UserError
 from ..oracles import Oracle
-from .base import Formulation, GameDef, register_game
-from .generic import derived_oracle
+from .base import Formulation, GameDef, GroundTruth, register_game
+from .generic import derived_truth
 
 
 def _oracle(game: GameDef) -> Oracle:
@@ -50,10 +50,10 @@ GAME = register_game(
             r"\bcaptain'?s\s+mistress\b",
             r"\bgravitrips\b",
         ),
-        oracle_factory=_oracle,
+        ground_truth=GroundTruth("exact", "connect four solver", _oracle),
         parse_moves=_parse_moves,
         move_name=lambda game, action: action + 1,
-        derived_oracle=derived_oracle,  # the solver is for 7x6; a small board gets the generic table
+        derived_truth=derived_truth,  # the solver is for 7x6; a small board gets the generic table
     )
 )
 

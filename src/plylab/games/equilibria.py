@@ -4,11 +4,10 @@ each, and any parametrisation of them that fits (`liars_dice:dice_sides=4`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from ..oracles.equilibrium import BOUNDS, EquilibriumOracle, fits, limit
-from .base import GAMES, GameDef
+from .base import GAMES, GameDef, GroundTruth
 
 if TYPE_CHECKING:
     from ..oracles import Oracle
@@ -17,14 +16,17 @@ if TYPE_CHECKING:
 def equilibrium_oracle(game: GameDef) -> Oracle:
     """The game's equilibrium (built on first use, cached on disk under its canonical name).
 
-    It grades each decision itself (`grade`, the session's `grade_of`) and has no exact move values:
+    It grades each decision itself (`grade`: the session's `SelfGrader`) and has no exact move values:
     typed as the registry's oracle, whose every caller checks for `move_values` or `policy` first."""
     return cast("Oracle", EquilibriumOracle.load_or_build(game.engine, game.spec))
 
 
-def derived_equilibrium(game: GameDef) -> Callable[[GameDef], Oracle] | None:
-    """For a parametrised game: the equilibrium where it fits the bound, else no oracle."""
-    return equilibrium_oracle if fits(game.engine) else None
+EQUILIBRIUM = GroundTruth("equilibrium", "cfr+ equilibrium", equilibrium_oracle)
+
+
+def derived_equilibrium(game: GameDef) -> GroundTruth | None:
+    """For a parametrised game: the equilibrium where it fits the bound, else no ground truth."""
+    return EQUILIBRIUM if fits(game.engine) else None
 
 
 def attach_every_equilibrium() -> None:
@@ -33,10 +35,10 @@ def attach_every_equilibrium() -> None:
         if name not in GAMES:
             continue
         game = GAMES.get(name)
-        game.derived_oracle = derived_equilibrium
+        game.derived_truth = derived_equilibrium
         game.oracle_missing = (
             f"no equilibrium oracle: the game has more information sets than the limit "
             f"(PLYLAB_EQUILIBRIUM_LIMIT, {limit():,})"
         )
         if fits(game.engine):
-            game.oracle_factory = equilibrium_oracle
+            game.ground_truth = EQUILIBRIUM

@@ -5,20 +5,21 @@ engine: the rules as a short text (`games.rules` where we ship one, else OpenSpi
 the position as OpenSpiel's observation string with the legal moves listed, and moves named by
 `action_to_string` and parsed back by exact label (case and spacing tolerated where that leaves
 one move). Games with chance nodes (backgammon, pig) are included: the harness samples chance
-outcomes from the job's seed. An exact oracle is attached wherever `oracles.generic` fits.
+outcomes from the job's seed. An exact oracle is attached wherever `oracles.generic` fits; chess and its
+variants are graded by an engine (`games.base.GroundTruth`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pyspiel
 
 from ..errors import ParseError, UserError
-from ..oracles import Oracle
+from ..oracles.engine import ENGINE_FOR
 from ..oracles.generic import BOUNDS, GenericOracle, TooLarge, fits
-from .base import GAMES, Formulation, GameDef, register_game
+from ..oracles.uci import maps
+from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
 from .params import engine_quiet
 from .rules import rules_text
 from .surface import turn_line
@@ -48,9 +49,12 @@ def generic_oracle(game: GameDef) -> GenericOracle:
         raise UserError(f"no exact oracle for '{game.spec}': {exc}") from None
 
 
-def derived_oracle(game: GameDef) -> Callable[[GameDef], Oracle] | None:
-    """For a parametrised game: the generic table where it fits, else no oracle."""
-    return generic_oracle if fits(game.engine) else None
+GENERIC = GroundTruth("exact", "minimax table", generic_oracle)
+
+
+def derived_truth(game: GameDef) -> GroundTruth | None:
+    """For a parametrised game: the generic table where it fits, else no ground truth."""
+    return GENERIC if fits(game.engine) else None
 
 
 def zero_sum_types(
@@ -172,10 +176,11 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
         aliases=ALIASES.get(gt.short_name)
         or tuple(dict.fromkeys([gt.long_name, gt.short_name.replace("_", " ")])),
         fixed_params=frozenset(fixed),
-        derived_oracle=derived_oracle,
+        derived_truth=derived_truth,
+        ground_truth=GroundTruth("engine", ENGINE_FOR[gt.short_name]) if maps(gt.short_name) else None,
     )
     if not _has_chance(gt) and _fits_cheaply(game):
-        game.oracle_factory = generic_oracle
+        game.ground_truth = GENERIC
     game.add_formulation(Generic)
     return game
 

@@ -19,8 +19,8 @@ import pyspiel
 
 from ..errors import ParseError, UserError
 from ..oracles.minimax import MinimaxTable
-from .base import GameDef, register_game
-from .generic import derived_oracle
+from .base import GameDef, GroundTruth, register_game
+from .generic import derived_truth
 from .surface import FixedLabels, turn_line
 
 PILES = (1, 3, 5, 7)
@@ -106,10 +106,12 @@ GAME = register_game(
             r"\bmis[eè]re\b",
             r"\bmarienbad\b",
         ),
-        oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "nim"),
+        ground_truth=GroundTruth(
+            "exact", "minimax table", lambda game: MinimaxTable.load_or_build(game.engine, "nim")
+        ),
         parse_moves=_parse_moves,
         move_name=lambda game, action: "{}:{}".format(*_pile_take(action, len(piles_of(game)))),
-        derived_oracle=derived_oracle,
+        derived_truth=derived_truth,
         title_for=title_for,
         check_params=check_piles,
     )

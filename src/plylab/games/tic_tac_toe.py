@@ -18,7 +18,7 @@ from pydantic import Field
 from ..errors import UserError
 from ..oracles.minimax import MinimaxTable
 from ..specs import Params
-from .base import GameDef, register_game
+from .base import GameDef, GroundTruth, register_game
 from .surface import FixedLabels, turn_line
 
 COLS = "ABC"
@@ -87,7 +87,9 @@ GAME = register_game(
             r"\btres\s+en\s+(?:raya|l[ií]nea)\b",  # Spanish
             r"\bta[\s-]?te[\s-]?ti\b",  # Argentine Spanish
         ),
-        oracle_factory=lambda game: MinimaxTable.load_or_build(game.engine, "tic_tac_toe"),
+        ground_truth=GroundTruth(
+            "exact", "minimax table", lambda game: MinimaxTable.load_or_build(game.engine, "tic_tac_toe")
+        ),
         parse_moves=_parse_moves,
         move_name=lambda game, action: cell_name(action),
     )

@@ -46,7 +46,7 @@ from .backends import ExecOptions, make_executor
 from .budget import RunBudget
 from .rows import Lease
 from .study import Job, Part, Result, StoreHandle, StoreT, Study, Unfinished
-from .texts import text_at_home
+from .text_homes import text_at_home
 
 if TYPE_CHECKING:
     from ..models.cache import ResponseCache

@@ -2,8 +2,10 @@
 
 Most games need nothing: their players come from the one registry, chance is drawn from the job's
 own stream, and a move is its action. A game with its own player family, its own seeded deal, or
-moves that say more than their action (a Clue turn states deductions; a referee judges them) sets
-`GameDef.hooks` to a `GameHooks` of its own. The loop stays the same for every game.
+moves that say more than their action (a Clue turn states deductions; a referee judges them)
+registers a `GameHooks` of its own beside its `GameDef` (`register_hooks`). The loop stays the same
+for every game. The hooks are kept here, by game name, not on the `GameDef`: they name players and
+records, which stand above the games, so a game (a floor below) never names them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pyspiel
 from ..games.chance import chance_stream, sample_chance
 from ..jsontypes import JSONObject
 from ..players import Decision, Player, RunContext, make_player
-from .seeds import derive_seed
+from ..seeds import derive_seed
 
 if TYPE_CHECKING:
     from ..games import GameDef
@@ -57,3 +59,17 @@ class GameHooks:
 
 
 DEFAULT_HOOKS = GameHooks()
+
+
+_OWN: dict[str, GameHooks] = {}
+
+
+def register_hooks(game: GameDef, hooks: GameHooks) -> GameHooks:
+    """Give `game` (and every parametrisation of it: the name is the key) hooks of its own."""
+    _OWN[game.name] = hooks
+    return hooks
+
+
+def hooks_for(game: GameDef) -> GameHooks:
+    """The game's own hooks where it registered some, else the defaults."""
+    return _OWN.get(game.name, DEFAULT_HOOKS)

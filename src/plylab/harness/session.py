@@ -1,4 +1,4 @@
-"""One game: state -> view -> player.act -> move -> apply, scored against the oracle as it goes.
+"""One game: state -> view -> player.act -> move -> apply, scored against its ground truth as it goes.
 
 The one loop for every sequential OpenSpiel game: any number of seats, chance moves drawn from the
 job's seed, and hidden information, where what a seat reads is the formulation's rendering of its
@@ -16,18 +16,16 @@ from typing import Any, TypedDict
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
-from ..oracles import MoveValues, Oracle
-from ..oracles.engine import Ungraded, engine_oracle
-from ..oracles.graded import GradingOracle, StoredGrade, grade_of
+from ..oracles.graded import Grader, StoredGrade
 from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
-from .hooks import DEFAULT_HOOKS
+from .hooks import hooks_for
 from .plan import GameJob
 from .records import GameRecord, MoveRecord
 
 
 class Scored(TypedDict, total=False):
-    """A move's fields that its oracle fills (`MoveRecord`'s of the same names)."""
+    """A move's fields that its ground truth fills (`MoveRecord`'s of the same names)."""
 
     values: dict[int, int]
     optimal: bool
@@ -39,25 +37,23 @@ class Scored(TypedDict, total=False):
     loss: float
 
 
-def _score(oracle: Oracle | GradingOracle | None, state: pyspiel.State, action: int | None) -> Scored:
-    """The move against the game's ground truth: exact values where they exist, and always the one
-    graded scale (oracles.graded), whose loss is stored beside the grade for SQL to sum."""
-    if oracle is None or action is None:
+def _score(grader: Grader | None, state: pyspiel.State, action: int | None) -> Scored:
+    """The move against the game's ground truth: exact values where it has them, and always the one
+    graded scale (oracles.graded), whose loss is stored beside the grade for SQL to sum. A decision
+    the ground truth cannot grade (an engine's rules differ from OpenSpiel's there) is left unscored."""
+    if grader is None or action is None:
         return {}
+    judged = grader.judge(state, action)
     out: Scored = {}
-    mv: MoveValues | None = None
-    if hasattr(oracle, "move_values"):
-        mv = oracle.move_values(state)
+    mv = judged.values
+    if mv is not None:
         out["values"], out["optimal"], out["informative"] = mv.values, mv.optimal(action), mv.informative
         if mv.scores is not None:
             out["scores"] = mv.scores
             out["optimal_score"] = mv.optimal_by_score(action)
             out["informative_score"] = mv.informative_by_score
-    try:
-        grade = grade_of(oracle, state, action, mv)
-    except Ungraded:  # an engine's rules differ from OpenSpiel's in this position: left unscored
-        return out
-    out["grade"], out["loss"] = grade.to_json(), grade.loss(action)
+    if judged.grade is not None:
+        out["grade"], out["loss"] = judged.grade.to_json(), judged.grade.loss(action)
     return out
 
 
@@ -67,7 +63,7 @@ def _move_record(
     player: Player,
     decision: Decision,
     elapsed: float,
-    oracle: Oracle | GradingOracle | None,
+    grader: Grader | None,
 ) -> MoveRecord:
     action = decision.action
     rec = MoveRecord(
@@ -85,7 +81,7 @@ def _move_record(
         elapsed=elapsed,
         failure_kind=decision.failure,
         note=decision.note or None,
-        **_score(oracle, state, action),
+        **_score(grader, state, action),
     )
     attempts = decision.attempts
     if attempts:
@@ -132,11 +128,12 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     formulation = _formulation(m.game, m.formulation)
     base = context or RunContext()
     ctx = replace(base, job_key=job.key)
-    hooks = game.hooks or DEFAULT_HOOKS  # a game's own players, deal and annotations (harness.hooks)
+    hooks = hooks_for(game)  # a game's own players, deal and annotations (harness.hooks)
     players = [hooks.player(spec, game, seat, job.seed, ctx) for seat, spec in enumerate(job.seat_specs())]
-    oracle: Oracle | GradingOracle | None = game.oracle() if score and m.score and game.has_oracle else None
-    if oracle is None and score and m.score:  # chess and its variants: graded by an engine, if installed
-        oracle = engine_oracle(m.game, m.score_limit)
+    truth = (
+        game.ground_truth if score and m.score else None
+    )  # exact, equilibrium or engine (games.base.GroundTruth)
+    grader = truth.grader(game, m.score_limit) if truth is not None else None
     state = game.new_state()
     annotator = hooks.annotator(game, state)
     extra: dict[str, Any] | None = None
@@ -157,7 +154,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             elapsed = time.perf_counter() - t0
             if decision.action is not None and decision.action not in state.legal_actions():
                 decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
-            moves.append(_move_record(turn, state, players[seat], decision, elapsed, oracle))
+            moves.append(_move_record(turn, state, players[seat], decision, elapsed, grader))
             if annotator is not None:
                 moves[-1].annotation = annotator.before(state, seat, decision)
             if decision.action is None:

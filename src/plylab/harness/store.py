@@ -64,7 +64,7 @@ from .rows import (
     from_row,
     rows_of,
 )
-from .texts import hand_over, keep_texts_trigger
+from .text_homes import hand_over, keep_texts_trigger
 
 DEFAULT_STORE = Path("results/plylab.sqlite")
 

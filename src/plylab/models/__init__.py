@@ -5,7 +5,7 @@
                                  cache_key=f"{job_key}/{ply}/{attempt}")
 
 Importing this package is cheap: each name below loads its module on first use (so the store can
-import `models.secrets` without pydantic), and inspect_ai and llama.cpp load on the first `get_model`.
+import the one it needs and no more), and inspect_ai and llama.cpp load on the first `get_model`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .cache import CacheRequest, ReplyCache, ResponseCache, make_key, request_record
     from .config import Effort, GenerateConfig
-    from .errors import ErrorKind, ModelError
+    from .failures import ErrorKind, ModelError
     from .model import LOCAL, CallGate, Model, get_model, set_call_gate
     from .reply import Reply, Usage
 
@@ -28,8 +28,8 @@ _HOME = {
     "request_record": "cache",
     "Effort": "config",
     "GenerateConfig": "config",
-    "ErrorKind": "errors",
-    "ModelError": "errors",
+    "ErrorKind": "failures",
+    "ModelError": "failures",
     "LOCAL": "model",
     "CallGate": "model",
     "Model": "model",

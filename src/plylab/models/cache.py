@@ -12,7 +12,7 @@ Rows are untrusted on the way back: a stored reply is re-validated (and made saf
 Long texts (a reply, its reasoning, a prompt) are stored once (issue 15 point 7): the row refers
 to them by hash ({"$text": sha256}) in the `texts` table, and when the game is saved the move (or
 Clue turn) that holds the same text takes it over: the `texts` row then keeps only where it lives
-(the store's `harness.texts.hand_over`). Reading such a text back from its home is the store's SQL,
+(the store's `harness.text_homes.hand_over`). Reading such a text back from its home is the store's SQL,
 not the cache's: the cache stands below the store and may not import it, so whoever opens a cache
 over a store gives it the store's reader (`homes`, a `plylab.texts.HomeReader`); a cache given
 none (a bare SQLite file, a test) reads a text at home as missing. A text whose home cannot give it
@@ -34,7 +34,7 @@ from ..db import connect, transaction
 from ..jsontypes import JSONObject, JSONScalar
 from ..texts import TEXTS_SCHEMA, HomeReader, TextHome, long_text_hash, text_hash
 from .config import GenerateConfig
-from .errors import ModelError
+from .failures import ModelError
 from .reply import Reply
 
 SCHEMA = (
@@ -152,7 +152,7 @@ class ResponseCache:
     @classmethod
     def open(cls, path: str | Path, *, homes: HomeReader | None = None) -> ResponseCache:
         """A cache with its own connection to the store at `path` (WAL, busy timeout); `homes` reads
-        a text back from the saved move that holds it (the store's `harness.texts.text_at_home`)."""
+        a text back from the saved move that holds it (the store's `harness.text_homes.text_at_home`)."""
         return cls(connect(path), owned=True, homes=homes)
 
     def get(self, key: str) -> Reply | None:

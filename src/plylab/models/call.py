@@ -131,7 +131,7 @@ async def call(
     """Ask `model` once with `seed` and the response-cache `key`; the attempt holds the reply and
     its usage, or the failure kind and message (a model error never escapes). `prompt` is what the
     attempt records as asked (default: the last message)."""
-    from .errors import ModelError  # here: importing this module must stay light (see above)
+    from .failures import ModelError  # here: importing this module must stay light (see above)
 
     attempt = Attempt(prompt=messages[-1]["content"] if prompt is None else prompt, seed=seed)
     try:

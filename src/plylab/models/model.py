@@ -27,7 +27,7 @@ from ..jsontypes import JSONObject
 from ..secrets import install_log_scrubber, register_url, scrub, scrub_spec
 from .cache import ReplyCache, make_key, request_record
 from .config import GenerateConfig
-from .errors import ModelError
+from .failures import ModelError
 from .reply import Reply, Usage
 from .wire import STATUSES, UnsafeReply, cap_replies
 
@@ -257,10 +257,10 @@ def get_model(
             name, base_url=base_url, max_connections=max_connections, backoff=backoff, **model_args
         )
         model.defaults = model.defaults.merged(defaults)
-        if check:
+        if check and not model.is_local:
             from .probe import check_reachable
 
-            check_reachable(model)
+            check_reachable(model.name, model._inspect.api)
         _models[memo] = model
     return model
 

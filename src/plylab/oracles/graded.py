@@ -7,7 +7,9 @@ value minus the played one, so an exact oracle's optimal move is a loss of zero,
 loss in expected score, and an equilibrium's is the payoff given up against that equilibrium.
 
 Who grades: the exact oracles through `MoveValues` (`from_values`), an equilibrium or an engine
-through their own `grade(state, action)`. `grade_of` is the one entry the session calls.
+through their own `grade(state, action)`. Whatever the kind, the session holds a `Grader` (one
+method, `judge`): `ExactGrader` wraps an exact oracle, `SelfGrader` one that grades itself; a game
+declares which through its ground truth (`games.base.GroundTruth`). `grade_of` grades with a bare oracle.
 """
 
 from __future__ import annotations
@@ -139,3 +141,50 @@ def grade_of(
         return oracle.grade(state, action)
     mv = values if values is not None else oracle.move_values(state)
     return from_values(mv, source=getattr(oracle, "source", "exact"))
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One decision against a game's ground truth.
+
+    `values`: the exact values of every legal move, where the ground truth has them (an exact
+    table); None for an equilibrium or an engine. `grade`: the decision on the one scale; None where
+    this decision cannot be graded (an engine whose rules differ from OpenSpiel's in the position).
+    """
+
+    values: MoveValues | None
+    grade: Grade | None
+
+
+class Grader(Protocol):
+    """Every ground truth, as the session asks it: one decision in, its judgement out."""
+
+    def judge(self, state: pyspiel.State, action: int) -> Judged:
+        """`action` (the move played at `state`) against the ground truth."""
+        ...
+
+
+@dataclass(frozen=True)
+class ExactGrader:
+    """An exact oracle (a minimax table, a solver): its values, and the grade they map to."""
+
+    oracle: Oracle
+
+    def judge(self, state: pyspiel.State, action: int) -> Judged:
+        mv = self.oracle.move_values(state)
+        return Judged(mv, from_values(mv, source=getattr(self.oracle, "source", "exact")))
+
+
+@dataclass(frozen=True)
+class SelfGrader:
+    """An oracle that grades a decision itself (an equilibrium, an engine); a decision it raises one
+    of `ungraded` for is left ungraded."""
+
+    oracle: GradingOracle
+    ungraded: tuple[type[Exception], ...] = ()
+
+    def judge(self, state: pyspiel.State, action: int) -> Judged:
+        try:
+            return Judged(None, self.oracle.grade(state, action))
+        except self.ungraded:
+            return Judged(None, None)

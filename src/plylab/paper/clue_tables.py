@@ -376,7 +376,7 @@ def plot_clue(data: ClueResults, out_dir: Path) -> list[Path]:
     """The Clue figure of this table, the seed's published points drawn as stars (or bands)."""
     from matplotlib.figure import Figure
 
-    from ..render.plots import save
+    from ..render.plot_style import save
 
     name = data.table
     if name not in FIGURES:

@@ -323,7 +323,7 @@ def plot_figure(data: FigureData, out_dir: Path) -> list[Path]:
     means as stars."""
     from matplotlib.figure import Figure
 
-    from ..render.plots import save
+    from ..render.plot_style import save
 
     if not data.experiments:
         raise UserError(f"nothing to plot: no experiments of {data.figure} in the store")

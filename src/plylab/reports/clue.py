@@ -14,12 +14,12 @@ from pathlib import Path
 
 from ..clue.cards import CATEGORIES, Deck, Triple
 from ..clue.engine import ClueGame, ClueState, load
+from ..clue.knowledge_charts import write_plots
 from ..clue.matrix import Mark, PossibilityMatrix
 from ..clue.metrics import ClueReport, report
 from ..clue.oracle import ClueOracle
-from ..clue.plots import write_plots
 from ..clue.records import ClueRecords
-from ..clue.rows import ClueGameRow, ClueTurnRow
+from ..clue.report_rows import ClueGameRow, ClueTurnRow
 from ..jsontypes import JSONObject, JSONValue
 
 MARKS = {Mark.YES: "Y", Mark.NO: "N", Mark.MAYBE: "?"}

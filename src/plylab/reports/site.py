@@ -30,8 +30,8 @@ from ..errors import UserError
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
-from ..render.plots import styled
-from . import boards, chessgames, data, engine, evalline, extras, gamelist, plots, valueline
+from ..render.plot_style import styled
+from . import boards, charts, chessgames, data, engine, evalline, extras, gamelist, valueline
 from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
 from .gamelist import Choices
@@ -596,10 +596,10 @@ class SiteWriter:
         """The index's figures: (optimality and outcomes, ratings); absent ones are skipped."""
         plot_dir = self.out / "plots"
         made = [
-            (plots.optimality(rows, plot_dir), OPTIMALITY_CAPTION),
-            (plots.outcomes(rows, plot_dir), "Outcomes by opponent, from the player's side."),
+            (charts.optimality(rows, plot_dir), OPTIMALITY_CAPTION),
+            (charts.outcomes(rows, plot_dir), "Outcomes by opponent, from the player's side."),
         ]
-        ratings_png = plots.ratings(ratings, plot_dir)
+        ratings_png = charts.ratings(ratings, plot_dir)
         return (
             [plot_ref(p, self.out, c) for p, c in made if p is not None],
             plot_ref(ratings_png, self.out, RATINGS_CAPTION) if ratings_png else None,
@@ -646,7 +646,7 @@ def write_site(
     finally:
         store.close()
     ratings = ratings_by_game(results, pooled=pooled_ratings)
-    with styled():  # every figure of the site in one style (analysis/plot_style.py)
+    with styled():  # every figure of the site in one style (render/plot_style.py)
         papers = paper_pages(store_path, out_dir) if run is None else []  # the papers read their own runs
         figures, ratings_plot = writer.figures(rows, ratings)
         sections = [

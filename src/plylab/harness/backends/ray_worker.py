@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 import ray
 
 from ...players import RunContext
-from ..texts import text_at_home
+from ..text_homes import text_at_home
 from .base import play
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from matplotlib.patches import Patch
 from ..analysis.ratings import ANCHOR_ELO, Rating
 from ..analysis.results import MatchupRow
 from ..players.canonical import printed_run_name
-from ..render.plots import save
+from ..render.plot_style import save
 
 # the site's outcome colours (static/site.css)
 OUTCOME_COLORS = {"wins": "#1a7f37", "draws": "#9a6700", "losses": "#cf222e", "failures": "#24292f"}
@@ -35,7 +35,7 @@ def _panels(
     axes = fig.subplots(len(sizes), 1, squeeze=False, gridspec_kw={"height_ratios": sizes})[:, 0]
     for ax, (title, items) in zip(axes, groups.items()):
         draw(ax, title, items)
-        ax.set_title(title)  # left, bold: analysis/plot_style.py
+        ax.set_title(title)  # left, bold: render/plot_style.py
         ax.grid(axis="y", visible=False)
     return fig
 

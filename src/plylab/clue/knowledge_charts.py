@@ -28,7 +28,7 @@ def has_delays(groups: Sequence[PlayerMetrics]) -> bool:
 def write_plots(data: ClueReport, directory: str | Path) -> list[Path]:
     """Write clue_knowledge.png, and clue_delays.png when some game has a delay, under `directory`;
     returns their paths (an empty figure is never written: `has_delays` says why one is missing)."""
-    from ..render.plots import styled
+    from ..render.plot_style import styled
 
     with styled():
         return _write_plots(data, directory)
