@@ -279,6 +279,6 @@ def _entry(name: str) -> None:
 for _name in TABLES:
     _entry(_name)
 
-from . import ratings_table  # noqa: E402, F401  (registers `ratings`, built on ReportSource above)
+from . import chess, ratings_table  # noqa: E402, F401  (register `chess`, `ratings`, built on ReportSource)
 
-REPORT_TABLES = (*TABLES, "ratings")  # what `plylab report --table` accepts
+REPORT_TABLES = (*TABLES, "chess", "ratings")  # what `plylab report --table` accepts
