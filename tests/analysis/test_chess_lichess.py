@@ -230,6 +230,9 @@ def test_every_figure_is_lichess_s_recomputed_from_the_exported_pgn(played, cli)
         )
         assert row[name]["count"] == expected
     best = sum(not g["variation"][p] for _, g, plies in mine for p in plies)
+    # random, lost past the cap for much of each game, is not credited with best moves there: the rate is
+    # the engine's best move only (the old figure, "lost nothing after the cap", gave random 0.63)
+    assert row["lost_past_cap"] > 0 and row["best_move"]["rate"] < 0.2
     moves = sum(len(p) for _, _, p in mine)
     assert row["moves"] == moves and row["best_move"]["rate"] == pytest.approx(best / moves)
 

@@ -284,10 +284,10 @@ class EngineOracle:
         best_action = m.to_action.get(ev.best or "")
         if best_action is None:  # no move (cannot happen in a position with legal moves) or unmapped
             raise Ungraded(f"{self.game}: the engine's best move {ev.best} is not an OpenSpiel move")
-        best_eval: EvalSummary = {"cp": ev.cp, "mate": ev.mate}
+        before: EvalSummary = {"cp": ev.cp, "mate": ev.mate}  # this position's own search
         best_score = ev.expected
-        if state.child(best_action).is_terminal():
-            best_score, best_eval = self._after(state, best_action, mover)
+        if state.child(best_action).is_terminal():  # a mate (or a draw) at once: its exact result
+            best_score, _ = self._after(state, best_action, mover)
         # The position after the move is searched even when the engine's best move was played: its
         # evaluation is that position's own (the next move's "before", and PGN's [%eval]), never the
         # parent's reused. On the graded scale the engine's own move keeps a loss of 0 (its value is
@@ -306,9 +306,9 @@ class EngineOracle:
             },
             "played": {"action": action, "uci": m.uci(action)},
             "pv": list(ev.pv),
-            "eval": best_eval,
+            "eval": before,
             "played_eval": played_eval,
-            "cp_loss": max(0, _cp({"cp": ev.cp, "mate": ev.mate}) - _cp(played_eval)),
+            "cp_loss": max(0, _cp(before) - _cp(played_eval)),
         }
         expected = {best_action: best_score, action: played_score}
         return Grade(expected, unit="score", source=self.source, exact=False, detail=detail)
