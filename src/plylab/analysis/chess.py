@@ -574,7 +574,11 @@ def chess_table(rows: list[ChessRow]) -> Table:
         "move when lost past the cap (-10.00 or mated) cannot lower lichess's accuracy or raise its ACPL",
     ]
     data = {"chess": [r.to_json() for r in rows]}
-    return Table(header, body, notes=notes if rows else [], title="Chess, graded by the engine", data=data)
+    if not rows:
+        notes = [
+            f"no engine-graded games here: {', '.join(FAMILY)} are graded when their engine is installed"
+        ]
+    return Table(header, body, notes=notes, title="Chess, graded by the engine", data=data)
 
 
 ABOUT = "per chess matchup: ACPL, accuracy, judgements as lichess counts them, the engine's best-move rate"

@@ -77,12 +77,10 @@ def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
     if g.game in VARIANTS:
         pgn.headers["Variant"] = VARIANTS[g.game]
     sources = set()
-    graded = [
-        graded_ply(m.ply, m.seat, Grade.from_json(m.grade))
-        for m in moves
-        if m.grade is not None and "played_eval" in Grade.from_json(m.grade).detail
-    ]
-    lichess = LichessGame.of(graded)
+    grades = {m.ply: Grade.from_json(m.grade) for m in moves if m.grade is not None}
+    engine_graded = {ply: g for ply, g in grades.items() if "played_eval" in g.detail}
+    seats = {m.ply: m.seat for m in moves}
+    lichess = LichessGame.of([graded_ply(ply, seats[ply], g) for ply, g in engine_graded.items()])
     infos = {i.ply: i for i in lichess.infos}
     node: chess.pgn.GameNode = pgn
     for m in moves:
@@ -95,16 +93,14 @@ def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
         if move is None:
             break  # cannot happen for a mapped game: the rest would not replay
         node = node.add_variation(move)
-        if m.grade is not None:
-            grade = Grade.from_json(m.grade)
-            if "played_eval" in grade.detail:
-                sources.add(grade.source)
-                score = _eval_after(infos.get(m.ply))
-                if score is not None:
-                    node.set_eval(score)
-                verdict = lichess.judgements.get(m.ply)
-                if verdict is not None:
-                    node.nags.add(NAG[verdict])
+        if m.ply in engine_graded:
+            sources.add(engine_graded[m.ply].source)
+            score = _eval_after(infos.get(m.ply))
+            if score is not None:
+                node.set_eval(score)
+            verdict = lichess.judgements.get(m.ply)
+            if verdict is not None:
+                node.nags.add(NAG[verdict])
     if g.forfeit_by is not None:
         loser = "White" if g.forfeit_by == white_seat else "Black"
         pgn.headers["Termination"] = f"{loser} forfeited ({g.failure_kind or 'failure'})"
