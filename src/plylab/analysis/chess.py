@@ -52,13 +52,12 @@ from ..jsontypes import JSONObject
 from ..oracles.graded import Grade
 from ..oracles.uci import FAMILY
 from ..players.canonical import canonical_spec
-from ..render.table import Table, register_table
+from ..render.table import Table
 from .results import MatchupKey, Mean
 from .stats import Estimate, cluster_bootstrap, student_t, wilson
 
 if TYPE_CHECKING:
     from ..harness.store import Store
-    from .tables import ReportSource
 
 NAGS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 CEILING = 1000  # scalachess core/src/main/scala/eval.scala: Eval.Cp.CEILING
@@ -579,12 +578,3 @@ def chess_table(rows: list[ChessRow]) -> Table:
             f"no engine-graded games here: {', '.join(FAMILY)} are graded when their engine is installed"
         ]
     return Table(header, body, notes=notes, title="Chess, graded by the engine", data=data)
-
-
-ABOUT = "per chess matchup: ACPL, accuracy, judgements as lichess counts them, the engine's best-move rate"
-
-
-@register_table("chess", ABOUT)
-def chess_report_table(source: ReportSource) -> Table:
-    """`plylab report --table chess`."""
-    return chess_table(chess_rows(source.store, source.run))

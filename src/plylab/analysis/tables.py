@@ -279,6 +279,18 @@ def _entry(name: str) -> None:
 for _name in TABLES:
     _entry(_name)
 
-from . import chess, ratings_table  # noqa: E402, F401  (register `chess`, `ratings`, built on ReportSource)
+from . import ratings_table  # noqa: E402, F401  (registers `ratings`, built on ReportSource above)
+
+
+@register_table(
+    "chess", "per chess matchup: ACPL, accuracy, judgements as lichess counts them, engine's best move"
+)
+def chess_table(source: ReportSource) -> Table:
+    """`--table chess` (analysis/chess.py, imported here only when built: `plylab --help` loads no pydantic)."""
+    from .chess import chess_rows
+    from .chess import chess_table as build
+
+    return build(chess_rows(source.store, source.run))
+
 
 REPORT_TABLES = (*TABLES, "chess", "ratings")  # what `plylab report --table` accepts
