@@ -247,3 +247,6 @@ def test_the_chess_table_names_run_and_formulation_in_every_format(played, cli) 
         assert "chess.standard.random-vs-stockfish" in line.replace("\\_", "_") and "standard" in line, fmt
     csv = cli("report", "--store", str(store), "--table", "chess", "--format", "csv").out.splitlines()[0]
     assert csv.startswith("run,game,formulation,player,opponent,games,moves,ACPL")
+    tex = cli("report", "--store", str(store), "--latex", str(store.parent / "tex"))
+    assert tex.code == 0 and "chess.tex" in tex.out
+    assert "ACPL" in (store.parent / "tex" / "chess.tex").read_text()
