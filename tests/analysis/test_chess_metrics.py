@@ -83,3 +83,23 @@ def test_report_prints_acpl_accuracy_blunders_and_best_move_with_the_engine_line
     )  # random loses material
     assert row["blunder"]["count"] > 0 and 0 <= row["best_move"]["low"] <= row["best_move"]["rate"] < 1
     assert row["engine"] == ["stockfish 15.1 nodes=1000"]
+
+
+def test_an_ungraded_move_takes_the_next_move_s_evaluation_before_and_a_mate_ends_the_infos() -> None:
+    from plylab.analysis.chess import GradedPly, LichessGame
+
+    def ply(n: int, before: dict, after: dict, best: bool = False) -> GradedPly:
+        return GradedPly(n, n % 2, 0.5, 0.5, 0, best, "e", n % 2 == 0, before, after)
+
+    plies = [
+        ply(0, {"cp": 20}, {"cp": -30}),  # the mover's (White's) view
+        # ply 1 ungraded; ply 2's evaluation before (White's view) stands in for the position after it
+        ply(2, {"cp": 300}, {"cp": -250}),
+        ply(3, {"cp": 250}, {"mate": -1}),  # Black walks into mate in one
+        ply(4, {"mate": 1}, {"result": 1.0}, best=True),  # the mate: no Info
+    ]
+    game = LichessGame.of(plies)
+    assert [(i.ply, i.cp, i.mate, i.variation) for i in game.infos] == [
+        (0, -30, None, True), (1, 300, None, False), (2, -250, None, True), (3, None, 1, True),
+    ]  # fmt: skip
+    assert game.judgements == {2: "blunder", 3: "blunder"}  # ply 1 (no variation known) is not judged

@@ -277,11 +277,9 @@ def game_infos(plies: Sequence[GradedPly]) -> list[Info]:
             info = p.info()
             if info is None:
                 break  # the mating move: the game's last
-        elif nxt is not None:
-            info = _info(ply, white, nxt.before, nxt.white)
-        else:
-            info = Info(ply, white, None, None)
-        assert info is not None
+        else:  # not graded: the next move's evaluation before it, else nothing known (an empty Info)
+            found = _info(ply, white, nxt.before, nxt.white) if nxt is not None else None
+            info = found if found is not None else Info(ply, white, None, None)
         out.append(info)
     return out
 
