@@ -7,6 +7,7 @@ import json
 import pytest
 
 from plylab.games import get_game
+from tests.support.engines import needs_stockfish
 
 
 def test_connect_four_start_in_json(cli) -> None:
@@ -93,4 +94,21 @@ def test_solve_takes_generic_and_parametrised_games(cli) -> None:
     assert r.code == 0 and json.loads(r.out)["best_moves"] == ["1:1"]
     bad = cli("solve", "--game", "mnk:m=3,n=3,k=3", "--moves", "x(9,9)")
     assert bad.code == 2 and "does not name a move" in bad.err
-    assert "no exact oracle" in cli("solve", "--game", "chess").err
+
+
+@needs_stockfish
+def test_solve_gives_chess_the_engine_s_evaluation_and_best_line(cli) -> None:
+    """Chess has no exact oracle: `solve` answers with the engine's evaluation and line (issue 38)."""
+    r = cli("solve", "--game", "chess", "--moves", "e4 e5 Qh5 Nc6 Bc4 Nf6", "--format", "json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert out["to_move_name"] == "White" and out["mate"] == 1 and out["evaluation"] == "#1"
+    assert out["best_move"] == "Qxf7#" and out["line"] == ["Qxf7#"] and out["exact"] is False
+    assert out["engine"] == "stockfish 15.1 nodes=20000"
+    text = cli("solve", "--game", "chess", "--moves", "e4")
+    assert text.code == 0 and "Black (seat 0) to move" in text.out and "best move: " in text.out
+    assert "line: " in text.out and "not an exact value" in text.out
+    over = cli("solve", "--game", "chess", "--moves", "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")
+    assert over.code == 2 and "nothing to solve" in over.err
+    bad = cli("solve", "--game", "chess", "--moves", "e4 Ke7x")
+    assert bad.code == 2 and "'Ke7x' does not name a move" in bad.err

@@ -53,7 +53,26 @@ def test_a_run_against_the_equilibrium_is_reported_with_intervals(cli, tmp_path:
         "expected loss" in table.out and "exploitability" in table.out and "equilibrium action" in table.out
     )
     csv = cli("report", "--store", str(store), "--table", "equilibrium", "--format", "csv")
-    assert csv.code == 0 and csv.out.splitlines()[0].startswith("game,player,opponent,decisions")
+    assert csv.code == 0 and csv.out.splitlines()[0].startswith(
+        "run,game,formulation,player,opponent,decisions"
+    )
+
+
+def test_the_equilibrium_table_names_each_row_s_run_and_formulation_in_every_format(
+    cli, tmp_path: Path
+) -> None:
+    """A standard and a relabelled Kuhn matchup are two distinguishable rows (issue 38: they printed alike)."""
+    store = tmp_path / "s.sqlite"
+    for name, formulation in (("plain", "standard"), ("shuffled", "relabel")):
+        r = cli("run", "--game", "kuhn_poker", "--formulation", formulation, "--player", "random",
+                "--opponent", "equilibrium", "--games", "4", "--store", str(store), "--run", name)  # fmt: skip
+        assert r.code == 0, r.err
+    for fmt in ("table", "csv", "markdown", "latex"):
+        out = cli("report", "--store", str(store), "--table", "equilibrium", "--format", fmt)
+        assert out.code == 0, out.err
+        rows = [line for line in out.out.splitlines() if "kuhn" in line and "random" in line]
+        assert len(rows) == 2 and rows[0] != rows[1], fmt
+        assert "plain" in rows[0] and "standard" in rows[0] and "shuffled" in rows[1] and "relabel" in rows[1]
 
 
 @pytest.mark.slow  # over 0.9 s on two cores

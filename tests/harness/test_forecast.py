@@ -80,3 +80,12 @@ def test_a_paper_table_forecasts_from_the_papers_tokens_per_move(cli, tmp_path: 
     # Table 14 prints GPT-5 nano's output tokens per move at low / medium / high effort: 1055.4, 3526.6, 7247.8
     assert "the paper's 3,943 per move" in res.out and "cost unknown" in res.out, res.out
     assert not store.exists()
+
+
+def test_a_chess_forecast_counts_a_typical_game_not_the_longest(cli, tmp_path: Path) -> None:
+    """OpenSpiel's chess allows 17,695 plies: 2 games were forecast as ≤ 17,696 calls (issue 38)."""
+    store = tmp_path / "s.sqlite"
+    res = cli(*run_args("chess", "llm:model=local", "random", games=2, store=store), "--dry-run")
+    assert res.code == 0, res.err
+    assert "local: ≈ 80 calls (a typical game: 40 moves a side, at most 8,848)" in res.out, res.out
+    assert "17,696" not in res.out

@@ -61,6 +61,39 @@ def test_a_blunder_loses_expected_score_and_the_engine_names_the_mate(oracle: En
 
 
 @needs_stockfish
+def test_the_engine_s_own_move_is_valued_by_the_search_of_the_position_after_it(oracle: EngineOracle) -> None:
+    """Issue 38: the evaluation after an engine-best move was the position before's, reused."""
+    import chess
+
+    from plylab.analysis.chess import graded_ply
+    from plylab.oracles.uci import board_of
+
+    states, _ = _play(SCHOLAR[:2])
+    state = states[-1].child(_label_action(states[-1], "e5"))  # 1. e4 e5, White to move
+    before = oracle.evaluate(board_of("chess", state))
+    best = _label_action(
+        state, chess.Board(board_of("chess", state).fen()).san(chess.Move.from_uci(before.best))
+    )
+    g = oracle.grade(state, best)
+    after = oracle.evaluate(board_of("chess", state.child(best))).flipped()  # its own search, mover's view
+    assert g.detail["played_eval"] == {"cp": after.cp, "mate": after.mate}
+    assert g.detail["eval"] == {"cp": before.cp, "mate": before.mate} and before.cp != after.cp
+    assert graded_ply(2, 1, g).is_best and g.loss(best) == 0  # on the graded scale: the engine's move
+    assert g.detail["cp_loss"] == max(0, before.cp - after.cp)  # lichess's: from the two evaluations
+
+
+@needs_stockfish
+def test_missing_a_mate_in_one_is_judged_by_lichess_s_mate_rule(oracle: EngineOracle) -> None:
+    from plylab.analysis.chess import graded_ply
+
+    _, last = _play(SCHOLAR)  # White mates with Qxf7#; Qe2 keeps a winning game but loses the mate
+    g = oracle.grade(last, _label_action(last, "Qe2"))
+    assert g.detail["eval"]["mate"] == 1  # the position before: its own search, not the mate's result
+    ply = graded_ply(6, 1, g)
+    assert not ply.is_best and ply.judgement == "blunder"  # Advice.scala: MateLost below +7.00
+
+
+@needs_stockfish
 def test_a_rerun_is_served_from_the_cache_without_the_engine(tmp_path: Path, oracle: EngineOracle) -> None:
     states, _ = _play(SCHOLAR)
     first = [oracle.grade(s, s.legal_actions()[0]).to_json() for s in states]

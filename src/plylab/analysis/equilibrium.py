@@ -217,9 +217,14 @@ def _interval(mean: float | None, low: float | None, high: float | None, sign: s
 
 
 def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
-    """One line per matchup of an equilibrium game (the rows `metrics.matchup_results` gave one)."""
+    """One line per matchup of an equilibrium game (the rows `metrics.matchup_results` gave one), its
+    run and formulation on every line (a standard and a relabelled matchup are two lines)."""
+    from ..players.canonical import printed_run_name
+
     header = [
+        "run",
         "game",
+        "formulation",
         "player",
         "opponent",
         "decisions",
@@ -241,7 +246,9 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
         ex_text = "–" if ex is None else f"{ex.value:.4f} [{ex.low:.4f}, {ex.high:.4f}] ({ex.decisions})"
         body.append(
             [
+                printed_run_name(r.run) + ("" if r.status == "finished" else f" ({r.status})"),
                 r.game,
+                r.formulation,
                 r.player,
                 r.opponent,
                 f"{e.informative}/{e.decisions}",

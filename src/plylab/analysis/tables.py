@@ -260,4 +260,16 @@ for _name in TABLES:
     _entry(_name)
 register_table("ratings", RATINGS_ABOUT)(ratings_table)
 
-REPORT_TABLES = (*TABLES, "ratings")  # what `plylab report --table` accepts
+
+@register_table(
+    "chess", "per chess matchup: ACPL, accuracy, judgements as lichess counts them, engine's best move"
+)
+def chess_table(source: ReportSource) -> Table:
+    """`--table chess` (analysis/chess.py, imported here only when built: `plylab --help` loads no pydantic)."""
+    from .chess import chess_rows
+    from .chess import chess_table as build
+
+    return build(chess_rows(source.store, source.run))
+
+
+REPORT_TABLES = (*TABLES, "chess", "ratings")  # what `plylab report --table` accepts

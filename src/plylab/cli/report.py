@@ -106,7 +106,7 @@ def report(
             if graded and fmt == "json":
                 out = json.dumps({**json.loads(out), "chess": [r.to_json() for r in graded]}, indent=2)
             elif graded:
-                out += "\n\n" + chess_table(graded, fmt)
+                out += "\n\n" + render_table(chess_table(graded), fmt)
             print(out)
             if clue and fmt == "table":
                 print(

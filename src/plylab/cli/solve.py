@@ -97,6 +97,52 @@ def as_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def engine_analysis(game: GameDef, moves: str) -> dict[str, Any]:
+    """Chess and its variants have no exact value: the engine's evaluation of the position (side to
+    move, at the default limit, as `--score` grades a move), its best move and line in SAN."""
+    from ..oracles.engine import ENGINE_FOR, engine_oracle, eval_text, missing_line
+    from ..oracles.uci import board_of
+
+    state = position(game, moves)
+    oracle = engine_oracle(game.spec)
+    if oracle is None:
+        raise UserError(missing_line(game.spec).replace("is played unscored", "has no engine evaluation"))
+    board = board_of(game.spec, state)
+    ev = oracle.evaluate(board)
+    line, walk = [], board.copy()
+    for uci in ev.pv:
+        move = walk.parse_uci(uci)
+        line.append(walk.san(move))
+        walk.push(move)
+    return {
+        "game": game.spec,
+        "moves": moves,
+        "to_move": state.current_player(),
+        "to_move_name": "White" if board.turn else "Black",
+        "engine": oracle.source,
+        "evaluation": eval_text(ev.cp, ev.mate),  # the side to move's, in pawns or mate in N
+        "cp": ev.cp,
+        "mate": ev.mate,
+        "expected_score": ev.expected,  # lichess's curve, the mover's (the graded scale)
+        "best_move": line[0] if line else None,
+        "line": line,
+        "exact": False,
+        "about": f"{ENGINE_FOR[game.spec]}'s evaluation, not an exact value",
+    }
+
+
+def engine_text(result: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            f"{result['game']} after '{result['moves']}': {result['to_move_name']} (seat {result['to_move']}) to move",
+            f"evaluation: {result['evaluation']} for {result['to_move_name']} (expected score "
+            f"{result['expected_score']:.3f}), by {result['engine']}; an engine's, not an exact value",
+            f"best move: {result['best_move'] or '–'}",
+            f"line: {' '.join(result['line']) or '–'}",
+        ]
+    )
+
+
 def solve(
     game: str = typer.Option(..., "--game", help="game name (see `plylab games`)"),
     moves: str = typer.Option(
@@ -104,13 +150,14 @@ def solve(
         "--moves",
         help="moves from the start in the game's notation: Connect Four columns 1-7 (4453), "
         "tic-tac-toe cells (B2 A1), Nim PILE:TAKE (4:7 3:1), other games their listed move labels "
-        "(mnk: x(1,1) o(0,0)), games of hidden information the deal and the actions as the engine "
+        "(mnk: x(1,1) o(0,0); chess: SAN, e4 e5 Nf3), games of hidden information the deal and the actions as the engine "
         "names them (kuhn_poker: Deal:0 Deal:1 Pass Bet; liars_dice: 'Roll 1; Roll 6; 1-2'); empty = the initial position",
     ),
     fmt: Literal["text", "json"] = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Exact value (win/draw/loss for the side to move), score where the game has one, and best moves;
-    in a game of hidden information the equilibrium's value per seat and each action's value."""
+    in a game of hidden information the equilibrium's value per seat and each action's value; in
+    chess and its variants the engine's evaluation, best move and line."""
     from ..games import get_game
 
     definition = get_game(game)
@@ -119,6 +166,12 @@ def solve(
     if _equilibrium.hidden(definition):  # hidden information: the equilibrium, not minimax
         found = _equilibrium.analysis(definition, moves)
         print(json.dumps(found.to_json(), indent=2) if fmt == "json" else _equilibrium.as_text(found))
+        return
+    from ..oracles.uci import maps
+
+    if maps(definition.spec) and not definition.has_oracle:  # chess and its variants: the engine
+        found_eval = engine_analysis(definition, moves)
+        print(json.dumps(found_eval, indent=2) if fmt == "json" else engine_text(found_eval))
         return
     state = position(definition, moves)
     result = analysis(definition, moves, state, definition.oracle().move_values(state))

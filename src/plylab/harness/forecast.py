@@ -1,8 +1,9 @@
 """What a run will ask of models, said before it starts: its first line, and all that `--dry-run` prints.
 
 Games to play are the planned ones the store lacks. Model calls per game are learned from the
-store's earlier games of the same game and player where it has some (≈), else bounded by the
-game's longest play (≤). A REAPER-family move makes one to several calls (planner rounds and their
+store's earlier games of the same game and player where it has some (≈), else a typical game's
+length where the longest play is no guide (chess: OpenSpiel allows 17,695 plies, a game lasts about
+40 moves a side; ≈, the bound beside it), else bounded by the game's longest play (≤). A REAPER-family move makes one to several calls (planner rounds and their
 executor subtasks): its calls per move come from the store's earlier moves of that player, else
 are estimated as the geometric mean of the fewest and the most its loop can make, the range shown.
 Tokens, for hosted models only: the paper's published output tokens per move where the run is a
@@ -39,11 +40,14 @@ class ModelLoad:
     source: str = ""  # where the tokens figure comes from
     low: float | None = None  # fewest and most calls, where the count is an estimate between them
     high: float | None = None
+    note: str = ""  # where the moves per game come from, when not from the store or the bound
 
     def text(self) -> str:
         out = f"{self.model}: {self.mark} {count(self.calls, 'call')}"
         if self.low is not None and self.high is not None:
             out += f" ({round(self.low):,} to {round(self.high):,})"
+        if self.note:
+            out += f" ({self.note})"
         if self.model == LOCAL:
             return out + " (local, no cost)"
         if self.tokens_per_call is None:
@@ -179,3 +183,24 @@ def game_bound(game: str) -> int:
         return max(1, math.ceil(int(get_game(game).engine.max_game_length()) / 2))
     except Exception:  # noqa: BLE001 - a game without a length bound: say at least one move
         return 1
+
+
+# Moves a seat makes in a typical game, where OpenSpiel's longest play says nothing of it: chess and
+# its variants end long before the 50-move rule's bound (17,695 plies); a game of chess lasts about
+# 40 moves a side (the 80-ply game oracles/engine.py's default limit is timed on).
+TYPICAL_MOVES = {"chess": 40, "antichess": 40, "crazyhouse": 40}
+
+
+def typical_moves(game: str) -> int | None:
+    """Moves per seat in a typical game of `game` where its longest play is no guide; else None."""
+    return TYPICAL_MOVES.get(parse_spec(game).name)
+
+
+def moves_per_game(game: str, load: ModelLoad) -> int:
+    """Moves per seat for a forecast without earlier games: a typical game's (≈, noted on `load`),
+    else the longest play's bound (the caller marks it)."""
+    typical = typical_moves(game)
+    if typical is None:
+        return game_bound(game)
+    load.note = f"a typical game: {typical} moves a side, at most {game_bound(game):,}"
+    return typical

@@ -16,9 +16,10 @@ from .forecast import (
     Forecast,
     TokenFigures,
     add_tokens,
-    game_bound,
     model_of,
+    moves_per_game,
     read_store,
+    typical_moves,
 )
 from .plan import GameJob, Plan
 from .records import GameRecord
@@ -92,8 +93,8 @@ class PlanStudy:
                     seen = conn.mean_player_moves(
                         m.game, scrub_spec(canonical_spec(spec))
                     )  # as moves store it
-                    moves = seen if seen is not None else game_bound(m.game)
-                    if seen is None:
+                    moves = seen if seen is not None else moves_per_game(m.game, load)
+                    if seen is None and typical_moves(m.game) is None:
                         load.mark = "≥" if parse_spec(spec).name != "llm" else "≤"
                     load.calls += self.plan.games * share * moves
                     effort = parse_spec(spec).options.get("effort", "high")

@@ -30,8 +30,8 @@ from ..harness.forecast import (
     Forecast,
     add_tokens,
     calls_per_move,
-    game_bound,
     model_of,
+    moves_per_game,
     read_store,
 )
 from ..harness.plan import GameJob
@@ -139,7 +139,7 @@ class Learner:
                     load = out.load(model)
                     canonical = canonical_spec(spec)
                     seen = conn.mean_player_moves(exp.game, canonical)
-                    moves = seen if seen is not None else game_bound(exp.game)
+                    moves = seen if seen is not None else moves_per_game(exp.game, load)
                     # a REAPER move makes one to several calls: expected, between its fewest and most
                     per_move, low, high = calls_per_move(conn, exp.game, canonical)
                     load.calls += games * moves * per_move

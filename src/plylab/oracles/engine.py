@@ -2,9 +2,13 @@
 
 A move's grade is the mover's expected score (win 1, draw 1/2, loss 0) after the engine's best move
 and after the move played, each from the engine's evaluation of a position: the position before the
-move gives the best move, its line and its value; the position after the played move gives the
-played move's value (the next move's "before", so each position is searched once). A move that
-ends the game takes its exact result.
+move gives the best move, its line and its value; the position after the played move, searched
+whatever was played (the engine's own best move too), gives the played move's value (the next
+move's "before", so each position is searched once). The two evaluations are kept in the grade's
+detail (`eval`, `played_eval`) so that analysis/chess.py computes lichess's figures from the
+evaluations of consecutive positions, as lichess does; never from a value reused across a move. A
+move that ends the game takes its exact result (`{"result": r}`; analysis/chess.py says how lichess
+counts a finished game).
 
 Evaluations become expected scores by the centipawn-to-win curve lichess publishes
 (https://lichess.org/page/accuracy): Win% = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1), with
@@ -280,14 +284,17 @@ class EngineOracle:
         best_action = m.to_action.get(ev.best or "")
         if best_action is None:  # no move (cannot happen in a position with legal moves) or unmapped
             raise Ungraded(f"{self.game}: the engine's best move {ev.best} is not an OpenSpiel move")
-        best_eval: EvalSummary = {"cp": ev.cp, "mate": ev.mate}
+        before: EvalSummary = {"cp": ev.cp, "mate": ev.mate}  # this position's own search
         best_score = ev.expected
-        if state.child(best_action).is_terminal():
-            best_score, best_eval = self._after(state, best_action, mover)
+        if state.child(best_action).is_terminal():  # a mate (or a draw) at once: its exact result
+            best_score, _ = self._after(state, best_action, mover)
+        # The position after the move is searched even when the engine's best move was played: its
+        # evaluation is that position's own (the next move's "before", and PGN's [%eval]), never the
+        # parent's reused. On the graded scale the engine's own move keeps a loss of 0 (its value is
+        # the search after it); lichess's figures use the two evaluations (analysis/chess.py).
+        played_score, played_eval = self._after(state, action, mover)
         if action == best_action:
-            played_score, played_eval = best_score, best_eval
-        else:
-            played_score, played_eval = self._after(state, action, mover)
+            best_score = played_score
         detail = {
             "engine": self.key,
             "limit": self.limit.text(),
@@ -299,9 +306,9 @@ class EngineOracle:
             },
             "played": {"action": action, "uci": m.uci(action)},
             "pv": list(ev.pv),
-            "eval": best_eval,
+            "eval": before,
             "played_eval": played_eval,
-            "cp_loss": max(0, _cp(best_eval) - _cp(played_eval)),
+            "cp_loss": max(0, _cp(before) - _cp(played_eval)),
         }
         expected = {best_action: best_score, action: played_score}
         return Grade(expected, unit="score", source=self.source, exact=False, detail=detail)

@@ -274,7 +274,7 @@ def _step(
         "failure_kind": m.failure_kind,
         "attempts": expand_attempts(_attempts(m.attempts), m),
         "note": _json(m.note),
-        "engine": engine_view(m.grade),  # an engine's evaluations (chess); None elsewhere
+        "engine": engine_view(m.grade, m.ply),  # an engine's evaluations (chess); None elsewhere
     }
 
 

@@ -13,7 +13,9 @@ def section(rows: list[MatchupRow]) -> Section | None:
     header, body = equilibrium.table(rows)
     if not body:
         return None
-    cells = [[Cell(c, cls="num" if i >= 3 else None) for i, c in enumerate(row)] for row in body]
+    cells = [
+        [Cell(c, cls="num" if i >= 5 else None) for i, c in enumerate(row)] for row in body
+    ]  # after run … opponent
     return Section(
         "equilibrium",
         "Equilibrium",

@@ -40,8 +40,10 @@ def _white(ev: JSONObject, mover_white: bool) -> tuple[float, str]:
     return e.expected, eval_text(e.cp, e.mate)
 
 
-def engine_view(grade_text: str | None) -> EngineView | None:
-    """What the replay shows of one engine-graded move; None for a move no engine graded."""
+def engine_view(grade_text: str | None, ply: int) -> EngineView | None:
+    """What the replay shows of one engine-graded move (the `ply`-th, from 0); None for a move no
+    engine graded. Its judgement is lichess's from the move's own two evaluations (the first move's
+    from lichess's fixed +0.15), as lichess judges it in a game graded throughout."""
     if grade_text is None:
         return None
     grade = Grade.from_json(grade_text)
@@ -51,7 +53,7 @@ def engine_view(grade_text: str | None) -> EngineView | None:
     mover_white = d.get("mover") == "white"
     before, before_text = _white(d["eval"], mover_white)
     after, after_text = _white(d["played_eval"], mover_white)
-    ply = graded_ply(0, 0, grade)
+    moved = graded_ply(ply, 0, grade)
     return {
         "source": grade.source,
         "before": before,
@@ -59,12 +61,12 @@ def engine_view(grade_text: str | None) -> EngineView | None:
         "after": after,
         "after_text": after_text,
         "best": d["best"]["label"],
-        "best_played": ply.is_best,
+        "best_played": moved.is_best,
         "pv": d.get("pv", []),
-        "loss": ply.loss,
-        "cp_loss": ply.cp_loss,
-        "judgement": ply.judgement,
-        "nag": NAGS.get(ply.judgement or "", ""),
+        "loss": moved.loss,
+        "cp_loss": moved.cp_loss,
+        "judgement": moved.judgement,
+        "nag": NAGS.get(moved.judgement or "", ""),
     }
 
 

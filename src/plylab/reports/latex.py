@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..analysis.chess import chess_rows, chess_table
 from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
 from ..analysis.tables import latex_escape, render
 from ..harness.store import Store
+from ..render.table import render as render_table
 from .data import rating_results
 from .paper import paper_tables
 
@@ -71,6 +73,7 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
     try:
         rows = matchup_results(store, run)
         ratings = _ratings_tabulars(store, run)
+        chess = chess_rows(store, run)
     finally:
         store.close()
     written = []
@@ -84,6 +87,11 @@ def write_latex(store_path: Path, run: str | None, out_dir: Path) -> list[Path]:
         path = out_dir / "equilibrium.tex"
         caption = "Losses against the equilibrium per matchup, with 95% intervals."
         path.write_text(_float(render(rows, "latex", "equilibrium"), caption, "equilibrium"), "utf-8")
+        written.append(path)
+    if chess:  # engine-graded games: lichess's figures
+        path = out_dir / "chess.tex"
+        caption = "Chess graded by the engine as lichess counts it (ACPL, accuracy, judgements), with 95% intervals."
+        path.write_text(_float(render_table(chess_table(chess), "latex"), caption, "chess"), "utf-8")
         written.append(path)
     for game, (tabular, anchor) in ratings.items():
         slug = "ratings-" + re.sub(r"[^A-Za-z0-9_-]+", "-", game).strip("-")

@@ -1,10 +1,12 @@
 """Chess games as PGN, the file every chess tool opens, with the engine's evaluation of every move.
 
 One PGN game per stored game of the chess family (chess, antichess, crazyhouse; `[Variant]` names a
-variant): the players as White and Black, the result, `[%eval ...]` after each graded move (from
-White's side, as PGN has it: pawns or `#N`), and lichess's move annotations where the move lost
-enough expected score: ?! inaccuracy, ? mistake, ?? blunder (analysis/chess.py). python-chess
-writes it, so any GUI or site import reads it; a forfeit is the result with `[Termination]` saying why.
+variant): the players as White and Black, the result, `[%eval ...]` after each graded move (the
+engine's search of the position after that move, from White's side, as PGN has it: pawns or `#N`;
+none after a checkmate and 0.00 after a drawn finish, as lichess has its evaluations), and lichess's
+judgements as NAGs: ?! inaccuracy, ? mistake, ?? blunder, by lichess's rules (analysis/chess.py).
+python-chess writes it, so any GUI or site import reads it; a forfeit is the result with
+`[Termination]` saying why.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..analysis.chess import graded_ply
+from ..analysis.chess import Info, LichessGame, graded_ply
 from ..errors import UserError
 from ..oracles.graded import Grade
 from ..oracles.uci import FAMILY, mapping, maps
@@ -37,20 +39,17 @@ def _result(g: GameRow, white: int) -> str:
     return "1-0" if returns[white] > returns[1 - white] else "0-1"
 
 
-def _eval_after(grade: Grade, white_moved: bool) -> chess.engine.PovScore | None:
-    """The evaluation after the move played, from White's side (None where the game ended)."""
+def _eval_after(info: Info | None) -> chess.engine.PovScore | None:
+    """lichess's evaluation after a move, from White's side (None after a checkmate)."""
     import chess
     import chess.engine
 
-    ev = grade.detail.get("played_eval") or {}
-    if "result" in ev:
+    if info is None or (info.cp is None and info.mate is None):
         return None
     score: chess.engine.Score = (
-        chess.engine.Mate(int(ev["mate"]))
-        if ev.get("mate") is not None
-        else chess.engine.Cp(int(ev["cp"] or 0))
+        chess.engine.Mate(info.mate) if info.mate is not None else chess.engine.Cp(info.cp or 0)
     )
-    return chess.engine.PovScore(score, chess.WHITE if white_moved else chess.BLACK)
+    return chess.engine.PovScore(score, chess.WHITE)
 
 
 def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
@@ -78,6 +77,11 @@ def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
     if g.game in VARIANTS:
         pgn.headers["Variant"] = VARIANTS[g.game]
     sources = set()
+    grades = {m.ply: Grade.from_json(m.grade) for m in moves if m.grade is not None}
+    engine_graded = {ply: g for ply, g in grades.items() if "played_eval" in g.detail}
+    seats = {m.ply: m.seat for m in moves}
+    lichess = LichessGame.of([graded_ply(ply, seats[ply], g) for ply, g in engine_graded.items()])
+    infos = {i.ply: i for i in lichess.infos}
     node: chess.pgn.GameNode = pgn
     for m in moves:
         if m.action is None:
@@ -89,16 +93,14 @@ def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
         if move is None:
             break  # cannot happen for a mapped game: the rest would not replay
         node = node.add_variation(move)
-        if m.grade is not None:
-            grade = Grade.from_json(m.grade)
-            if "played_eval" in grade.detail:
-                sources.add(grade.source)
-                score = _eval_after(grade, m.seat == white_seat)
-                if score is not None:
-                    node.set_eval(score)
-                verdict = graded_ply(m.ply, m.seat, grade).judgement
-                if verdict is not None:
-                    node.nags.add(NAG[verdict])
+        if m.ply in engine_graded:
+            sources.add(engine_graded[m.ply].source)
+            score = _eval_after(infos.get(m.ply))
+            if score is not None:
+                node.set_eval(score)
+            verdict = lichess.judgements.get(m.ply)
+            if verdict is not None:
+                node.nags.add(NAG[verdict])
     if g.forfeit_by is not None:
         loser = "White" if g.forfeit_by == white_seat else "Black"
         pgn.headers["Termination"] = f"{loser} forfeited ({g.failure_kind or 'failure'})"
