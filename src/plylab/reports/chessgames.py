@@ -1,13 +1,13 @@
 """A chess game's figures for the player, as the run page's game list shows them: ACPL, accuracy
-and blunders, each read through analysis/chess.py (`graded_ply`, `game_accuracy`, the judgement of
-a graded ply), so the list counts a game exactly as the chess table counts its matchup."""
+and blunders, each read through analysis/chess.py (`graded_ply`, `LichessGame`: lichess's ACPL,
+accuracy and judgements), so the list counts a game exactly as the chess table counts its matchup."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..analysis.chess import GradedPly, game_accuracy, graded_ply
+from ..analysis.chess import GradedPly, LichessGame, graded_ply
 from ..harness.store import Store
 from ..oracles.graded import Grade
 from ..oracles.uci import FAMILY
@@ -20,11 +20,6 @@ class GameChess:
     acpl: float | None
     accuracy: float | None
     blunders: int
-
-
-def acpl(mine: list[GradedPly]) -> float | None:
-    """The side's average centipawn loss in one game (analysis/chess.py's per-game figure)."""
-    return sum(p.cp_loss for p in mine) / len(mine) if mine else None
 
 
 def game_figures(store: Store, run_id: int) -> dict[int, GameChess]:
@@ -40,9 +35,10 @@ def game_figures(store: Store, run_id: int) -> dict[int, GameChess]:
         seat = seats[gid]
         mine = [p for p in plies[gid] if p.seat == seat]
         if mine:
-            out[gid] = GameChess(
-                acpl(mine), game_accuracy(plies[gid], seat), sum(p.judgement == "blunder" for p in mine)
-            )
+            game = LichessGame.of(plies[gid])
+            white = mine[0].white
+            blunders = sum(game.judgements.get(p.ply) == "blunder" for p in mine)
+            out[gid] = GameChess(game.acpl(white), game.accuracy(white), blunders)
         del plies[gid]
 
     current: int | None = None
