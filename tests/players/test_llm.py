@@ -12,6 +12,7 @@ from plylab.errors import ParseError, UserError
 from plylab.games import get_game
 from plylab.harness.store import Store
 from plylab.models import ModelError, Reply, ResponseCache, Usage
+from plylab.models.model import LOCAL_DEFAULTS
 from plylab.players import RunContext, Turn, make_player
 from plylab.players.llm import build_prompt, extract_answer, move_schema, policy_of
 from tests.support.cli import run_args
@@ -402,8 +403,20 @@ def test_a_reply_cut_off_at_max_tokens_says_so():
     )
     player, turn, _ = scripted("llm:model=local,output=json,max_tokens=24", cut)
     d = act(player, turn)
-    assert d.failure == "unparseable" and "cut off at max_tokens" in d.attempts[0].error
+    assert d.failure == "unparseable" and "cut off at max_tokens=24" in d.attempts[0].error
     assert player.model.calls[0]["config"].max_tokens == 24
+
+
+def test_a_local_reply_cut_at_the_default_cap_names_it():
+    """Gemma 270M may echo the prompt until the local model's default cap (256 tokens) cuts it: the
+    failure names the cap, so the key to raise is in the message."""
+    echo = "We are playing tic-tac-toe on a 3x3 grid. Columns are A, B, C (left"
+    player, turn, _ = scripted("llm:model=local", Reply(text=echo, stop_reason="max_tokens", usage=Usage()))
+    player.model.defaults = LOCAL_DEFAULTS  # the local model's own, as `get_model("local")` has them
+    d = act(player, turn)
+    assert d.failure == "unparseable" and d.attempts[0].error.endswith(
+        "(the reply was cut off at max_tokens=256)"
+    )
 
 
 def test_a_json_reasoning_field_is_reply_not_trace():

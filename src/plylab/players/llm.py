@@ -313,6 +313,12 @@ class LLMPlayer(Player[LLMOptions]):
             )
         return Decision(None, attempts, failure=failure)
 
+    def _token_cap(self) -> str:
+        """The cap a cut reply hit, as a user would set it: `max_tokens=N` (the local model's 256 unless
+        given), or the provider's own where neither says."""
+        cap = self.options.max_tokens or getattr(getattr(self.model, "defaults", None), "max_tokens", None)
+        return f"max_tokens={cap}" if cap else "max_tokens"
+
     async def _attempt(
         self, turn: Turn, messages: list[dict[str, str]], schema: JSONObject | None, n: int
     ) -> tuple[Attempt, int | None]:
@@ -336,6 +342,6 @@ class LLMPlayer(Player[LLMOptions]):
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
             attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
-            cut = " (the reply was cut off at max_tokens)" if attempt.truncated else ""
+            cut = f" (the reply was cut off at {self._token_cap()})" if attempt.truncated else ""
             attempt.error = f"{err}{cut}"
             return attempt, None
