@@ -86,9 +86,17 @@ def run(
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
     elif score != "on":  # an engine limit: checked here, stored with the plan (a different limit, a new run)
+        from ..games import get_game
         from ..oracles.engine import Limit, parse_limit
+        from ..oracles.uci import FAMILY, maps
 
         parsed = parse_limit(score)
+        games_of = sorted({get_game(m.game).name for m in plan.matchups})
+        if not any(maps(g) for g in games_of):  # a limit no engine would read: refused, not ignored
+            raise UserError(
+                f"--score {score} sets an engine's search limit, and {', '.join(games_of)} is not scored "
+                f"by an engine (those are: {', '.join(FAMILY)}); use --score on or off"
+            )
         limit = "" if parsed == Limit() else parsed.text()
         plan.matchups = [dataclasses.replace(m, score_limit=limit) for m in plan.matchups]
     if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
