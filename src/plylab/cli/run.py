@@ -103,6 +103,10 @@ def run(
         quiet, concurrency = True, 1
     options = exec_options(store, concurrency=concurrency, workers=workers or 0, address=address)
     study = PlanStudy(plan, budget if budget.limited else None)
+    if not dry_run:  # an equilibrium solved now is said and shown, not hidden behind the run's bar
+        from ._oracles import build_equilibria, oracle_games
+
+        build_equilibria(oracle_games(plan.matchups), quiet=quiet)
     play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 

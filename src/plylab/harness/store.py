@@ -417,7 +417,7 @@ def same_plan(stored: str, plan: Mapping[str, object]) -> bool:
     if not isinstance(recorded, dict):
         return False
     given = json.loads(json.dumps(plan))  # as it would be stored (tuples as lists)
-    return {k: v for k, v in recorded.items() if k not in RULES} == given
+    return bool({k: v for k, v in recorded.items() if k not in RULES} == given)
 
 
 class Store:
