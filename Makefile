@@ -8,7 +8,7 @@ SETUP_INPUTS := pyproject.toml setup.py Makefile
 # their state (gVisor), the first matrix product dies of SIGILL (`tilezero`), so they are left out.
 NO_AMX := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
 
-.PHONY: demo test check lint setup browser engines bench docs clean
+.PHONY: demo test check lint setup browser engines plybench bench docs clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,7 @@ $(STAMP): $(SETUP_INPUTS)
 	$(PY) -m pip install --quiet -e '.[all]'
 	$(MAKE) --no-print-directory browser
 	$(MAKE) --no-print-directory engines
+	$(MAKE) --no-print-directory plybench
 	$(VENV)/bin/plylab models prepare
 	touch $(STAMP)
 
@@ -41,6 +42,19 @@ engines:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish fairy-stockfish >/dev/null) \
 	      || echo "warning: could not install stockfish; chess is played unscored and engine tests are skipped"; \
 	  else echo "warning: stockfish not found and not root; chess is played unscored and engine tests are skipped"; fi; }
+
+# The first paper's own package (PyPI plybench 3.0.5), in a side venv: tests/players/test_plybench_parse.py
+# compares plylab's default reply parser with its extractor. It needs Python >= 3.12 (PLYBENCH_BASE, else
+# python3.13, python3.12 or a pyenv version); without one the test is skipped. Only PyPI is asked.
+PLYBENCH_VENV := .plybench-venv
+plybench:
+	@$(PLYBENCH_VENV)/bin/python -c "import plybench" 2>/dev/null || { \
+	  base=""; for p in $(PLYBENCH_BASE) python3.13 python3.12 $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python; do \
+	    if "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then base="$$p"; break; fi; done; \
+	  if [ -z "$$base" ]; then echo "warning: no Python >= 3.12 for plybench; the plybench parser test is skipped"; \
+	  else rm -rf $(PLYBENCH_VENV) && "$$base" -m venv $(PLYBENCH_VENV) \
+	    && $(PLYBENCH_VENV)/bin/python -m pip install --quiet plybench==3.0.5 \
+	    || echo "warning: could not install plybench 3.0.5; the plybench parser test is skipped"; fi; }
 
 demo: $(STAMP)
 	$(VENV)/bin/plylab demo
@@ -74,4 +88,4 @@ bench: $(STAMP)
 	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done; $(PY) bench/merge_results.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info results site-docs
+	rm -rf $(VENV) $(PLYBENCH_VENV) build *.egg-info results site-docs

@@ -287,7 +287,7 @@ def long_replies(games: int, baseline: str | None) -> str:
         async def _answer(self, request: Any, body: dict[str, Any], b: Behaviour) -> Any:
             n = len(self.requests)
             word = f"thought{n} "
-            text = (word * (LONG_CHARS // len(word))) + "\nANSWER: " + legal_move(body).split("ANSWER: ")[-1]
+            text = (word * (LONG_CHARS // len(word))) + "\n" + legal_move(body)
             return await super()._answer(
                 request, body, Behaviour(text=text, reasoning=text[: LONG_CHARS // 3])
             )

@@ -2,7 +2,8 @@
 
 Lanes are markers: `model` (the local language model or the sentence encoder), `ray`, `browser`,
 `slow`. `make check` runs what has none of them; `make test` runs everything. Under CI (CI=true) a
-test that would be skipped because Chromium, Ray or Playwright is missing fails instead, so a
+test that would be skipped because Chromium, Ray, Playwright or the plybench side venv is missing
+fails instead, so a
 broken set-up cannot pass as a green run.
 """
 
@@ -57,7 +58,7 @@ def local_model():
 # Fixtures that load the local model: a test using one belongs to the `model` lane.
 MODEL_FIXTURES = {"local_model"}
 # Skip reasons that mean a piece of the set-up is missing, not that a test does not apply.
-MISSING_SETUP = re.compile(r"\bray\b|chromium|playwright", re.IGNORECASE)
+MISSING_SETUP = re.compile(r"\bray\b|chromium|playwright|plybench", re.IGNORECASE)
 
 
 def under_ci() -> bool:

@@ -14,10 +14,11 @@ import hashlib
 SEEDING = 2
 
 # The `llm` player's text prompt a new run records (`llm_prompt` in its plan) for specs that name
-# none: the action alone, the paper's (003 l.324). Runs stored without it were played with
-# `reason` (think it through, then `ANSWER:`) and resume with it: their cached replies are keyed
-# by the request.
-LLM_PROMPT = "action"
+# none: `line`, the paper's released code's (one line `Action: <move>`, the last line read;
+# 003 l.324, PyPI plybench 3.0.5). Runs stored with `action` (the move alone) keep it; runs stored
+# without the rule were played with `reason` (think it through, then `ANSWER:`) and resume with
+# it: their cached replies are keyed by the request.
+LLM_PROMPT = "line"
 
 # How a Clue prompt writes the possibility matrix's cells, recorded as `clue_cells` in a new run's
 # plan: `words`, YES / NO / MAYBE as the seed names them (000 l.90). Runs stored without it were

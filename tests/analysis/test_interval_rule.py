@@ -4,6 +4,7 @@ with width, else the estimate and its n. Every table formats estimates through s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from plylab.analysis import learning
@@ -46,7 +47,7 @@ def test_paper_table3_prints_both_columns_by_the_same_rule() -> None:
 
 def test_report_cells_follow_the_rule() -> None:
     assert mean_cell(_typed_mean([12.0])) == "12.0 (n=1)"  # was "12.0 ±0.0"
-    assert mean_cell(_typed_mean([10.0, 14.0])).startswith("12.0 ±")
+    assert mean_cell(_typed_mean([10.0, 14.0])).startswith("12.0 [")  # was "12.0 ±25.4": one form
     assert payoff_cell(_typed_mean([1.0, 1.0])) == "+1.00 (n=2)"
     assert rate_cell(wilson(1, 1)) == "1.00 (n=1)"
     assert rate_cell(wilson(3, 4)) == ".750 [.301, .954]"
@@ -75,3 +76,46 @@ def test_the_site_follows_the_rule_on_a_one_game_store(tmp_path: Path) -> None:
     assert main(["report", "--store", str(store), "--html", str(tmp_path / "site")]) == 0
     index = (tmp_path / "site" / "index.html").read_text()
     assert "95% interval clustered by game: – ·" in index and "[1.000, 1.000]" not in index
+
+
+def test_a_counts_interval_never_reads_below_zero() -> None:
+    """Tokens per move over moves of 0, 0 and 600 tokens: Student-t's interval reaches below zero
+    ("200.0 [-545.5, 945.5]"); a count's is clipped there, in the results every report reads."""
+    from plylab.analysis.metrics import _count_mean
+    from plylab.analysis.stats import Moments, bounded, student_t_moments
+
+    m = Moments()
+    for tokens in (0.0, 0.0, 600.0):
+        m.add(tokens)
+    assert (student_t_moments(m).low or 0.0) < 0  # the bare interval does
+    tokens = _count_mean(m)
+    assert tokens.low == 0.0 and tokens.high == student_t_moments(m).high
+    assert mean_cell(tokens).startswith("200.0 [0.0, ")
+    assert bounded(student_t([0.2, 0.9]), 0.0, 1.0).high == 1.0  # and a rate's never above one
+
+
+def test_the_chess_table_follows_the_rule() -> None:
+    """`7.0 [7.0, 7.0] in 1/2 games`: one game with a blunder is n=1, not a point interval."""
+    from plylab.analysis import chess
+
+    assert chess._mean(_typed_mean([7.0])) == "7.0 (n=1)"
+    assert chess._mean(_typed_mean([5.0, 9.0])).startswith("7.0 [")
+    assert chess._rate(wilson(0, 0)) == "–" and chess._rate(wilson(1, 1)) == "1.000 (n=1)"
+
+
+def test_the_equilibrium_table_follows_the_rule(tmp_path: Path, capsys) -> None:
+    """The equilibrium table printed `+1.000 [+1.000, +1.000]` where the main table printed
+    `+1.00 (n=40)`: one game here, so every figure prints its n, none a zero-width interval."""
+    store = tmp_path / "s.sqlite"
+    assert main(run_args("kuhn_poker", "random", "random", games=1, store=store)) == 0
+    capsys.readouterr()
+    assert main(["report", "--store", str(store), "--table", "equilibrium", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    header, row = (
+        out.splitlines()[0].split(","),
+        next(r for r in out.splitlines() if r.startswith("kuhn_poker")),
+    )
+    assert "(n=1)" in row  # the payoff of one game
+    for low_high in re.findall(r"\[([-+.\d]+), ([-+.\d]+)\]", row):
+        assert low_high[0] != low_high[1], row  # no zero-width interval anywhere in the row
+    assert header[0] == "game"

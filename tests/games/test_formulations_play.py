@@ -81,7 +81,7 @@ class Replayer:
             assert schema["properties"]["action"]["enum"] == listed
             text = json.dumps({"action": label})
         else:
-            text = f"Looking at the position, I settle on {label}.\nANSWER: {label}"
+            text = f"Looking at the position, I settle on {label}.\nAction: {label}"
         return Reply(text=text, usage=Usage(input_tokens=1, output_tokens=1))
 
 

@@ -51,16 +51,24 @@ def test_not_for_text_games_are_listed_with_their_reason(cli) -> None:
     r = cli("games")
     assert r.code == 0
     lines = {line.split()[0]: line for line in r.out.splitlines() if line.strip()}
+    assert {"go_fish", "repeated_leduc_poker", "kriegspiel"} <= set(NOT_FOR_TEXT)  # the README's list
     for name, why in NOT_FOR_TEXT.items():
         assert f"not for text players: {why}" in lines[name]
     assert "hidden information" in lines["kuhn_poker"] and "not for text" not in lines["kuhn_poker"]
 
 
+@pytest.mark.parametrize("game", ["kriegspiel", "go_fish", "repeated_leduc_poker"])
 @pytest.mark.parametrize("spec", ["llm:model=local,output=enum", "human"])
-def test_text_players_are_refused_where_the_view_is_unreadable(spec: str) -> None:
+def test_text_players_are_refused_where_the_view_is_unreadable(spec: str, game: str) -> None:
     with pytest.raises(UserError, match="not for text players"):
-        single_plan("kriegspiel", "standard", spec, "random", 2, 0, None)
-    single_plan("kriegspiel", "standard", "random", "random", 2, 0, None)  # classic players may
+        single_plan(game, "standard", spec, "random", 2, 0, None)
+    single_plan(game, "standard", "random", "random", 2, 0, None)  # classic players may
+
+
+@pytest.mark.parametrize("game", ["kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt", "dark_hex"])
+def test_text_games_remember_the_seats_own_moves(game: str) -> None:
+    """The check behind "forgets the seat's own moves" finds nothing in games with perfect recall."""
+    assert forgotten_move(game, 200) is None
 
 
 @pytest.mark.parametrize("game", TEXT_GAMES)
@@ -145,13 +153,41 @@ def test_a_hidden_game_relabels_without_leaking() -> None:
     assert "Jack" not in text.split("The deck")[1].split(";")[1]
 
 
+def forgotten_move(game: str, games: int, seed: int = 0) -> tuple[int, str] | None:
+    """A (seat, information state) reached in random games after two different sequences of that seat's
+    own moves: an information state without perfect recall. None when every one remembers."""
+    rng = random.Random(seed)
+    g = get_game(game)
+    seen: dict[tuple[int, str], tuple[int, ...]] = {}
+    for _ in range(games):
+        state = g.new_state()
+        own: dict[int, tuple[int, ...]] = {}
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            seat = int(state.current_player())
+            key, mine = (seat, information(state, seat)), own.get(seat, ())
+            if seen.setdefault(key, mine) != mine:
+                return key
+            action = rng.choice(state.legal_actions())
+            own[seat] = (*mine, action)
+            state.apply_action(action)
+    return None
+
+
 @pytest.mark.parametrize("game", sorted(NOT_FOR_TEXT))
 def test_each_not_for_text_reason_holds(game: str) -> None:
-    """No information state at all, or one longer than VIEW_LIMIT in random games."""
+    """No information state at all, one that forgets the seat's own moves, or one longer than
+    VIEW_LIMIT in random games."""
     gt = get_game(game).engine.get_type()
     assert game in {t.short_name for t in pyspiel.registered_games()}
     if not gt.provides_information_state_string:
         assert "no information state" in NOT_FOR_TEXT[game]
+        return
+    if "forgets the seat's own moves" in NOT_FOR_TEXT[game]:
+        assert forgotten_move(game, 200) is not None
         return
     longest = 0
     for n, state in enumerate(_random_states(game, 1)):

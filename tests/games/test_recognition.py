@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
+import unicodedata
 
 import pytest
 
-from plylab.analysis.recognition import names_game, recognizer
+from plylab.analysis.recognition import Tally, names_game, recognizer
 from plylab.games import get_game
 from tests.support.cli import run_args
 
@@ -19,6 +21,9 @@ NAMED = {
         "the classic game of noughts and crosses",
         "Naughts & Crosses",
         "TTT with relabeled cells",
+        "This is tic\u2011tac\u2011toe",  # non-breaking hyphens
+        "tic\u2010tac\u2010toe",  # Unicode hyphens
+        "Tic\u2013Tac\u2013Toe, in disguise",  # en dashes
     ],
     "nim": [
         "This is misère Nim.",
@@ -30,6 +35,7 @@ NAMED = {
     "connect_four": [
         "this is Connect Four",
         "connect-4 strategy",
+        "Connect\u20114 in disguise",
         "Connect4",
         "an old game called Four in a Row",
         "the captain's mistress",
@@ -107,6 +113,22 @@ def test_an_unknown_recognition_scope_is_one_clear_error(cli, tmp_path) -> None:
     assert cli(*run_args("nim", games=1, store=store)).code == 0
     res = cli("report", "--store", str(store), "--table", "recognition", "--recognize", "vibes")
     assert res.code == 2 and "names, wide" in res.err
+
+
+def test_every_unicode_dash_reads_as_a_hyphen() -> None:
+    """Each dash punctuation character (category Pd), the minus sign and the soft hyphen join the
+    words of a name as `-` does, in a trace counted by the report (Tally) as in `names_game`."""
+    dashes = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Pd"]
+    dashes += ["\u2212", "\u00ad"]
+    game = get_game("tic_tac_toe")
+    pattern = recognizer(tuple(game.recognition))
+    assert pattern is not None
+    for dash in dashes:
+        text = f"This is tic{dash}tac{dash}toe."
+        assert names_game(game, text), f"U+{ord(dash):04X}"
+        tally = Tally()
+        tally.add(pattern, text, text)
+        assert (tally.on_trace, tally.on_reply) == (1, 1), f"U+{ord(dash):04X}"
 
 
 def test_games_do_not_recognize_each_other() -> None:

@@ -43,7 +43,7 @@ class LongServer(FakeOpenAIServer):
         if self.clue:  # a Clue turn: pass, with a long why
             text = json.dumps({"action": "pass", "why": padding(n, REPLY_CHARS)})
         else:
-            text = padding(n, REPLY_CHARS) + "\nANSWER: " + legal_move(body).split("ANSWER: ")[-1]
+            text = padding(n, REPLY_CHARS) + "\n" + legal_move(body)
         reasoning = padding(-n, REASONING_CHARS)
         self.sent.append((text, reasoning))
         return await super()._answer(request, body, Behaviour(text=text, reasoning=reasoning))

@@ -167,3 +167,21 @@ def test_a_bad_score_value_is_one_line(cli, tmp_path) -> None:
                "--score", "fast", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
     assert done.code != 0 and "Traceback" not in done.err
     assert "--score 'fast' is not accepted; use on, off, nodes=N, depth=D" in done.err
+
+
+def test_an_engine_limit_on_a_game_without_an_engine_is_refused(cli, tmp_path) -> None:
+    """`--score depth=5` only means something where an engine scores the moves: elsewhere it is one line
+    and exit 2 before any run is made, not a limit silently stored and never read."""
+    store = tmp_path / "s.sqlite"
+    for game in ("tic_tac_toe", "kuhn_poker"):
+        done = cli("run", "--game", game, "--player", "random", "--opponent", "random", "--games", "1",
+                   "--score", "depth=5", "--store", str(store))  # fmt: skip
+        assert done.code == 2 and "Traceback" not in done.err and len(done.err.strip().splitlines()) == 1
+        assert (
+            f"--score depth=5 sets an engine's search limit, and {game} is not scored by an engine"
+            in done.err
+        )
+    assert not store.exists()
+    chess = cli("run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", "1",
+                "--score", "depth=5", "--store", str(store), "--dry-run")  # fmt: skip
+    assert chess.code == 0, chess.err

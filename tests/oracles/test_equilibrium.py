@@ -81,6 +81,33 @@ def test_a_torn_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Monkey
     assert json.loads(cache_path("kuhn_poker").read_text())["game"] == "kuhn_poker"
 
 
+@pytest.mark.slow  # two Kuhn builds, about a second each on two cores
+def test_a_run_says_it_builds_an_equilibrium_and_shows_the_solver(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An equilibrium not yet cached is built before the run's bar, with a line saying so and a bar of
+    the solver's iterations (not tens of silent seconds behind 0/N games); once cached, nothing."""
+    monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path / "cache"))
+    store = str(tmp_path / "s.sqlite")
+    seen: list[tuple[int, int]] = []
+    EquilibriumOracle.build(
+        pyspiel.load_game("kuhn_poker"), progress=lambda done, goal: seen.append((done, goal))
+    )
+    assert [d for d, _ in seen] == list(range(1, len(seen) + 1)) and seen[-1][0] == seen[-1][1]
+    run = ("run", "--game", "kuhn_poker", "--player", "random", "--opponent", "random", "--store", store)
+    first = cli(*run, "--games", "2")
+    assert first.code == 0, first.err
+    assert "building the Kuhn Poker equilibrium (once, cached)…" in first.err
+    assert f"{seen[-1][0]}/{seen[-1][0]} solver iterations" in first.err
+    assert first.err.index("building the") < first.err.index("2 games to play")  # before the run's bar
+    assert cache_path("kuhn_poker").exists()
+    again = cli(*run, "--games", "3")
+    assert again.code == 0 and "building" not in again.err
+    monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path / "other"))  # --quiet builds without a word
+    quiet = cli(*run, "--games", "4", "--quiet")
+    assert quiet.code == 0 and "building" not in quiet.err and cache_path("kuhn_poker").exists()
+
+
 # (history before the decision, the action played, its loss by hand)
 HAND = [
     ([J, K, BET], PASS, 3.0),  # always-fold with K facing a bet: folding (-1) instead of calling (+2)

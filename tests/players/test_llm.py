@@ -12,6 +12,7 @@ from plylab.errors import ParseError, UserError
 from plylab.games import get_game
 from plylab.harness.store import Store
 from plylab.models import ModelError, Reply, ResponseCache, Usage
+from plylab.models.model import LOCAL_DEFAULTS
 from plylab.players import RunContext, Turn, make_player
 from plylab.players.llm import build_prompt, extract_answer, move_schema, policy_of
 from tests.support.cli import run_args
@@ -180,11 +181,12 @@ def test_enum_reply_becomes_the_move_with_its_usage():
 
 def test_the_default_is_the_papers_free_answer():
     """No schema, no enum: the model writes its move, and an illegal one is a failure (seed 003 l.74)."""
-    player, turn, f = scripted("llm:model=local", "Corners are strong.\n**ANSWER: c3**")
+    player, turn, f = scripted("llm:model=local", "Action: <c3>")
     d = act(player, turn)
     assert d.action == f.legal_labels(turn.state)["C3"]
     assert player.model.calls[0]["schema"] is None
-    player, turn, _ = scripted("llm:model=local", "ANSWER: B2")  # B2 is taken
+    assert "Action: <your move>" in player.model.calls[0]["messages"][0]["content"]
+    player, turn, _ = scripted("llm:model=local", "Action: B2")  # B2 is taken
     d = act(player, turn)
     assert d.action is None and d.failure == "illegal"
 
@@ -207,7 +209,7 @@ def test_text_output_extracts_the_answer_line():
 
 @pytest.mark.parametrize(
     "reply, kind",
-    [("I like corners", "unparseable"), ("ANSWER: B2", "illegal"), ("ANSWER: D9", "unparseable")],
+    [("I like corners", "unparseable"), ("Action: B2", "illegal"), ("Action: D9", "unparseable")],
 )
 def test_forfeit_is_the_default(reply, kind):
     player, turn, _ = scripted("llm:model=local,output=text", reply)
@@ -358,33 +360,41 @@ def test_schema_puts_reasoning_before_the_move():
 
 
 @pytest.mark.parametrize(
-    "text, output, answer",
+    "text, output, prompt, answer",
     [
-        ('{"reasoning": "centre", "action": "B2"}', "json", "B2"),
-        ('```json\n{"action": "pile 2, take 3"}\n```', "json", "pile 2, take 3"),
-        ('Sure! {"action": 4}', "json", "4"),
-        ("I think...\nANSWER: A1", "text", "A1"),
-        ("answer: `C3`", "text", "C3"),
-        ("ANSWER: B1\nwait, no.\nANSWER: B3", "text", "B3"),
-        ("B2", "text", "B2"),
+        ('{"reasoning": "centre", "action": "B2"}', "json", "line", "B2"),
+        ('```json\n{"action": "pile 2, take 3"}\n```', "json", "line", "pile 2, take 3"),
+        ('Sure! {"action": 4}', "json", "line", "4"),
+        ("Action: A1", "text", "line", "A1"),
+        ("I think...\n\nAction: <pile 2, take 3>\n\n", "text", "line", "pile 2, take 3"),
+        ("B2", "text", "line", "B2"),
+        ("Action: B1\nwait, no: B3", "text", "line", "wait, no: B3"),  # the last line, as plybench reads
+        ("I think...\nANSWER: A1", "text", "reason", "A1"),
+        ("answer: `C3`", "text", "action", "C3"),
+        ("ANSWER: B1\nwait, no.\nANSWER: B3", "text", "reason", "B3"),
+        ("B2", "text", "action", "B2"),
     ],
 )
-def test_answers_are_extracted(text, output, answer):
-    assert extract_answer(text, output)[0] == answer
+def test_answers_are_extracted(text, output, prompt, answer):
+    assert extract_answer(text, output, prompt)[0] == answer
 
 
 @pytest.mark.parametrize(
-    "text, output",
+    "text, output, prompt, error",
     [
-        ("not json", "json"),
-        ('{"move": "A1"}', "json"),
-        ('{"action": null}', "json"),
-        ("I would play the centre because it is strong.", "text"),
+        ("not json", "json", "line", "JSON object"),
+        ('{"move": "A1"}', "json", "line", "JSON object"),
+        ('{"action": null}', "json", "line", "JSON object"),
+        (" \n\t\n", "text", "line", "last line names no move"),
+        ("I think...\nAction: <>", "text", "line", "last line names no move"),
+        ("I would play the centre because it is strong.", "text", "action", "not the move alone"),
+        ("I would play the centre because it is strong.", "text", "reason", "no line of the form 'ANSWER"),
     ],
 )
-def test_unanswered_replies_do_not_parse(text, output):
-    with pytest.raises(ParseError):
-        extract_answer(text, output)
+def test_unanswered_replies_do_not_parse(text, output, prompt, error):
+    """Each rule's failure names what its prompt asked for (never `ANSWER:` where it was not asked)."""
+    with pytest.raises(ParseError, match=error):
+        extract_answer(text, output, prompt)
 
 
 def test_a_reply_cut_off_at_max_tokens_says_so():
@@ -393,8 +403,20 @@ def test_a_reply_cut_off_at_max_tokens_says_so():
     )
     player, turn, _ = scripted("llm:model=local,output=json,max_tokens=24", cut)
     d = act(player, turn)
-    assert d.failure == "unparseable" and "cut off at max_tokens" in d.attempts[0].error
+    assert d.failure == "unparseable" and "cut off at max_tokens=24" in d.attempts[0].error
     assert player.model.calls[0]["config"].max_tokens == 24
+
+
+def test_a_local_reply_cut_at_the_default_cap_names_it():
+    """Gemma 270M may echo the prompt until the local model's default cap (256 tokens) cuts it: the
+    failure names the cap, so the key to raise is in the message."""
+    echo = "We are playing tic-tac-toe on a 3x3 grid. Columns are A, B, C (left"
+    player, turn, _ = scripted("llm:model=local", Reply(text=echo, stop_reason="max_tokens", usage=Usage()))
+    player.model.defaults = LOCAL_DEFAULTS  # the local model's own, as `get_model("local")` has them
+    d = act(player, turn)
+    assert d.failure == "unparseable" and d.attempts[0].error.endswith(
+        "(the reply was cut off at max_tokens=256)"
+    )
 
 
 def test_a_json_reasoning_field_is_reply_not_trace():

@@ -38,7 +38,8 @@ class Behaviour:
 
 
 def legal_move(body: dict[str, Any]) -> str:
-    """A well-formed answer to a plylab move prompt: JSON if a schema was asked for, else ANSWER:."""
+    """A well-formed answer to a plylab move prompt: JSON if a schema was asked for, else the text
+    form the prompt asks for (`Action: <move>`), or `ANSWER: <move>`."""
     fmt = body.get("response_format") or {}
     schema = (fmt.get("json_schema") or {}).get("schema") or {}
     enum = ((schema.get("properties") or {}).get("action") or {}).get("enum")
@@ -47,8 +48,20 @@ def legal_move(body: dict[str, Any]) -> str:
     prompt = next(
         (m.get("content") for m in reversed(body.get("messages", [])) if m.get("role") == "user"), ""
     )
-    found = re.search(r"Legal moves:\n- (.+)", prompt if isinstance(prompt, str) else "")
-    return f"ANSWER: {found.group(1) if found else '1'}"
+    prompt = prompt if isinstance(prompt, str) else ""
+    return f"{answer_form(prompt)}{first_legal(prompt)}"
+
+
+def first_legal(prompt: str) -> str:
+    """The first legal move a plylab move prompt lists ('1' where it lists none)."""
+    found = re.search(r"Legal moves:\n- (.+)", prompt)
+    return found.group(1) if found else "1"
+
+
+def answer_form(prompt: str) -> str:
+    """The label before the move in a text answer to `prompt` (`prompt=line` asks for `Action:`; the
+    older prompts read an `ANSWER:` line)."""
+    return "Action: " if "Action: <your move>" in prompt else "ANSWER: "
 
 
 class FakeOpenAIServer:

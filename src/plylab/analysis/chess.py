@@ -54,7 +54,7 @@ from ..oracles.uci import FAMILY
 from ..players.canonical import canonical_spec
 from ..render.table import Table
 from .results import MatchupKey, Mean
-from .stats import Estimate, cluster_bootstrap, student_t, wilson
+from .stats import Estimate, cluster_bootstrap, estimate_text, student_t, wilson
 
 if TYPE_CHECKING:
     from ..harness.store import Store
@@ -504,15 +504,16 @@ def chess_rows(store: Store, run: str | None = None) -> list[ChessRow]:
 
 
 def _mean(e: Mean, digits: int = 1) -> str:
+    """By the one rule (stats.estimate_text): `mean [low, high]`, or `mean (n=k)`."""
     if e.mean is None:
         return "–"
-    return f"{e.mean:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    return estimate_text(e.mean, e.low, e.high, e.n, lambda x: f"{x:.{digits}f}")
 
 
 def _rate(e: Estimate) -> str:
     if e.rate is None:
         return "–"
-    return f"{e.rate:.3f} [{e.low:.3f}, {e.high:.3f}]"
+    return estimate_text(e.rate, e.low, e.high, e.n, "{:.3f}".format)
 
 
 def _count(e: Judged) -> str:

@@ -26,7 +26,7 @@ from ..harness.store import Store
 from ..oracles.graded import Grade
 from ..players.canonical import canonical_spec
 from .results import EquilibriumFigures, EquilibriumRate, Exploitability, Loss, MatchupKey, MatchupRow, Mean
-from .stats import cluster_bootstrap, student_t, wilson
+from .stats import cluster_bootstrap, estimate_text, interval_holds, student_t, wilson
 
 if TYPE_CHECKING:
     import pyspiel
@@ -208,12 +208,19 @@ def _num(x: float | None, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
-def _interval(mean: float | None, low: float | None, high: float | None, sign: str = "+") -> str:
+def _interval(
+    mean: float | None, low: float | None, high: float | None, n: int | None, sign: str = "+"
+) -> str:
+    """An estimate by the one rule (stats.estimate_text): `mean [low, high]`, or `mean (n=k)`."""
     if mean is None:
         return "–"
-    if low is None or high is None:
-        return f"{mean:{sign}.3f}"
-    return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+    return estimate_text(mean, low, high, n, lambda x: f"{x:{sign}.3f}")
+
+
+def _exploitability_text(ex: Exploitability) -> str:
+    """By the one rule over the decisions it rests on: `v [low, high] (decisions)` or `v (n=decisions)`."""
+    text = estimate_text(ex.value, ex.low, ex.high, ex.decisions, "{:.4f}".format)
+    return f"{text} ({ex.decisions})" if interval_holds(ex.low, ex.high, ex.decisions) else text
 
 
 def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
@@ -241,9 +248,10 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
         if e is None:
             continue
         loss, rate, pay, ex = e.loss, e.equilibrium_rate, e.payoff, e.exploitability
-        rate_text = "–" if rate.rate is None else f"{rate.rate:.3f} [{rate.low:.3f}, {rate.high:.3f}]"
-        cluster = "–" if rate.cluster_low is None else f"[{rate.cluster_low:.3f}, {rate.cluster_high:.3f}]"
-        ex_text = "–" if ex is None else f"{ex.value:.4f} [{ex.low:.4f}, {ex.high:.4f}] ({ex.decisions})"
+        rate_text = _interval(rate.rate, rate.low, rate.high, rate.scored, "")
+        holds = interval_holds(rate.cluster_low, rate.cluster_high, rate.scored)
+        cluster = f"[{rate.cluster_low:.3f}, {rate.cluster_high:.3f}]" if holds else "–"
+        ex_text = "–" if ex is None else _exploitability_text(ex)
         body.append(
             [
                 printed_run_name(r.run) + ("" if r.status == "finished" else f" ({r.status})"),
@@ -252,11 +260,11 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
                 r.player,
                 r.opponent,
                 f"{e.informative}/{e.decisions}",
-                _interval(loss.mean, loss.low, loss.high, ""),
+                _interval(loss.mean, loss.low, loss.high, loss.n, ""),
                 _num(loss.relative, 4),
                 rate_text,
                 cluster,
-                _interval(pay.mean, pay.low, pay.high),
+                _interval(pay.mean, pay.low, pay.high, pay.n),
                 ex_text,
             ]
         )

@@ -10,7 +10,7 @@ from ..harness.store import Store
 from .equilibrium import has_equilibrium
 from .recognition import Tally, patterns_for, recognizer
 from .results import EquilibriumFigures, MatchupKey, MatchupRow, Mean, Rate, Usage
-from .stats import Moments, cluster_bootstrap, student_t_moments, wilson
+from .stats import Moments, bounded, cluster_bootstrap, student_t_moments, wilson
 
 OUTCOMES = ("win", "draw", "loss", "failure")
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
@@ -24,6 +24,11 @@ def _rate(successes: int, n: int, clusters: list[tuple[int, int]]) -> Rate:
 
 def _mean(m: Moments) -> Mean:
     return Mean.of(student_t_moments(m))
+
+
+def _count_mean(m: Moments) -> Mean:
+    """The mean of a count (moves, tokens): its interval never below zero."""
+    return Mean.of(bounded(student_t_moments(m)))
 
 
 @dataclass
@@ -138,9 +143,9 @@ def matchup_results(
                 win_rate=wilson(a.outcomes["win"], a.games),
                 draw_rate=wilson(a.outcomes["draw"], a.games),
                 optimality=_rate(sum(k for k, _ in opt), sum(n for _, n in opt), opt),
-                moves_per_game=_mean(a.player_moves),
+                moves_per_game=_count_mean(a.player_moves),
                 usage=Usage(**{k: int(v) for k, v in a.usage.items()}, cost=a.cost),
-                tokens_per_move=_mean(a.tokens),
+                tokens_per_move=_count_mean(a.tokens),
                 recognition=a.recognition.estimate(recognition_on, recognize),  # traces (l.114)
                 # poker's chips, dice's +1/-1: the mean payoff says more than W/L
                 payoff=_mean(a.payoff) if hidden_information(game) else None,

@@ -5,7 +5,8 @@ trace is the default source and the reply text a named alternative (`plylab repo
 recognition --on reply`). Every estimate says how many model moves had a trace at all.
 
 A game's `recognition` patterns are matched case-insensitively (a pattern may opt out locally
-with `(?-i:...)`). Naming is what counts: describing a rule ("three in a row") is not recognition.
+with `(?-i:...)`), on the text with every Unicode dash, minus sign and soft hyphen read as `-`
+(a model writes "tic‑tac‑toe" with U+2011 as often as with `-`). Naming is what counts: describing a rule ("three in a row") is not recognition.
 Rates built on this are lower bounds, as in the paper: a model may recognize without saying so.
 """
 
@@ -23,6 +24,27 @@ from .stats import wilson
 
 if TYPE_CHECKING:  # a report of classic games never loads OpenSpiel
     from ..games import GameDef
+
+
+# Unicode's dash punctuation (category Pd), the minus sign and the soft hyphen: each is `-` to a
+# pattern (tests/games/test_recognition.py checks every Pd character is here).
+DASHES = str.maketrans(
+    dict.fromkeys(
+        "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a\u2e3b"
+        "\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\U00010ead\u2212\u00ad",
+        "-",
+    )
+)
+
+
+def plain_dashes(text: str) -> str:
+    """`text` with every Unicode dash written `-`, as the patterns spell them."""
+    return text.translate(DASHES)
+
+
+def mentions(pattern: re.Pattern[str], text: str) -> bool:
+    """Does `text` match `pattern`, its dashes read as `-`?"""
+    return bool(pattern.search(plain_dashes(text)))
 
 
 @lru_cache(maxsize=64)
@@ -51,7 +73,7 @@ def names_game(
 ) -> bool:
     """True when `text` names `game`; `patterns` overrides the game's own (configurable per run)."""
     pattern = recognizer(patterns_for(game, scope) if patterns is None else tuple(patterns))
-    return bool(text and pattern and pattern.search(text))
+    return bool(text and pattern and mentions(pattern, text))
 
 
 # What recognition is counted on: the reasoning trace (the paper's, seed 003 l.114: "reasoning-trace
@@ -79,10 +101,10 @@ class Tally:
         self.moves += 1
         if reasoning and reasoning.strip():
             self.traced += 1
-            self.on_trace += bool(pattern.search(reasoning))
+            self.on_trace += mentions(pattern, reasoning)
         if reply and reply.strip():
             self.replied += 1
-            self.on_reply += bool(pattern.search(reply))
+            self.on_reply += mentions(pattern, reply)
 
     def estimate(self, on: str = "trace", scope: str = "names") -> Recognition:
         """The Wilson estimate on `on`, with what it rests on (`moves`, `traced`, `n` texts read)

@@ -39,6 +39,14 @@ def estimate_text(
     return f"{num(value)} (n={n or 0})"
 
 
+def bounded(e: Estimate, lo: float = 0.0, hi: float = float("inf")) -> Estimate:
+    """`e` for a quantity that cannot leave [lo, hi] (a count, a loss, a score): its interval clipped
+    there, so a count's Student-t interval never reads below zero."""
+    if e.low is None or e.high is None:
+        return e
+    return Estimate(e.rate, max(lo, e.low), min(hi, e.high), e.n)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """An estimate (a Wilson rate, a Student-t mean, a bootstrap ratio) over `n` units."""

@@ -41,14 +41,16 @@ def rate_cell(est: Interval | None) -> str:
 
 
 def mean_cell(est: Interval | None) -> str:
-    """A mean ± the half-width of its Student-t interval, or with its n where the interval cannot hold."""
+    """A mean with its Student-t interval by the one rule (stats.estimate_text): `mean [low, high]`, or
+    `mean (n=k)` where the interval cannot hold; a published mean (no units) with its interval. Brackets,
+    not ± a half-width: a count's interval is clipped at zero (metrics), so it need not be symmetric."""
     if est is None or est.value is None:
         return "–"
-    n = est.units
-    if n is not None and not interval_holds(est.low, est.high, n):
-        return f"{est.value:.1f} (n={n})"
-    half = (est.high - est.value) if est.high is not None else 0.0
-    return f"{est.value:.1f} ±{half:.1f}"
+    if est.units is None:
+        if est.low is None or est.high is None:
+            return f"{est.value:.1f}"
+        return f"{est.value:.1f} [{est.low:.1f}, {est.high:.1f}]"
+    return estimate_text(est.value, est.low, est.high, est.units, "{:.1f}".format)
 
 
 def payoff_cell(est: Interval | None) -> str:
@@ -97,7 +99,7 @@ def _matchup_table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
         "optimality [95% Wilson]",
         "clustered 95%",
         "scored",
-        "tokens/move",
+        "tokens/move [95% t]",
     ]
     body = [
         [

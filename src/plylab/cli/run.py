@@ -86,15 +86,27 @@ def run(
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
     elif score != "on":  # an engine limit: checked here, stored with the plan (a different limit, a new run)
+        from ..games import get_game
         from ..oracles.engine import Limit, parse_limit
+        from ..oracles.uci import FAMILY, maps
 
         parsed = parse_limit(score)
+        games_of = sorted({get_game(m.game).name for m in plan.matchups})
+        if not any(maps(g) for g in games_of):  # a limit no engine would read: refused, not ignored
+            raise UserError(
+                f"--score {score} sets an engine's search limit, and {', '.join(games_of)} is not scored "
+                f"by an engine (those are: {', '.join(FAMILY)}); use --score on or off"
+            )
         limit = "" if parsed == Limit() else parsed.text()
         plan.matchups = [dataclasses.replace(m, score_limit=limit) for m in plan.matchups]
     if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
         quiet, concurrency = True, 1
     options = exec_options(store, concurrency=concurrency, workers=workers or 0, address=address)
     study = PlanStudy(plan, budget if budget.limited else None)
+    if not dry_run:  # an equilibrium solved now is said and shown, not hidden behind the run's bar
+        from ._oracles import build_equilibria, oracle_games
+
+        build_equilibria(oracle_games(plan.matchups), quiet=quiet)
     play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 

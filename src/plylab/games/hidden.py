@@ -26,8 +26,9 @@ from .rules import MOVES, rules_text
 # Of the class, yet not games of their own: wrappers around another game given as a parameter.
 EXCLUDED = frozenset({"zerosum", "repeated_poker"})
 # Games a person or a model cannot play from text, with the reason `plylab games` prints: an information
-# state too long to read (longer than VIEW_LIMIT in random games), or none at all, only an observation that
-# drops the history a player would have to remember (tests/games/test_hidden.py checks each reason holds).
+# state too long to read (longer than VIEW_LIMIT in random games), none at all (only an observation that
+# drops the history a player would have to remember), or one that forgets the seat's own earlier moves
+# (two positions the seat tells apart read the same; tests/games/test_hidden.py checks each reason holds).
 NOT_FOR_TEXT: dict[str, str] = {
     "dark_chess": "OpenSpiel gives it no information state, only the visible board without the moves "
     "that led there, over hundreds of plies",
@@ -38,6 +39,10 @@ NOT_FOR_TEXT: dict[str, str] = {
     "of senses and moves",
     "gin_rummy": "OpenSpiel gives it no information state, only over 500 characters of card lists without "
     "the history of draws and discards",
+    "go_fish": "its information state forgets the seat's own moves: the hand and the card counts, without "
+    "the asks and answers a player must remember",
+    "repeated_leduc_poker": "its information state forgets the seat's own moves: the current hand only, "
+    "without the hands played before it",
 }
 PLAIN = {"players": 2}  # two seats, for games that take more
 # Names a reply or a trace may use for the game (recognition; `relabel` hides them all).

@@ -443,6 +443,19 @@ RULES: dict[str, JSONScalar] = {"seeding": SEEDING, "llm_prompt": LLM_PROMPT, "c
 OLD_RULES: dict[str, JSONScalar] = {"seeding": 1, "llm_prompt": "reason", "clue_cells": "symbols"}
 
 
+def same_plan(stored: str, plan: Mapping[str, object]) -> bool:
+    """Is the stored plan `plan`, whatever rules it recorded? A run keeps the rules it was made under
+    (some, all or none of `RULES`, with today's values or older ones), so they are not compared."""
+    try:
+        recorded = json.loads(stored)
+    except ValueError:
+        return False
+    if not isinstance(recorded, dict):
+        return False
+    given = json.loads(json.dumps(plan))  # as it would be stored (tuples as lists)
+    return bool({k: v for k, v in recorded.items() if k not in RULES} == given)
+
+
 class Store:
     """Typed access to runs, games and moves. The run loop holds the only writing instance."""
 
@@ -479,7 +492,6 @@ class Store:
         A new run records its rules (`RULES`: the per-call seed rule, the `llm` text prompt, Clue's
         matrix cells); a run stored before a rule has none and keeps its old one (`rules`)."""
         plan_text = json.dumps({**plan, **RULES}, sort_keys=True)
-        older = (json.dumps({**plan, "seeding": SEEDING}, sort_keys=True), json.dumps(plan, sort_keys=True))
         row = self._conn.execute("SELECT id, plan, seed, kind FROM runs WHERE name=?", (name,)).fetchone()
         now = time.time()
         if row is None:
@@ -489,7 +501,7 @@ class Store:
             )
             assert cur.lastrowid is not None  # set by every successful INSERT
             return cur.lastrowid
-        if row["plan"] not in (plan_text, *older) or row["seed"] != seed:
+        if not same_plan(row["plan"], plan) or row["seed"] != seed:
             raise UserError(
                 f"run '{name}' already exists in {self.path} with a different plan or seed; "
                 "use another --run name to start a new run, or repeat the original command to resume it"

@@ -114,8 +114,17 @@ SOLVERS: dict[str, Callable[[pyspiel.Game], Any]] = {
 }
 
 
+# Told after each solver iteration: (iterations done, iterations the build needs at least so far: the
+# WORK minimum once the table's size is known, MAX_ITERATIONS once that is past and the target is not met).
+BuildProgress = Callable[[int, int], None]
+
+
 def solve(
-    game: pyspiel.Game, target: float, max_iterations: int = MAX_ITERATIONS, solver_name: str = SOLVER
+    game: pyspiel.Game,
+    target: float,
+    max_iterations: int = MAX_ITERATIONS,
+    solver_name: str = SOLVER,
+    progress: BuildProgress | None = None,
 ) -> tuple[PolicyTable, float, int]:
     """CFR+ until the average strategy's exploitability is at most `target` (absolute units) and
     the solver has done WORK information-set updates (so a small game is solved well past the
@@ -125,14 +134,17 @@ def solve(
     Exploitability is checked at iterations growing by half each time (on Liar's dice one check
     costs as much as twenty iterations), so the first sufficient iteration is overshot by at most 50%."""
     solver = SOLVERS[solver_name](game)
-    done, check = 0, 8
+    done, check, goal = 0, 8, 8
     while True:
         while done < check:
             solver.evaluate_and_update_policy()
             done += 1
+            if progress is not None:
+                progress(done, goal)
         policy = solver.tabular_average_policy()
         table = dict(policy.policy_table())
         minimum = min(max_iterations, -(-WORK // max(1, len(table))))
+        goal = minimum if done < minimum else max_iterations
         if done >= minimum:
             reached = float(pyspiel.exploitability(game, policy))
             if reached <= target or done >= max_iterations:
@@ -211,11 +223,15 @@ class EquilibriumOracle:
 
     @classmethod
     def build(
-        cls, game: pyspiel.Game, target: float | None = None, solver: str = SOLVER
+        cls,
+        game: pyspiel.Game,
+        target: float | None = None,
+        solver: str = SOLVER,
+        progress: BuildProgress | None = None,
     ) -> EquilibriumOracle:
         start = time.perf_counter()
         goal = TARGET * span(game) if target is None else target
-        table, reached, iterations = solve(game, goal, solver_name=solver)
+        table, reached, iterations = solve(game, goal, solver_name=solver, progress=progress)
         infosets, value = action_values(game, table)
         return cls(game, infosets, value, reached, iterations, time.perf_counter() - start, solver)
 
@@ -260,21 +276,34 @@ class EquilibriumOracle:
         )
 
     @classmethod
-    def load_or_build(cls, game: pyspiel.Game, key: str) -> EquilibriumOracle:
-        """The cached equilibrium of the game named `key` (its canonical spec), built on first use."""
+    def load_or_build(
+        cls, game: pyspiel.Game, key: str, progress: BuildProgress | None = None
+    ) -> EquilibriumOracle:
+        """The cached equilibrium of the game named `key` (its canonical spec), built on first use
+        (`progress` told of each solver iteration)."""
+        cached = cls.cached(game, key)
+        if cached is not None:
+            return cached
+        oracle = cls.build(game, progress=progress)
         path = cache_path(key)
-        if path.exists():
-            try:
-                data = json.loads(path.read_text())
-                if data.get("game") == key and data.get("format") == FORMAT:
-                    return cls.from_json(game, data)
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
-                pass  # a torn or foreign file: rebuild it
-        oracle = cls.build(game)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(oracle.to_json(key)))
         os.replace(tmp, path)
         return oracle
+
+    @classmethod
+    def cached(cls, game: pyspiel.Game, key: str) -> EquilibriumOracle | None:
+        """The equilibrium of `key` from the disk cache; None where it is not built (or is torn)."""
+        path = cache_path(key)
+        if not path.exists():
+            return None
+        try:
+            data = json.loads(path.read_text())
+            if data.get("game") == key and data.get("format") == FORMAT:
+                return cls.from_json(game, data)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # a torn or foreign file: rebuilt
+        return None
 
     def __len__(self) -> int:
         return len(self.infosets)

@@ -2,12 +2,16 @@
 
 Each move is one prompt -- the formulation's rules, the position and the legal moves -- and one
 reply, parsed back to an engine action by the formulation. The default is the paper's: the model
-writes its action freely (`output=text`), as the action alone with no explanation (`prompt=action`:
-the paper counts tokens "given the fixed action format", 003 l.324), and an illegal or unparseable
-action is a failure (seed 003, Table 2's dagger, the F columns of Tables 6/7). `prompt=reason` asks
-it to think it through in the reply and end with a line `ANSWER: <move>` (visible reasoning, more
-output tokens); it is the prompt runs stored before the default changed were played with, and
-they resume with it (the run's `llm_prompt` rule, harness.store).
+writes its action freely (`output=text`) and an illegal or unparseable action is a failure (seed
+003, Table 2's dagger, the F columns of Tables 6/7). A text answer is asked and read as the paper's
+released code does it (PyPI `plybench` 3.0.5, `TextStrategy`): one line `Action: <move>`, the
+action only and no explanation (the paper counts tokens "given the fixed action format", 003
+l.324), and the reply's last non-empty line is the move, an `Action:` label and `<...>` dropped
+(`prompt=line`). The older rules stay as named keys, and runs stored with them resume with them
+(the run's `llm_prompt` rule, harness.store): `prompt=action` asks for the move alone,
+`prompt=reason` asks the model to think it through and end with `ANSWER: <move>` (visible
+reasoning, more output tokens); both read the last `ANSWER:` line, else a reply of one line of at
+most 40 characters.
 Deviations are opt-in keys: `output=json` asks for {"reasoning", "action"} with the action a free
 string (structured output, still able to name an illegal move); `output=enum` constrains the
 action to an enum of the legal moves (constrained decoding on the local model, strict structured
@@ -18,6 +22,9 @@ since recognition is measured on reasoning traces (l.114).
 A reply that yields no legal move is a failed attempt, kept with its kind; `on_failure` decides
 what follows: forfeit (the paper's rule), retry:N (re-ask, showing the error), or random (play a
 uniformly random legal move and record the failure).
+The local model writes at most 256 tokens a reply unless `max_tokens` says more (models.model
+`LOCAL_DEFAULTS`): a reply cut there (Gemma 270M sometimes echoes the prompt) has no last line to
+read, and its failure says it was cut off.
 """
 
 from __future__ import annotations
@@ -40,6 +47,18 @@ if TYPE_CHECKING:
     from ..games import GameDef
 
 ANSWER_RE = re.compile(r"ANSWER\s*[:：]\s*(.+)", re.IGNORECASE)
+# `prompt=line`'s label, dropped from the reply's last line exactly as plybench's `TextStrategy` does
+# (case-sensitive, at the line's start).
+ACTION_LABEL_RE = re.compile(r"^Action:\s*")
+# Each text prompt: what it asks for, and how its reply is read (extract_answer).
+PROMPTS: dict[str, str] = {
+    "line": "one line 'Action: <move>', nothing else; the reply's last non-empty line is read, "
+    "the label and <...> dropped (the paper's released code, plybench 3.0.5)",
+    "action": "the move alone; read: the last 'ANSWER:' line, else a reply of one line of at most "
+    "40 characters (runs stored before `line`)",
+    "reason": "think it through, then a last line 'ANSWER: <move>'; read as `action` (runs stored "
+    "before `action`)",
+}
 TRANSPORT_FAILURES = {"timeout", "provider_error", "connection", "bad_reply"}
 JSON_OUTPUTS = ("json", "enum")
 
@@ -50,9 +69,10 @@ class LLMOptions(Params):
     effort: Literal["low", "medium", "high", "unset"] = "high"
     # text: the paper's free answer; json: structured, action a free string; enum: legal moves only.
     output: Literal["text", "json", "enum"] = "text"
-    # text's prompt: action, the paper's (the move alone, 003 l.324); reason: think it through in the
-    # reply, then `ANSWER: <move>`. Not given: the run's rule (`reason` for runs stored before it).
-    prompt: Literal["action", "reason"] = "action"
+    # text's prompt and how its reply is read (PROMPTS): line, the paper's code's (`Action: <move>`,
+    # the last line read); action (the move alone); reason (think it through, then `ANSWER: <move>`).
+    # Not given: the run's rule (`action` or `reason` for runs stored before `line`).
+    prompt: Literal["line", "action", "reason"] = "line"
     # Reasoning summaries (the traces recognition is counted on): auto asks where the provider
     # offers them (inspect's per-provider detection); concise|detailed ask explicitly; none: never.
     summary: Literal["auto", "concise", "detailed", "none"] = "auto"
@@ -108,8 +128,9 @@ def move_schema(labels: list[str] | None, reasoning_chars: int) -> JSONObject:
 def build_prompt(
     turn: Turn, labels: list[str], output: str, reasoning_chars: int, prompt: str = "action"
 ) -> str:
-    """The move's one prompt. `prompt` words a text answer: the action alone (the paper's) or reasoning
-    then an `ANSWER:` line; json and enum outputs ignore it."""
+    """The move's one prompt. `prompt` words a text answer (PROMPTS): one line `Action: <move>` (the
+    paper's code's format), the move alone, or reasoning then an `ANSWER:` line; json and enum outputs
+    ignore it."""
     f = turn.formulation
     moves = "\n".join(f"- {label}" for label in labels)
     if output in JSON_OUTPUTS:
@@ -117,6 +138,12 @@ def build_prompt(
         answer = (
             f'Reply with one JSON object: {{{fields}"action": "<your move>"}}, where the action is one '
             "of the legal moves, written exactly as listed."
+        )
+    elif prompt == "line":
+        answer = (
+            "Choose one of the legal moves. Reply on one line, in this format:\n"
+            "Action: <your move>\n"
+            "with the move written exactly as listed: the action only, no explanation."
         )
     elif prompt == "action":
         answer = "Reply with your move alone, written exactly as listed, and nothing else."
@@ -133,14 +160,15 @@ def build_prompt(
     )
 
 
+RETRY_FORMS = {
+    "line": "one line 'Action: <move>'",
+    "action": "your move alone",
+    "reason": "a last line 'ANSWER: <move>'",
+}
+
+
 def retry_prompt(error: str, labels: list[str], output: str, prompt: str = "reason") -> str:
-    form = (
-        'a JSON object with the field "action"'
-        if output in JSON_OUTPUTS
-        else "a last line 'ANSWER: <move>'"
-        if prompt == "reason"
-        else "your move alone"
-    )
+    form = 'a JSON object with the field "action"' if output in JSON_OUTPUTS else RETRY_FORMS[prompt]
     return (
         f"Your answer was not accepted: {error}\n"
         f"The legal moves are: {' | '.join(labels)}.\n"
@@ -148,8 +176,9 @@ def retry_prompt(error: str, labels: list[str], output: str, prompt: str = "reas
     )
 
 
-def extract_answer(text: str, output: str) -> tuple[str, str | None]:
-    """(the move text, the reply's own reasoning if it gave one); ParseError when there is none."""
+def extract_answer(text: str, output: str, prompt: str = "line") -> tuple[str, str | None]:
+    """(the move text, the reply's own reasoning if it gave one); ParseError when there is none. A text
+    reply is read by its prompt's rule (PROMPTS)."""
     if output in JSON_OUTPUTS:
         body = text.strip()
         fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
@@ -164,13 +193,30 @@ def extract_answer(text: str, output: str) -> tuple[str, str | None]:
             raise ParseError('the reply is not a JSON object with a string field "action"')
         why = obj.get("reasoning")
         return str(obj["action"]), why if isinstance(why, str) and why.strip() else None
+    if prompt == "line":
+        return last_line_answer(text), None
     found = ANSWER_RE.findall(text)
     if found:
         return found[-1].strip().strip("*_` ").strip(), None
+    # action and reason read alike, as before `line` (a stored run replays its cached replies the same)
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if len(lines) == 1 and len(lines[0]) <= 40:  # a bare move is still a clear answer
         return lines[0], None
+    if prompt == "action":
+        raise ParseError("the reply is not the move alone, on one line, nor has an 'ANSWER: <move>' line")
     raise ParseError("no line of the form 'ANSWER: <move>'")
+
+
+def last_line_answer(text: str) -> str:
+    """The move in the reply's last non-empty line, an `Action:` label and `<...>` dropped: plybench
+    3.0.5's `TextStrategy.extract`, rule for rule (tests/players/test_plybench_parse.py compares them on
+    a corpus of replies)."""
+    text = text.strip()
+    line = text.splitlines()[-1].strip() if text else ""
+    move = ACTION_LABEL_RE.sub("", line).strip().strip("<>").strip()
+    if not move:
+        raise ParseError("the reply's last line names no move (asked: one line 'Action: <move>')")
+    return move
 
 
 # -- the player --------------------------------------------------------------------------------
@@ -183,9 +229,10 @@ class LLMPlayer(Player[LLMOptions]):
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
         "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
-        "prompt=action (text: the move alone, the paper's)|reason (think it through, then ANSWER:), "
+        "prompt=line (text: one line 'Action: <move>', the last line read: the paper's code)|action (the "
+        "move alone)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
-        "summary, temperature, max_tokens, timeout"
+        "summary, temperature, max_tokens (local: 256 unless given), timeout"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
@@ -266,6 +313,12 @@ class LLMPlayer(Player[LLMOptions]):
             )
         return Decision(None, attempts, failure=failure)
 
+    def _token_cap(self) -> str:
+        """The cap a cut reply hit, as a user would set it: `max_tokens=N` (the local model's 256 unless
+        given), or the provider's own where neither says."""
+        cap = self.options.max_tokens or getattr(getattr(self.model, "defaults", None), "max_tokens", None)
+        return f"max_tokens={cap}" if cap else "max_tokens"
+
     async def _attempt(
         self, turn: Turn, messages: list[dict[str, str]], schema: JSONObject | None, n: int
     ) -> tuple[Attempt, int | None]:
@@ -285,10 +338,10 @@ class LLMPlayer(Player[LLMOptions]):
             return attempt, None
         reply = attempt.reply or ""
         try:
-            answer, _ = extract_answer(reply, o.output)  # a JSON "reasoning" stays in the reply
+            answer, _ = extract_answer(reply, o.output, self.prompt)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
             attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
-            cut = " (the reply was cut off at max_tokens)" if attempt.truncated else ""
+            cut = f" (the reply was cut off at {self._token_cap()})" if attempt.truncated else ""
             attempt.error = f"{err}{cut}"
             return attempt, None
