@@ -102,8 +102,12 @@ def remember(key: str) -> None:
 
 
 def verdict(openspiel_name: str, params: Mapping[str, object]) -> str | None:
-    """What went wrong when a child loaded and played the game, in words; None where nothing did."""
+    """What went wrong when a child loaded and played the game, in words; None where nothing did.
+
+    OpenSpiel's own complaint comes first wherever it ends (a bad FEN is said, then crashes or hangs
+    at random); then its exception, the deadline, a signal, any other exit."""
     seconds = deadline()
+    code: int | None
     try:
         done = subprocess.run(
             [sys.executable, check_child.__file__, openspiel_name, json.dumps(dict(params))],
@@ -113,35 +117,38 @@ def verdict(openspiel_name: str, params: Mapping[str, object]) -> str | None:
             start_new_session=True,  # a Ctrl-C at the terminal stops plylab, not the child's verdict
             check=False,
         )
-    except subprocess.TimeoutExpired:
-        return (
-            f"OpenSpiel did not load it and play a few moves within {seconds:g} s (it may never finish; "
-            "PLYLAB_GAME_CHECK_SECONDS sets the limit)"
-        )
-    out = done.stdout.decode("utf-8", "replace")
-    err = done.stderr.decode("utf-8", "replace")
-    if done.returncode < 0:
-        try:
-            name = signal.Signals(-done.returncode).name
-        except ValueError:
-            name = f"signal {-done.returncode}"
-        return f"OpenSpiel crashed on it ({name}) when a separate process loaded and played it"
+        raw_out, raw_err, code = done.stdout, done.stderr, done.returncode
+    except subprocess.TimeoutExpired as late:  # killed; what it wrote so far is kept
+        raw_out, raw_err, code = late.stdout or b"", late.stderr or b"", None
+    out = raw_out.decode("utf-8", "replace").splitlines()
+    err = raw_err.decode("utf-8", "replace").splitlines()
     result: dict[str, object] = {}
-    for line in out.splitlines():
+    for line in out:
         if line.startswith(check_child.MARK):
             try:
                 result = json.loads(line[len(check_child.MARK) :])
             except ValueError:
                 result = {}
+    said = [x.strip() for x in err + out if COMPLAINT.search(x) and not x.startswith(check_child.MARK)]
+    if said:  # what happened next is chance (a broken game): say what OpenSpiel said, then that
+        then = " and then crashed" if code is not None and code < 0 else ""
+        then = " and then hung" if code is None else then
+        return f"OpenSpiel said '{said[0]}' when a separate process loaded it{then}"
     if "error" in result:
         return engine_message(str(result["error"]))
-    complaint = next(
-        (line.strip() for line in (err + "\n" + out).splitlines() if COMPLAINT.search(line)), None
-    )
-    if complaint is not None:
-        return f"OpenSpiel said '{complaint}' and would go on with a broken game"
-    if done.returncode != 0 or result.get("ok") is not True:
-        return f"OpenSpiel failed to load and play it (the check exited with status {done.returncode})"
+    if code is None:
+        return (
+            f"OpenSpiel did not load it and play a few moves within {seconds:g} s (it may never finish; "
+            "PLYLAB_GAME_CHECK_SECONDS sets the limit)"
+        )
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"OpenSpiel crashed on it ({name}) when a separate process loaded and played it"
+    if code != 0 or result.get("ok") is not True:
+        return f"OpenSpiel failed to load and play it (the check exited with status {code})"
     return None
 
 
