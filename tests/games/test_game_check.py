@@ -18,7 +18,6 @@ import pytest
 
 from plylab.errors import UserError
 from plylab.games import GAMES
-from plylab.games import check as game_check
 from tests.support.cli import run_args
 
 # (spec, what the one line must say): a crash (SIGSEGV), OpenSpiel's own complaint, or the seat
@@ -108,6 +107,8 @@ def test_a_check_past_its_deadline_refuses_and_a_game_at_its_defaults_is_never_c
 
 
 def test_a_damaged_or_foreign_check_record_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plylab.games import check as game_check
+
     monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path))
     key = "leduc_poker:players=2,starting_player=1000000"
     path = game_check.record_path(key)
@@ -122,6 +123,8 @@ def test_a_damaged_or_foreign_check_record_is_checked_again(tmp_path: Path, monk
 @pytest.mark.slow
 def test_every_game_at_its_defaults_passes_the_check() -> None:
     """No false refusal: the child loads and plays each registered game as plylab sets it up."""
+    from plylab.games import check as game_check
+
     refused = {}
     for name in GAMES.names():
         game = GAMES.get(name)
