@@ -27,7 +27,10 @@ CRASHING = [
     ("leduc_poker:starting_player=2", "seat 2 is to move in a game of 2 players"),
     ("leduc_poker:starting_player=5", "seat 5 is to move in a game of 2 players"),
     ("universal_poker:firstPlayer=9 9", "OpenSpiel said 'invalid first player 9 on round 1'"),
-    ("universal_poker:numSuits=0", "OpenSpiel said 'invalid number of suits: 0' when a separate process loaded it and then crashed"),
+    (
+        "universal_poker:numSuits=0",
+        "OpenSpiel said 'invalid number of suits: 0' when a separate process loaded it and then crashed",
+    ),
     ("universal_poker:stack=0 0", "OpenSpiel crashed on it (SIGSEGV)"),
     ("dark_chess:fen=garbage", "OpenSpiel said 'Invalid FEN: garbage'"),  # then hangs or crashes or not
 ]
@@ -38,7 +41,9 @@ def _allow_core_dumps() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
 
 
-def _plylab(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _plylab(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "plylab", *args],
         capture_output=True,
@@ -106,7 +111,9 @@ def test_a_check_past_its_deadline_refuses_and_a_game_at_its_defaults_is_never_c
     assert not list((tmp_path / "cache").glob("gamecheck-*"))
 
 
-def test_a_damaged_or_foreign_check_record_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_damaged_or_foreign_check_record_is_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from plylab.games import check as game_check
 
     monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path))
@@ -132,4 +139,3 @@ def test_every_game_at_its_defaults_passes_the_check() -> None:
         if why is not None:
             refused[name] = why
     assert refused == {}
-

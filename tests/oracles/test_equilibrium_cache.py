@@ -126,17 +126,6 @@ def test_a_damaged_cache_is_rebuilt_and_said_so_in_one_line(
     assert again.iterations == oracle.iterations
 
 
-def test_a_whole_cache_is_loaded_quietly(
-    good: Data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path))
-    cache_path("kuhn_poker").write_text(json.dumps(good))
-    game = pyspiel.load_game("kuhn_poker")
-    oracle = EquilibriumOracle.load_or_build(game, "kuhn_poker")
-    assert oracle.iterations == good["iterations"]  # the file's, not a new build's figures
-    assert capsys.readouterr().err == ""
-
-
 def _plylab(tmp_path: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "plylab", *args],
