@@ -271,9 +271,15 @@ class EquilibriumOracle:
         path = cache_path(key)
         text = read_cache(path)
         if text is not None:
-            why = damage(text, game, key)
+            why: str | None = "not JSON"
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = None
+            else:
+                why = damage(data, game, key)
             if why is None:
-                return cls.from_json(game, json.loads(text))
+                return cls.from_json(game, data)
             rebuilding(path, why)
         oracle = cls.build(game)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -335,15 +341,11 @@ def _actions(entry: dict[str, Any], field: str) -> dict[int, Any] | None:
         return None
 
 
-def damage(text: str, game: pyspiel.Game, key: str) -> str | None:
-    """Why a cache file's text is not the whole equilibrium of `game` (named `key`), in a few words;
+def damage(data: object, game: pyspiel.Game, key: str) -> str | None:
+    """Why a cache file's JSON is not the whole equilibrium of `game` (named `key`), in a few words;
     None where it is: the game and format, a finite value per seat, the solver's figures, and at every
     information set of the game (no more, no fewer) every legal action (no other) with a finite value
     and a probability, the probabilities summing to one."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return "not JSON"
     if not isinstance(data, dict):
         return "not a JSON object"
     if data.get("game") != key:
