@@ -22,6 +22,7 @@ from ..errors import ParseError, UserError
 from ..oracles.graded import ExactGrader, Grader, GradingOracle, SelfGrader
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
+from .check import check_game
 from .params import (
     MAX_BOARD_CELLS,
     bind_params,
@@ -29,6 +30,7 @@ from .params import (
     board_sides,
     canonical,
     describe,
+    engine_message,
     engine_quiet,
     parameter_types,
     play_cost,
@@ -117,12 +119,6 @@ class Formulation(ABC, Generic[OptionsT]):
         if len(winners) > 1:
             return "The game is a draw."
         return f"{self.seat_name(winners[0])} wins."
-
-
-def engine_message(exc: Exception) -> str:
-    """OpenSpiel's complaint on one line, without its source path ('.../mnk.cc:42')."""
-    text = " ".join(str(exc).split())
-    return re.sub(r"^\S*\.(?:cc|h):\d+\s*", "", text) or "rejected by OpenSpiel"
 
 
 PROBE_PLIES = 200  # how far a parametrised game is played (first moves) before it is accepted
@@ -281,6 +277,8 @@ class GameDef:
         derived.recognition = self.recognition
         if self.check_params is not None:
             self.check_params(derived)
+        # OpenSpiel may crash, hang or read out of bounds on a bad parameter: a child plays it first
+        check_game(derived.spec, self.openspiel_name, derived.openspiel_params, self.parameters_text())
         try:  # the engine's own check first: a title or an oracle bound may read the parameters
             with engine_quiet():
                 state = derived.new_state()

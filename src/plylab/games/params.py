@@ -8,6 +8,7 @@ line listing what the game accepts, never an engine abort mid-run.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -155,6 +156,12 @@ def engine_quiet() -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(null)
+
+
+def engine_message(exc: Exception | str) -> str:
+    """OpenSpiel's complaint on one line, without its source path ('.../mnk.cc:42')."""
+    text = " ".join(str(exc).split())
+    return re.sub(r"^\S*\.(?:cc|h):\d+\s*", "", text) or "rejected by OpenSpiel"
 
 
 def canonical(name: str, params: Mapping[str, object]) -> str:

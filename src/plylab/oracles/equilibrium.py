@@ -36,6 +36,7 @@ from typing import Any, cast
 
 import pyspiel
 
+from .cachefile import read_cache, rebuilding
 from .graded import Grade
 from .minimax import cache_dir
 
@@ -45,6 +46,7 @@ WORK = 1_000_000  # information-set updates the solver does at least (iterations
 DEFAULT_LIMIT = 100_000  # information sets
 PLAYED = 0.05  # an action the equilibrium plays: its probability above this
 SOLVER = "cfr+"
+PROBABILITY_SLACK = 1e-6  # how far a cached information set's probabilities may sum from one
 FORMAT = 1  # bumped when the cached table's layout changes (an old file is then rebuilt)
 
 
@@ -293,16 +295,25 @@ class EquilibriumOracle:
 
     @classmethod
     def cached(cls, game: pyspiel.Game, key: str) -> EquilibriumOracle | None:
-        """The equilibrium of `key` from the disk cache; None where it is not built (or is torn)."""
+        """The equilibrium of `key` from the disk cache; None where it is not built yet.
+
+        A cache file is believed only when it holds the whole equilibrium of this game (`damage`):
+        anything less is said in one line on stderr and left to be built again; a path that is no
+        regular file (a FIFO would block the read for ever) is refused in one line."""
         path = cache_path(key)
-        if not path.exists():
+        text = read_cache(path)
+        if text is None:
             return None
+        why: str | None = "not JSON"
         try:
-            data = json.loads(path.read_text())
-            if data.get("game") == key and data.get("format") == FORMAT:
-                return cls.from_json(game, data)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            pass  # a torn or foreign file: rebuilt
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        else:
+            why = damage(data, game, key)
+        if why is None:
+            return cls.from_json(game, data)
+        rebuilding(path, why)
         return None
 
     def __len__(self) -> int:
@@ -335,6 +346,73 @@ class EquilibriumOracle:
                 "played": entry.policy.get(action, 0.0) > PLAYED,
             },
         )
+
+
+def game_infosets(game: pyspiel.Game) -> dict[str, set[int]]:
+    """Every information set of `game` with its legal actions, from OpenSpiel's own walk of the tree
+    (a CFR solver's table before any iteration: C++, under a second for Liar's dice)."""
+    table = pyspiel.CFRPlusSolver(game).tabular_average_policy().policy_table()
+    return {str(k): {int(a) for a, _ in v} for k, v in table.items()}
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _actions(entry: dict[str, Any], field: str) -> dict[int, Any] | None:
+    """An entry's `policy` or `values` by action number; None where it is no such mapping."""
+    found = entry.get(field)
+    if not isinstance(found, dict):
+        return None
+    try:
+        return {int(a): x for a, x in found.items()}
+    except ValueError:
+        return None
+
+
+def damage(data: object, game: pyspiel.Game, key: str) -> str | None:
+    """Why a cache file's JSON is not the whole equilibrium of `game` (named `key`), in a few words;
+    None where it is: the game and format, a finite value per seat, the solver's figures, and at every
+    information set of the game (no more, no fewer) every legal action (no other) with a finite value
+    and a probability, the probabilities summing to one."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("game") != key:
+        return f"it holds game {str(data.get('game'))[:60]!r}"
+    if data.get("format") != FORMAT:
+        return f"format {str(data.get('format'))[:20]}, not {FORMAT}"
+    value = data.get("value")
+    if not isinstance(value, list) or len(value) != game.num_players() or not all(map(_finite, value)):
+        return f"its value is not {game.num_players()} finite numbers"
+    exploitability, iterations = data.get("exploitability"), data.get("iterations")
+    if not _finite(exploitability) or cast(float, exploitability) < 0:
+        return "its exploitability is not a finite number of at least 0"
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
+        return "its iterations are not a positive whole number"
+    if data.get("solver", SOLVER) not in SOLVERS or not _finite(data.get("build_seconds", 0.0)):
+        return "its solver or build time is unknown"
+    infosets = data.get("infosets")
+    if not isinstance(infosets, dict):
+        return "no information sets"
+    expected = game_infosets(game)
+    if missing := len(expected.keys() - infosets.keys()):
+        return f"{missing:,} of the game's {len(expected):,} information sets missing"
+    if extra := len(infosets.keys() - expected.keys()):
+        return f"{extra:,} information sets the game does not have"
+    for name, legal in expected.items():
+        entry = infosets[name]
+        if not isinstance(entry, dict) or entry.get("belief") not in ("equilibrium", "chance"):
+            return f"information set {name[:60]!r} is malformed"
+        policy, values = _actions(entry, "policy"), _actions(entry, "values")
+        if policy is None or values is None or set(policy) != legal or set(values) != legal:
+            return f"information set {name[:60]!r} does not list exactly its legal actions"
+        if not all(_finite(p) and 0.0 <= p <= 1.0 for p in policy.values()) or not all(
+            map(_finite, values.values())
+        ):
+            return f"information set {name[:60]!r} has a probability or value that is no finite number"
+        if abs(math.fsum(policy.values()) - 1.0) > PROBABILITY_SLACK:
+            return f"information set {name[:60]!r} has probabilities that do not sum to one"
+    return None
 
 
 def is_equilibrium(oracle: object) -> bool:

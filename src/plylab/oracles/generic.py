@@ -28,6 +28,7 @@ from typing import Any, cast
 import pyspiel
 
 from .base import MoveValues
+from .cachefile import read_cache
 from .minimax import ExactTable, cache_dir, position_key
 
 DEFAULT_LIMIT = 2_000_000
@@ -165,12 +166,13 @@ class GenericOracle(ExactTable):
     def load_or_build(cls, game: pyspiel.Game, key: str) -> GenericOracle:
         """The cached table of the game named `key` (canonical spec), built on first use."""
         path = cache_path(key)
-        if path.exists():
+        text = read_cache(path)  # a FIFO or other non-regular file: one line, not a blocked read
+        if text is not None:
             try:
-                data = json.loads(path.read_text())
+                data = json.loads(text)
                 if data.get("game") == key:
                     return cls(game, data["values"], data.get("build_seconds", 0.0))
-            except (OSError, ValueError, KeyError, AttributeError):
+            except (ValueError, KeyError, AttributeError):
                 pass  # a torn or foreign file: rebuild it
         table = cls.build(game)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

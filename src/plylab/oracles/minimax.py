@@ -16,6 +16,7 @@ from pathlib import Path
 import pyspiel
 
 from .base import MoveValues
+from .cachefile import read_cache
 
 
 def cache_dir() -> Path:
@@ -96,10 +97,11 @@ class MinimaxTable(ExactTable):
     @classmethod
     def load_or_build(cls, game: pyspiel.Game, name: str) -> MinimaxTable:
         path = cache_dir() / f"minimax-{name}.json"
-        if path.exists():
+        text = read_cache(path)  # a FIFO or other non-regular file: one line, not a blocked read
+        if text is not None:
             try:
-                return cls(game, json.loads(path.read_text()))
-            except (OSError, ValueError):
+                return cls(game, json.loads(text))
+            except ValueError:
                 pass  # a torn or foreign file: rebuild it
         table = cls.build(game)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

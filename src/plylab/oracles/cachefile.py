@@ -1,0 +1,63 @@
+"""Reading a file of the on-disk cache (oracle tables, equilibria, checked games) without trusting it.
+
+A cache file is plylab's own, yet anything may stand at its path: a FIFO (opening it for reading waits
+for a writer for ever), a device, a directory, a torn or hand-edited file. Only a regular file is read:
+it is opened without blocking and checked before a byte is read, and anything else is refused in one
+line naming the path. What a regular file holds is for its reader to validate; a reader that finds it
+damaged says so in one line on stderr (`rebuilding`) and builds it again.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+from ..errors import UserError
+
+
+def read_cache(path: Path) -> str | None:
+    """The text of the cache file at `path`; None where there is none (or it cannot be read or decoded,
+    which its reader treats as damaged). UserError where something other than a regular file is there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise not_regular(path, "a directory") from None
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise not_regular(path, kind_of(mode))
+        try:
+            return handle.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def not_regular(path: Path, kind: str) -> UserError:
+    return UserError(
+        f"cache file '{path}' is {kind}, not a regular file: remove it (or set PLYLAB_CACHE to another folder)"
+    )
+
+
+def rebuilding(path: Path, why: str) -> None:
+    """One line on stderr: the cache file at `path` was damaged (`why`) and is built again."""
+    print(f"plylab: cache file '{path}' is damaged ({why}); rebuilding it", file=sys.stderr, flush=True)
