@@ -31,6 +31,7 @@ def test_a_game_without_losses_is_100_and_a_blunder_pulls_it_down() -> None:
     assert game_accuracy(blundered, 0) < 90 and game_accuracy(blundered, 1) == pytest.approx(100)
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 @needs_stockfish
 def test_report_prints_acpl_accuracy_blunders_and_best_move_with_the_engine_line(cli, tmp_path) -> None:
     store = tmp_path / "s.sqlite"
