@@ -63,7 +63,7 @@ class Matchup:
 
     @property
     def key(self) -> str:
-        # stored (job keys, cache keys): a key written into a base_url is redacted (models.secrets),
+        # stored (job keys, cache keys): a key written into a base_url is redacted (plylab.secrets),
         # each part alone so a redacted query never swallows the parts after it (the same key as
         # scrubbing the whole wherever nothing was swallowed)
         parts = (self.game, self.formulation, self.player, self.opponent, *self.others)
