@@ -70,9 +70,12 @@ test: $(STAMP)
 
 # The fast lane: no model, no Ray, no browser, nothing slow; under a minute on two cores (one
 # pytest worker per core, a test file per worker at a time so module fixtures are built once).
+# Compiled modules are kept between runs even where the environment turns bytecode off
+# (PYTHONDONTWRITEBYTECODE): each worker would otherwise compile every module and rewrite every
+# test's asserts again, half of what collecting costs (bench/RESULTS-house.md).
 FAST := not model and not ray and not browser and not slow
 check: $(STAMP)
-	$(PY) -m pytest -q -m "$(FAST)" -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "$(FAST)" -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

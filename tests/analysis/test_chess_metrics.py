@@ -67,6 +67,7 @@ def test_game_accuracy_floors_the_harmonic_mean_at_one() -> None:
     assert game_accuracy(lost, False) == pytest.approx(100)
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 @needs_stockfish
 def test_report_prints_acpl_accuracy_blunders_and_best_move_with_the_engine_line(cli, tmp_path) -> None:
     store = tmp_path / "s.sqlite"

@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from plylab.analysis import learning
 from plylab.analysis.results import Mean, Rate
 from plylab.analysis.stats import cluster_bootstrap, student_t, wilson
@@ -70,6 +72,7 @@ def test_a_one_game_store_prints_no_clustered_interval(tmp_path: Path, capsys) -
     assert header[:3] == ["run", "game", "formulation"]
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_the_site_follows_the_rule_on_a_one_game_store(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     assert main(run_args("tic_tac_toe", "optimal", "random", games=1, store=store)) == 0

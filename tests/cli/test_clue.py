@@ -40,6 +40,7 @@ def test_checked_interface(checked_store, cli):
     assert curve["rounds"][0]["stated"] >= 3
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_report_markdown_and_plots(checked_store, cli, tmp_path):
     res = cli("clue", "report", "--store", str(checked_store), "--plot", str(tmp_path / "figs"))
     assert res.code == 0, res.err

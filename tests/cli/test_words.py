@@ -142,6 +142,7 @@ def test_the_learn_forecast_takes_calls_per_move_from_the_stores_earlier_moves(c
     assert forecast_calls(res.out) == round(6 * per_game * 7), res.out
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_solve_json_numbers_seats_as_the_store_does(cli, tmp_path) -> None:  # noqa: ANN001
     import json
     import sqlite3
@@ -173,6 +174,7 @@ def test_clue_and_paper_reports_print_the_terminal_table_report_prints(cli, tmp_
     assert "┏" in paper.out and "|---|" not in paper.out
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_reports_default_to_the_terminal_table_only_at_a_terminal(tmp_path) -> None:
     import os
     import sys

@@ -17,6 +17,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from plylab.harness.store import json_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "stores"
@@ -74,6 +76,7 @@ def expected(name: str) -> Any:
     return json.loads((DATA / name).read_text())
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_same_seeds_give_the_same_games_and_metrics_as_before(tmp_path: Path, cli: Any) -> None:
     store = tmp_path / "new.sqlite"
     for args in (FIRST + ["--games", "4"], SECOND):

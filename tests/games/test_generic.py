@@ -21,9 +21,9 @@ from tests.support.games import past_chance
 # Parametrised instances named in the issue, played beside every registered game.
 INSTANCES = ["nim:pile_sizes=2;4;6", "mnk:m=4,n=4,k=3", "breakthrough:rows=6,columns=6", "hex:board_size=5"]
 EVERY = GAMES.names() + INSTANCES
-# Games whose seeded random play costs 10-60 s here (an equilibrium or engine to build first): in
-# `make test`, not in the fast lane.
-SLOW_TO_PLAY = {"liars_dice", "leduc_poker", "crazyhouse"}
+# Games whose seeded random play costs seconds or more on two cores (an equilibrium or an engine to
+# build first, or long games): in `make test`, not in the fast lane.
+SLOW_TO_PLAY = {"liars_dice", "leduc_poker", "crazyhouse", "chess", "antichess", "kuhn_poker", "yacht"}
 MCTS_SAMPLE = ["hex:board_size=5", "breakthrough:rows=5,columns=5", "pig", "dots_and_boxes", "clobber"]
 
 

@@ -124,7 +124,9 @@ class ShowsEverything(Hidden):
         return str(state)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(  # phantom tic-tac-toe's 200 positions take seconds: `make test` only
+    "game", [pytest.param(g, marks=pytest.mark.slow) if g == "phantom_ttt" else g for g in sorted(GAMES)]
+)
 def test_the_check_catches_a_formulation_that_shows_everything(game: str) -> None:
     found, _ = leaks(game, ShowsEverything(get_game(game)), 20)
     assert found, f"a formulation rendering the whole state of {game} went unnoticed"

@@ -94,6 +94,7 @@ def run(cli, store: Path, model: str, *extra: str, name: str | None = None):  # 
     return cli(*args, *(["--run", name] if name else []))
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_budget_stops_then_a_larger_one_resumes(cli, tmp_path: Path, model: str) -> None:
     store = tmp_path / "s.sqlite"
     first = run(cli, store, model, "--max-calls", "6")

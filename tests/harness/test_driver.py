@@ -241,6 +241,7 @@ def test_flags_beyond_64_bits_and_config_with_game_are_one_line(cli, tmp_path: P
     assert res.code == 0 and "2/2 games saved" in res.out
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     res = cli(
@@ -267,6 +268,7 @@ def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
     assert res.code == 0 and "(2 played now" in res.out
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_path: Path) -> None:
     import shutil
 

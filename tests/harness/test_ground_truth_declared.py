@@ -82,12 +82,15 @@ def test_the_session_grades_by_the_declared_ground_truth(kind: str, monkeypatch:
             assert move.loss == (0.0 if move.action == first else 1.0)
 
 
-def test_an_undeclared_game_is_played_unscored(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = get_game("tic_tac_toe")
+@pytest.mark.parametrize("name", ["tic_tac_toe", "chess"])
+def test_an_undeclared_game_is_played_unscored(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session picks no ground truth of its own: chess without its declared engine is not
+    graded by one (the session used to fall back to Stockfish for the chess family)."""
+    game = get_game(name)
     monkeypatch.setattr(game, "ground_truth", None)
-    [job] = single_plan("tic_tac_toe", "standard", "random", "random", 1, 5, None).jobs()
+    [job] = single_plan(name, "standard", "random", "random", 1, 5, None).jobs()
     record = asyncio.run(play_game(job))
-    assert all(m.grade is None and m.values is None for m in record.moves)
+    assert record.moves and all(m.grade is None and m.values is None for m in record.moves)
 
 
 def test_the_tables_own_grade_comes_back_after_a_declared_judge() -> None:

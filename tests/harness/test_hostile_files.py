@@ -156,7 +156,13 @@ def test_a_store_left_by_a_full_disk_is_read_not_called_damaged(cli, tmp_path: P
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("flag", ["report --store", "export out.csv --store", "run --config"])
+@pytest.mark.parametrize(  # one command in the fast lane, the others (seconds each) in `make test`
+    "flag",
+    [
+        "report --store",
+        *(pytest.param(f, marks=pytest.mark.slow) for f in ("export out.csv --store", "run --config")),
+    ],
+)
 def test_a_fifo_is_refused_not_waited_on(tmp_path: Path, flag: str) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -246,6 +252,7 @@ def test_openspiels_own_error_line_is_not_printed(capfd, tmp_path: Path, game: s
     _one_line(err)
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_board_side_of_zero_is_refused_not_a_crash(tmp_path: Path) -> None:
     res = plylab_subprocess(*run_args("connect_four:rows=0", games=1, store=tmp_path / "s.sqlite"))
     assert res.returncode == 2 and "a board side of 0" in res.stderr, (res.returncode, res.stderr)

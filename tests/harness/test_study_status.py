@@ -24,6 +24,7 @@ def clue_status(store: Path) -> list[tuple[str, str | None]]:
         return conn.execute(sql).fetchall()
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_clue_run_records_finished_and_an_old_store_without_status_resumes(cli, tmp_path: Path) -> None:
     store = tmp_path / "c.sqlite"
     assert cli("clue", "run", *SEATS, "--games", "1", "--store", str(store), "-q").code == 0

@@ -136,6 +136,7 @@ def test_plots_are_written_as_png_and_svg(store_path, tmp_path):
     assert "single-call reference" in (tmp_path / "plots" / paths[1].name).read_text()
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_spec_reads_canonically_in_the_report_and_the_plot_but_the_store_keeps_its_names(tmp_path):
     """`force_final=on` was printed as given in `report --learning` and the plot's legend (and in
     the experiment's name) though every table writes `force_final=true`: one name everywhere."""

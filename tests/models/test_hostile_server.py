@@ -105,6 +105,7 @@ def test_run_records_huge_usage_and_lone_surrogates_and_reruns_from_the_cache(cl
     assert [m["action"] for m in llm_moves(store, "second")] == [m["action"] for m in moves]
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_cached_reply_that_cannot_be_used_is_a_failed_attempt(cli, tmp_path, hostile):
     store = tmp_path / "s.sqlite"
     spec = f"llm:model=openai-api/hostile/m,base_url={hostile.url},output=text"

@@ -46,6 +46,7 @@ def hostile(api_key, monkeypatch):
         yield own
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_reset_first_connection_is_retried_then_answered(hostile) -> None:
     model = get_model("openai-api/fake/reset-once", base_url=hostile.url, backoff=0.01)
     hostile.queue(Hostile(reset=True), Behaviour(text="ANSWER: A1"))

@@ -246,6 +246,7 @@ def test_a_refused_json_schema_falls_back_to_json_object_at_once(api_key, monkey
         assert own.requests[2]["response_format"]["type"] == "json_object"  # learned once per server
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_server_refusing_both_formats_gets_the_schema_in_the_prompt(api_key, monkeypatch):
     from tests.models.hostile_server import HostileServer
 

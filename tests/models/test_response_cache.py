@@ -78,6 +78,7 @@ def test_second_call_hits_and_another_cache_key_misses(server, remote, tmp_path)
     assert len(cache) == 2
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_failed_calls_are_not_cached_but_empty_replies_are(server, remote, tmp_path):
     cache = ResponseCache.open(tmp_path / "s.sqlite")
     server.queue(Behaviour(status=500))

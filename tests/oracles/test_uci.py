@@ -39,6 +39,7 @@ def test_chess_legal_moves_agree_at_every_ply_of_300_random_games() -> None:
     assert positions > 4500
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_long_random_chess_games_reach_castling_promotion_and_mate_mapped_exactly() -> None:
     seen = set()
     for state, m in _random_plies("chess", 6, 400, seed=3):

@@ -23,6 +23,7 @@ def server(monkeypatch):
 MODEL = "openai-api/fake/gpt-5-nano"  # pairs with the paper's "GPT-5 nano" row by name
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_marks_follow_the_intervals_and_failures_get_a_dagger(cli, tmp_path, server):
     from tests.support.fake_openai_server import Behaviour
 

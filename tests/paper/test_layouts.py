@@ -66,6 +66,7 @@ def test_table14_rows_are_model_by_measure_and_columns_the_efforts(cli, nowhere)
     assert "| GPT-5 nano | paper | Tokens per move | 1055.4 ±78.7 | 3526.6 ±293.0 | 7247.8 ±578.1 |" in md
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_counts_of_another_size_are_rates_with_their_n_beside_the_papers_counts(cli, tmp_path) -> None:
     """Issue 19's done-when: `paper run table7 --references --games 20`, then `paper report table7`."""
     store = str(tmp_path / "s.sqlite")
@@ -97,6 +98,7 @@ def test_an_interval_that_cannot_hold_is_not_printed() -> None:
     assert show(estimated(Mean(4.0, 3.0, 5.0, 6), "moves"), "moves") == "4.00 [3.00, 5.00]"
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_clue_tables_without_a_store_show_the_seeds_ranges_and_wins(cli, nowhere, tmp_path) -> None:
     md = cli("paper", "report", "clue-delay", "--store", nowhere).out
     assert "solution confirmed on turns (range)" in md and "18-23" in md and "13-35" in md

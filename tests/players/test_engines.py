@@ -15,6 +15,7 @@ def _moves(store) -> list[tuple[int, int, int]]:
     return sqlite3.connect(store).execute("SELECT g.idx, m.ply, m.action FROM moves m JOIN games g ON g.id = m.game_id ORDER BY g.idx, m.ply").fetchall()  # fmt: skip
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 @needs_stockfish
 def test_an_unlimited_engine_plays_the_same_games_twice(cli, tmp_path) -> None:
     stores = [tmp_path / "a.sqlite", tmp_path / "b.sqlite"]
@@ -33,6 +34,7 @@ def test_an_elo_below_the_engines_floor_plays_at_the_floor_and_says_so(cli, tmp_
     assert "plays elo=1320 as UCI_Elo 1350 (its scale: 1350 to 2850)" in done.err
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 @needs_fairy
 def test_fairy_stockfish_plays_antichess_and_grades_it(cli, tmp_path) -> None:
     store = tmp_path / "s.sqlite"

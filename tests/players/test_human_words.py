@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.support.cli import plylab_subprocess, run_args
 
 MOVES = "B2\nA1\nC3\nA3\nC1\nB1\nB3\nC2\nA2\n"  # typed ahead; the game (seed 3) is won at the fifth ply
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_the_result_is_said_once_with_the_count_of_optimal_moves(tmp_path) -> None:
     args = run_args("tic_tac_toe", "human", "random", games=1, store=tmp_path / "s.sqlite")
     res = plylab_subprocess(*args, "--seed", "3", input=MOVES)
@@ -22,6 +25,7 @@ def test_the_result_is_said_once_with_the_count_of_optimal_moves(tmp_path) -> No
     assert found is not None and int(found.group(1)) <= int(found.group(2)) == 2, end
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_forced_move_is_played_without_asking(tmp_path) -> None:
     # misère Nim {1,3}: the first player empties pile 2, leaving the second one move (and the loss)
     args = run_args("nim:pile_sizes=1;3", "optimal", "human", games=1, store=tmp_path / "s.sqlite")

@@ -458,6 +458,7 @@ def _first_request(server, spec):
     return player, server.requests[0]
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_the_papers_high_effort_is_sent_where_the_provider_takes_it(server):
     base = f"llm:model=openai-api/play/m,base_url={server.url}"
     _, body = _first_request(server, base)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from plylab.players.canonical import printed_run_name
 from tests.support.cli import run_args
 
@@ -53,6 +55,7 @@ def _site_text(cli, store: Path, out: Path) -> str:
     return text.replace("<wbr>", "")
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_run_prints_its_specs_canonically_from_its_first_line_to_the_site(tmp_path: Path, cli) -> None:
     """`plylab run`'s first line, progress and summary, and the site's runs list, run pages,
     matchup pages and replays printed the name as made (`solve=off`); the tables said `solve=false`."""
@@ -72,6 +75,7 @@ def test_run_prints_its_specs_canonically_from_its_first_line_to_the_site(tmp_pa
     assert "solve=off" not in site
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_learn_prints_its_specs_canonically_from_its_first_line_to_the_site(
     tmp_path: Path, cli, monkeypatch
 ) -> None:

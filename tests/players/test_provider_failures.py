@@ -64,6 +64,7 @@ def test_a_failure_that_persists_leaves_the_game_unfinished_and_the_same_command
     assert report(cli, store)["failures"] == 0
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_a_failure_is_retried_with_back_off_and_the_game_goes_on(cli, tmp_path, server):
     store = tmp_path / "s.sqlite"
     server.queue(Behaviour(status=503), Behaviour(status=429))  # then good answers

@@ -7,11 +7,13 @@ import sqlite3
 
 import chess
 import chess.pgn
+import pytest
 
 from plylab.oracles.graded import Grade
 from tests.support.engines import needs_stockfish
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 @needs_stockfish
 def test_pgn_reads_back_with_the_stored_evaluations_and_annotations(cli, tmp_path) -> None:
     store = tmp_path / "s.sqlite"

@@ -100,6 +100,7 @@ def test_a_known_ordering_is_rated_ranked_and_anchored_on_random(
     assert "random is exactly 1000" in out["anchors"]["tic_tac_toe"]
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_without_random_the_anchor_is_the_rated_players_mean(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -135,6 +136,7 @@ def test_the_issues_ladder_ranks_only_what_its_games_decide() -> None:
         assert x.low <= x.elo <= x.high
 
 
+@pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_latex_and_site_say_who_is_unrated_and_where_the_scale_is_pinned(
     one_sided: Path, tmp_path: Path
 ) -> None:

@@ -208,7 +208,7 @@ class GameDef:
     recognition_wide: tuple[str, ...] = ()
     # Other names of the game; each also becomes a recognition pattern.
     aliases: tuple[str, ...] = ()
-    # What grades its moves (`games.base.GroundTruth`): an exact table, an equilibrium or an engine. None: nothing.
+    # What grades its moves (GroundTruth above: an exact table, an equilibrium, an engine); None: nothing.
     ground_truth: GroundTruth | None = None
     oracle_missing: str = "no exact oracle is available for this game"
     # Move notation for `plylab solve`: text -> engine actions from the initial state.
