@@ -36,6 +36,7 @@ from typing import Any, cast
 
 import pyspiel
 
+from .cachefile import write_whole
 from .graded import Grade
 from .minimax import cache_dir
 
@@ -271,9 +272,7 @@ class EquilibriumOracle:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 pass  # a torn or foreign file: rebuild it
         oracle = cls.build(game)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(oracle.to_json(key)))
-        os.replace(tmp, path)
+        write_whole(path, json.dumps(oracle.to_json(key)))
         return oracle
 
     def __len__(self) -> int:

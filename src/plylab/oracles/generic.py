@@ -28,6 +28,7 @@ from typing import Any, cast
 import pyspiel
 
 from .base import MoveValues
+from .cachefile import write_whole
 from .minimax import ExactTable, cache_dir, position_key
 
 DEFAULT_LIMIT = 2_000_000
@@ -173,11 +174,9 @@ class GenericOracle(ExactTable):
             except (OSError, ValueError, KeyError, AttributeError):
                 pass  # a torn or foreign file: rebuild it
         table = cls.build(game)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(
-            json.dumps({"game": key, "build_seconds": table.build_seconds, "values": table.values})
+        write_whole(
+            path, json.dumps({"game": key, "build_seconds": table.build_seconds, "values": table.values})
         )
-        os.replace(tmp, path)
         return table
 
     def __len__(self) -> int:
