@@ -89,3 +89,13 @@ def test_plylab_games_says_the_bounds(cli) -> None:
     data = json.loads(cli("games", "--format", "json").out)
     assert data["bounds"]["stored_entries_per_game"] == 600_000_000
     assert data["bounds"]["oracle_edges"] == 40_000_000
+
+
+def test_a_costly_game_that_starts_with_chance_is_refused_in_words_that_hold(cli, tmp_path: Path) -> None:
+    """Liar's dice starts with a roll, so no legal move is counted when it is costed: the refusal
+    said "of 0 legal moves each"; it now counts the moves alone, as the least a game costs."""
+    got = cli("run", "--game", "liars_dice:numdice=3000", "--player", "random", "--opponent", "random",
+              "--games", "1", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
+    assert got.code == 2 and got.err.count("\n") == 1, got.err
+    assert "0 legal moves" not in got.err
+    assert "up to 36,001 moves, each stored with the moves before it, cost at least 1,296,108,002" in got.err

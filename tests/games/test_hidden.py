@@ -10,7 +10,7 @@ import pytest
 
 from plylab.analysis.metrics import HIDDEN_GAMES
 from plylab.errors import UserError
-from plylab.games import GAMES, get_game
+from plylab.games import GAMES, GameDef, get_game
 from plylab.games.hidden import NOT_FOR_TEXT, VIEW_LIMIT, Hidden, information, playable_types
 from plylab.harness.plan import single_plan
 
@@ -135,6 +135,26 @@ def test_seen_labels_show_public_moves_only() -> None:
     assert fp.seen_label(state, 4, 1) is None and fp.seen_label(state, 4, 0) == "x(1,1)"
 
 
+@pytest.mark.parametrize("game", ["dark_hex", "phantom_ttt", "phantom_ttt_ir"])
+def test_a_hidden_move_that_was_the_only_one_possible_is_not_named(game: str) -> None:
+    """A mover with one legal move left (a phantom game's last cell it has not found taken): the
+    other seat cannot know the mover had one choice left, so naming the move would say where the
+    hidden mark went."""
+    g = get_game(game)
+    f = g.formulation("standard")
+    rng = random.Random(0)
+    forced = 0
+    for _ in range(200):
+        state = g.new_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                forced += 1
+                assert f.seen_label(state, legal[0], 1 - state.current_player()) is None
+            state.apply_action(rng.choice(legal))
+    assert forced > 10
+
+
 def test_information_is_openspiels_string() -> None:
     state = get_game("kuhn_poker").new_state()
     state.apply_action(1)
@@ -195,3 +215,52 @@ def test_each_not_for_text_reason_holds(game: str) -> None:
         if longest > VIEW_LIMIT or n > 400:
             break
     assert longest > VIEW_LIMIT
+
+
+@pytest.mark.parametrize(
+    "spec", ["phantom_ttt:obstype=reveal-numturns", "phantom_ttt:gameversion=abrupt,obstype=reveal-numturns"]
+)
+def test_phantom_views_show_the_count_of_turns_where_the_game_reveals_it(spec: str) -> None:
+    """`obstype=reveal-numturns` adds the count of turns and their order to the information state;
+    the view (a model's prompt, the human's screen) reads them, and every seat's view renders."""
+    from plylab.players import Turn
+    from plylab.players.llm import build_prompt
+
+    g = get_game(spec)
+    f = g.formulation("standard")
+    for state in _random_states(spec, 30):
+        mover = state.current_player()
+        for seat in range(2):
+            view = f.render_view(state, seat)
+            turns = len(state.history())
+            mine = [a for s, a in zip(_movers(g, state), state.history(), strict=True) if s == seat]
+            assert f"Turns so far, both players' tries counted: {turns};" in view, view
+            assert (
+                f"Your moves so far (cell numbers 0-8, row by row): {' '.join(map(str, mine)) or 'none'}."
+                in view
+            )
+        turn = Turn(g, f, state.clone(), mover, len(state.history()), "job")
+        assert f.render_state(state) in build_prompt(turn, list(f.legal_labels(state)), "text", 300)
+
+
+def _movers(g: GameDef, state: pyspiel.State) -> list[int]:
+    """Who made each move of `state`'s history."""
+    walk, movers = g.new_state(), []
+    for action in state.history():
+        movers.append(walk.current_player())
+        walk.apply_action(action)
+    return movers
+
+
+@pytest.mark.parametrize("size", ["0", "9", "100"])
+def test_a_sense_larger_than_the_board_is_refused(cli, tmp_path, size: str) -> None:
+    """OpenSpiel takes any `sense_size` and reads past the board (`rbc:sense_size=100` stopped a
+    run with UnicodeDecodeError); plylab refuses it in one line."""
+    got = cli("run", "--game", f"rbc:sense_size={size}", "--player", "random", "--opponent", "random",
+              "--games", "1", "--score", "off", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
+    assert got.code == 2 and got.err.count("\n") == 1, got.err
+    assert "sense_size must be from 1 to the board's size (8)" in got.err and f"(got {size})" in got.err
+    with pytest.raises(UserError, match=r"board's size \(4\)"):
+        get_game("rbc:board_size=4,sense_size=5")
+    state = get_game("rbc:sense_size=8").new_state()  # the largest window: one sense, the whole board
+    assert [state.action_to_string(state.current_player(), a) for a in state.legal_actions()] == ["Sense a1"]

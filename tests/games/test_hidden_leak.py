@@ -7,12 +7,19 @@ rendered again in another world the seat cannot tell from the real one (same inf
 every step of the history: `players.worlds.sample_world`, which changes the other cards, the other
 dice, the unseen marks). Any difference is a leak. A formulation that renders the whole state fails
 the check (`test_the_check_catches_a_formulation_that_shows_everything`).
+
+Those worlds have the real history's length, so they cannot change how many moves the seat did not
+see. Where that count varies (phantom games: each try on a cell you hold is a move of its own), a
+second check compares the human's screens across random games: two games in which a seat has the
+same information state must print the same screen for it (`human_screens`, `screen_leaks`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
+from collections import defaultdict
 from typing import Any
 
 import pyspiel
@@ -20,10 +27,12 @@ import pytest
 from rich.console import Console
 
 from plylab.games import Formulation, get_game
-from plylab.games.hidden import NOT_FOR_TEXT, Hidden, playable_types
-from plylab.players import Turn, make_player
+from plylab.games.hidden import NOT_FOR_TEXT, Hidden, information, playable_types
+from plylab.players import GameResult, Turn, make_player
+from plylab.players.human import HumanPlayer
 from plylab.players.llm import build_prompt
 from plylab.players.worlds import TooManyWorlds, sample_world
+from plylab.specs import Params, Spec
 
 GAMES = {"kuhn_poker": 300, "leduc_poker": 200, "liars_dice": 200, "phantom_ttt": 200}
 # The other text-playable games of the class, fewer games each (the check is the same).
@@ -141,4 +150,90 @@ def test_the_check_catches_a_leaking_seen_label() -> None:
             return self.action_label(state, action)
 
     found, _ = leaks("kuhn_poker", NamesEveryMove(get_game("kuhn_poker")), 20)
+    assert found
+
+
+# Games where a seat's turn can follow any number of the other seat's hidden moves (each try on a
+# cell you hold is a failed move of its own), with and without perfect recall.
+RETRIES = ["dark_hex", "dark_hex_ir", "phantom_ttt", "phantom_ttt_ir", "phantom_ttt:obstype=reveal-numturns"]
+
+
+def human_screens(
+    game: str, seat: int, history: list[int], human: type[HumanPlayer] = HumanPlayer
+) -> list[tuple[str, str]]:
+    """What the real human player of `seat` prints along `history`, as (what the seat knows there,
+    the text): at each of its turns, everything shown before the prompt, keyed by its information
+    state; at the end, the last announcements and the final position, keyed by its information
+    state and the payoffs (the end of a game is public)."""
+    g = get_game(game)
+    f = g.formulation("standard")
+    player = human(Spec("human"), Params(), g, 0)
+    out = io.StringIO()
+    player.console = Console(file=out, width=200, highlight=False)
+    screens: list[tuple[str, str]] = []
+    state = g.new_state()
+    for action in [*history, None]:
+        if state.is_terminal():
+            result = GameResult(tuple(state.returns()), seat, None, tuple(state.history()))
+            asyncio.run(player.game_over(result))
+            screens.append((f"{information(state, seat)}|{state.returns()}", out.getvalue()))
+        elif state.current_player() == seat:
+            turn = Turn(g, f, state.clone(), seat, len(state.history()), "job")
+            labels = player.show_turn(turn)
+            screens.append((information(state, seat), out.getvalue() + " | ".join(labels)))
+        out.seek(0)
+        out.truncate()
+        if action is not None:
+            state.apply_action(action)
+    return screens
+
+
+def screen_leaks(
+    game: str, games: int, seed: int = 0, human: type[HumanPlayer] = HumanPlayer
+) -> tuple[list[str], int]:
+    """The information states of either seat at which two random games print different screens,
+    and how many information states were met more than once (the comparisons made)."""
+    g = get_game(game)
+    rng = random.Random(seed)
+    seen: dict[str, set[str]] = defaultdict(set)
+    met: dict[str, int] = defaultdict(int)
+    for _ in range(games):
+        state = g.new_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        for seat in range(2):
+            for known, text in human_screens(game, seat, state.history(), human):
+                key = f"{seat}|{known}"
+                seen[key].add(text)
+                met[key] += 1
+    return [k for k, texts in seen.items() if len(texts) > 1], sum(n > 1 for n in met.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", RETRIES)
+def test_the_human_screen_is_a_function_of_the_information_state(game: str) -> None:
+    """Two games in which a seat has the same information state print the same screen for it: the
+    opponent's hidden tries (how many, and the plies they take) are never announced."""
+    found, compared = screen_leaks(game, 300)
+    assert found == [], f"{len(found)} information states of {game} print two screens: {found[:3]}"
+    assert compared > 100  # information states reached by several games: the comparison has teeth
+
+
+class AnnouncesHiddenMoves(HumanPlayer):
+    """A human player that says "moved (hidden from you)" for each move it cannot see, as the
+    screen did before."""
+
+    def _announce(self, f: Formulation[Any], history: list[int]) -> pyspiel.State:
+        state = self.game.new_state()
+        for i, action in enumerate(history):
+            if i >= self.shown and not state.is_chance_node() and state.current_player() != self.seat:
+                if f.seen_label(state, action, self.seat) is None:
+                    self._say(f"{f.seat_name(state.current_player())} moved (hidden from you)")
+            state.apply_action(action)
+        self.shown = len(history)
+        return state
+
+
+def test_the_screen_check_catches_a_count_of_hidden_moves() -> None:
+    found, _ = screen_leaks("phantom_ttt", 40, human=AnnouncesHiddenMoves)
     assert found

@@ -26,5 +26,18 @@ def test_a_human_at_kuhn_poker_sees_its_card_and_not_the_other(tmp_path) -> None
     out = res.stdout
     assert f"Your card: {NAMES[cards[0]]}" in out and "Legal moves: Pass | Bet" in out
     assert f"Your card: {NAMES[cards[1]]}" not in out  # the other card, never shown
-    assert "Chance: (hidden from you)" in out  # the other card's deal is announced as hidden
+    # a move the seat cannot see is not announced (how many there are is hidden in phantom games)
+    assert "hidden from you" not in out and "Chance: Deal:" in out  # its own card's deal is
     assert "Payoffs:" in out and ("You win." in out or "You lose." in out)
+
+
+def test_a_human_plays_phantom_tic_tac_toe_that_reveals_the_count_of_turns(tmp_path) -> None:
+    """`obstype=reveal-numturns` (the count of turns in the information state) stopped the human's
+    first screen with an IndexError; now the game is played to its end, the count on screen."""
+    cells = "".join(f"x({r},{c})\n" for r in range(3) for c in range(3))  # typed ahead: tried in order
+    store = tmp_path / "s.sqlite"
+    args = run_args("phantom_ttt:obstype=reveal-numturns", "human", "random", games=1, store=store)
+    res = plylab_subprocess(*args, "--score", "off", input=cells)
+    assert res.returncode == 0, res.stderr
+    assert "Turns so far, both players' tries counted: 0;" in res.stdout
+    assert "Final position:" in res.stdout and "hidden from you" not in res.stdout

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import chess
 import chess.pgn
+import pyspiel
 import pytest
 
 from plylab.oracles.graded import Grade
@@ -65,3 +67,39 @@ def test_pgn_of_a_store_without_chess_says_so(cli, tmp_path) -> None:
                "--games", "1", "--store", str(store), "--quiet").code == 0  # fmt: skip
     done = cli("export", str(tmp_path / "x.pgn"), "--store", str(store), "--format", "pgn")
     assert done.code != 0 and "no games of the chess family" in done.err
+
+
+# Closes its Event tag, forges a Site tag and a whole game, and carries a backslash.
+HOSTILE = 'evil"] \\ x\n[Site "forged"]\n\n1. e4 e5 *\n\n[Event "forged'
+
+
+def _unescaped(value: str) -> str:
+    """A PGN string token's value (the standard, 7: `\\"` is a quote, `\\\\` a backslash); python-chess
+    1.11 returns a tag as written, escapes included."""
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+def test_a_hostile_run_name_stays_inside_its_event_tag(cli, tmp_path) -> None:
+    store = tmp_path / "s.sqlite"
+    played = cli(
+        "run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", "3",
+        "--score", "off", "--run", HOSTILE, "--store", str(store), "--quiet",
+    )  # fmt: skip
+    assert played.code == 0, played.err
+    out = tmp_path / "games.pgn"
+    assert cli("export", str(out), "--store", str(store), "--format", "pgn").code == 0
+    with out.open() as fh:
+        games = list(iter(lambda: chess.pgn.read_game(fh), None))
+    conn = sqlite3.connect(store)
+    stored = [gid for (gid,) in conn.execute("SELECT id FROM games ORDER BY id")]
+    assert len(games) == len(stored) == 3  # no forged game
+    engine = pyspiel.load_game("chess")
+    for gid, pgn in zip(stored, games, strict=True):
+        assert not pgn.errors
+        assert _unescaped(pgn.headers["Event"]) == HOSTILE.replace("\n", " ")  # the name, on one line
+        assert pgn.headers["Site"] == "plylab"
+        state, played_san = engine.new_initial_state(), []
+        for (action,) in conn.execute("SELECT action FROM moves WHERE game_id = ? ORDER BY ply", (gid,)):
+            played_san.append(state.action_to_string(state.current_player(), action))
+            state.apply_action(action)
+        assert [node.san() for node in pgn.mainline()] == played_san  # OpenSpiel's SAN of the stored game

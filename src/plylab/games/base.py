@@ -22,6 +22,7 @@ from ..errors import ParseError, UserError
 from ..oracles.graded import ExactGrader, Grader, GradingOracle, SelfGrader
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
+from ..words import count
 from .check import check_game
 from .params import (
     MAX_BOARD_CELLS,
@@ -306,14 +307,20 @@ class GameDef:
         return derived
 
     def refuse_costly(self, widest: int) -> None:
-        """UserError, before anything is built, where one game would store more than the limit."""
+        """UserError, before anything is built, where one game would store more than the limit.
+        `widest` is the most legal moves seen so far: 0 where the game starts with chance (a deal),
+        and its moves alone (each stored with the moves before it) are then the least it costs."""
         longest = self.engine.max_game_length()
         cost, most = play_cost(longest, max(widest, 1)), play_cost_limit()
         if cost > most:
+            moves = (
+                f"up to {count(longest, 'move')} of {count(widest, 'legal move')} each cost"
+                if widest
+                else f"up to {count(longest, 'move')}, each stored with the moves before it, cost at least"
+            )
             raise UserError(
-                f"game '{self.spec}' is too large to play: up to {longest:,} moves of {widest:,} legal "
-                f"moves each cost {cost:,} stored entries a game (at most {most:,}, PLYLAB_GAME_LIMIT); "
-                "make it smaller"
+                f"game '{self.spec}' is too large to play: {moves} {cost:,} stored entries a game "
+                f"(at most {most:,}, PLYLAB_GAME_LIMIT); make it smaller"
             )
 
     @property

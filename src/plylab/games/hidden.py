@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import pyspiel
 
+from ..errors import UserError
 from .base import GAMES, GameDef, register_game
 from .generic import Generic, zero_sum_types
 from .rules import MOVES, rules_text
@@ -160,15 +161,26 @@ def _liars_dice(game: GameDef, info: str, me: int) -> str:
 
 
 def _phantom(game: GameDef, info: str, me: int) -> str:
+    """The board as this seat has found it, its tries, and under `obstype=reveal-numturns` the count
+    of turns and their order (OpenSpiel writes the other seat's tries there as `1,?`)."""
     rows = info.rstrip("\n").split("\n")
     board = [r for r in rows if r and set(r) <= set(".xo")]
-    tries = rows[len(board)].split() if len(rows) > len(board) else []
+    rest = rows[len(board) :]
+    turns = next((r.strip() for r in rest if r.strip().isdigit()), None)
+    tries = [t.split(",", 1) for r in rest if "," in r for t in r.split()]
+    mine = [cell for seat, cell in tries if seat == str(me)]
     mark = "xo"[me]
     lines = [
         f"Your view of the board (you are {mark}; '.' is a cell you have not found taken):",
         *board,
-        f"Your moves so far (cell numbers 0-8, row by row): {' '.join(t.split(',')[1] for t in tries) or 'none'}.",
+        f"Your moves so far (cell numbers 0-8, row by row): {' '.join(mine) or 'none'}.",
     ]
+    if turns is not None:
+        order = " ".join(cell if seat == str(me) else "?" for seat, cell in tries)
+        lines.append(
+            f"Turns so far, both players' tries counted: {turns}; in order (? is a try of your "
+            f"opponent's, unseen): {order or 'none'}."
+        )
     return "\n".join(lines)
 
 
@@ -302,13 +314,33 @@ class Hidden(Generic):
 
     def seen_label(self, state: pyspiel.State, action: int, seat: int) -> str | None:
         """The move's label where `seat` can tell it from every other move possible here (its own
-        moves, a public bet, its own card); None where it cannot (another seat's card, a hidden mark)."""
+        moves, a public bet, its own card); None where it cannot (another seat's card, a hidden mark).
+        A move that was the only one possible is not told apart from anything: where the seat
+        cannot see the move, it cannot know that the mover had one choice left (a phantom game's
+        last free cell), so naming it would say where the hidden mark went."""
         if state.current_player() == seat:
             return self.action_label(state, action)
         moves = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
         seen = [information(state.child(a), seat) for a in moves]
         mine = information(state.child(action), seat)
-        return self.action_label(state, action) if seen.count(mine) == 1 else None
+        return self.action_label(state, action) if len(seen) > 1 and seen.count(mine) == 1 else None
+
+
+def _check_rbc(game: GameDef) -> None:
+    """The sensed window fits on the board: OpenSpiel takes any `sense_size` and, past the board,
+    counts (board - size + 1)^2 senses anyway, whose labels are read from memory beyond the board
+    (`rbc:sense_size=100` raised UnicodeDecodeError mid-game; 9 ended the game before it began)."""
+    p = game.parameters
+    board, size = int(str(p.get("board_size", 8))), int(str(p.get("sense_size", 3)))
+    if not 1 <= size <= board:
+        raise UserError(
+            f"game '{game.spec}': sense_size must be from 1 to the board's size ({board}), the side of "
+            f"the square of cells one sense reveals (got {size}); parameters: {game.parameters_text()}"
+        )
+
+
+# What OpenSpiel accepts but cannot play, checked when a game is named with parameters.
+CHECKS: dict[str, Callable[[GameDef], None]] = {"rbc": _check_rbc}
 
 
 def game_def(gt: pyspiel.GameType) -> GameDef:
@@ -328,6 +360,7 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
         fixed_params=frozenset(fixed),
         oracle_missing="no equilibrium oracle is attached to this hidden-information game yet",
         not_for_text=NOT_FOR_TEXT.get(gt.short_name),
+        check_params=CHECKS.get(gt.short_name),
     )
     game.add_formulation(Hidden)
     return game

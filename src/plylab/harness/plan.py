@@ -214,6 +214,15 @@ class Plan:
         self._refuse_same_players()
         return self
 
+    def check_store(self, store_path: Path) -> None:
+        """Each player's check of the store the run plays into (`Player.check_store`), made before
+        the run's row is written."""
+        for m in self.matchups:
+            game = get_game(m.game)
+            for spec in m.specs:
+                _, cls, options = player_class(spec)
+                cls.check_store(options, game, store_path)
+
     def _refuse_same_players(self) -> None:
         """Two matchups that differ only in how a player or game is spelled (`mcts:sims=1000,solve=true`
         and `mcts:solve=True,sims=1000`; `optimal` and `optimal:epsilon=0`) are one player twice: both

@@ -58,6 +58,7 @@ class PlanStudy:
         self, store: Store, context: StudyContext
     ) -> AsyncGenerator[Part[GameJob, GameRecord], None]:
         plan = self.plan
+        plan.check_store(store.path)  # a refusal here leaves no run behind
         run_id = store.open_run(plan.name, plan.seed, plan.to_dict())
         done = store.saved(run_id)
         if self.budget is not None:

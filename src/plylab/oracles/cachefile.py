@@ -1,14 +1,20 @@
-"""Reading a file of the on-disk cache (oracle tables, equilibria, checked games) without trusting it.
+"""The on-disk cache (oracle tables, equilibria, checked games): read without trusting it, written whole.
 
 A cache file is plylab's own, yet anything may stand at its path: a FIFO (opening it for reading waits
 for a writer for ever), a device, a directory, a torn or hand-edited file. Only a regular file is read:
 it is opened without blocking and checked before a byte is read, and anything else is refused in one
 line naming the path. What a regular file holds is for its reader to validate; a reader that finds it
 damaged says so in one line on stderr (`rebuilding`) and builds it again.
+
+A table is written to a temporary file beside its cache file and renamed over it, so a reader never
+sees half a table and two builders racing each leave a whole one. A cache file that cannot be
+written (a directory in its place, no permission, a full disk) is one line naming the cache file,
+not its temporary file, and the temporary file is removed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -61,3 +67,18 @@ def not_regular(path: Path, kind: str) -> UserError:
 def rebuilding(path: Path, why: str) -> None:
     """One line on stderr: the cache file at `path` was damaged (`why`) and is built again."""
     print(f"plylab: cache file '{path}' is damaged ({why}); rebuilding it", file=sys.stderr, flush=True)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically; UserError naming `path` where it cannot be written."""
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        why = "a directory is in its place; remove it" if path.is_dir() else (exc.strerror or str(exc))
+        raise UserError(
+            f"cannot write the oracle cache file '{path}': {why} (PLYLAB_CACHE sets the cache directory)"
+        ) from None

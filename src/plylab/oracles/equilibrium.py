@@ -36,7 +36,7 @@ from typing import Any, cast
 
 import pyspiel
 
-from .cachefile import read_cache, rebuilding
+from .cachefile import read_cache, rebuilding, write_whole
 from .graded import Grade
 from .minimax import cache_dir
 
@@ -288,9 +288,7 @@ class EquilibriumOracle:
             return cached
         oracle = cls.build(game, progress=progress)
         path = cache_path(key)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(oracle.to_json(key)))
-        os.replace(tmp, path)
+        write_whole(path, json.dumps(oracle.to_json(key)))
         return oracle
 
     @classmethod

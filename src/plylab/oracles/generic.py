@@ -28,7 +28,7 @@ from typing import Any, cast
 import pyspiel
 
 from .base import MoveValues
-from .cachefile import read_cache
+from .cachefile import read_cache, write_whole
 from .minimax import ExactTable, cache_dir, position_key
 
 DEFAULT_LIMIT = 2_000_000
@@ -175,11 +175,9 @@ class GenericOracle(ExactTable):
             except (ValueError, KeyError, AttributeError):
                 pass  # a torn or foreign file: rebuild it
         table = cls.build(game)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(
-            json.dumps({"game": key, "build_seconds": table.build_seconds, "values": table.values})
+        write_whole(
+            path, json.dumps({"game": key, "build_seconds": table.build_seconds, "values": table.values})
         )
-        os.replace(tmp, path)
         return table
 
     def __len__(self) -> int:

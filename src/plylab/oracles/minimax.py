@@ -16,7 +16,7 @@ from pathlib import Path
 import pyspiel
 
 from .base import MoveValues
-from .cachefile import read_cache
+from .cachefile import read_cache, write_whole
 
 
 def cache_dir() -> Path:
@@ -104,7 +104,5 @@ class MinimaxTable(ExactTable):
             except ValueError:
                 pass  # a torn or foreign file: rebuild it
         table = cls.build(game)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(table.values))
-        os.replace(tmp, path)
+        write_whole(path, json.dumps(table.values))
         return table

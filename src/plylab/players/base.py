@@ -180,6 +180,12 @@ class Player(BasePlayer[OptionsT, Turn, Decision]):
             return f"it is not for text players ({game.not_for_text})"
         return None
 
+    @classmethod
+    def check_store(cls, options: OptionsT, game: GameDef, store_path: Path) -> None:
+        """Fail, before the run's row is written, on what this player needs of the store the run
+        plays into (`best_response`: the run whose player it answers), so a refusal leaves no
+        failed run behind. Most players need nothing of it."""
+
 
 PLAYERS: Registry[type[BasePlayer[Any, Any, Any]]] = Registry("player")
 P = TypeVar("P", bound=BasePlayer[Any, Any, Any])

@@ -116,19 +116,21 @@ class HumanPlayer(Player):
         self.console.print(text, style=style, markup=False)
 
     def _announce(self, f: Formulation[Any], history: list[int]) -> pyspiel.State:
-        """Say what happened since this player last moved (the opponent's replies, chance draws)."""
+        """Say what happened since this player last moved (the opponent's replies, chance draws).
+
+        Under hidden information only the moves this seat can name are said (a public bet, its own
+        card): a move it cannot see is not announced at all, since how many there were is itself
+        hidden (phantom tic-tac-toe: each of the opponent's tries on a cell you hold is a move of
+        its own; your information state does not count them). The view says what the seat knows."""
         state = self.game.new_state()
         hidden = not self.game.perfect_information
         for i, action in enumerate(history):
             if i >= self.shown and hidden:  # only what this seat sees of the move (or nothing)
                 seen = f.seen_label(state, action, self.seat)
-                if state.is_chance_node():
-                    self._say(f"Chance: {seen}" if seen is not None else "Chance: (hidden from you)")
-                elif state.current_player() != self.seat:
-                    mover = f.seat_name(state.current_player())
-                    self._say(
-                        f"{mover} played {seen}" if seen is not None else f"{mover} moved (hidden from you)"
-                    )
+                if seen is not None and state.is_chance_node():
+                    self._say(f"Chance: {seen}")
+                elif seen is not None and state.current_player() != self.seat:
+                    self._say(f"{f.seat_name(state.current_player())} played {seen}")
             elif i >= self.shown:
                 if state.is_chance_node():
                     self._say(f"Chance: {state.action_to_string(state.current_player(), action)}")
@@ -139,7 +141,11 @@ class HumanPlayer(Player):
         self.shown = len(history)
         return state
 
-    async def act(self, turn: Turn) -> Decision:
+    def show_turn(self, turn: Turn) -> list[str]:
+        """Print what the screen shows before asking for a move (the new game, what happened since
+        this seat last moved, whose move it is, the position) and return the legal moves' labels.
+        Under hidden information every line is a function of the seat's information state: the
+        ply, which counts moves this seat may not see, is not shown."""
         if self.formulation is None:  # a player is built per game: this is its first move
             order = "first" if turn.seat == 0 else "second"
             self._say(
@@ -148,9 +154,14 @@ class HumanPlayer(Player):
         f = self.formulation = turn.formulation
         self.seat = turn.seat
         self._announce(f, turn.state.history())
-        self._say(f"\n{f.seat_name(turn.seat)} (you) to move (ply {turn.ply})", style="bold")
+        ply = f" (ply {turn.ply})" if self.game.perfect_information else ""
+        self._say(f"\n{f.seat_name(turn.seat)} (you) to move{ply}", style="bold")
         self._say(f.render_state(turn.state))
-        labels = list(f.legal_labels(turn.state))
+        return list(f.legal_labels(turn.state))
+
+    async def act(self, turn: Turn) -> Decision:
+        labels = self.show_turn(turn)
+        f = turn.formulation
         legal = turn.state.legal_actions()
         if len(legal) == 1:  # nothing to choose: played without asking
             self._say(f"Your only move: {labels[0]} (played for you)", style="bold")

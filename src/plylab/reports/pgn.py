@@ -7,12 +7,16 @@ none after a checkmate and 0.00 after a drawn finish, as lichess has its evaluat
 judgements as NAGs: ?! inaccuracy, ? mistake, ?? blunder, by lichess's rules (analysis/chess.py).
 python-chess writes it, so any GUI or site import reads it; a forfeit is the result with
 `[Termination]` saying why.
+Tag values (a run's name is the user's text) are written as the standard's strings: a quote or a
+backslash escaped, a control character a space, so no name can close its tag or forge a game.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,6 +116,31 @@ def game_pgn(g: GameRow, moves: list[MoveRow], run: str) -> chess.pgn.Game:
 NAG = {"inaccuracy": 6, "mistake": 2, "blunder": 4}  # PGN's ?!, ?, ?? (chess.pgn.NAG_*)
 
 
+def tag_value(text: str) -> str:
+    """`text` as a PGN tag's string (the standard's 7 and 8.1): a backslash and a quote escaped with
+    a backslash; each control character or line break (which would end the tag line and let the
+    rest forge tags or a game) a space. python-chess 1.11 writes a tag's value as it is given."""
+    printable = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
+    return printable.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@cache
+def _exporter() -> type[chess.pgn.StringExporter]:
+    """python-chess's own PGN writer, each tag value written by `tag_value`."""
+    import chess.pgn
+
+    class Escaped(chess.pgn.StringExporter):
+        def visit_header(self, tagname: str, tagvalue: str) -> None:
+            super().visit_header(tagname, tag_value(tagvalue))
+
+    return Escaped
+
+
+def pgn_text(game: chess.pgn.Game) -> str:
+    """One game as PGN text (its movetext on one line, as `str(game)` writes it)."""
+    return game.accept(_exporter()(columns=None))
+
+
 def export_pgn(store_path: Path, out: Path, run: str | None) -> int:
     """Write every chess-family game of the store (or of `run`) to `out`; return how many."""
     from ..harness.store import Store, reading
@@ -134,7 +163,7 @@ def export_pgn(store_path: Path, out: Path, run: str | None) -> int:
                     chunk = games[start : start + 200]
                     moves = s.moves_for_games([g.id for g in chunk])
                     for g in chunk:
-                        print(game_pgn(g, moves[g.id], runs[g.run_id]), file=fh, end="\n\n")
+                        print(pgn_text(game_pgn(g, moves[g.id], runs[g.run_id])), file=fh, end="\n\n")
                         count += 1
     except OSError as exc:
         raise UserError(f"cannot write '{out}': {exc.strerror or exc}; the store was only read") from None
