@@ -34,10 +34,11 @@ def read_cache(path: Path) -> str | None:
         raise not_regular(path, "a directory") from None
     except OSError:
         return None
+    mode = os.fstat(fd).st_mode  # before fdopen, which refuses a directory's descriptor itself
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise not_regular(path, kind_of(mode))
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise not_regular(path, kind_of(mode))
         try:
             return handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError):
