@@ -28,6 +28,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+import pyspiel
+
 from ..errors import UserError
 from ..oracles.cachefile import read_cache
 from ..oracles.minimax import cache_dir
@@ -152,13 +154,21 @@ def verdict(openspiel_name: str, params: Mapping[str, object]) -> str | None:
     return None
 
 
+@cache
+def native(openspiel_name: str) -> bool:
+    """Whether the game's engine is OpenSpiel's C++ (what can crash the process), not a game written in
+    Python and registered with pyspiel in this process (Clue's `python_clue`), which a pyspiel-only
+    child does not know and whose bad parameters raise as Python does."""
+    return type(pyspiel.load_game(openspiel_name)).__module__.startswith("pyspiel")
+
+
 def check_game(spec: str, openspiel_name: str, params: Mapping[str, object], accepted: str) -> None:
     """UserError naming `spec` and what happened unless a child loads and plays the game cleanly.
 
     `params` are every OpenSpiel parameter plylab passes (its fixed ones included); `accepted` the
     parameters the game takes, for the error line. Checked once per canonical spec and open_spiel."""
     key = canonical(openspiel_name, params)
-    if key in _passed:
+    if key in _passed or not native(openspiel_name):
         return
     if not passed_before(key):
         why = verdict(openspiel_name, params)
