@@ -8,7 +8,9 @@ then picks among its candidate moves with a random generator seeded from the clo
 strength-limited engine is not reproducible (README). Stockfish calibrates UCI_Elo at 60 s + 0.6 s
 per game; at a fixed node count the Elo is the engine's scale, approximately. An Elo below the
 engine's floor (1350 for Stockfish 15.1; Stockfish 16 goes down to 1320) plays at the floor, and
-says so once.
+says so once; a skill off the engine's own Skill Level range (Stockfish 15.1: 0 to 20) is refused
+before any game. Every call has a deadline, and an engine that hangs, dies or lies is restarted,
+then its game left unfinished for the same command to resume (oracles/engine_process.py).
 """
 
 from __future__ import annotations
