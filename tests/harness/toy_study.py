@@ -59,8 +59,9 @@ class SquareJob:
 class Squares:
     kind = "toy"
 
-    def __init__(self, games: int, delay: float) -> None:
+    def __init__(self, games: int, delay: float, fail_on_stop: bool = False) -> None:
         self.name, self.planned, self.delay = f"squares-{games}", games, delay
+        self.fail_on_stop = fail_on_stop  # its clean-up turns a Ctrl-C's cancellation into an error
         self.lease = f"toy:{self.name}"
 
     def open_store(self, path: Path) -> SquareStore:
@@ -76,14 +77,19 @@ class Squares:
             return store.save_square(run_id, *result)
 
         jobs = (SquareJob(f"{self.name}/{i}", i, self.delay) for i in range(self.planned) if i not in done)
-        yield Part(
-            jobs,
-            save,
-            lambda status, why: store.finish_run(run_id, status, why),
-            self.planned,
-            already=len(done),
-            model=False,
-        )
+        try:
+            yield Part(
+                jobs,
+                save,
+                lambda status, why: store.finish_run(run_id, status, why),
+                self.planned,
+                already=len(done),
+                model=False,
+            )
+        except GeneratorExit:
+            if self.fail_on_stop:  # as a library's clean-up may fail when its work is cancelled
+                raise RuntimeError("the clean-up failed as the run stopped") from None
+            raise
 
     def details(self) -> list[str]:
         return ["squares of 0.." + str(self.planned - 1)]
@@ -98,9 +104,10 @@ def squares(
     store: o.Store = Path("toy.sqlite"),
     concurrency: o.Concurrency = 1,
     quiet: o.Quiet = False,
+    fail_on_stop: bool = typer.Option(False, "--fail-on-stop"),
 ) -> None:
     """Play the toy study; re-running resumes it."""
-    study = Squares(games, delay)
+    study = Squares(games, delay, fail_on_stop)
     options = exec_options(store, concurrency=concurrency)
     finish(run_study(study, store, options=options, progress=not quiet))
 

@@ -119,26 +119,41 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-async def _woken_by_signals(main: Coroutine[object, object, T]) -> T:
-    """Run `main` with the loop woken by any signal, whichever thread the kernel hands it to.
+async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) -> T:
+    """Run `main` with the loop woken by any signal, whichever thread the kernel hands it to, and
+    every signal that arrived added to `seen`.
 
     asyncio.run's Ctrl-C handler is a plain `signal.signal` one, which runs in the main thread only
     once it returns to Python; a SIGINT delivered to another thread (the prompt's reader, the lease's
     heartbeat) left the main thread in epoll_wait with nothing scheduled, and the run waited for ever.
-    A wakeup fd the loop reads (what `loop.add_signal_handler` sets up) makes it return and run the handler."""
+    A wakeup fd the loop reads (what `loop.add_signal_handler` sets up) makes it return and run the
+    handler. The bytes it carries are the signals' numbers: `Driver.run` reads them to know that a run
+    was interrupted, whatever the cancellation became on its way out."""
     if threading.current_thread() is not threading.main_thread():
         return await main
     loop = asyncio.get_running_loop()
     read, write = socket.socketpair()
     read.setblocking(False)
     write.setblocking(False)
-    loop.add_reader(read.fileno(), read.recv, 4096)
+
+    def drain() -> None:
+        while True:
+            try:
+                data = read.recv(4096)
+            except (BlockingIOError, InterruptedError):
+                return
+            if not data:
+                return
+            seen.update(data)
+
+    loop.add_reader(read.fileno(), drain)
     previous = signal.set_wakeup_fd(write.fileno(), warn_on_full_buffer=False)
     try:
         return await main
     finally:
         signal.set_wakeup_fd(previous)
         loop.remove_reader(read.fileno())
+        drain()  # a signal that came as the run ended
         read.close()
         write.close()
 
@@ -288,11 +303,20 @@ class Driver:
     # playing ----------------------------------------------------------------------------
     def run(self, main: Coroutine[object, object, T]) -> T | None:
         """Run the study's coroutine; Ctrl-C or SIGTERM sets `interrupted` (None returned)."""
+        seen: set[int] = set()
         try:
-            return asyncio.run(_woken_by_signals(main))
+            return asyncio.run(_woken_by_signals(main, seen))
         except KeyboardInterrupt:
             self.interrupted = True
             return None
+        except BaseException:
+            # Ctrl-C cancels the study's task; a library on its way out may turn that cancellation into
+            # an error of its own (or a CancelledError asyncio.run does not turn back into Ctrl-C):
+            # after a SIGINT or SIGTERM the run was interrupted all the same, and says so in one line
+            if seen & {signal.SIGINT, signal.SIGTERM}:
+                self.interrupted = True
+                return None
+            raise
 
     async def play(
         self,
