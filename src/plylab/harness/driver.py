@@ -148,14 +148,40 @@ async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) 
 
     loop.add_reader(read.fileno(), drain)
     previous = signal.set_wakeup_fd(write.fileno(), warn_on_full_buffer=False)
+    term = _cancel_on_sigterm(loop)
     try:
         return await main
     finally:
+        if term is not None:
+            signal.signal(signal.SIGTERM, term)
         signal.set_wakeup_fd(previous)
         loop.remove_reader(read.fileno())
         drain()  # a signal that came as the run ended
         read.close()
         write.close()
+
+
+def _cancel_on_sigterm(loop: asyncio.AbstractEventLoop) -> signal.Handlers | Callable[..., object] | int | None:
+    """While the loop runs, SIGTERM stops the run as asyncio.run's handler stops it on Ctrl-C: the
+    study's task is cancelled at its next await (a second SIGTERM raises at once). The handler
+    `sigterm_as_interrupt` sets raises KeyboardInterrupt wherever the main thread is: in the middle
+    of a library's clean-up, an SQLite commit or the loop's own machinery, where it can end as a
+    traceback. Returns the handler to put back (None: SIGTERM was not ours to handle)."""
+    if signal.getsignal(signal.SIGTERM) is not signal.default_int_handler:
+        return None
+    task = asyncio.current_task()
+    count = 0
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        nonlocal count
+        count += 1
+        if count == 1 and task is not None and not task.done():
+            task.cancel()
+            loop.call_soon_threadsafe(lambda: None)  # wake a loop asleep in epoll_wait
+            return
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def _born(pid: int) -> str | None:
