@@ -161,7 +161,9 @@ async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) 
         write.close()
 
 
-def _cancel_on_sigterm(loop: asyncio.AbstractEventLoop) -> signal.Handlers | Callable[..., object] | int | None:
+def _cancel_on_sigterm(
+    loop: asyncio.AbstractEventLoop,
+) -> signal.Handlers | Callable[..., object] | int | None:
     """While the loop runs, SIGTERM stops the run as asyncio.run's handler stops it on Ctrl-C: the
     study's task is cancelled at its next await (a second SIGTERM raises at once). The handler
     `sigterm_as_interrupt` sets raises KeyboardInterrupt wherever the main thread is: in the middle
