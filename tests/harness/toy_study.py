@@ -44,14 +44,27 @@ class SquareStore(Store):
         return cur.rowcount == 1
 
 
+_HELPERS: set[asyncio.Future[None]] = set()
+
+
+async def _helper() -> None:
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        raise RuntimeError("a helper failed as it was cancelled") from None
+
+
 @dataclass(frozen=True)
 class SquareJob:
     key: str
     index: int
     delay: float
     uses_model: bool = False
+    leak: bool = False  # as a library may leave a task behind that fails when cancelled
 
     async def play(self, context: RunContext) -> tuple[int, int]:
+        if self.leak:  # a helper task nobody awaits, that fails when it is cancelled
+            _HELPERS.add(asyncio.ensure_future(_helper()))
         await asyncio.sleep(self.delay)
         return self.index, self.index * self.index
 
@@ -76,7 +89,12 @@ class Squares:
         def save(result: tuple[int, int]) -> bool:
             return store.save_square(run_id, *result)
 
-        jobs = (SquareJob(f"{self.name}/{i}", i, self.delay) for i in range(self.planned) if i not in done)
+        leak = self.fail_on_stop
+        jobs = (
+            SquareJob(f"{self.name}/{i}", i, self.delay, leak=leak)
+            for i in range(self.planned)
+            if i not in done
+        )
         try:
             yield Part(
                 jobs,

@@ -148,6 +148,7 @@ async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) 
 
     loop.add_reader(read.fileno(), drain)
     previous = signal.set_wakeup_fd(write.fileno(), warn_on_full_buffer=False)
+    _quiet_after_signals(loop, seen)
     term = _cancel_on_sigterm(loop)
     try:
         return await main
@@ -159,6 +160,23 @@ async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) 
         drain()  # a signal that came as the run ended
         read.close()
         write.close()
+
+
+def _quiet_after_signals(loop: asyncio.AbstractEventLoop, seen: set[int]) -> None:
+    """Once a run is interrupted, what its cancelled work leaves behind is not reported: a task a
+    library started that fails as asyncio.run cancels it at shutdown would otherwise be logged as an
+    'unhandled exception' with its traceback. Before a signal, every error is reported as always."""
+    before = loop.get_exception_handler()
+
+    def handler(lp: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        if seen & {signal.SIGINT, signal.SIGTERM}:
+            return
+        if before is not None:
+            before(lp, context)
+        else:
+            lp.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def _cancel_on_sigterm(
