@@ -28,18 +28,20 @@ ROLES = {
 }
 
 
-def _alive_with(text: str) -> list[str]:
-    """Command lines of live processes that mention `text` (the fake engine's folder)."""
+def _alive_with(text: str, parent: int | None = None) -> list[str]:
+    """Command lines of live processes that mention `text` (the fake engine's folder), or only
+    those whose parent is `parent`."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
                 cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
             with open(f"/proc/{pid}/stat") as f:
-                zombie = f.read().rsplit(")", 1)[1].split()[0] == "Z"
+                fields = f.read().rsplit(")", 1)[1].split()
         except OSError:  # ended while we looked
             continue
-        if text in cmd and not zombie and int(pid) != os.getpid():
+        zombie, ppid = fields[0] == "Z", int(fields[1])
+        if text in cmd and not zombie and int(pid) != os.getpid() and parent in (None, ppid):
             found.append(cmd)
     return found
 
@@ -111,7 +113,6 @@ def test_an_engine_that_dies_once_is_restarted_and_the_game_goes_on(tmp_path: Pa
 def test_a_skill_off_the_engines_own_range_is_refused_in_one_line(
     cli, tmp_path: Path, spec, accepted
 ) -> None:
-    before = _alive_with("stockfish")
     done = cli("run", "--game", "chess", "--player", spec, "--opponent", "random", "--games", "1",
                "--score", "off", "--store", str(tmp_path / "s.sqlite"), "--quiet")  # fmt: skip
     assert done.code == 2 and "Traceback" not in done.err and len(done.err.strip().splitlines()) == 1, (
@@ -119,7 +120,7 @@ def test_a_skill_off_the_engines_own_range_is_refused_in_one_line(
     )
     if accepted is not None:  # Stockfish 15.1's floor is 0, read from its `uci` option list
         assert f"stockfish 15.1 accepts skill={accepted} (its Skill Level option), not skill=-1" in done.err
-    assert _alive_with("stockfish") == before  # the engine asked for its range is gone
+    assert _alive_with("stockfish", parent=os.getpid()) == []  # the engine asked for its range is gone
 
 
 @needs_fairy
