@@ -124,7 +124,12 @@ class EnginePlayer(Player[EngineOptions]):
         return engine
 
     async def act(self, turn: Turn) -> Decision:
+        import asyncio
+
         import chess.engine
+
+        # the search blocks this thread: a Ctrl-C (the game's task cancelled) lands here, before it
+        await asyncio.sleep(0)
 
         o = self.options
         nodes = o.nodes if o.nodes is not None or o.depth is not None else PLAY_NODES
