@@ -46,6 +46,31 @@ def _alive_with(text: str, parent: int | None = None) -> list[str]:
     return found
 
 
+def _children(parent: int, text: str) -> list[int]:
+    """Live children of `parent` whose command line mentions `text`."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if ppid == parent and text in cmd and _live(int(pid)):
+            pids.append(int(pid))
+    return pids
+
+
+def _live(pid: int) -> bool:
+    """Running (not a zombie, not gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _run(store: Path, player: str, score: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     argv = ["run", "--game", "chess", "--player", player, "--opponent", "random", "--games", "1",
             "--score", score, "--store", str(store), "--quiet"]  # fmt: skip
@@ -138,3 +163,30 @@ def test_a_bad_engine_deadline_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "PLYLAB_ENGINE_TIMEOUT='soon' is not accepted" in done.stderr
     assert _alive_with(str(fake)) == []
+
+
+@needs_stockfish
+def test_ctrl_c_during_an_engine_game_stops_it_at_once_and_leaves_no_engine(tmp_path: Path) -> None:
+    """Ctrl-C from a terminal reaches the whole process group: the run stops at the next engine move
+    (the engines, in their own group, are closed by the run, not killed under a search)."""
+    import signal
+
+    from tests.support.runs import spawn, wait_for_games
+
+    store = tmp_path / "s.sqlite"
+    argv = ["-m", "plylab", "run", "--game", "chess", "--player", "stockfish:nodes=20000", "--opponent",
+            "random", "--games", "50", "--store", str(store), "--quiet"]  # fmt: skip
+    proc = spawn(argv, start_new_session=True)
+    try:
+        wait_for_games(proc, store, 1, timeout=120)
+        engines = _children(proc.pid, "stockfish")
+        assert engines, "the player's and the oracle's engines run"
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends Ctrl-C
+        started = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "interrupted" in out and time.monotonic() - started < 20
+    assert [pid for pid in engines if _live(pid)] == []  # closed by the run: none orphaned
