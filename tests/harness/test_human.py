@@ -54,8 +54,12 @@ def test_human_is_reasked_until_the_move_is_legal(tmp_path):
 # -- a person at a real terminal (a pseudo-terminal): what they see, and Ctrl-C at the prompt ------
 
 
+START = 300  # seconds for the first prompt: a start-up on a loaded machine, not what a test checks
+
+
 def _terminal(*args: str) -> pexpect.spawn:
-    """`plylab ARGS` on a pseudo-terminal, as a person at a keyboard runs it (no --quiet)."""
+    """`plylab ARGS` on a pseudo-terminal, as a person at a keyboard runs it (no --quiet). Waits are
+    60 s each; the first prompt, which waits for the start-up, gets START."""
     return pexpect.spawn(
         sys.executable,
         ["-m", "plylab", *args],
@@ -95,11 +99,11 @@ def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
 def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_path):
     store = tmp_path / "s.sqlite"
     child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
-    child.expect_exact("Your move: ")
+    child.expect_exact("Your move: ", timeout=START)
     child.sendline("pile 4, take 7")  # one move played, then Ctrl-C at the next prompt
     child.expect_exact("Your move: ")
     child.sendintr()
-    child.expect(pexpect.EOF, timeout=30)  # at once; before, it waited for a line for ever
+    child.expect(pexpect.EOF, timeout=60)  # at once; before, it waited for a line for ever
     child.close()
     assert child.exitstatus == 130
     assert "interrupted" in child.before and "Traceback" not in child.before
@@ -114,7 +118,7 @@ def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
     was: the run used to wait at the prompt for ever, its loop asleep with nothing scheduled."""
     store = tmp_path / "s.sqlite"
     child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
-    child.expect_exact("Your move: ")
+    child.expect_exact("Your move: ", timeout=START)
     time.sleep(0.5)  # the prompt's reader thread is polling
     others = [int(t) for t in os.listdir(f"/proc/{child.pid}/task") if int(t) != child.pid]
     assert others, "the run has threads beside its main one"
@@ -123,7 +127,7 @@ def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
         child.kill(signal.SIGKILL)
         pytest.skip(f"tgkill's number on {platform.machine()} is not known here")
     assert ctypes.CDLL(None, use_errno=True).syscall(number, child.pid, others[-1], signal.SIGINT) == 0
-    child.expect(pexpect.EOF, timeout=30)
+    child.expect(pexpect.EOF, timeout=60)
     child.close()
     assert child.exitstatus == 130
     assert "interrupted" in child.before and "Traceback" not in child.before

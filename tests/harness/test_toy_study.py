@@ -39,6 +39,22 @@ def test_a_toy_study_runs_through_the_cli_stops_on_ctrl_c_and_resumes(tmp_path: 
     assert rows == [(i, i * i) for i in range(40)]
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_is_an_interruption_whatever_the_cancellation_became(tmp_path: Path, sig: int) -> None:
+    """Ctrl-C cancels the study's task; what is cancelled may fail on its way out (a library's
+    clean-up, a cancellation turned into an error). The run was interrupted all the same: exit 130 and
+    one line, never a traceback (issue 37 point 8: under load a SIGINT can land in such a clean-up)."""
+    store = tmp_path / "toy.sqlite"
+    proc = spawn([*TOY, "--games", "40", "--store", str(store), "-q", "--delay", "0.2", "--fail-on-stop"])
+    wait_for_games(proc, store, 2, table="toy_squares", timeout=60)
+    out, err = stop(proc, sig)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "failed" not in err
+    assert out.count("\n") == 1 and "toy 'squares-40' interrupted" in out
+    db = sqlite3.connect(store)
+    assert db.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
+
+
 class Completed:
     """The toy study whose part is completed by a step after its games (as a learning phase's rule
     extraction completes the phase): what the store said while it ran, and whether it fails."""

@@ -44,14 +44,27 @@ class SquareStore(Store):
         return cur.rowcount == 1
 
 
+_HELPERS: set[asyncio.Future[None]] = set()
+
+
+async def _helper() -> None:
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        raise RuntimeError("a helper failed as it was cancelled") from None
+
+
 @dataclass(frozen=True)
 class SquareJob:
     key: str
     index: int
     delay: float
     uses_model: bool = False
+    leak: bool = False  # as a library may leave a task behind that fails when cancelled
 
     async def play(self, context: RunContext) -> tuple[int, int]:
+        if self.leak:  # a helper task nobody awaits, that fails when it is cancelled
+            _HELPERS.add(asyncio.ensure_future(_helper()))
         await asyncio.sleep(self.delay)
         return self.index, self.index * self.index
 
@@ -59,8 +72,9 @@ class SquareJob:
 class Squares:
     kind = "toy"
 
-    def __init__(self, games: int, delay: float) -> None:
+    def __init__(self, games: int, delay: float, fail_on_stop: bool = False) -> None:
         self.name, self.planned, self.delay = f"squares-{games}", games, delay
+        self.fail_on_stop = fail_on_stop  # its clean-up turns a Ctrl-C's cancellation into an error
         self.lease = f"toy:{self.name}"
 
     def open_store(self, path: Path) -> SquareStore:
@@ -75,15 +89,25 @@ class Squares:
         def save(result: tuple[int, int]) -> bool:
             return store.save_square(run_id, *result)
 
-        jobs = (SquareJob(f"{self.name}/{i}", i, self.delay) for i in range(self.planned) if i not in done)
-        yield Part(
-            jobs,
-            save,
-            lambda status, why: store.finish_run(run_id, status, why),
-            self.planned,
-            already=len(done),
-            model=False,
+        leak = self.fail_on_stop
+        jobs = (
+            SquareJob(f"{self.name}/{i}", i, self.delay, leak=leak)
+            for i in range(self.planned)
+            if i not in done
         )
+        try:
+            yield Part(
+                jobs,
+                save,
+                lambda status, why: store.finish_run(run_id, status, why),
+                self.planned,
+                already=len(done),
+                model=False,
+            )
+        except GeneratorExit:
+            if self.fail_on_stop:  # as a library's clean-up may fail when its work is cancelled
+                raise RuntimeError("the clean-up failed as the run stopped") from None
+            raise
 
     def details(self) -> list[str]:
         return ["squares of 0.." + str(self.planned - 1)]
@@ -98,9 +122,10 @@ def squares(
     store: o.Store = Path("toy.sqlite"),
     concurrency: o.Concurrency = 1,
     quiet: o.Quiet = False,
+    fail_on_stop: bool = typer.Option(False, "--fail-on-stop"),
 ) -> None:
     """Play the toy study; re-running resumes it."""
-    study = Squares(games, delay)
+    study = Squares(games, delay, fail_on_stop)
     options = exec_options(store, concurrency=concurrency)
     finish(run_study(study, store, options=options, progress=not quiet))
 

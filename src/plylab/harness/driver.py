@@ -119,28 +119,89 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-async def _woken_by_signals(main: Coroutine[object, object, T]) -> T:
-    """Run `main` with the loop woken by any signal, whichever thread the kernel hands it to.
+async def _woken_by_signals(main: Coroutine[object, object, T], seen: set[int]) -> T:
+    """Run `main` with the loop woken by any signal, whichever thread the kernel hands it to, and
+    every signal that arrived added to `seen`.
 
     asyncio.run's Ctrl-C handler is a plain `signal.signal` one, which runs in the main thread only
     once it returns to Python; a SIGINT delivered to another thread (the prompt's reader, the lease's
     heartbeat) left the main thread in epoll_wait with nothing scheduled, and the run waited for ever.
-    A wakeup fd the loop reads (what `loop.add_signal_handler` sets up) makes it return and run the handler."""
+    A wakeup fd the loop reads (what `loop.add_signal_handler` sets up) makes it return and run the
+    handler. The bytes it carries are the signals' numbers: `Driver.run` reads them to know that a run
+    was interrupted, whatever the cancellation became on its way out."""
     if threading.current_thread() is not threading.main_thread():
         return await main
     loop = asyncio.get_running_loop()
     read, write = socket.socketpair()
     read.setblocking(False)
     write.setblocking(False)
-    loop.add_reader(read.fileno(), read.recv, 4096)
+
+    def drain() -> None:
+        while True:
+            try:
+                data = read.recv(4096)
+            except (BlockingIOError, InterruptedError):
+                return
+            if not data:
+                return
+            seen.update(data)
+
+    loop.add_reader(read.fileno(), drain)
     previous = signal.set_wakeup_fd(write.fileno(), warn_on_full_buffer=False)
+    _quiet_after_signals(loop, seen)
+    term = _cancel_on_sigterm(loop)
     try:
         return await main
     finally:
+        if term is not None:
+            signal.signal(signal.SIGTERM, term)
         signal.set_wakeup_fd(previous)
         loop.remove_reader(read.fileno())
+        drain()  # a signal that came as the run ended
         read.close()
         write.close()
+
+
+def _quiet_after_signals(loop: asyncio.AbstractEventLoop, seen: set[int]) -> None:
+    """Once a run is interrupted, what its cancelled work leaves behind is not reported: a task a
+    library started that fails as asyncio.run cancels it at shutdown would otherwise be logged as an
+    'unhandled exception' with its traceback. Before a signal, every error is reported as always."""
+    before = loop.get_exception_handler()
+
+    def handler(lp: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        if seen & {signal.SIGINT, signal.SIGTERM}:
+            return
+        if before is not None:
+            before(lp, context)
+        else:
+            lp.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
+def _cancel_on_sigterm(
+    loop: asyncio.AbstractEventLoop,
+) -> signal.Handlers | Callable[..., object] | int | None:
+    """While the loop runs, SIGTERM stops the run as asyncio.run's handler stops it on Ctrl-C: the
+    study's task is cancelled at its next await (a second SIGTERM raises at once). The handler
+    `sigterm_as_interrupt` sets raises KeyboardInterrupt wherever the main thread is: in the middle
+    of a library's clean-up, an SQLite commit or the loop's own machinery, where it can end as a
+    traceback. Returns the handler to put back (None: SIGTERM was not ours to handle)."""
+    if signal.getsignal(signal.SIGTERM) is not signal.default_int_handler:
+        return None
+    task = asyncio.current_task()
+    count = 0
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        nonlocal count
+        count += 1
+        if count == 1 and task is not None and not task.done():
+            task.cancel()
+            loop.call_soon_threadsafe(lambda: None)  # wake a loop asleep in epoll_wait
+            return
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def _born(pid: int) -> str | None:
@@ -288,11 +349,20 @@ class Driver:
     # playing ----------------------------------------------------------------------------
     def run(self, main: Coroutine[object, object, T]) -> T | None:
         """Run the study's coroutine; Ctrl-C or SIGTERM sets `interrupted` (None returned)."""
+        seen: set[int] = set()
         try:
-            return asyncio.run(_woken_by_signals(main))
+            return asyncio.run(_woken_by_signals(main, seen))
         except KeyboardInterrupt:
             self.interrupted = True
             return None
+        except BaseException:
+            # Ctrl-C cancels the study's task; a library on its way out may turn that cancellation into
+            # an error of its own (or a CancelledError asyncio.run does not turn back into Ctrl-C):
+            # after a SIGINT or SIGTERM the run was interrupted all the same, and says so in one line
+            if seen & {signal.SIGINT, signal.SIGTERM}:
+                self.interrupted = True
+                return None
+            raise
 
     async def play(
         self,

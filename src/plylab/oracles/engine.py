@@ -30,7 +30,6 @@ from __future__ import annotations
 import atexit
 import json
 import math
-import os
 import shutil
 import sqlite3
 import sys
@@ -44,6 +43,7 @@ from pydantic import Field, ValidationError
 
 from ..errors import UserError
 from ..specs import Params, bind, parse_spec
+from .engine_process import EngineProcess, close_all
 from .graded import Grade, expected_score
 from .minimax import cache_dir
 from .uci import FAMILY, board_of, mapping, maps
@@ -63,7 +63,7 @@ INSTALL = "apt-get install stockfish fairy-stockfish (or `make setup`)"
 class LimitOptions(Params):
     """How long the engine searches each position: a node count, a depth, or both (whichever first)."""
 
-    nodes: int | None = Field(None, ge=1, le=10**10)
+    nodes: int | None = Field(None, ge=1, le=10**8)  # a deadline scales with it (engine_process)
     depth: int | None = Field(None, ge=1, le=99)
 
 
@@ -203,44 +203,36 @@ class EvalCache:
 
 
 class Engine:
-    """One UCI engine process: one thread, a small hash cleared before every search."""
+    """One UCI engine process: one thread, a small hash cleared before every search. Every call has
+    a deadline and a failing engine is restarted, then given up on (oracles/engine_process.py)."""
 
     def __init__(self, name: str, path: str) -> None:
-        import chess.engine
-
         self.name = name
-        self._uci = chess.engine.SimpleEngine.popen_uci(path, stderr=open(os.devnull, "w"))  # noqa: SIM115
-        options: dict[str, int] = {"Threads": 1, "Hash": 16}  # UCI_Variant: python-chess sets it per board
-        self._uci.configure({k: v for k, v in options.items() if k in self._uci.options})
-        ident = str(self._uci.id.get("name", name))
+        # UCI_Variant: python-chess sets it per board
+        self._process = EngineProcess(name, path, defaults={"Threads": 1, "Hash": 16})
+        ident = str(self._process.id.get("name", name))
         self.version = ident.split()[1] if len(ident.split()) > 1 else ""
         self.ident = f"{name} {self.version}".strip()
-        self._lock = threading.Lock()
 
     def analyse(self, board: chess.Board, limit: Limit) -> Evaluation:
-        with self._lock:  # a fresh game object: `ucinewgame` clears the hash, so a score is reproducible
-            info = self._uci.analyse(board, limit.engine_limit(), game=object())
+        # a fresh game object: `ucinewgame` clears the hash, so a score is reproducible
+        info = self._process.analyse(board, limit.engine_limit())
         score = info["score"].pov(board.turn)
         pv = tuple(m.uci() for m in info.get("pv", ())[:PV_MOVES])
         return Evaluation(score.score(), score.mate(), pv[0] if pv else None, pv)
 
     def play(self, board: chess.Board, limit: chess.engine.Limit) -> chess.Move | None:
-        with self._lock:
-            return self._uci.play(board, limit, game=object()).move
+        return self._process.play(board, limit)
 
     def configure(self, options: chess.engine.ConfigMapping) -> None:
-        with self._lock:
-            self._uci.configure(options)
+        self._process.configure(options)
 
     @property
     def options(self) -> Mapping[str, chess.engine.Option]:
-        return self._uci.options
+        return self._process.options
 
     def close(self) -> None:
-        try:
-            self._uci.quit()
-        except Exception:  # noqa: BLE001 - an engine already gone is closed
-            pass
+        self._process.close()
 
 
 class EngineOracle:
@@ -355,6 +347,7 @@ def _close_all() -> None:
         if oracle is not None:
             oracle.close()
     _ORACLES.clear()
+    close_all()  # the players' engines too: none outlives the process
 
 
 # python-chess talks to an engine from a non-daemon thread, which the interpreter joins before atexit

@@ -8,7 +8,9 @@ then picks among its candidate moves with a random generator seeded from the clo
 strength-limited engine is not reproducible (docs/players.md). Stockfish calibrates UCI_Elo at 60 s + 0.6 s
 per game; at a fixed node count the Elo is the engine's scale, approximately. An Elo below the
 engine's floor (1350 for Stockfish 15.1; Stockfish 16 goes down to 1320) plays at the floor, and
-says so once.
+says so once; a skill off the engine's own Skill Level range (Stockfish 15.1: 0 to 20) is refused
+before any game. Every call has a deadline, and an engine that hangs, dies or lies is restarted,
+then its game left unfinished for the same command to resume (oracles/engine_process.py).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from ..errors import UserError
+from ..errors import ProviderFailure, UserError
 from ..oracles.engine import INSTALL, Engine, engine_path
 from ..oracles.uci import FAMILY, mapping
 from ..specs import Params
@@ -30,7 +32,7 @@ PLAY_NODES = 100_000
 class EngineOptions(Params):
     elo: int | None = Field(None, ge=0, le=5000)  # UCI_LimitStrength with UCI_Elo
     skill: int | None = Field(None, ge=-20, le=20)  # Skill Level (Fairy-Stockfish goes below 0)
-    nodes: int | None = Field(None, ge=1, le=10**10)
+    nodes: int | None = Field(None, ge=1, le=10**8)  # a deadline scales with it (engine_process)
     depth: int | None = Field(None, ge=1, le=99)
 
 
@@ -43,6 +45,20 @@ def _clamped_elo(engine: Engine, elo: int) -> int:
     return max(low, min(high, elo))
 
 
+def _checked_skill(engine: Engine, skill: int) -> int:
+    """`skill` where the engine's own Skill Level option accepts it (Stockfish 15.1: 0 to 20,
+    Fairy-Stockfish: -20 to 20); one line naming that range otherwise."""
+    opt = engine.options.get("Skill Level")
+    if opt is None:
+        raise UserError(f"{engine.ident} has no Skill Level option; use elo=N instead of skill={skill}")
+    low, high = int(opt.min if opt.min is not None else skill), int(opt.max if opt.max is not None else skill)
+    if not low <= skill <= high:
+        raise UserError(
+            f"{engine.ident} accepts skill={low} to {high} (its Skill Level option), not skill={skill}"
+        )
+    return skill
+
+
 class EnginePlayer(Player[EngineOptions]):
     """A UCI engine over python-chess, one process per game."""
 
@@ -53,25 +69,37 @@ class EnginePlayer(Player[EngineOptions]):
 
     @classmethod
     def prepare(cls, options: Params) -> None:
-        """One line, before any game starts, when the engine is missing or an Elo is off its scale."""
+        """One line, before any game starts, when the engine is missing, a skill is off the engine's
+        own range (its `uci` option list), or an Elo is off its scale (played at the nearest end)."""
         path = engine_path(cls.engine_name)
         if path is None:
             raise UserError(f"player '{cls.engine_name}' needs the engine: {INSTALL}")
         assert isinstance(options, EngineOptions)
-        if options.elo is not None:
+        if options.elo is None and options.skill is None:
+            return
+        try:
             engine = Engine(cls.engine_name, path)
-            try:
+        except ProviderFailure:  # said in one line; its games are left unfinished, as a run's are
+            return
+        try:
+            if options.skill is not None:
+                _checked_skill(engine, options.skill)
+            if options.elo is not None:
                 used = _clamped_elo(engine, options.elo)
                 opt = engine.options["UCI_Elo"]
-            finally:
-                engine.close()
-            if used != options.elo and f"{cls.engine_name}{options.elo}" not in cls._warned:
-                cls._warned.add(f"{cls.engine_name}{options.elo}")
-                print(
-                    f"note: {engine.ident} plays elo={options.elo} as UCI_Elo {used} "
-                    f"(its scale: {opt.min} to {opt.max})",
-                    file=sys.stderr,
-                )
+        finally:
+            engine.close()
+        if (
+            options.elo is not None
+            and used != options.elo
+            and f"{cls.engine_name}{options.elo}" not in cls._warned
+        ):
+            cls._warned.add(f"{cls.engine_name}{options.elo}")
+            print(
+                f"note: {engine.ident} plays elo={options.elo} as UCI_Elo {used} "
+                f"(its scale: {opt.min} to {opt.max})",
+                file=sys.stderr,
+            )
 
     def _engine(self) -> Engine:
         engine: Engine | None = getattr(self, "_cached", None)
@@ -80,19 +108,28 @@ class EnginePlayer(Player[EngineOptions]):
             if path is None:
                 raise UserError(f"player '{self.engine_name}' needs the engine: {INSTALL}")
             engine = Engine(self.engine_name, path)
-            o = self.options
-            settings: dict[str, str | int | bool | None] = {}  # python-chess's ConfigMapping
-            if o.elo is not None:
-                settings.update(UCI_LimitStrength=True, UCI_Elo=_clamped_elo(engine, o.elo))
-            if o.skill is not None:
-                settings["Skill Level"] = o.skill
-            if settings:
-                engine.configure(settings)
+            try:
+                o = self.options
+                settings: dict[str, str | int | bool | None] = {}  # python-chess's ConfigMapping
+                if o.elo is not None:
+                    settings.update(UCI_LimitStrength=True, UCI_Elo=_clamped_elo(engine, o.elo))
+                if o.skill is not None:
+                    settings["Skill Level"] = _checked_skill(engine, o.skill)
+                if settings:
+                    engine.configure(settings)
+            except BaseException:
+                engine.close()
+                raise
             self._cached = engine
         return engine
 
     async def act(self, turn: Turn) -> Decision:
+        import asyncio
+
         import chess.engine
+
+        # the search blocks this thread: a Ctrl-C (the game's task cancelled) lands here, before it
+        await asyncio.sleep(0)
 
         o = self.options
         nodes = o.nodes if o.nodes is not None or o.depth is not None else PLAY_NODES

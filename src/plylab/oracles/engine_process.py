@@ -1,0 +1,282 @@
+"""One UCI engine process that can neither hang a run nor outlive it.
+
+python-chess speaks UCI for plylab, and its `SimpleEngine` is not enough on its own when an engine
+misbehaves: a search by nodes or depth has no deadline (a stalled engine is waited on for ever), a
+command that fails after its first answer (a `bestmove zz99` in an analysis) is never settled, an
+engine killed mid-command can leave its background thread (not a daemon) waiting, so the
+interpreter never exits, and a lying engine's answer is logged as a traceback. So the protocol runs
+here on an event loop of our own, in a daemon thread, and every call goes through `_call`:
+
+- a wall-clock deadline on every call: the handshake, each search (`deadline_for`: a floor plus
+  time for the node count at a rate far below a loaded core's), quitting;
+- any failure (no answer in time, the process died, an answer that is not a legal move, a broken
+  protocol) kills the process, with its process group, and starts a new one with the same settings,
+  `RESTARTS` times;
+- after that the engine is the world's failure: `ProviderFailure("engine", ...)`, so the game is left
+  unfinished, not saved, and the same command plays it again (harness.backends). One line on stderr
+  says why, once per engine; later calls in the process fail at once instead of waiting again.
+
+Every live engine is killed when the process exits (`close_all`), so none is left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import ProviderFailure, UserError
+
+if TYPE_CHECKING:
+    import chess
+    import chess.engine
+
+T = TypeVar("T")
+
+RESTARTS = 2  # a failed call is tried on a fresh process this many more times
+HANDSHAKE = 30.0  # seconds for `uci` ... `uciok`, and for every call that is not a search
+FLOOR = 60.0  # seconds every search may take, whatever its limit
+SLOW_NPS = 50_000  # nodes a second a search is allowed at worst (one core searches ~1M)
+DEPTH_SECONDS = 1800.0  # a search by depth alone (no node count to scale by)
+QUIT = 2.0  # seconds an engine has to exit after `quit` before it is killed
+TIMEOUT_ENV = "PLYLAB_ENGINE_TIMEOUT"
+
+# python-chess logs a malformed answer (and a bad pv) itself: a traceback on stderr for what is
+# handled here. Its records stay available to a handler a user attaches.
+_log = logging.getLogger("chess.engine")
+_log.addHandler(logging.NullHandler())
+_log.propagate = False
+
+_LIVE: weakref.WeakSet[EngineProcess] = weakref.WeakSet()
+_GAVE_UP: dict[str, str] = {}  # engine path -> why it was given up on (this process)
+
+
+def override() -> float | None:
+    """PLYLAB_ENGINE_TIMEOUT: seconds for every engine call, in place of the computed deadlines."""
+    text = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < 10**7:
+        raise UserError(f"{TIMEOUT_ENV}='{text}' is not accepted; give seconds, a number above 0")
+    return seconds
+
+
+def deadline_for(limit: chess.engine.Limit | None) -> float:
+    """Seconds one call may take: a search by nodes FLOOR plus its nodes at SLOW_NPS, by depth alone
+    DEPTH_SECONDS, anything else HANDSHAKE; PLYLAB_ENGINE_TIMEOUT replaces them all."""
+    forced = override()
+    if forced is not None:
+        return forced
+    if limit is None:
+        return HANDSHAKE
+    if limit.nodes:
+        return FLOOR + limit.nodes / SLOW_NPS
+    return DEPTH_SECONDS if limit.depth else HANDSHAKE
+
+
+class _Failed(Exception):
+    """One call failed (the reason is the message); the process is replaced and the call tried again."""
+
+
+class EngineProcess:
+    """A UCI engine child: started on creation, every call bounded, restarted on failure.
+
+    `defaults` are set where the engine has the option (Threads, Hash); `configure`'s settings are
+    remembered and set again on every restart, so a restarted engine is the same engine."""
+
+    def __init__(self, name: str, path: str, defaults: Mapping[str, int] | None = None) -> None:
+        self.name, self.path = name, path
+        self._defaults = dict(defaults or {})
+        self._settings: dict[str, Any] = {}
+        self._lock = threading.RLock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._protocol: chess.engine.UciProtocol | None = None
+        self._fault: asyncio.Future[BaseException] | None = None
+        self.options: Mapping[str, chess.engine.Option] = {}
+        self.id: Mapping[str, str] = {}
+        _LIVE.add(self)
+        self._call("start", lambda protocol: _nothing(), None)
+
+    # the calls ----------------------------------------------------------------------------
+    def configure(self, settings: Mapping[str, Any]) -> None:
+        self._settings.update(settings)
+        self._call("configure", lambda protocol: protocol.configure(dict(settings)), None)
+
+    def play(self, board: chess.Board, limit: chess.engine.Limit) -> chess.Move | None:
+        """The engine's move (from a cleared hash: a fresh game object sends `ucinewgame`)."""
+        result = self._call("search", lambda p: p.play(board, limit, game=object()), limit)
+        return result.move
+
+    def analyse(self, board: chess.Board, limit: chess.engine.Limit) -> chess.engine.InfoDict:
+        """The engine's analysis of `board` (from a cleared hash), as python-chess reports it."""
+        return self._call("search", lambda p: p.analyse(board, limit, game=object()), limit)
+
+    def close(self) -> None:
+        """Ask the engine to quit; kill it (and its process group) if it has not within QUIT seconds."""
+        with self._lock:
+            if self._protocol is not None and self._transport is not None:
+                try:
+                    self._run(lambda p: p.quit(), QUIT, "quit")
+                except Exception:  # noqa: BLE001, S110 - killed below either way
+                    pass
+            self._kill()
+        _LIVE.discard(self)
+
+    # restarts -------------------------------------------------------------------------------
+    def _call(
+        self,
+        what: str,
+        make: Callable[[chess.engine.UciProtocol], Awaitable[T]],
+        limit: chess.engine.Limit | None,
+    ) -> T:
+        """`make(protocol)` on a live engine within its deadline; on failure a fresh process, RESTARTS
+        times; then ProviderFailure (the game is left unfinished)."""
+        with self._lock:
+            if self.path in _GAVE_UP:
+                raise ProviderFailure("engine", _GAVE_UP[self.path])
+            seconds = deadline_for(limit)
+            why = ""
+            for _ in range(1 + RESTARTS):
+                try:
+                    if self._protocol is None:
+                        self._start()
+                    return self._run(make, seconds, what)
+                except _Failed as exc:
+                    why = str(exc)
+                    self._kill()
+            message = (
+                f"{self.name} ({self.path}) failed {1 + RESTARTS} times ({why}); the game is left "
+                f"unfinished: re-run the same command to resume"
+            )
+            _GAVE_UP[self.path] = message
+            print(f"plylab: {message}", file=sys.stderr)
+            raise ProviderFailure("engine", message)
+
+    def _start(self) -> None:
+        """A new process and its handshake, then the defaults and the remembered settings."""
+        import chess.engine
+
+        loop = asyncio.new_event_loop()
+        loop.set_exception_handler(self._on_loop_error)
+        thread = threading.Thread(target=loop.run_forever, name=f"{self.name} engine", daemon=True)
+        thread.start()
+        self._loop, self._thread = loop, thread
+
+        async def spawn() -> None:
+            # its own process group: a Ctrl-C at the terminal stops the run, which then closes the
+            # engine; the engine does not die under a search (which would read as a failure)
+            transport, protocol = await chess.engine.UciProtocol.popen(
+                [self.path], setpgrp=True, stderr=subprocess.DEVNULL
+            )
+            self._transport, self._protocol = transport, protocol
+
+        try:
+            asyncio.run_coroutine_threadsafe(spawn(), loop).result(HANDSHAKE)
+        except OSError as exc:  # not executable, gone since it was found
+            raise _Failed(f"start: {exc.strerror or exc}") from None
+        except concurrent.futures.TimeoutError:
+            raise _Failed(f"start: no process within {HANDSHAKE:g} s") from None
+        self._run(lambda p: p.initialize(), deadline_for(None), "handshake")
+        protocol = self._protocol
+        assert protocol is not None
+        self.options, self.id = dict(protocol.options), dict(protocol.id)
+        settings = {k: v for k, v in self._defaults.items() if k in protocol.options} | self._settings
+        if settings:
+            self._run(lambda p: p.configure(settings), deadline_for(None), "configure")
+
+    def _run(self, make: Callable[[chess.engine.UciProtocol], Awaitable[T]], seconds: float, stage: str) -> T:
+        """One call on the current process, within `seconds`; any failure is `_Failed`."""
+        import chess.engine
+
+        loop, protocol = self._loop, self._protocol
+        if loop is None or protocol is None:
+            raise _Failed("not running")
+
+        async def guarded() -> T:
+            # a failure python-chess reports to the loop (an answer after a preliminary result) ends
+            # the call at once instead of at its deadline
+            fault = self._fault = loop.create_future()
+            task = asyncio.ensure_future(make(protocol))
+            done, _ = await asyncio.wait({task, fault}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+            if task in done:
+                return task.result()
+            task.cancel()
+            if fault in done:
+                raise fault.result()
+            raise TimeoutError
+
+        at = f"{stage}: "
+        try:
+            return asyncio.run_coroutine_threadsafe(guarded(), loop).result(seconds + 5.0)
+        except (TimeoutError, concurrent.futures.TimeoutError):
+            raise _Failed(f"{at}no answer within {seconds:g} s ({TIMEOUT_ENV} sets the deadline)") from None
+        except chess.engine.EngineTerminatedError:
+            code = self._transport.get_returncode() if self._transport is not None else None
+            raise _Failed(
+                f"{at}the engine exited" + (f" (code {code})" if code is not None else "")
+            ) from None
+        except (chess.engine.EngineError, ValueError, OSError, RuntimeError) as exc:
+            raise _Failed(f"{at}{_first_line(exc)}") from None
+
+    def _on_loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """python-chess's failures outside a call's result: they end the call now, never print."""
+        fault = self._fault
+        if fault is not None and not fault.done():
+            exc = context.get("exception")
+            fault.set_result(
+                exc if isinstance(exc, BaseException) else RuntimeError(context.get("message", ""))
+            )
+
+    def _kill(self) -> None:
+        """SIGKILL the engine's process group, wait for it to be reaped, and stop the loop's thread."""
+        transport, loop, thread = self._transport, self._loop, self._thread
+        self._transport = self._protocol = self._loop = self._thread = None
+        self._fault = None
+        if transport is not None and loop is not None:
+            if transport.get_returncode() is None:
+                try:
+                    os.killpg(transport.get_pid(), signal.SIGKILL)  # the engine leads its own group
+                except (ProcessLookupError, PermissionError):
+                    pass
+            # asyncio's child watcher reaps it and tells the loop; closing the transport before
+            # that would reap it here first (Popen.poll), and the watcher would then warn on stderr
+            end = time.monotonic() + QUIT
+            while transport.get_returncode() is None and time.monotonic() < end:
+                time.sleep(0.01)
+            loop.call_soon_threadsafe(transport.close)
+        if loop is not None:
+            loop.call_soon_threadsafe(loop.stop)
+            if thread is not None:
+                thread.join(QUIT)
+            if thread is None or not thread.is_alive():
+                loop.close()
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def close_all() -> None:
+    """Every live engine of this process closed (at exit: none is left behind)."""
+    for process in list(_LIVE):
+        process.close()
