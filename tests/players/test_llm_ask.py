@@ -9,13 +9,16 @@ import json
 import sqlite3
 
 import pytest
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms.exploitability import exploitability
 
+from plylab.analysis.stated import stated_exploitability
 from plylab.errors import UserError
 from plylab.games import get_game
 from plylab.games.rules import MOVES, MOVES_UNLISTED
 from plylab.players import Turn, make_player
 from plylab.players.llm import build_prompt
-from tests.players.test_llm import act, scripted
+from tests.players.test_llm import Script, act, scripted
 from tests.support.fake_openai_server import Behaviour, FakeOpenAIServer
 
 
@@ -170,3 +173,83 @@ def test_rethink_runs_out_then_the_policy() -> None:
     player, turn, _ = scripted("llm:model=local,sample=rethink:1,on_failure=random", "B2", "B2")
     d = act(player, turn)
     assert d.action is not None and d.failure == "illegal" and len(d.attempts) == 2
+
+
+# -- output=distribution: a stated strategy ---------------------------------------------------
+
+
+def kuhn_turn(spec: str, *replies: str, seed: int = 0):
+    g = get_game("kuhn_poker")
+    player = make_player(spec, g, seed)
+    player.model = Script(*replies)
+    state = g.new_state()
+    state.apply_action(0)
+    state.apply_action(1)  # Jack to the first seat, Queen to the second; the first seat to move
+    return player, Turn(g, g.formulation("standard"), state, 0, 2, "job-k")
+
+
+def test_a_stated_strategy_is_drawn_from_by_the_seed_and_stored() -> None:
+    spec = "llm:model=local,output=distribution"
+    player, turn = kuhn_turn(spec, '{"Pass": 1, "Bet": 0}')
+    d = act(player, turn)
+    assert d.action == 0 and d.note == {"distribution": {"Pass": 1.0, "Bet": 0.0}}
+    schema = player.model.calls[0]["schema"]
+    assert (
+        schema["required"] == ["Pass", "Bet"]
+        and "probability" in player.model.calls[0]["messages"][0]["content"]
+    )
+    drawn = set()
+    for seed in range(16):
+        player, turn = kuhn_turn(spec, '{"Pass": 0.5, "Bet": 0.5}', seed=seed)
+        d = act(player, turn)
+        again, turn2 = kuhn_turn(spec, '{"Pass": 0.5, "Bet": 0.5}', seed=seed)
+        assert act(again, turn2).action == d.action  # the seed draws the move
+        drawn.add(d.action)
+    assert drawn == {0, 1}
+
+
+@pytest.mark.parametrize(
+    "reply, kind",
+    [('{"Fold": 1}', "unparseable"), ('{"Pass": -1, "Bet": 2}', "unparseable"), ("Pass", "unparseable")],
+)
+def test_an_unusable_strategy_is_a_failure(reply, kind) -> None:
+    player, turn = kuhn_turn("llm:model=local,output=distribution", reply)
+    d = act(player, turn)
+    assert d.action is None and d.failure == kind
+
+
+def test_the_uniform_stated_strategy_has_openspiels_uniform_exploitability() -> None:
+    """Asked at each of Kuhn's 12 information sets, always (1/2, 1/2): 0.4583, OpenSpiel's figure for
+    its uniform policy; always Pass is another strategy, with another exploitability."""
+    g = get_game("kuhn_poker")
+    uniform = make_player("llm:model=local,output=distribution", g, 0)
+    uniform.model = Script(*['{"Pass": 0.5, "Bet": 0.5}'] * 12)
+    stated = stated_exploitability(uniform, g, g.formulation("standard"))
+    assert (stated.infosets, stated.uniform) == (12, 0) and len(uniform.model.calls) == 12
+    assert stated.exploitability == pytest.approx(0.4583, abs=5e-5)
+    passive = make_player("llm:model=local,output=distribution", g, 0)
+    passive.model = Script(*['{"Pass": 1, "Bet": 0}'] * 12)
+    assert stated_exploitability(passive, g, g.formulation("standard")).exploitability > 0.6
+
+
+class ByCard(Script):
+    """Bets only with the King: a strategy that depends on what the prompt shows."""
+
+    async def generate(self, messages, *, schema=None, config=None, cache_key=None, cache=None):
+        king = "Your card: King" in messages[-1]["content"]
+        self.replies = ['{"Pass": 0, "Bet": 1}' if king else '{"Pass": 1, "Bet": 0}']
+        return await super().generate(
+            messages, schema=schema, config=config, cache_key=cache_key, cache=cache
+        )
+
+
+def test_each_information_set_gets_its_own_answer() -> None:
+    g = get_game("kuhn_poker")
+    player = make_player("llm:model=local,output=distribution", g, 0)
+    player.model = ByCard()
+    got = stated_exploitability(player, g, g.formulation("standard"))
+    expected = os_policy.TabularPolicy(g.engine)
+    for key in expected.state_lookup:  # OpenSpiel's information state starts with the card: 2 is King
+        expected.policy_for_key(key)[:] = [0.0, 1.0] if key.startswith("2") else [1.0, 0.0]
+    assert got.exploitability == pytest.approx(exploitability(g.engine, expected))
+    assert got.strategy["2"] == {0: 0.0, 1: 1.0} and got.strategy["0"] == {0: 1.0, 1: 0.0}

@@ -63,7 +63,9 @@ class LLMOptions(Params):
     # The paper's "high" (seed 003 l.51), sent where the provider exposes effort; unset: send none.
     effort: Literal["low", "medium", "high", "unset"] = "high"
     # text: the paper's free answer; json: structured, action a free string; enum: legal moves only.
-    output: Literal["text", "json", "enum"] = "text"
+    # distribution: a stated strategy, a probability for each legal move in one JSON object; the move
+    # is drawn from it by the seed and the distribution stored (issue 41).
+    output: Literal["text", "json", "enum", "distribution"] = "text"
     # text's prompt: action, the paper's (the move alone, 003 l.324); reason: think it through in the
     # reply, then `ANSWER: <move>`. Not given: the run's rule (`reason` for runs stored before it).
     prompt: Literal["action", "reason"] = "action"
@@ -112,6 +114,11 @@ class LLMOptions(Params):
                 "(a provider shows the schema to the model); use output=text or output=json"
             )
         kind, _ = sampler_of(self.sample)
+        if self.output == "distribution" and (kind == "majority" or self.legal == "hidden"):
+            raise ValueError(
+                "output=distribution states a probability for each listed legal move: it goes with "
+                "neither sample=majority:N nor legal=hidden"
+            )
         if kind == "rethink" and policy_of(self.on_failure)[0] == "retry":
             raise ValueError("sample=rethink:N and on_failure=retry:N are two re-asking rules; choose one")
         if kind == "majority" and self.temperature == 0:
@@ -154,6 +161,13 @@ RETHINK_UNPARSABLE = (
 RETHINK_ILLEGAL = (
     "Your previously suggested move was: {answer}, which is an illegal move.\n"
     "Potential reason: {error}\nPlease think carefully and generate a new and legal move."
+)
+
+
+DISTRIBUTION_ANSWER = (
+    "Reply with one JSON object giving, for each legal move written exactly as listed, the probability "
+    'that you play it: {"<move>": <probability>, ...}, the probabilities summing to 1. '
+    "Your move is drawn from it."
 )
 
 
@@ -200,6 +214,8 @@ def build_prompt(
             "Think it through, then end your reply with one last line of the form\n"
             "ANSWER: <your move>\nwith the move written exactly as listed."
         )
+    if output == "distribution":  # output=distribution acts here alone: a stated strategy
+        answer = DISTRIBUTION_ANSWER
     if legal == "hidden":  # legal=hidden acts here alone: the position's list and the prompt's go
         if getattr(f, "per_position", False):
             raise UserError(
@@ -232,6 +248,38 @@ def retry_prompt(
     )
     listed = f"The legal moves are: {' | '.join(labels)}.\n" if legal == "listed" else ""
     return f"Your answer was not accepted: {error}\n{listed}Answer again, with {form} naming one legal move."
+
+
+def distribution_schema(labels: list[str]) -> JSONObject:
+    """JSON schema of a stated strategy: a number for every legal move, nothing else."""
+    props: JSONObject = {label: {"type": "number"} for label in labels}
+    required: list[JSONValue] = list(labels)
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def read_distribution(text: str, turn: Turn) -> dict[int, float]:
+    """A reply's stated strategy: legal action -> probability (normalised; legal moves it leaves
+    out get 0). ParseError where it is no JSON object of non-negative numbers over legal moves."""
+    body = text.strip()
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
+    body = fenced.group(1) if fenced else body
+    start, end = body.find("{"), body.rfind("}")
+    try:
+        obj = parse_json(body[start : end + 1], strict=False) if start >= 0 and end > start else None
+    except BadJSON:
+        obj = None
+    if not isinstance(obj, dict) or not obj:
+        raise ParseError("the reply is not a JSON object of moves and probabilities")
+    stated: dict[int, float] = {}
+    for key, value in obj.items():
+        action = turn.formulation.parse_action(turn.state, key)  # an illegal move is the model's failure
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            raise ParseError(f"the probability of '{key}' is not a non-negative number")
+        stated[action] = stated.get(action, 0.0) + float(value)
+    total = sum(stated.values())
+    if total <= 0:
+        raise ParseError("the probabilities sum to 0")
+    return {a: stated.get(a, 0.0) / total for a in turn.state.legal_actions()}
 
 
 def extract_answer(text: str, output: str) -> tuple[str, str | None]:
@@ -268,7 +316,8 @@ class LLMPlayer(Player[LLMOptions]):
     Options = LLMOptions
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
-        "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
+        "output=text (the paper's free answer)|json|enum (constrained to legal moves)|distribution "
+        "(a stated strategy), "
         "prompt=action (text: the move alone, the paper's)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
         "legal=listed (the paper's)|hidden, sample=one|majority:N|rethink:N, "
@@ -276,6 +325,7 @@ class LLMPlayer(Player[LLMOptions]):
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
+    stated_last: dict[int, float] | None = None  # output=distribution: the last strategy read
 
     @classmethod
     def prepare(cls, options: Params) -> None:
@@ -327,13 +377,28 @@ class LLMPlayer(Player[LLMOptions]):
         schema = None
         if o.output in JSON_OUTPUTS:
             schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)
+        elif o.output == "distribution":
+            schema = distribution_schema(labels)
         prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt, o.legal)
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
         self._deadline = time.monotonic() + o.timeout if o.timeout else None
         if self.sampler == "majority":
             return await self._majority(turn, prompt, schema, labels)
+        self.stated_last = None
         action, attempts = await self._ask(turn, prompt, schema, labels, 0)
-        return Decision(action, attempts) if action is not None else self._failed(turn, attempts)
+        if action is None:
+            return self._failed(turn, attempts)
+        if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
+            name = turn.formulation.action_label
+            stated = {name(turn.state, a): p for a, p in self.stated_last.items()}
+            return Decision(action, attempts, note={"distribution": stated})
+        return Decision(action, attempts)
+
+    async def stated(self, turn: Turn) -> dict[int, float] | None:
+        """The strategy stated at `turn` (`output=distribution`), asked once (with the re-asks the
+        keys allow); None where no usable one came. For the stated strategy's exploitability."""
+        decision = await self.act(turn)
+        return self.stated_last if decision.action is not None and decision.failure is None else None
 
     async def _ask(
         self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str], first: int
@@ -427,6 +492,11 @@ class LLMPlayer(Player[LLMOptions]):
             return attempt, None
         reply = attempt.reply or ""
         try:
+            if o.output == "distribution":
+                self.stated_last = read_distribution(reply, turn)
+                weights = random.Random(call_seed(self.seed, turn.ply, "distribution"))
+                moves = list(self.stated_last)
+                return attempt, weights.choices(moves, [self.stated_last[a] for a in moves])[0]
             answer, _ = extract_answer(reply, o.output)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
