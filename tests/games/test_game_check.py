@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from plylab.errors import UserError
+import plylab.games
 from plylab.games import GAMES
 from tests.support.cli import run_args
 
@@ -139,3 +140,12 @@ def test_every_game_at_its_defaults_passes_the_check() -> None:
         if why is not None:
             refused[name] = why
     assert refused == {}
+
+
+def test_no_module_beside_the_child_script_shadows_the_standard_library() -> None:
+    """The child runs `games/check_child.py` by path; a module beside it named like one of the standard
+    library's (a `struct.py` once was) would be imported in its place by anything the child imports,
+    were the script's folder on its path. The child runs isolated (-I), and the folder keeps no such name."""
+    folder = Path(plylab.games.__file__).parent
+    clashes = sorted(p.stem for p in folder.glob("*.py") if p.stem in sys.stdlib_module_names)
+    assert clashes == []

@@ -10,6 +10,7 @@ import_module(f"{__name__}.generic").register_every_game()  # every other OpenSp
 import_module(f"{__name__}.hidden").register_every_game()  # and every hidden-information one
 import_module(f"{__name__}.equilibria").attach_every_equilibrium()  # small ones solved: their equilibrium
 import_module(f"{__name__}.relabel").relabel_every_game()  # after every game: each gets `relabel`
+import_module(f"{__name__}.structs").struct_every_game()  # OpenSpiel 2.0's JSON, where its build has it
 
 
 def get_game(name: str) -> GameDef:

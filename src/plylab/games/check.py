@@ -111,8 +111,9 @@ def verdict(openspiel_name: str, params: Mapping[str, object]) -> str | None:
     seconds = deadline()
     code: int | None
     try:
-        done = subprocess.run(
-            [sys.executable, check_child.__file__, openspiel_name, json.dumps(dict(params))],
+        done = subprocess.run(  # -I: the child's path holds neither the script's folder (games/, whose
+            # module names may shadow the standard library's) nor PYTHONPATH; it needs pyspiel alone
+            [sys.executable, "-I", check_child.__file__, openspiel_name, json.dumps(dict(params))],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=seconds,

@@ -22,7 +22,7 @@ from ..oracles.uci import maps
 from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
 from .params import engine_quiet
 from .rules import rules_text
-from .surface import turn_line
+from .surface import LEGAL_LINE, turn_line
 
 # Of the class, yet not playable as a game: it is read from a file the user supplies.
 EXCLUDED = frozenset({"efg_game"})
@@ -103,7 +103,7 @@ class Generic(Formulation):
         if state.is_chance_node():  # a replay page's last position may await the dice
             return "\n".join([*lines, "A chance move (dice or the like) comes next."])
         if not state.is_terminal():
-            lines.append("Legal moves: " + ", ".join(self.legal_labels(state)))
+            lines.append(LEGAL_LINE + ", ".join(self.legal_labels(state)))
         lines.append(turn_line(self, state))
         return "\n".join(lines)
 

@@ -23,6 +23,7 @@ from ..errors import UserError
 from .base import GAMES, GameDef, register_game
 from .generic import Generic, zero_sum_types
 from .rules import MOVES, rules_text
+from .surface import LEGAL_LINE
 
 # Of the class, yet not games of their own: wrappers around another game given as a parameter.
 EXCLUDED = frozenset({"zerosum", "repeated_poker"})
@@ -291,7 +292,7 @@ class Hidden(Generic):
             return f"{self.view(state, seat)}\n{self.render_end(state)}"
         lines = [self.view(state, seat)]
         if state.current_player() == seat:
-            lines.append("Legal moves: " + ", ".join(self.legal_labels(state)))
+            lines.append(LEGAL_LINE + ", ".join(self.legal_labels(state)))
             lines.append(f"You are {self.seat_name(seat)}; it is your move.")
         return "\n".join(lines)
 

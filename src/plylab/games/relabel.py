@@ -15,7 +15,7 @@ import pyspiel
 
 from ..specs import Params
 from .base import GAMES, GameDef
-from .surface import FixedLabels, turn_line
+from .surface import LEGAL_LINE, FixedLabels, turn_line
 
 CONSONANTS = "bdfgklmnprstvz"
 VOWELS = "aeiou"
@@ -109,7 +109,7 @@ class Relabel(FixedLabels[RelabelOptions]):
             legend = ", ".join(
                 f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions()
             )
-            lines.append(self.disguise(f"Legal moves: {legend}"))
+            lines.append(self.disguise(f"{LEGAL_LINE}{legend}"))
         lines.append(self.disguise(turn_line(self, state)))
         return "\n".join(lines)
 

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from .base import GameDef
 
 MOVES = "Each position lists the legal moves; answer with exactly one of them, written as listed."
+# The same sentence where the llm player hides the list (`legal=hidden`).
+MOVES_UNLISTED = "Answer with exactly one legal move, written as the game writes its moves."
 
 
 def _p(game: GameDef) -> dict[str, object]:

@@ -3,6 +3,8 @@
 `FixedLabels`: most formulations name an action the same way in every position, so the names
 are computed once and a reply parses with one lookup instead of re-rendering every action (which
 also keeps the exhaustive formulation tests fast). `turn_line`: the closing line of a position.
+`LEGAL_LINE`: how a position that lists its legal moves starts that line, so `without_legal` can take
+it out for the llm player's `legal=hidden`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,14 @@ import pyspiel
 
 from ..errors import ParseError
 from .base import Formulation, OptionsT
+
+# A position that lists its legal moves does it on one line starting so (generic, hidden, relabel).
+LEGAL_LINE = "Legal moves: "
+
+
+def without_legal(text: str) -> str:
+    """A rendered position without its line of legal moves (`legal=hidden`)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith(LEGAL_LINE))
 
 
 def turn_line(f: Formulation[Any], state: pyspiel.State) -> str:

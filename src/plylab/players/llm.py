@@ -25,21 +25,35 @@ uniformly random legal move and record the failure).
 The local model writes at most 256 tokens a reply unless `max_tokens` says more (models.model
 `LOCAL_DEFAULTS`): a reply cut there (Gemma 270M sometimes echoes the prompt) has no last line to
 read, and its failure says it was cut off.
+
+How the model is asked beyond that is opt-in keys. `legal=hidden` leaves the legal-move
+list out of the prompt (the paper lists it: its adapter renders "the state and legal actions",
+003 l.425, and its obfuscations change "the state observations and available actions", l.96);
+Game Arena's prompts without it are `legal=hidden`. `sample=majority:N` asks N independent times
+and plays the most frequent legal move (self-consistency, 003 l.27); `sample=rethink:N` is Game
+Arena's rethinking sampler: after an unparseable or illegal answer the same prompt is asked afresh
+with the rejected move and why it was rejected appended (not a conversation, and no list of the
+legal moves), where `on_failure=retry:N` continues the conversation and lists the legal moves.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import time
+from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from ..errors import ParseError, ProviderFailure, provider_failure
+from ..errors import ParseError, ProviderFailure, UserError, provider_failure
+from ..games.rules import MOVES, MOVES_UNLISTED
+from ..games.surface import without_legal
 from ..jsontypes import JSONObject, JSONValue
 from ..models import GenerateConfig, Model, ReplyCache, ResponseCache, get_model
 from ..models.call import call, move_call
 from ..models.jsontext import BadJSON, parse_json
+from ..seeds import call_seed
 from ..specs import Params, Spec
 from .base import Attempt, Decision, Player, RunContext, Turn, register_player
 
@@ -68,7 +82,10 @@ class LLMOptions(Params):
     # The paper's "high" (seed 003 l.51), sent where the provider exposes effort; unset: send none.
     effort: Literal["low", "medium", "high", "unset"] = "high"
     # text: the paper's free answer; json: structured, action a free string; enum: legal moves only.
-    output: Literal["text", "json", "enum"] = "text"
+    # text: the paper's free answer; json: structured, action a free string; enum: legal moves only;
+    # distribution: a stated strategy, a probability for each legal move in one JSON object, the move
+    # drawn from it by the seed and the distribution stored.
+    output: Literal["text", "json", "enum", "distribution"] = "text"
     # text's prompt and how its reply is read (PROMPTS): line, the paper's code's (`Action: <move>`,
     # the last line read); action (the move alone); reason (think it through, then `ANSWER: <move>`).
     # Not given: the run's rule (`action` or `reason` for runs stored before `line`).
@@ -79,6 +96,13 @@ class LLMOptions(Params):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     on_failure: str = "forfeit"
+    # listed: the legal moves are in the prompt, the paper's (003 l.425, l.96); hidden: they are not
+    # (Game Arena's prompts without them), and an illegal answer fails under on_failure as ever.
+    legal: Literal["listed", "hidden"] = "listed"
+    # one: one answer, the paper's; majority:N: N independent answers, the most frequent legal move
+    # played (ties drawn by the seed); rethink:N: Game Arena's re-ask of the same prompt, afresh,
+    # with the rejected move and why (`on_failure=retry:N` continues the conversation instead).
+    sample: str = "one"
     # A provider's failure (time-out, rate limit, HTTP error, lost connection), retries spent, is
     # not the model's (003 l.202: F is what the model answered): the game is left unfinished and
     # played again on re-run. forfeit: the old policy, the move fails and the game is forfeited.
@@ -96,6 +120,35 @@ class LLMOptions(Params):
         policy_of(value)
         return value
 
+    @field_validator("sample")
+    @classmethod
+    def _sampler(cls, value: str) -> str:
+        sampler_of(value)
+        return value
+
+    @model_validator(mode="after")
+    def _together(self) -> LLMOptions:
+        """Keys that contradict each other, refused before any game (one line each)."""
+        if self.legal == "hidden" and self.output == "enum":
+            raise ValueError(
+                "legal=hidden cannot go with output=enum: the enum of legal moves is the list it hides "
+                "(a provider shows the schema to the model); use output=text or output=json"
+            )
+        kind, _ = sampler_of(self.sample)
+        if self.output == "distribution" and (kind == "majority" or self.legal == "hidden"):
+            raise ValueError(
+                "output=distribution states a probability for each listed legal move: it goes with "
+                "neither sample=majority:N nor legal=hidden"
+            )
+        if kind == "rethink" and policy_of(self.on_failure)[0] == "retry":
+            raise ValueError("sample=rethink:N and on_failure=retry:N are two re-asking rules; choose one")
+        if kind == "majority" and self.temperature == 0:
+            raise ValueError(
+                "sample=majority:N needs sampling: at temperature=0 the N answers are one answer; "
+                "leave temperature unset (1.0 on the local model) or set it above 0"
+            )
+        return self
+
 
 def policy_of(text: str) -> tuple[str, int]:
     """'forfeit' | 'random' | 'retry:N' -> (policy, retries)."""
@@ -106,6 +159,37 @@ def policy_of(text: str) -> tuple[str, int]:
     if m and 1 <= int(m.group(1)) <= 20:
         return "retry", int(m.group(1))
     raise ValueError("expected forfeit, random or retry:N with N from 1 to 20")
+
+
+def sampler_of(text: str) -> tuple[str, int]:
+    """'one' | 'majority:N' (N from 2 to 50) | 'rethink:N' (N from 1 to 20) -> (sampler, N)."""
+    text = text.strip()
+    if text == "one":
+        return "one", 1
+    m = re.fullmatch(r"(majority|rethink):(\d+)", text)
+    if m and m.group(1) == "majority" and 2 <= int(m.group(2)) <= 50:
+        return "majority", int(m.group(2))
+    if m and m.group(1) == "rethink" and 1 <= int(m.group(2)) <= 20:
+        return "rethink", int(m.group(2))
+    raise ValueError("expected one, majority:N with N from 2 to 50, or rethink:N with N from 1 to 20")
+
+
+# Game Arena's rethink texts (its harness/rethink.py, RETHINK_WITH_ENV with the rule's reason).
+RETHINK_UNPARSABLE = (
+    "Your previously suggested move was not parsable.\n"
+    "Please think carefully and generate a new and legal move. Your previous response was:\n{reply}"
+)
+RETHINK_ILLEGAL = (
+    "Your previously suggested move was: {answer}, which is an illegal move.\n"
+    "Potential reason: {error}\nPlease think carefully and generate a new and legal move."
+)
+
+
+DISTRIBUTION_ANSWER = (
+    "Reply with one JSON object giving, for each legal move written exactly as listed, the probability "
+    'that you play it: {"<move>": <probability>, ...}, the probabilities summing to 1. '
+    "Your move is drawn from it."
+)
 
 
 # -- the adapter: prompt and parsing ----------------------------------------------------------
@@ -126,11 +210,17 @@ def move_schema(labels: list[str] | None, reasoning_chars: int) -> JSONObject:
 
 
 def build_prompt(
-    turn: Turn, labels: list[str], output: str, reasoning_chars: int, prompt: str = "action"
+    turn: Turn,
+    labels: list[str],
+    output: str,
+    reasoning_chars: int,
+    prompt: str = "action",
+    legal: str = "listed",
 ) -> str:
     """The move's one prompt. `prompt` words a text answer (PROMPTS): one line `Action: <move>` (the
     paper's code's format), the move alone, or reasoning then an `ANSWER:` line; json and enum outputs
-    ignore it."""
+    ignore it. `legal=hidden` leaves out every list of the legal moves (the prompt's and the position's
+    own)."""
     f = turn.formulation
     moves = "\n".join(f"- {label}" for label in labels)
     if output in JSON_OUTPUTS:
@@ -152,6 +242,20 @@ def build_prompt(
             "Think it through, then end your reply with one last line of the form\n"
             "ANSWER: <your move>\nwith the move written exactly as listed."
         )
+    if output == "distribution":  # output=distribution acts here alone: a stated strategy
+        answer = DISTRIBUTION_ANSWER
+    if legal == "hidden":  # legal=hidden acts here alone: the position's list and the prompt's go
+        if getattr(f, "per_position", False):
+            raise UserError(
+                f"legal=hidden cannot go with formulation '{f.name}' of '{turn.game.name}': its code words "
+                "are given only in each position's list of legal moves; use legal=listed"
+            )
+        position = without_legal(f.render_state(turn.state))
+        answer = answer.replace("exactly as listed", "as the rules write moves")
+        rules = f.rules().replace(MOVES, MOVES_UNLISTED)
+        return (
+            f"{rules}\n\nThe current position:\n{position}\n\nYou play {f.seat_name(turn.seat)}.\n\n{answer}"
+        )
     return (
         f"{f.rules()}\n\n"
         f"The current position:\n{f.render_state(turn.state)}\n\n"
@@ -167,13 +271,44 @@ RETRY_FORMS = {
 }
 
 
-def retry_prompt(error: str, labels: list[str], output: str, prompt: str = "reason") -> str:
+def retry_prompt(
+    error: str, labels: list[str], output: str, prompt: str = "reason", legal: str = "listed"
+) -> str:
     form = 'a JSON object with the field "action"' if output in JSON_OUTPUTS else RETRY_FORMS[prompt]
-    return (
-        f"Your answer was not accepted: {error}\n"
-        f"The legal moves are: {' | '.join(labels)}.\n"
-        f"Answer again, with {form} naming one legal move."
-    )
+    listed = f"The legal moves are: {' | '.join(labels)}.\n" if legal == "listed" else ""
+    return f"Your answer was not accepted: {error}\n{listed}Answer again, with {form} naming one legal move."
+
+
+def distribution_schema(labels: list[str]) -> JSONObject:
+    """JSON schema of a stated strategy: a number for every legal move, nothing else."""
+    props: JSONObject = {label: {"type": "number"} for label in labels}
+    required: list[JSONValue] = list(labels)
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def read_distribution(text: str, turn: Turn) -> dict[int, float]:
+    """A reply's stated strategy: legal action -> probability (normalised; legal moves it leaves
+    out get 0). ParseError where it is no JSON object of non-negative numbers over legal moves."""
+    body = text.strip()
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
+    body = fenced.group(1) if fenced else body
+    start, end = body.find("{"), body.rfind("}")
+    try:
+        obj = parse_json(body[start : end + 1], strict=False) if start >= 0 and end > start else None
+    except BadJSON:
+        obj = None
+    if not isinstance(obj, dict) or not obj:
+        raise ParseError("the reply is not a JSON object of moves and probabilities")
+    stated: dict[int, float] = {}
+    for key, value in obj.items():
+        action = turn.formulation.parse_action(turn.state, key)  # an illegal move is the model's failure
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            raise ParseError(f"the probability of '{key}' is not a non-negative number")
+        stated[action] = stated.get(action, 0.0) + float(value)
+    total = sum(stated.values())
+    if total <= 0:
+        raise ParseError("the probabilities sum to 0")
+    return {a: stated.get(a, 0.0) / total for a in turn.state.legal_actions()}
 
 
 def extract_answer(text: str, output: str, prompt: str = "line") -> tuple[str, str | None]:
@@ -228,14 +363,17 @@ class LLMPlayer(Player[LLMOptions]):
     Options = LLMOptions
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "
-        "output=text (the paper's free answer)|json|enum (constrained to legal moves), "
+        "output=text (the paper's free answer)|json|enum (constrained to legal moves)|distribution "
+        "(a stated strategy), "
         "prompt=line (text: one line 'Action: <move>', the last line read: the paper's code)|action (the "
         "move alone)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
+        "legal=listed (the paper's)|hidden, sample=one|majority:N|rethink:N, "
         "summary, temperature, max_tokens (local: 256 unless given), timeout"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
+    stated_last: dict[int, float] | None = None  # output=distribution: the last strategy read
 
     @classmethod
     def prepare(cls, options: Params) -> None:
@@ -250,6 +388,9 @@ class LLMPlayer(Player[LLMOptions]):
         super().__init__(spec, options, game, seed, context)
         o = self.options
         self.policy, self.retries = policy_of(o.on_failure)
+        self.sampler, self.samples = sampler_of(o.sample)
+        if self.sampler == "rethink":
+            self.retries = self.samples  # N rethinks after the first answer, as Game Arena counts them
         self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
         self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
         # The local model has neither effort nor traces: leave both out (and out of its cache keys).
@@ -259,6 +400,10 @@ class LLMPlayer(Player[LLMOptions]):
         # Given: as given; not given: the run's rule, so a stored run resumes with its own prompt.
         given = "prompt" in o.model_fields_set
         self.prompt = o.prompt if given else self.context.llm_prompt
+        # majority:N needs N different answers: the local model's default is greedy (temperature 0),
+        # so it samples at 1.0 unless told; a hosted model keeps its provider's default (sampling).
+        unset = o.temperature is None and self.sampler == "majority" and self.model.is_local
+        self.temperature = 1.0 if unset else o.temperature
 
     @property
     def cache(self) -> ReplyCache | None:
@@ -280,29 +425,92 @@ class LLMPlayer(Player[LLMOptions]):
         schema = None
         if o.output in JSON_OUTPUTS:
             schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)
-        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt)
-        messages = [{"role": "user", "content": prompt}]
-        attempts: list[Attempt] = []
+        elif o.output == "distribution":
+            schema = distribution_schema(labels)
+        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt, o.legal)
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
         self._deadline = time.monotonic() + o.timeout if o.timeout else None
+        if self.sampler == "majority":
+            return await self._majority(turn, prompt, schema, labels)
+        self.stated_last = None
+        action, attempts = await self._ask(turn, prompt, schema, labels, 0)
+        if action is None:
+            return self._failed(turn, attempts)
+        if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
+            name = turn.formulation.action_label
+            stated = {name(turn.state, a): p for a, p in self.stated_last.items()}
+            return Decision(action, attempts, note={"distribution": stated})
+        return Decision(action, attempts)
+
+    async def stated(self, turn: Turn) -> dict[int, float] | None:
+        """The strategy stated at `turn` (`output=distribution`), asked once (with the re-asks the
+        keys allow); None where no usable one came. For the stated strategy's exploitability."""
+        decision = await self.act(turn)
+        return self.stated_last if decision.action is not None and decision.failure is None else None
+
+    async def _ask(
+        self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str], first: int
+    ) -> tuple[int | None, list[Attempt]]:
+        """One answer: the first try and the re-asks `on_failure=retry:N` or `sample=rethink:N` allow.
+        `first` numbers the calls (cache key and seed) so the samples of a move never share one."""
+        o = self.options
+        messages = [{"role": "user", "content": prompt}]
+        attempts: list[Attempt] = []
         for n in range(self.retries + 1):
-            attempt, action = await self._attempt(turn, messages, schema, n)
+            attempt, action = await self._attempt(turn, messages, schema, first + n)
             attempts.append(attempt)
             if action is not None:
-                return Decision(action, attempts)
+                return action, attempts
             if n == self.retries or (self._deadline is not None and time.monotonic() >= self._deadline):
                 break
-            if attempt.failure not in TRANSPORT_FAILURES:  # the model answered: show it what was wrong
-                if attempt.reply:
-                    messages = messages + [{"role": "assistant", "content": attempt.reply}]
-                messages = messages + [
-                    {
-                        "role": "user",
-                        "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt),
-                    }
-                ]
+            if attempt.failure in TRANSPORT_FAILURES:  # the model did not answer: ask the same again
+                continue
+            if self.sampler == "rethink":  # Game Arena: the same prompt afresh, the rejection appended
+                messages = [{"role": "user", "content": f"{prompt}\n\n{rethink_text(attempt)}"}]
+                continue
+            if attempt.reply:  # retry: the conversation goes on, showing the model what was wrong
+                messages = messages + [{"role": "assistant", "content": attempt.reply}]
+            messages = messages + [
+                {
+                    "role": "user",
+                    "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt, o.legal),
+                }
+            ]
+        return None, attempts
+
+    async def _majority(
+        self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str]
+    ) -> Decision:
+        """`sample=majority:N`: N independent answers (each with its own re-asks), the most frequent
+        legal move played, a tie drawn by the seed; every sample's attempts are the move's."""
+        attempts: list[Attempt] = []
+        answers: list[int | None] = []
+        for s in range(self.samples):
+            action, tried = await self._ask(turn, prompt, schema, labels, s * (self.retries + 1))
+            attempts += tried
+            answers.append(action)
+            last = tried[-1].failure
+            if action is None and provider_failure(last) and self.options.on_provider_failure == "unfinished":
+                # a sample the provider lost would change the vote: the game is played again instead
+                raise ProviderFailure(tried[-1].cause or str(last), tried[-1].error or "")
+        votes = Counter(a for a in answers if a is not None)
+        if not votes:
+            return self._failed(turn, attempts)
+        top = max(votes.values())
+        tied = sorted(a for a, c in votes.items() if c == top)
+        chosen = random.Random(call_seed(self.seed, turn.ply, "majority")).choice(tied)
+        name = turn.formulation.action_label
+        note: dict[str, object] = {
+            "sample": self.options.sample,
+            "answers": [None if a is None else name(turn.state, a) for a in answers],
+            "votes": {name(turn.state, a): c for a, c in votes.most_common()},
+        }
+        return Decision(chosen, attempts, note=note)
+
+    def _failed(self, turn: Turn, attempts: list[Attempt]) -> Decision:
+        """No legal move came: the provider's loss leaves the game unfinished; else the policy."""
         failure = attempts[-1].failure
-        if provider_failure(failure) and o.on_provider_failure == "unfinished":
+        if provider_failure(failure) and self.options.on_provider_failure == "unfinished":
             raise ProviderFailure(attempts[-1].cause or str(failure), attempts[-1].error or "")
         if self.policy == "random":
             return Decision(
@@ -324,7 +532,7 @@ class LLMPlayer(Player[LLMOptions]):
     ) -> tuple[Attempt, int | None]:
         o = self.options
         config = GenerateConfig(
-            temperature=o.temperature,
+            temperature=self.temperature,
             max_tokens=o.max_tokens,
             effort=self.effort,
             reasoning_summary=self.trace_summary,
@@ -338,6 +546,11 @@ class LLMPlayer(Player[LLMOptions]):
             return attempt, None
         reply = attempt.reply or ""
         try:
+            if o.output == "distribution":
+                self.stated_last = read_distribution(reply, turn)
+                weights = random.Random(call_seed(self.seed, turn.ply, "distribution"))
+                moves = list(self.stated_last)
+                return attempt, weights.choices(moves, [self.stated_last[a] for a in moves])[0]
             answer, _ = extract_answer(reply, o.output, self.prompt)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:
@@ -345,3 +558,12 @@ class LLMPlayer(Player[LLMOptions]):
             cut = f" (the reply was cut off at {self._token_cap()})" if attempt.truncated else ""
             attempt.error = f"{err}{cut}"
             return attempt, None
+
+
+def rethink_text(attempt: Attempt) -> str:
+    """Game Arena's rethink paragraph for a rejected answer: the move and why, or the reply itself."""
+    if attempt.failure == "illegal":
+        answer = re.match(r"'(.*)' is not a legal move", attempt.error or "")
+        said = answer.group(1) if answer else (attempt.reply or "").strip()
+        return RETHINK_ILLEGAL.format(answer=said, error=attempt.error)
+    return RETHINK_UNPARSABLE.format(reply=attempt.reply or "")
