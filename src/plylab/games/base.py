@@ -187,8 +187,8 @@ class GroundTruth:
             engine = engine_oracle(game.spec, limit)
             return None if engine is None else SelfGrader(engine, ungraded=(Ungraded,))
         oracle = game.oracle()
-        if self.kind == "equilibrium":  # it grades each decision itself and has no exact values
-            return SelfGrader(cast(GradingOracle, oracle))
+        if isinstance(oracle, GradingOracle):  # an equilibrium, Pig's win probabilities: it grades itself
+            return SelfGrader(oracle)
         return ExactGrader(oracle)
 
 
