@@ -26,12 +26,15 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 import pyspiel
 
 from .graded import Grade
 from .minimax import cache_dir
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROLL, HOLD = 0, 1  # OpenSpiel's actions: `roll` and `stop`
 TOLERANCE = 1e-12  # value iteration stops when no value moves by more than this
@@ -54,6 +57,8 @@ def offered(game: pyspiel.Game) -> bool:
 def backup(p: np.ndarray, faces: int) -> tuple[np.ndarray, np.ndarray]:
     """One application of the equations to the cube `p`: the win probability of rolling and of
     holding at every (i, j, k), the values after the move read from `p` (1 where the mover has won)."""
+    import numpy as np  # here, not above: listing the games loads no numpy
+
     g, d = p.shape[0], faces
     ik = np.arange(g)[:, None] + np.arange(g)[None, :]  # i + k, an index where it is below g
     inside = ik < g
@@ -69,12 +74,16 @@ def backup(p: np.ndarray, faces: int) -> tuple[np.ndarray, np.ndarray]:
 
 def won(target: int) -> np.ndarray:
     """Where the mover has already reached the target with the turn total (i + k >= target)."""
+    import numpy as np  # here, not above: listing the games loads no numpy
+
     i, k = np.arange(target)[:, None, None], np.arange(target)[None, None, :]
     return np.broadcast_to(i + k >= target, (target, target, target))
 
 
 def solve(target: int, faces: int = 6, tolerance: float = TOLERANCE) -> tuple[np.ndarray, int]:
     """P[i, j, k] for 0 <= i, j, k < target (entries with i + k >= target are 1), and the sweeps taken."""
+    import numpy as np  # here, not above: listing the games loads no numpy
+
     done = won(target)
     p = np.where(done, 1.0, 0.0)
     sweeps = 0
@@ -90,6 +99,8 @@ def solve(target: int, faces: int = 6, tolerance: float = TOLERANCE) -> tuple[np
 
 def rolls(p: np.ndarray, faces: int = 6) -> np.ndarray:
     """The optimal policy of the solved cube `p`: True where rolling is strictly better than holding."""
+    import numpy as np  # here, not above: listing the games loads no numpy
+
     roll, hold = backup(p, faces)
     return np.asarray((roll > hold) & ~won(p.shape[0]))
 
@@ -131,6 +142,8 @@ class PigOracle:
     @classmethod
     def load_or_build(cls, game: pyspiel.Game, key: str) -> PigOracle:
         """The cached table of the game named `key` (canonical spec), built on first use."""
+        import numpy as np  # here, not above: listing the games loads no numpy
+
         p = game.get_parameters()
         target, faces = int(p["winscore"]), int(p["diceoutcomes"])
         digest = hashlib.sha256(f"{key}|{target}|{faces}|{TOLERANCE}".encode()).hexdigest()[:10]
