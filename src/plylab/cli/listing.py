@@ -79,7 +79,8 @@ def bounds_text(b: dict[str, int]) -> str:
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
     formulations, and whether an exact oracle scores it (a parametrised game may differ), or an
-    engine (chess and the variants that map to Fairy-Stockfish)."""
+    engine (chess and the variants that map to Fairy-Stockfish); for a game without ground truth, at
+    which sizes the exact table scores it (derived from its bound) or why nothing does (Go)."""
     from ..games.params import format_value
 
     rows = game_rows()
