@@ -34,7 +34,8 @@ browser:
 	      || echo "warning: could not install chromium; browser tests will be skipped"; \
 	  else echo "warning: chromium not found and not root; browser tests will be skipped"; fi; }
 
-# Chess ground truth and the engine ladder: Debian's Stockfish and Fairy-Stockfish (in /usr/games).
+# Chess ground truth and the engine ladder: Debian's Stockfish and Fairy-Stockfish (in /usr/games);
+# GNU Go, an opponent of known strength for Go.
 engines:
 	@{ command -v stockfish || test -x /usr/games/stockfish; } >/dev/null 2>&1 \
 	  && { command -v fairy-stockfish || test -x /usr/games/fairy-stockfish; } >/dev/null 2>&1 || { \
@@ -42,6 +43,11 @@ engines:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish fairy-stockfish >/dev/null) \
 	      || echo "warning: could not install stockfish; chess is played unscored and engine tests are skipped"; \
 	  else echo "warning: stockfish not found and not root; chess is played unscored and engine tests are skipped"; fi; }
+	@{ command -v gnugo || test -x /usr/games/gnugo; } >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo >/dev/null) \
+	      || echo "warning: could not install gnugo; the gnugo player (Go) is unavailable and its tests are skipped"; \
+	  else echo "warning: gnugo not found and not root; the gnugo player (Go) is unavailable and its tests are skipped"; fi; }
 
 # The first paper's own package (PyPI plybench 3.0.5), in a side venv: tests/players/test_plybench_parse.py
 # compares plylab's default reply parser with its extractor. It needs Python >= 3.12 (PLYBENCH_BASE, else

@@ -14,9 +14,10 @@ def game_rows() -> list[dict[str, Any]]:
     """Every playable game: parameters (with defaults), formulations, exact oracle or not."""
     import pyspiel  # here, not above: `plylab --help` stays fast
 
-    from ..games import GAMES
+    from ..games import GAMES, GameDef
     from ..games.params import game_type
     from ..oracles.engine import ENGINE_FOR
+    from ..oracles.generic import exact_at
     from ..oracles.uci import UNMAPPED
 
     rows = []
@@ -43,6 +44,11 @@ def game_rows() -> list[dict[str, Any]]:
                 rows[-1]["oracle_kind"] = "equilibrium"
         if g.not_for_text is not None:
             rows[-1]["not_for_text"] = g.not_for_text
+        if g.ground_truth is None:  # where it has some (smaller boards), or why it has none
+            said = g.oracle_missing != GameDef.__dataclass_fields__["oracle_missing"].default
+            note = exact_at(g.openspiel_name, g.openspiel_params) or (g.oracle_missing if said else None)
+            if note is not None:
+                rows[-1]["truth_note"] = note
     return rows
 
 
@@ -73,7 +79,8 @@ def bounds_text(b: dict[str, int]) -> str:
 def games(fmt: Format = typer.Option("table", "--format", help="table or json")) -> None:
     """Every playable game: its parameters (set them in the name, e.g. mnk:m=4,n=4,k=3), its
     formulations, and whether an exact oracle scores it (a parametrised game may differ), or an
-    engine (chess and the variants that map to Fairy-Stockfish)."""
+    engine (chess and the variants that map to Fairy-Stockfish); for a game without ground truth, at
+    which sizes the exact table scores it (derived from its bound) or why nothing does (Go)."""
     from ..games.params import format_value
 
     rows = game_rows()
@@ -90,6 +97,8 @@ def games(fmt: Format = typer.Option("table", "--format", help="table or json"))
             line += "  hidden information"
         if r.get("not_for_text"):
             line += f"  not for text players: {r['not_for_text']}"
+        if r.get("truth_note"):
+            line += f"  ({r['truth_note']})"
         if r["engine"]:
             line += f"  (graded by {r['engine']})"
         elif r["engine_missing"]:

@@ -184,7 +184,9 @@ class GroundTruth:
             engine = engine_oracle(game.spec, limit)
             return None if engine is None else SelfGrader(engine, ungraded=(Ungraded,))
         oracle = game.oracle()
-        if self.kind == "equilibrium":  # it grades each decision itself and has no exact values
+        # an equilibrium grades each decision itself, and so does an exact table without game values
+        # (Pig's win probabilities); an exact table of game values is mapped onto the scale
+        if self.kind == "equilibrium" or not hasattr(oracle, "move_values"):
             return SelfGrader(cast(GradingOracle, oracle))
         return ExactGrader(oracle)
 

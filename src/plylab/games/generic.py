@@ -39,6 +39,11 @@ PLAIN = {"ansi_color_output": False, "players": 2}
 # action. Their replies are judged against the legal labels only; every other game names any action
 # safely (tests/games/test_hostile_moves.py checks each in a child process).
 LEGAL_NAMES_ONLY = frozenset({"chess", "crazyhouse", "antichess", "shogi"})
+# Why a game has no ground truth where the reason is not size (listed by `plylab games`, and said
+# when `optimal` is asked for): an opponent is not a grader.
+NO_TRUTH: dict[str, str] = {
+    "go": "no ground truth: no engine strong enough to grade is available (GNU Go plays it: the gnugo player)",
+}
 
 
 def generic_oracle(game: GameDef) -> GenericOracle:
@@ -179,6 +184,8 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
         derived_truth=derived_truth,
         ground_truth=GroundTruth("engine", ENGINE_FOR[gt.short_name]) if maps(gt.short_name) else None,
     )
+    if gt.short_name in NO_TRUTH:
+        game.oracle_missing = NO_TRUTH[gt.short_name]
     if not _has_chance(gt) and _fits_cheaply(game):
         game.ground_truth = GENERIC
     game.add_formulation(Generic)

@@ -52,8 +52,13 @@ def _score(grader: Grader | None, state: pyspiel.State, action: int | None) -> S
             out["scores"] = mv.scores
             out["optimal_score"] = mv.optimal_by_score(action)
             out["informative_score"] = mv.informative_by_score
-    if judged.grade is not None:
-        out["grade"], out["loss"] = judged.grade.to_json(), judged.grade.loss(action)
+    grade = judged.grade
+    if grade is not None:
+        out["grade"], out["loss"] = grade.to_json(), grade.loss(action)
+        if (
+            mv is None and grade.exact
+        ):  # exact without game values (Pig's win probabilities): optimal is loss 0
+            out["optimal"], out["informative"] = grade.is_best(action), grade.informative
     return out
 
 

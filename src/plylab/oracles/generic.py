@@ -14,6 +14,7 @@ dots_and_boxes:utility_margin=true).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -80,6 +81,45 @@ BOUNDS: dict[str, Callable[[pyspiel.Game], int]] = {
 }
 
 
+def _breakthrough_moves(game: pyspiel.Game) -> int:
+    """A side has at most two rows of pieces, each with at most three moves (straight, two diagonals);
+    the engine's action count (every square x every direction x capture or not) is 12 times the board."""
+    return 3 * 2 * int(_p(game)["columns"])
+
+
+# Most legal moves in any position where the engine's action count overstates it; else that count.
+BRANCHING: dict[str, Callable[[pyspiel.Game], int]] = {"breakthrough": _breakthrough_moves}
+
+# The parameters whose product sizes each game's board (what `exact_at` states); one example each
+# of a small instance the table scores (`SMALL`, played against `optimal` by the tests).
+SIZES: dict[str, tuple[str, ...]] = {
+    "mnk": ("m", "n"),
+    "hex": ("board_size",),
+    "gomoku": ("size",),
+    "connect_four": ("rows", "columns"),
+    "breakthrough": ("rows", "columns"),
+    "clobber": ("rows", "columns"),
+    "dots_and_boxes": ("num_rows", "num_cols"),
+}
+SMALL: dict[str, str] = {
+    "tic_tac_toe": "tic_tac_toe",
+    "nim": "nim:pile_sizes=1;2;3",
+    "mnk": "mnk:m=3,n=3,k=3",
+    "hex": "hex:board_size=3",
+    "gomoku": "gomoku:size=3,connect=3",
+    "connect_four": "connect_four:rows=3,columns=4,x_in_row=3",
+    "breakthrough": "breakthrough:rows=4,columns=3",
+    "clobber": "clobber:rows=3,columns=3",
+    "dots_and_boxes": "dots_and_boxes:num_rows=1,num_cols=2",
+}
+
+
+def branching(game: pyspiel.Game) -> int:
+    """An upper bound on the legal moves of any position of `game`."""
+    own = BRANCHING.get(game.get_type().short_name)
+    return own(game) if own is not None else int(game.num_distinct_actions())
+
+
 def bound(game: pyspiel.Game) -> int | None:
     """Upper bound on the positions of `game`, or None where no table is offered for it."""
     estimate = BOUNDS.get(game.get_type().short_name)
@@ -102,7 +142,58 @@ def fits(game: pyspiel.Game, max_positions: int | None = None) -> bool:
     cap = limit() if max_positions is None else max_positions
     if b is None or b > cap or game.max_game_length() > MAX_DEPTH:
         return False
-    return bool(b * int(game.num_distinct_actions()) <= EDGES_PER_POSITION_LIMIT * cap)
+    return bool(b * branching(game) <= EDGES_PER_POSITION_LIMIT * cap)
+
+
+MAX_SIZE_PRODUCT = 64  # where `exact_at` stops looking
+
+
+@functools.cache
+def largest_fitting(name: str, fixed: tuple[tuple[str, object], ...] = ()) -> int | None:
+    """The largest P such that every valid instance of game `name` whose sizing parameters
+    (`SIZES`) multiply to at most P gets the table (`fits`, the rule `derived_truth` applies);
+    None where no instance of at least one cell does, or the game is not sized here."""
+    from ..games.params import engine_quiet  # not above: the games package imports this module
+
+    keys = SIZES.get(name)
+    if keys is None:
+        return None
+    best, valid = None, False
+    for product in range(1, MAX_SIZE_PRODUCT + 1):
+        for sizes in _factorisations(product, len(keys)):
+            try:
+                with engine_quiet():
+                    game = pyspiel.load_game(name, {**dict(fixed), **dict(zip(keys, sizes, strict=True))})
+                    game.new_initial_state()
+            except pyspiel.SpielError:
+                continue  # not a valid board (breakthrough needs two rows)
+            if not fits(game):
+                return best if valid else None
+            valid = True
+        best = product
+    return best if valid else None
+
+
+def _factorisations(product: int, parts: int) -> list[tuple[int, ...]]:
+    """Every ordered tuple of `parts` positive integers whose product is `product`."""
+    if parts == 1:
+        return [(product,)]
+    return [
+        (d, *rest)
+        for d in range(1, product + 1)
+        if product % d == 0
+        for rest in _factorisations(product // d, parts - 1)
+    ]
+
+
+def exact_at(name: str, fixed: dict[str, object] | None = None) -> str | None:
+    """Where the generic table scores game `name`, in words ("exact at rows×columns ≤ 12, e.g.
+    breakthrough:rows=4,columns=3"), derived from `fits`; None where it never does."""
+    top = largest_fitting(name, tuple(sorted((fixed or {}).items())))
+    if top is None:
+        return None
+    example = f", e.g. {SMALL[name]}" if name in SMALL else ""
+    return f"exact at {'×'.join(SIZES[name])} ≤ {top}{example}"
 
 
 class TooLarge(RuntimeError):

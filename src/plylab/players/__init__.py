@@ -34,6 +34,7 @@ PLAYERS.defer(
             "cbr": "reaper",
             "stockfish": "engines",
             "fairy-stockfish": "engines",
+            "gnugo": "gnugo",
         }.items()
     }
 )

@@ -230,18 +230,25 @@ class HumanPlayer(Player):
         None for a game without an exact oracle or of hidden information."""
         if not self.game.perfect_information:
             return None
+        truth = self.game.ground_truth
+        if truth is None or not self.game.has_oracle:  # nothing, or an engine: no optimality to count
+            return None
         try:
-            oracle = self.game.oracle()
+            grader = truth.grader(self.game)
         except Exception:  # noqa: BLE001 - no exact oracle for this game: nothing to report
+            return None
+        if grader is None:
             return None
         state = self.game.new_state()
         optimal = counted = forced = 0
         for action in result.history:
             if not state.is_chance_node() and state.current_player() == result.seat:
-                values = oracle.move_values(state)
-                if values.informative:
+                grade = grader.judge(state, action).grade
+                if grade is None or not grade.exact:  # an engine or an equilibrium: no optimality
+                    return None
+                if grade.informative:
                     counted += 1
-                    optimal += values.optimal(action)
+                    optimal += grade.is_best(action)
                 else:
                     forced += 1
             state.apply_action(action)
