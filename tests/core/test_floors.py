@@ -23,7 +23,7 @@ DOOR = "plylab.__main__"
 MOST_FLOORS = 9
 
 FLOORS = {
-    GROUND: 1,  # errors, registry, specs, seeds, secrets, texts, db, printable
+    GROUND: 1,  # errors, registry, specs, seeds, secrets, texts, db, printable, quiet
     "plylab.oracles": 2,  # ground truth: exact values, equilibria, engines
     "plylab.render": 2,  # grids in every format, the typed table and its registry, plot style
     "plylab.models": 2,  # the one door to language models

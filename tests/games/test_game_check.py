@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from plylab.errors import UserError
 import plylab.games
+from plylab.errors import UserError
 from plylab.games import GAMES
 from tests.support.cli import run_args
 

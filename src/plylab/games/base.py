@@ -20,6 +20,7 @@ from typing_extensions import TypeVar
 
 from ..errors import ParseError, UserError
 from ..oracles.graded import ExactGrader, Grader, GradingOracle, SelfGrader
+from ..quiet import engine_quiet
 from ..registry import Registry
 from ..specs import Params, bind, parse_spec
 from ..words import count
@@ -32,7 +33,6 @@ from .params import (
     canonical,
     describe,
     engine_message,
-    engine_quiet,
     parameter_types,
     play_cost,
     play_cost_limit,

@@ -19,8 +19,8 @@ from ..errors import ParseError, UserError
 from ..oracles.engine import ENGINE_FOR
 from ..oracles.generic import BOUNDS, GenericOracle, TooLarge, fits
 from ..oracles.uci import maps
+from ..quiet import engine_quiet
 from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
-from .params import engine_quiet
 from .rules import rules_text
 from .surface import LEGAL_LINE, turn_line
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from functools import cache
 
 import pyspiel
@@ -139,23 +137,6 @@ def board_cells(params: Mapping[str, object]) -> int:
         if sides:
             cells = max(cells, sides[0] * sides[1])
     return cells
-
-
-@contextmanager
-def engine_quiet() -> Iterator[None]:
-    """Silence file descriptor 2 while OpenSpiel checks a game: its C++ prints "OpenSpiel exception:
-    ..." there before raising, and plylab's own one line already says what was wrong."""
-    if sys.stderr is not None:
-        sys.stderr.flush()
-    saved = os.dup(2)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(null)
 
 
 def engine_message(exc: Exception | str) -> str:

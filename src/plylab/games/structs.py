@@ -25,9 +25,9 @@ from typing import Any
 import pyspiel
 
 from ..errors import ParseError
+from ..quiet import engine_quiet
 from ..specs import Params
 from .base import GAMES, engine_message
-from .params import engine_quiet
 from .relabel import _word
 from .surface import FixedLabels, turn_line
 

@@ -22,8 +22,8 @@ from pydantic_core import PydanticCustomError
 from ..errors import UserError
 from ..games import GAMES, get_game
 from ..games.base import engine_message
-from ..games.params import engine_quiet
 from ..players import player_class
+from ..quiet import engine_quiet
 from ..secrets import scrub_spec
 from ..seeds import derive_seed
 from ..specs import shown

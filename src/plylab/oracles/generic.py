@@ -153,7 +153,7 @@ def largest_fitting(name: str, fixed: tuple[tuple[str, object], ...] = ()) -> in
     """The largest P such that every valid instance of game `name` whose sizing parameters
     (`SIZES`) multiply to at most P gets the table (`fits`, the rule `derived_truth` applies);
     None where no instance of at least one cell does, or the game is not sized here."""
-    from ..games.params import engine_quiet  # not above: the games package imports this module
+    from ..quiet import engine_quiet
 
     keys = SIZES.get(name)
     if keys is None:

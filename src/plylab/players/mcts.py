@@ -25,7 +25,7 @@ import pyspiel
 from pydantic import Field
 
 from ..games import GameDef, get_game
-from ..games.params import engine_quiet
+from ..quiet import engine_quiet
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
 from .worlds import TooManyWorlds, sample_world
