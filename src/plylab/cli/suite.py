@@ -8,6 +8,7 @@ import typer
 
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
+from ..words import count
 from . import options as o
 from ._study import play, say
 
@@ -56,7 +57,9 @@ def build(
     )
     path = out if out is not None else SUITES_DIR / f"{name}.jsonl"
     suite.write(path)
-    say(f"suite '{name}': {len(suite.positions)} positions of {suite.game} written to {path} ({suite.hash})")
+    say(
+        f"suite '{name}': {count(len(suite.positions), 'position')} of {suite.game} written to {path} ({suite.hash})"
+    )
 
 
 def _bar(n: int, most: int, width: int = 30) -> str:

@@ -32,6 +32,9 @@ from ..seeds import derive_seed
 from .file import MoveTruth, Position, Suite
 
 DEFAULT_SAMPLER = "random"
+# An engine grades a suite once, at build time, deeper than live play (oracles.engine.DEFAULT_NODES,
+# 20,000): ten times the nodes. Exact tables and equilibria take no limit and ignore it.
+BUILD_LIMIT = "nodes=200000"
 MAX_TO_END = 400  # plies an optimal line is followed before its length is given up (None)
 
 NOTES = {
@@ -42,6 +45,7 @@ NOTES = {
     "gap": "best value minus the best value of a move that is not optimal",
     "ply": "decisions made before the position (chance outcomes not counted)",
     "to_end": "plies to the end along the oracle's first best move at every ply, where the truth is exact; else null",
+    "limit": "the search limit asked of an engine at build time (exact tables and equilibria take none)",
     "sampler": "every seat played by the sampler spec; one decision of each game drawn uniformly; informative and new positions kept",
 }
 
@@ -148,7 +152,7 @@ def build_suite(
     sampler: str = DEFAULT_SAMPLER,
     seed: int = 0,
     formulation: str = "standard",
-    limit: str = "",
+    limit: str = BUILD_LIMIT,
 ) -> Suite:
     """`positions` informative positions of the game reached by `sampler` from `seed`, graded."""
     game = get_game(game_name)

@@ -142,16 +142,23 @@ class SuiteJob:
     seed: int
     uses_model: bool
 
-    async def play(self, context: RunContext) -> Answer:
+    def turn(self) -> Turn:
+        """The position as a session would put it to its mover: the state rebuilt from the history
+        (chance included), the suite's formulation; what the player reads is `turn.view`."""
         game = get_game(self.game)
         pos = self.position
         state = game.replay(pos.history)
-        formulation = game.formulation(self.formulation)
+        return Turn(game, game.formulation(self.formulation), state, pos.mover, pos.ply, self.key)
+
+    async def play(self, context: RunContext) -> Answer:
+        turn = self.turn()
+        game, formulation, pos = turn.game, turn.formulation, self.position
+        state = turn.state.clone()
         ctx = replace(context, job_key=self.key)
         player = hooks_for(game).player(self.player, game, pos.mover, self.seed, ctx)
         t0 = time.perf_counter()
         try:
-            decision = await player.act(Turn(game, formulation, state.clone(), pos.mover, pos.ply, self.key))
+            decision = await player.act(turn)
         finally:
             player.close()
         elapsed = time.perf_counter() - t0
