@@ -4,7 +4,7 @@ A sampler is any classic player spec (`random`, `mcts:sims=100`, `optimal:epsilo
 whole games from the suite's seed, every seat the same spec, chance drawn from each game's own
 stream, and one decision of each game is drawn uniformly (so positions spread over the move
 numbers, and hidden-information positions arrive by their reach under the sampler's play). A
-position is kept when it is informative (not every legal move is as good as the best, 003 l.62)
+position is kept when it is informative (not every legal move is as good as the best: 003 l.60 excludes the others)
 and new (a board, or under hidden information the mover's information state, seen once).
 
 Its truth comes through the one interface every ground truth has (`GroundTruth.grader`, `judge`):
