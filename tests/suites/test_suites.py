@@ -26,6 +26,7 @@ from plylab.players.worlds import TooManyWorlds, sample_world
 from plylab.suites.build import build_suite
 from plylab.suites.file import read_suite
 from plylab.suites.study import SuiteStudy
+from tests.support.engines import needs_stockfish
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,8 +52,18 @@ def test_a_suite_built_twice_from_one_seed_is_the_same_bytes_and_hash(tmp_path: 
     assert head["hash"] == a.hash and head["truth"]["kind"] == "exact" and head["plylab_suite"] == 1
 
 
+LEDUC = pytest.param("leduc_poker", marks=pytest.mark.slow)  # its equilibrium takes ~40 s to build cold
+
+
 @pytest.mark.parametrize(
-    ("game", "n"), [("tic_tac_toe", 30), ("nim", 10), ("kuhn_poker", 6), ("leduc_poker", 12)]
+    ("game", "n"),
+    [
+        ("tic_tac_toe", 30),
+        ("nim", 10),
+        ("connect_four", 8),
+        ("kuhn_poker", 6),
+        pytest.param("leduc_poker", 12, marks=pytest.mark.slow),
+    ],
 )
 def test_every_stored_value_is_the_live_oracles(game: str, n: int) -> None:
     """Each legal move's stored value is what the game's grader says of that move now, and every
@@ -73,6 +84,26 @@ def test_every_stored_value_is_the_live_oracles(game: str, n: int) -> None:
         assert grade.informative
         assert pos.features["legal"] == len(pos.moves)
         assert pos.features["chance"] == pytest.approx(len(grade.best_actions) / len(pos.moves))
+
+
+@needs_stockfish
+def test_a_chess_suite_is_graded_once_at_the_stated_limit() -> None:
+    """Every legal move searched at the build's limit, which the file states; the values are what
+    the engine says of each move now at that limit (one thread, cleared hash: reproducible)."""
+    suite = build_suite("c", "chess", 2, seed=1, limit="nodes=3000")
+    assert suite.truth["kind"] == "engine" and suite.truth["limit"] == "nodes=3000"
+    assert all("nodes=3000" in s for s in suite.truth["sources"])
+    g = get_game("chess")
+    assert g.ground_truth is not None
+    grader = g.ground_truth.grader(g, "nodes=3000")
+    assert grader is not None
+    pos = suite.positions[0]
+    state = g.replay(pos.history)
+    assert sorted(m.action for m in pos.moves) == sorted(state.legal_actions())
+    assert pos.features["to_end"] is None and not pos.exact
+    for m in pos.moves[:3]:
+        live = grader.judge(state, m.action).grade
+        assert live is not None and live.expected[m.action] == pytest.approx(m.value)
 
 
 def test_distance_to_the_end_is_the_length_of_an_optimal_line() -> None:
@@ -179,7 +210,7 @@ def test_the_paired_bootstrap_is_seeded_and_brackets_the_mean() -> None:
 # -- hidden information -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("game", ["kuhn_poker", LEDUC])
 def test_no_suite_prompt_shows_what_its_mover_cannot_know(game: str) -> None:
     """Each position's turn, as a suite run puts it (rebuilt from the stored history), reads the same
     in another world its mover cannot tell apart (other cards dealt): view and every prompt."""

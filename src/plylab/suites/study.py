@@ -26,6 +26,7 @@ from ..harness.study import Part, StudyContext
 from ..players import RunContext, Turn, player_class
 from ..players.canonical import canonical_spec
 from ..seeds import derive_seed
+from ..words import count
 from .file import Position, Suite
 
 ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
@@ -252,7 +253,7 @@ class SuiteStudy:
         )
 
     def details(self) -> list[str]:
-        return [f"{len(self.suite.positions)} positions x {len(self.players)} players"]
+        return [f"{count(len(self.suite.positions), 'position')} x {count(len(self.players), 'player')}"]
 
     def forecast(self, store_path: Path) -> Forecast:
         saved = 0
