@@ -340,3 +340,29 @@ def test_the_local_model_answers_a_suite_from_the_cli(
     rows = {r["player"]: r for r in json.loads(out)["players"]["players"]}
     llm = rows["llm:model=local,output=enum"]
     assert llm["n"] == 6 and llm["calls"] == 6 and llm["input_tokens"] > 0 and llm["failures"] == 0
+
+
+def test_until_width_stops_at_a_reproducible_prefix_of_whole_positions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert (
+        _cli(capsys, "suite", "build", "t", "--game", "tic_tac_toe", "--positions", "80", "--seed", "1")[0]
+        == 0
+    )
+    run = ["suite", "run", "t", "--player", "optimal", "--player", "random", "-q", "--until", "width=0.3"]
+    code, out, _ = _cli(capsys, *run, "--store", "a.sqlite")
+    assert code == 0 and "stopped (--until width=0.3" in out
+    first = set(_answers(tmp_path / "a.sqlite"))
+    k = len(first) // 2
+    assert 2 <= k < 80 and first == {
+        (i, p) for i in range(k) for p in ("optimal", "random")
+    }  # whole positions, a prefix
+    assert _cli(capsys, *run, "--store", "b.sqlite")[0] == 0
+    assert set(_answers(tmp_path / "b.sqlite")) == first  # the same command stops at the same position
+    code, out, _ = _cli(capsys, *run, "--store", "a.sqlite")
+    assert code == 0 and f"0 played now, {2 * k} already there" in out
+    code, out, _ = _cli(capsys, *run[:-2], "--store", "a.sqlite")  # without --until: the rest of the suite
+    assert code == 0 and "160/160" in out
+    code, _, err = _cli(capsys, *run[:-1], "width=2", "--store", "a.sqlite")
+    assert code == 2 and "between 0 and 1" in err

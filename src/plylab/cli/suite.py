@@ -107,6 +107,9 @@ def run(
         None, "--player", "-p", help="player spec (repeat for more players)"
     ),
     store: o.Store = DEFAULT_STORE,
+    until: str | None = typer.Option(
+        None, "--until", help="width=W: stop once every player's optimal-rate interval is narrower than W"
+    ),
     concurrency: o.Concurrency = 1,
     backend: o.Backend = "local",
     address: o.Address = None,
@@ -120,8 +123,11 @@ def run(
 
     if not player:
         raise UserError("suite run needs at least one --player SPEC (e.g. --player mcts:sims=100)")
+    from ..suites.until import parse_until
+
+    width = None if until is None else parse_until(until)
     s, _ = read_suite(suite)
-    study = SuiteStudy(s, list(player))
+    study = SuiteStudy(s, list(player), until=width)
     options = exec_options(store, concurrency=concurrency, address=address)
     play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
 

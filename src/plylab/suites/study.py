@@ -28,6 +28,7 @@ from ..players.canonical import canonical_spec
 from ..seeds import derive_seed
 from ..words import count
 from .file import Position, Suite
+from .until import WidthStop
 
 ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
     run_id INTEGER NOT NULL, position INTEGER NOT NULL, player TEXT NOT NULL, position_id TEXT NOT NULL,
@@ -199,8 +200,9 @@ class SuiteStudy:
 
     kind = "suite run"
 
-    def __init__(self, suite: Suite, players: list[str]) -> None:
+    def __init__(self, suite: Suite, players: list[str], until: float | None = None) -> None:
         self.suite = suite
+        self.until = until
         self.players = [canonical_spec(p) for p in players]
         self.name = f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
         self.lease = f"suite:{self.name}"
@@ -242,14 +244,22 @@ class SuiteStudy:
         run_id = store.open_run(self.name, 0, self.plan(), kind="suite")
         wanted = {(p.index, spec) for p in self.suite.positions for spec in self.players}
         done = store.answered(run_id) & wanted
+        jobs = self.jobs(done)
+        budget = None
+        if self.until is not None:
+            budget = WidthStop(self.until, self.players, [(j.position.index, j.player) for j in jobs])
+            for a in store.answers(run_id):
+                if (a.position, a.player) in wanted:
+                    budget.count(a.player, a.optimal)
         yield Part(
-            self.jobs(done),
+            jobs,
             lambda answer: store.save_answer(run_id, answer),
             lambda status, why: store.finish_run(run_id, status, why),
             self.planned,
             already=len(done),
             model=any(player_class(p)[1].uses_model for p in self.players),
             extra=store.rules(run_id),
+            budget=budget,
         )
 
     def details(self) -> list[str]:
