@@ -366,3 +366,39 @@ def test_until_width_stops_at_a_reproducible_prefix_of_whole_positions(
     assert code == 0 and "160/160" in out
     code, _, err = _cli(capsys, *run[:-1], "width=2", "--store", "a.sqlite")
     assert code == 2 and "between 0 and 1" in err
+
+
+def test_a_suite_from_a_stored_run_holds_that_runs_positions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--game", "kuhn_poker", "--player", "random", "--opponent", "random", "--games", "20"]
+    assert _cli(capsys, *argv, "--store", "g.sqlite", "--run", "k", "-q")[0] == 0
+    code, out, _ = _cli(
+        capsys,
+        "suite",
+        "build",
+        "fk",
+        "--game",
+        "kuhn_poker",
+        "--positions",
+        "5",
+        "--from",
+        "k",
+        "--store",
+        "g.sqlite",
+    )
+    assert code == 0
+    suite, _ = read_suite("fk")
+    assert suite.sampler == "run:k"
+    with sqlite3.connect(tmp_path / "g.sqlite") as conn:
+        stored = {r[0] for r in conn.execute("SELECT state FROM moves")}
+    g = get_game("kuhn_poker")
+    for pos in suite.positions:
+        assert g.replay(pos.history).serialize() in stored  # a decision the run's games really met
+    code, _, err = _cli(capsys, "suite", "build", "x", "--game", "nim", "--from", "k", "--store", "g.sqlite")
+    assert code == 2 and "holds no games of 'nim'" in err
+    code, _, err = _cli(
+        capsys, "suite", "build", "x", "--game", "nim", "--from", "nope", "--store", "g.sqlite"
+    )
+    assert code == 2 and "no run 'nope'" in err

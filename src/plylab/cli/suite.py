@@ -37,6 +37,10 @@ def build(
         "--sample",
         help="sampler: a classic player spec (random, mcts:sims=100, optimal:epsilon=0.3)",
     ),
+    from_run: str | None = typer.Option(
+        None, "--from", help="take positions from a stored run's games (its name; the store is --store)"
+    ),
+    store: o.Store = DEFAULT_STORE,
     seed: o.Seed = 0,
     formulation: str = typer.Option(
         "standard", "--formulation", "-f", help="formulation the suite is asked in"
@@ -53,7 +57,15 @@ def build(
     if not name.strip() or "/" in name:
         raise UserError(f"a suite name is a plain word without '/' (got '{name}'); give a path with --out")
     suite = build_suite(
-        name, game, positions, sampler=sample, seed=seed, formulation=formulation, limit=limit
+        name,
+        game,
+        positions,
+        sampler=sample,
+        seed=seed,
+        formulation=formulation,
+        limit=limit,
+        from_run=from_run,
+        store=store,
     )
     path = out if out is not None else SUITES_DIR / f"{name}.jsonl"
     suite.write(path)
@@ -77,7 +89,9 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
     lines = [
         f"suite '{s.name}' ({path}): {len(s.positions)} positions of {s.game}, formulation {s.formulation}",
         f"hash: {s.hash}",
-        f"source: sampler '{s.sampler}', seed {s.seed}",
+        f"source: stored run '{s.sampler.removeprefix('run:')}', shuffled with seed {s.seed}"
+        if s.sampler.startswith("run:")
+        else f"source: sampler '{s.sampler}', seed {s.seed}",
         f"oracle: {truth.get('kind')} — {truth.get('name')}"
         + (f", limit {truth['limit']}" if truth.get("limit") else "")
         + f"; graded by: {'; '.join(truth.get('sources') or [])}",

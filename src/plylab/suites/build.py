@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -26,6 +29,7 @@ from ..errors import UserError
 from ..games import GameDef, get_game
 from ..games.params import engine_quiet
 from ..harness.hooks import hooks_for
+from ..harness.store import DEFAULT_STORE, Store
 from ..oracles.graded import Grade, Grader
 from ..players import RunContext, Turn, player_class
 from ..seeds import derive_seed
@@ -46,7 +50,7 @@ NOTES = {
     "ply": "decisions made before the position (chance outcomes not counted)",
     "to_end": "plies to the end along the oracle's first best move at every ply, where the truth is exact; else null",
     "limit": "the search limit asked of an engine at build time (exact tables and equilibria take none)",
-    "sampler": "every seat played by the sampler spec; one decision of each game drawn uniformly; informative and new positions kept",
+    "sampler": "every seat played by the sampler spec; one decision of each game drawn uniformly; informative and new positions kept; run:NAME: the decisions of a stored run's games, in a seeded order",
 }
 
 
@@ -144,6 +148,42 @@ async def _one_game(game: GameDef, sampler: str, game_seed: int, pick: random.Ra
     return pick.choice(decisions) if decisions else None
 
 
+def _sampled(game: GameDef, sampler: str, seed: int, most: int) -> Iterator[Candidate]:
+    """One decision of each of up to `most` games played by the sampler at every seat."""
+    pick = random.Random(f"suite-pick:{seed}")
+    for played in range(1, most + 1):
+        cand = asyncio.run(_one_game(game, sampler, derive_seed(seed, "suite", played), pick))
+        if cand is not None:
+            yield cand
+
+
+def _from_run(game: GameDef, store_path: Path, run: str, seed: int) -> list[Candidate]:
+    """Every decision of the stored run's games of `game`, in a seeded order (each state rebuilt
+    from its stored serialization, so its history holds the chance outcomes played)."""
+    if not store_path.is_file():
+        raise UserError(f"no store at {store_path} (give the store of run '{run}' with --store)")
+    store = Store(store_path, create=False)
+    try:
+        (row,) = store.runs(store.stored_run_name(run))
+        games = store.games([row.id])
+        mine = [g for g in games if g.game == game.spec]
+        if not mine:
+            held = sorted({g.game for g in games})
+            raise UserError(
+                f"run '{run}' in {store_path} holds no games of '{game.spec}'; it holds: {', '.join(held) or 'no games'}"
+            )
+        moves = store.moves_for_games([g.id for g in mine])
+    finally:
+        store.close()
+    out = []
+    for g in mine:
+        for m in moves.get(g.id, []):
+            state = game.engine.deserialize_state(m.state)
+            out.append(Candidate(tuple(state.history()), m.seat, m.ply))
+    random.Random(f"suite-from:{seed}").shuffle(out)
+    return out
+
+
 def build_suite(
     name: str,
     game_name: str,
@@ -153,8 +193,11 @@ def build_suite(
     seed: int = 0,
     formulation: str = "standard",
     limit: str = BUILD_LIMIT,
+    from_run: str | None = None,
+    store: Path | None = None,
 ) -> Suite:
-    """`positions` informative positions of the game reached by `sampler` from `seed`, graded."""
+    """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
+    (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order."""
     game = get_game(game_name)
     game.formulation(formulation)  # an unknown formulation is refused before any game is played
     truth = game.ground_truth
@@ -162,28 +205,32 @@ def build_suite(
         raise UserError(f"game '{game.spec}' has no ground truth to grade a suite by ({game.oracle_missing})")
     if positions < 1:
         raise UserError(f"--positions must be at least 1 (got {positions})")
-    _, cls, _ = player_class(sampler)
-    if cls.uses_model:
-        raise UserError(
-            f"sampler '{sampler}' calls a model; a sampler is a classic player (random, mcts, optimal)"
-        )
+    if from_run is None:
+        _, cls, _ = player_class(sampler)
+        if cls.uses_model:
+            raise UserError(
+                f"sampler '{sampler}' calls a model; a sampler is a classic player (random, mcts, optimal)"
+            )
     grader = truth.grader(game, limit)
     if grader is None:
         raise UserError(f"the ground truth of '{game.spec}' ({truth.name}) is not available on this machine")
     labels = game.formulation("standard")
-    pick = random.Random(f"suite-pick:{seed}")
     seen: set[str] = set()
     found: list[Position] = []
     sources: set[str] = set()
     most_games, stale_limit = max(2000, 50 * positions), max(500, 20 * positions)
-    played = stale = 0
+    drawn = stale = 0
     with engine_quiet():
-        while len(found) < positions and played < most_games and stale < stale_limit:
-            played += 1
+        if from_run is not None:
+            candidates: Iterable[Candidate] = _from_run(game, store or DEFAULT_STORE, from_run, seed)
+            stale_limit = most_games = sys.maxsize  # a stored run is read to its end
+        else:
+            candidates = _sampled(game, sampler, seed, most_games)
+        for cand in candidates:
+            if len(found) >= positions or stale >= stale_limit:
+                break
+            drawn += 1
             stale += 1
-            cand = asyncio.run(_one_game(game, sampler, derive_seed(seed, "suite", played), pick))
-            if cand is None:
-                continue
             state = game.replay(cand.history)
             key = _position_key(game, state, cand.mover)
             if key in seen:
@@ -212,17 +259,19 @@ def build_suite(
                     features=features(grade, cand.ply, to_end(grader, state, grade)),
                 )
             )
+    origin = f"run '{from_run}'" if from_run is not None else f"sampler '{sampler}'"
     if len(found) < positions:
+        where = f"{drawn} decisions" if from_run is not None else f"{drawn} games"
         raise UserError(
-            f"only {len(found)} informative positions of '{game.spec}' were reached by sampler '{sampler}' "
-            f"in {played} games (asked for {positions}); ask for at most {len(found)} with --positions"
+            f"only {len(found)} informative positions of '{game.spec}' were reached by {origin} "
+            f"in {where} (asked for {positions}); ask for at most {len(found)} with --positions"
         )
     return Suite(
         name=name,
         game=game.spec,
         parameters={k: v for k, v in game.parameters.items()},
         formulation=formulation,
-        sampler=sampler,
+        sampler=f"run:{from_run}" if from_run is not None else sampler,
         seed=seed,
         truth={"kind": truth.kind, "name": truth.name, "limit": limit, "sources": sorted(sources)},
         positions=tuple(found),
