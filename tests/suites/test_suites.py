@@ -402,3 +402,43 @@ def test_a_suite_from_a_stored_run_holds_that_runs_positions(
         capsys, "suite", "build", "x", "--game", "nim", "--from", "nope", "--store", "g.sqlite"
     )
     assert code == 2 and "no run 'nope'" in err
+
+
+PUZZLES = """PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags
+t0001,r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3,g8f6 h5f7,600,80,95,1000,mate mateIn1 opening short,https://lichess.org/x,Italian_Game
+t0002,6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,g8h8 d1d8,700,80,95,1000,backRankMate mate mateIn1 short,https://lichess.org/y,
+"""
+
+
+@needs_stockfish
+def test_lichess_puzzles_import_with_the_first_move_applied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hand-written puzzles in lichess's format: the opponent's move applied, the solver to move,
+    and the engine's best move is lichess's answer (both are mates in one)."""
+    from plylab.oracles.uci import mapping
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.csv").write_text(PUZZLES)
+    argv = ["suite", "build", "pz", "--game", "chess", "--from-puzzles", "p.csv", "--positions", "2"]
+    code, _, err = _cli(capsys, *argv, "--limit", "nodes=5000")
+    assert code == 0, err
+    suite, _ = read_suite("pz")
+    assert suite.sampler == "puzzles:p.csv" and suite.truth["limit"] == "nodes=5000"
+    g = get_game("chess")
+    for pos, (pid, side) in zip(suite.positions, [("t0001", 1), ("t0002", 1)], strict=True):
+        state = pos.state(g)
+        assert (
+            pos.features["puzzle"] == pid
+            and pos.mover == side == state.current_player()
+            and len(pos.history) == 1
+        )
+        best = pos.grade().best_actions
+        assert [mapping("chess", state).uci(a) for a in best] == [pos.features["lichess_answer"]]
+    job = SuiteStudy(suite, ["random"]).jobs(set())[0]
+    assert job.turn().state.history() == suite.positions[0].state(g).history()  # a run asks the same position
+    (tmp_path / "bad.csv").write_text(PUZZLES.replace("g8f6 h5f7", "g8g6 h5f7"))
+    code, _, err = _cli(capsys, *argv[:6], "bad.csv")
+    assert code == 2 and "'g8g6' is not a legal move" in err and "t0001" in err
+    code, _, err = _cli(capsys, "suite", "build", "x", "--game", "tic_tac_toe", "--from-puzzles", "p.csv")
+    assert code == 2 and "give --game chess" in err

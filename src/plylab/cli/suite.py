@@ -40,6 +40,9 @@ def build(
     from_run: str | None = typer.Option(
         None, "--from", help="take positions from a stored run's games (its name; the store is --store)"
     ),
+    from_puzzles: Path | None = typer.Option(
+        None, "--from-puzzles", help="chess puzzles in lichess's CSV format (PuzzleId,FEN,Moves,Rating,...)"
+    ),
     store: o.Store = DEFAULT_STORE,
     seed: o.Seed = 0,
     formulation: str = typer.Option(
@@ -66,6 +69,7 @@ def build(
         limit=limit,
         from_run=from_run,
         store=store,
+        from_puzzles=from_puzzles,
     )
     path = out if out is not None else SUITES_DIR / f"{name}.jsonl"
     suite.write(path)
@@ -91,6 +95,8 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         f"hash: {s.hash}",
         f"source: stored run '{s.sampler.removeprefix('run:')}', shuffled with seed {s.seed}"
         if s.sampler.startswith("run:")
+        else f"source: lichess puzzles from {s.sampler.removeprefix('puzzles:')}"
+        if s.sampler.startswith("puzzles:")
         else f"source: sampler '{s.sampler}', seed {s.seed}",
         f"oracle: {truth.get('kind')} — {truth.get('name')}"
         + (f", limit {truth['limit']}" if truth.get("limit") else "")

@@ -34,6 +34,7 @@ from ..oracles.graded import Grade, Grader
 from ..players import RunContext, Turn, player_class
 from ..seeds import derive_seed
 from .file import MoveTruth, Position, Suite
+from .puzzles import Puzzle, read_puzzles
 
 DEFAULT_SAMPLER = "random"
 # An engine grades a suite once, at build time, deeper than live play (oracles.engine.DEFAULT_NODES,
@@ -61,6 +62,8 @@ class Candidate:
     history: tuple[int, ...]
     mover: int
     ply: int
+    start: str = ""  # a FEN the history starts from (a puzzle); "" for the game's initial state
+    about: tuple[tuple[str, Any], ...] = ()  # what the source says of it (a puzzle's id, rating...)
 
 
 def full_grade(grader: Grader, state: pyspiel.State) -> Grade | None:
@@ -157,6 +160,17 @@ def _sampled(game: GameDef, sampler: str, seed: int, most: int) -> Iterator[Cand
             yield cand
 
 
+def _state(game: GameDef, cand: Candidate) -> pyspiel.State:
+    state = game.engine.new_initial_state(cand.start) if cand.start else game.new_state()
+    for action in cand.history:
+        state.apply_action(action)
+    return state
+
+
+def _about(p: Puzzle) -> tuple[tuple[str, Any], ...]:
+    return (("puzzle", p.id), ("rating", p.rating), ("themes", list(p.themes)), ("lichess_answer", p.answer))
+
+
 def _from_run(game: GameDef, store_path: Path, run: str, seed: int) -> list[Candidate]:
     """Every decision of the stored run's games of `game`, in a seeded order (each state rebuilt
     from its stored serialization, so its history holds the chance outcomes played)."""
@@ -195,6 +209,7 @@ def build_suite(
     limit: str = BUILD_LIMIT,
     from_run: str | None = None,
     store: Path | None = None,
+    from_puzzles: Path | None = None,
 ) -> Suite:
     """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
     (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order."""
@@ -205,7 +220,8 @@ def build_suite(
         raise UserError(f"game '{game.spec}' has no ground truth to grade a suite by ({game.oracle_missing})")
     if positions < 1:
         raise UserError(f"--positions must be at least 1 (got {positions})")
-    if from_run is None:
+    puzzles = read_puzzles(from_puzzles, game) if from_puzzles is not None else None
+    if from_run is None and puzzles is None:
         _, cls, _ = player_class(sampler)
         if cls.uses_model:
             raise UserError(
@@ -221,8 +237,13 @@ def build_suite(
     most_games, stale_limit = max(2000, 50 * positions), max(500, 20 * positions)
     drawn = stale = 0
     with engine_quiet():
-        if from_run is not None:
-            candidates: Iterable[Candidate] = _from_run(game, store or DEFAULT_STORE, from_run, seed)
+        if puzzles is not None:  # every puzzle, in the file's order
+            candidates: Iterable[Candidate] = [
+                Candidate((p.first,), -1, 0, p.fen, _about(p)) for p in puzzles
+            ]
+            stale_limit = most_games = sys.maxsize
+        elif from_run is not None:
+            candidates = _from_run(game, store or DEFAULT_STORE, from_run, seed)
             stale_limit = most_games = sys.maxsize  # a stored run is read to its end
         else:
             candidates = _sampled(game, sampler, seed, most_games)
@@ -231,7 +252,8 @@ def build_suite(
                 break
             drawn += 1
             stale += 1
-            state = game.replay(cand.history)
+            state = _state(game, cand)
+            cand = replace(cand, mover=state.current_player())
             key = _position_key(game, state, cand.mover)
             if key in seen:
                 continue
@@ -256,12 +278,20 @@ def build_suite(
                     exact=grade.exact,
                     tolerance=grade.tolerance,
                     source=grade.source,
-                    features=features(grade, cand.ply, to_end(grader, state, grade)),
+                    features=features(grade, cand.ply, to_end(grader, state, grade)) | dict(cand.about),
+                    start=cand.start,
                 )
             )
-    origin = f"run '{from_run}'" if from_run is not None else f"sampler '{sampler}'"
+    kind = (
+        f"puzzles:{from_puzzles.name}"
+        if from_puzzles is not None
+        else f"run:{from_run}"
+        if from_run is not None
+        else sampler
+    )
+    origin = f"'{kind}'" if kind != sampler else f"sampler '{sampler}'"
     if len(found) < positions:
-        where = f"{drawn} decisions" if from_run is not None else f"{drawn} games"
+        where = f"{drawn} games" if kind == sampler else f"{drawn} positions"
         raise UserError(
             f"only {len(found)} informative positions of '{game.spec}' were reached by {origin} "
             f"in {where} (asked for {positions}); ask for at most {len(found)} with --positions"
@@ -271,7 +301,7 @@ def build_suite(
         game=game.spec,
         parameters={k: v for k, v in game.parameters.items()},
         formulation=formulation,
-        sampler=f"run:{from_run}" if from_run is not None else sampler,
+        sampler=kind,
         seed=seed,
         truth={"kind": truth.kind, "name": truth.name, "limit": limit, "sources": sorted(sources)},
         positions=tuple(found),

@@ -16,10 +16,15 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..oracles.graded import Grade
+
+if TYPE_CHECKING:
+    import pyspiel
+
+    from ..games import GameDef
 
 VERSION = 1  # the file format; a reader refuses a version it does not know
 SUITES_DIR = Path("suites")  # where `suite build NAME` writes and `suite run NAME` reads
@@ -62,6 +67,20 @@ class Position:
     tolerance: float
     source: str
     features: dict[str, Any]
+    start: str = (
+        ""  # the initial state's FEN where the position does not come from the game's start (a puzzle)
+    )
+
+    def state(self, game: GameDef) -> pyspiel.State:
+        """The position rebuilt: from the game's initial state (or `start`), every action replayed."""
+        state = game.engine.new_initial_state(self.start) if self.start else game.new_state()
+        for action in self.history:
+            if action not in state.legal_actions():
+                raise UserError(
+                    f"suite position {self.index}: move {action} is not legal after {list(state.history())}"
+                )
+            state.apply_action(action)
+        return state
 
     def grade(self) -> Grade:
         """The position's truth as a `Grade`, the one scale a played move is scored on."""
@@ -87,7 +106,7 @@ class Position:
             "tolerance": self.tolerance,
             "source": self.source,
             "features": self.features,
-        }
+        } | ({"start": self.start} if self.start else {})
 
     @property
     def id(self) -> str:
@@ -111,6 +130,7 @@ class Position:
             tolerance=float(d["tolerance"]),
             source=str(d["source"]),
             features=dict(d["features"]),
+            start=str(d.get("start", "")),
         )
 
 

@@ -149,7 +149,7 @@ class SuiteJob:
         (chance included), the suite's formulation; what the player reads is `turn.view`."""
         game = get_game(self.game)
         pos = self.position
-        state = game.replay(pos.history)
+        state = pos.state(game)
         return Turn(game, game.formulation(self.formulation), state, pos.mover, pos.ply, self.key)
 
     async def play(self, context: RunContext) -> Answer:
