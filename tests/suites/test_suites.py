@@ -442,3 +442,12 @@ def test_lichess_puzzles_import_with_the_first_move_applied(
     assert code == 2 and "'g8g6' is not a legal move" in err and "t0001" in err
     code, _, err = _cli(capsys, "suite", "build", "x", "--game", "tic_tac_toe", "--from-puzzles", "p.csv")
     assert code == 2 and "give --game chess" in err
+
+
+def test_margin_keeps_only_positions_with_one_best_move_that_far_ahead() -> None:
+    wide = build_suite("m", "tic_tac_toe", 30, seed=5)
+    strict = build_suite("m", "tic_tac_toe", 30, seed=5, margin=0.5)
+    assert strict.truth["margin"] == 0.5 and "margin" not in wide.truth
+    assert any(p.features["optimal"] > 1 or p.features["margin"] < 0.5 for p in wide.positions)
+    for p in strict.positions:
+        assert p.features["optimal"] == 1 and p.features["margin"] >= 0.5

@@ -51,6 +51,11 @@ def build(
     limit: str = typer.Option(
         "", "--limit", help="an engine's search limit at build time (chess), e.g. nodes=1000000"
     ),
+    margin: float | None = typer.Option(
+        None,
+        "--margin",
+        help="lichess-style selection: one best move, better than the second by at least M on the graded scale",
+    ),
     out: Path | None = typer.Option(None, "--out", help="file to write (default suites/NAME.jsonl)"),
 ) -> None:
     """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
@@ -70,6 +75,7 @@ def build(
         from_run=from_run,
         store=store,
         from_puzzles=from_puzzles,
+        margin=margin,
     )
     path = out if out is not None else SUITES_DIR / f"{name}.jsonl"
     suite.write(path)
@@ -100,6 +106,7 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         else f"source: sampler '{s.sampler}', seed {s.seed}",
         f"oracle: {truth.get('kind')} — {truth.get('name')}"
         + (f", limit {truth['limit']}" if truth.get("limit") else "")
+        + (f", margin {truth['margin']}" if "margin" in truth else "")
         + f"; graded by: {'; '.join(truth.get('sources') or [])}",
         "difficulty (chance a uniformly random legal move is optimal):",
     ]

@@ -50,6 +50,7 @@ NOTES = {
     "gap": "best value minus the best value of a move that is not optimal",
     "ply": "decisions made before the position (chance outcomes not counted)",
     "to_end": "plies to the end along the oracle's first best move at every ply, where the truth is exact; else null",
+    "selection": "where the truth states a margin: only positions with one best move, better than the second by at least that much",
     "limit": "the search limit asked of an engine at build time (exact tables and equilibria take none)",
     "sampler": "every seat played by the sampler spec; one decision of each game drawn uniformly; informative and new positions kept; run:NAME: the decisions of a stored run's games, in a seeded order",
 }
@@ -171,6 +172,13 @@ def _about(p: Puzzle) -> tuple[tuple[str, Any], ...]:
     return (("puzzle", p.id), ("rating", p.rating), ("themes", list(p.themes)), ("lichess_answer", p.answer))
 
 
+def _puzzle_like(grade: Grade, margin: float) -> bool:
+    """Lichess-style selection: one best move, better than the second by at least `margin` on the
+    graded scale (an expected score, or a payoff)."""
+    values = sorted(grade.expected.values(), reverse=True)
+    return len(grade.best_actions) == 1 and values[0] - values[1] >= margin
+
+
 def _from_run(game: GameDef, store_path: Path, run: str, seed: int) -> list[Candidate]:
     """Every decision of the stored run's games of `game`, in a seeded order (each state rebuilt
     from its stored serialization, so its history holds the chance outcomes played)."""
@@ -210,6 +218,7 @@ def build_suite(
     from_run: str | None = None,
     store: Path | None = None,
     from_puzzles: Path | None = None,
+    margin: float | None = None,
 ) -> Suite:
     """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
     (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order."""
@@ -261,6 +270,8 @@ def build_suite(
             grade = full_grade(grader, state)
             if grade is None or not grade.informative:
                 continue
+            if margin is not None and not _puzzle_like(grade, margin):
+                continue
             stale = 0
             sources.add(grade.source)
             moves = tuple(
@@ -303,7 +314,8 @@ def build_suite(
         formulation=formulation,
         sampler=kind,
         seed=seed,
-        truth={"kind": truth.kind, "name": truth.name, "limit": limit, "sources": sorted(sources)},
+        truth={"kind": truth.kind, "name": truth.name, "limit": limit, "sources": sorted(sources)}
+        | ({"margin": margin} if margin is not None else {}),
         positions=tuple(found),
         notes=NOTES,
     )

@@ -85,12 +85,13 @@ PLAYER_COLUMNS = [
     "calls",
     "tokens in",
     "tokens out",
+    "cost",
 ]
 
 
 @register_table(
     "suite-players",
-    "per suite and player: optimal-move rate (Wilson), mean loss, skill above chance, rates by difficulty band, calls and tokens",
+    "per suite and player: optimal-move rate (Wilson), mean loss, skill above chance, rates by difficulty band, calls, tokens and cost",
 )
 def players_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
@@ -111,6 +112,8 @@ def players_table(results: SuiteResults) -> Table:
             failures = sum(1 for a in mine if a.failure is not None and a.action is None)
             calls = sum(a.calls for a in mine)
             tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
+            costs = [a.cost for a in mine if a.cost is not None]
+            cost = sum(costs) if costs else None
             rows.append(
                 [
                     run.suite,
@@ -124,6 +127,7 @@ def players_table(results: SuiteResults) -> Table:
                     str(calls),
                     str(tin),
                     str(tout),
+                    "–" if cost is None else f"${cost:.4f}",
                 ]
             )
             data.append(
@@ -141,6 +145,7 @@ def players_table(results: SuiteResults) -> Table:
                     "calls": calls,
                     "input_tokens": tin,
                     "output_tokens": tout,
+                    "cost": cost,
                 }
             )
     notes = [
