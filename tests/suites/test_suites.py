@@ -451,3 +451,24 @@ def test_margin_keeps_only_positions_with_one_best_move_that_far_ahead() -> None
     assert any(p.features["optimal"] > 1 or p.features["margin"] < 0.5 for p in wide.positions)
     for p in strict.positions:
         assert p.features["optimal"] == 1 and p.features["margin"] >= 0.5
+
+
+@pytest.mark.ray
+def test_a_suite_runs_on_ray_with_the_same_answers(tmp_path: Path) -> None:
+    """The jobs travel to Ray workers (picklable) and come back to the one store writer: the same
+    answers as a local run of the same suite."""
+    suite = tmp_path / "t.jsonl"
+    build_suite("t", "tic_tac_toe", 10, seed=1).write(suite)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    runs = {}
+    for backend in ("local", "ray"):
+        store = tmp_path / f"{backend}.sqlite"
+        argv = [sys.executable, "-m", "plylab", "suite", "run", str(suite), "--player", "mcts:sims=100",
+                "--player", "random", "--store", str(store), "--backend", backend, "-q"]  # fmt: skip
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        with sqlite3.connect(store) as conn:
+            runs[backend] = conn.execute(
+                "SELECT position, player, action FROM suite_answers ORDER BY 1, 2"
+            ).fetchall()
+    assert len(runs["local"]) == 20 and runs["ray"] == runs["local"]
