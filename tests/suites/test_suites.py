@@ -153,6 +153,14 @@ def test_a_hand_edited_suite_is_refused_in_one_line(
         (["suite", "build", "x", "--game", "tic_tac_toe", "--sample", "nobody"], "unknown player"),
         (["suite", "show", "nothing-here"], "unknown suite 'nothing-here'"),
         (["suite", "run", "nothing-here", "--player", "random"], "unknown suite 'nothing-here'"),
+        (
+            ["suite", "build", "x", "--game", "tic_tac_toe", "--positions", "0"],
+            "--positions must be at least 1",
+        ),
+        (["suite", "report", "--store", "none.sqlite"], "no store at none.sqlite"),
+        (["suite", "run", "suites/t.jsonl"], "needs at least one --player"),
+        (["suite", "run", "suites/t.jsonl", "--player", "nobody"], "unknown player"),
+        (["suite", "run", "suites/t.jsonl", "--player", "optimal:depth=3"], "depth"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -163,13 +171,20 @@ def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    build_suite("t", "tic_tac_toe", 3, seed=1).write(tmp_path / "suites" / "t.jsonl")
     code, out, err = _cli(capsys, *argv)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and says in err, err
 
 
 @pytest.mark.parametrize(
     ("text", "says"),
-    [("not json\n", "line 1 is not JSON"), ('{"x": 1}\n', "not a plylab suite file"), ("", "is empty")],
+    [
+        ("not json\n", "line 1 is not JSON"),
+        ('{"x": 1}\n', "not a plylab suite file"),
+        ("", "is empty"),
+        ('{"plylab_suite": 2}\n', "format version 2"),
+        ('{"plylab_suite": 1}\n{"index": 0}\n', "line 2 lacks or mistypes"),
+    ],
 )
 def test_a_malformed_file_is_one_line(
     text: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -112,7 +112,7 @@ class SuiteStore(Store):
         return out
 
     def answers(self, run_id: int) -> list[Answer]:
-        if not self._has_answers():
+        if not self.has_answers():
             return []
         rows = self._conn.execute(
             "SELECT * FROM suite_answers WHERE run_id=? ORDER BY player, position", (run_id,)
@@ -127,7 +127,7 @@ class SuiteStore(Store):
             for r in rows
         ]
 
-    def _has_answers(self) -> bool:
+    def has_answers(self) -> bool:
         row = self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='suite_answers'")
         return row.fetchone() is not None
 
@@ -272,7 +272,7 @@ class SuiteStudy:
             try:
                 runs = [r for r in store.suite_runs() if r.name == self.name]
                 if runs:
-                    done = store.answered(runs[0].id) if store._has_answers() else set()
+                    done = store.answered(runs[0].id) if store.has_answers() else set()
                     saved = len({(i, p) for i, p in done if p in self.players})
             finally:
                 store.close()
