@@ -41,6 +41,7 @@ DEFAULT_SAMPLER = "random"
 # 20,000): ten times the nodes. Exact tables and equilibria take no limit and ignore it.
 BUILD_LIMIT = "nodes=200000"
 MAX_TO_END = 400  # plies an optimal line is followed before its length is given up (None)
+STALE = 3000  # games in a row without a new informative position: the sampler has reached them all
 
 NOTES = {
     "legal": "legal moves in the position",
@@ -243,7 +244,9 @@ def build_suite(
     seen: set[str] = set()
     found: list[Position] = []
     sources: set[str] = set()
-    most_games, stale_limit = max(2000, 50 * positions), max(500, 20 * positions)
+    # give up after STALE games in a row bring no new informative position (the game has no more
+    # for this sampler), or after 50 games a position asked
+    most_games, stale_limit = max(2000, 50 * positions), STALE
     drawn = stale = 0
     with engine_quiet():
         if puzzles is not None:  # every puzzle, in the file's order
