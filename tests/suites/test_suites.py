@@ -487,3 +487,22 @@ def test_a_suite_runs_on_ray_with_the_same_answers(tmp_path: Path) -> None:
                 "SELECT position, player, action FROM suite_answers ORDER BY 1, 2"
             ).fetchall()
     assert len(runs["local"]) == 20 and runs["ray"] == runs["local"]
+
+
+def test_the_site_draws_each_suite_position_with_every_players_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert (
+        _cli(capsys, "suite", "build", "t", "--game", "tic_tac_toe", "--positions", "5", "--seed", "1")[0]
+        == 0
+    )
+    run = ["suite", "run", "t", "--player", "optimal", "--player", "random", "--store", "s.sqlite", "-q"]
+    assert _cli(capsys, *run)[0] == 0
+    assert _cli(capsys, "report", "--store", "s.sqlite", "--html", "site")[0] == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'id="suites"' in index and "suite-players" in index and "suite-pairs" in index
+    (page,) = (tmp_path / "site" / "suites").glob("*.html")
+    html = page.read_text()
+    assert html.count('class="card"') == 5 and html.count("<svg") == 5
+    assert html.count("optimal: <b>") == 5 and html.count("random: <b>") == 5
