@@ -296,16 +296,16 @@ def build_suite(
                     start=cand.start,
                 )
             )
-    kind = (
+    drawn_from = (
         f"puzzles:{from_puzzles.name}"
         if from_puzzles is not None
         else f"run:{from_run}"
         if from_run is not None
         else sampler
     )
-    origin = f"'{kind}'" if kind != sampler else f"sampler '{sampler}'"
+    origin = f"'{drawn_from}'" if drawn_from != sampler else f"sampler '{sampler}'"
     if len(found) < positions:
-        where = f"{drawn} games" if kind == sampler else f"{drawn} positions"
+        where = f"{drawn} games" if drawn_from == sampler else f"{drawn} positions"
         raise UserError(
             f"only {len(found)} informative positions of '{game.spec}' were reached by {origin} "
             f"in {where} (asked for {positions}); ask for at most {len(found)} with --positions"
@@ -315,7 +315,7 @@ def build_suite(
         game=game.spec,
         parameters={k: v for k, v in game.parameters.items()},
         formulation=formulation,
-        sampler=kind,
+        sampler=drawn_from,
         seed=seed,
         truth={"kind": truth.kind, "name": truth.name, "limit": limit, "sources": sorted(sources)}
         | ({"margin": margin} if margin is not None else {}),
