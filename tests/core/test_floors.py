@@ -34,6 +34,7 @@ FLOORS = {
     "plylab.learning": 6,
     "plylab.clue": 6,
     "plylab.paper": 7,
+    "plylab.suites": 7,  # suite files, their building, their runs on the driver, their tables
     "plylab.reports": 8,
     "plylab.cli": 9,
 }

@@ -31,7 +31,7 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plot_style import styled
-from . import boards, charts, chessgames, data, engine, evalline, extras, gamelist, valueline
+from . import boards, charts, chessgames, data, engine, evalline, extras, gamelist, suites, valueline
 from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
 from .gamelist import Choices
@@ -650,7 +650,13 @@ def write_site(
         papers = paper_pages(store_path, out_dir) if run is None else []  # the papers read their own runs
         figures, ratings_plot = writer.figures(rows, ratings)
         sections = [
-            s for s in (extras.learning(store_path, run, out_dir), extras.clue(writer, store_path, run)) if s
+            s
+            for s in (
+                extras.learning(store_path, run, out_dir),
+                extras.clue(writer, store_path, run),
+                suites.section(writer, store_path, run),  # suite runs (reports/suites.py)
+            )
+            if s
         ]
         # a section per ground truth the store's games have (exact, equilibrium, engine), after the matchups
         truths = [s for s in (exact_section(rows), equilibrium_section(rows), engine.section(graded)) if s]

@@ -1,0 +1,181 @@
+"""`plylab suite build | show | run | report`: fixed positions with their truth, one call each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..errors import UserError
+from ..harness.store import DEFAULT_STORE
+from ..words import count
+from . import options as o
+from ._study import play, say
+
+suite_app = typer.Typer(
+    help="Suites: fixed positions with every legal move's value, answered one call each by any player.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+FORMATS_HELP = "table | markdown | csv | latex | json | html"
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(suite_app, name="suite")
+
+
+@suite_app.command("build")
+def build(
+    name: str = typer.Argument(..., help="the suite's name (written to suites/NAME.jsonl)"),
+    game: str = typer.Option(
+        ..., "--game", "-g", help="game with a ground truth (exact, equilibrium or engine)"
+    ),
+    positions: int = typer.Option(100, "--positions", "-n", help="informative positions to draw"),
+    sample: str = typer.Option(
+        "random",
+        "--sample",
+        help="sampler: a classic player spec (random, mcts:sims=100, optimal:epsilon=0.3)",
+    ),
+    from_run: str | None = typer.Option(
+        None, "--from", help="take positions from a stored run's games (its name; the store is --store)"
+    ),
+    from_puzzles: Path | None = typer.Option(
+        None, "--from-puzzles", help="chess puzzles in lichess's CSV format (PuzzleId,FEN,Moves,Rating,...)"
+    ),
+    store: o.Store = DEFAULT_STORE,
+    seed: o.Seed = 0,
+    formulation: str = typer.Option(
+        "standard", "--formulation", "-f", help="formulation the suite is asked in"
+    ),
+    limit: str = typer.Option(
+        "", "--limit", help="an engine's search limit at build time (chess), e.g. nodes=1000000"
+    ),
+    margin: float | None = typer.Option(
+        None,
+        "--margin",
+        help="lichess-style selection: one best move, better than the second by at least M on the graded scale",
+    ),
+    out: Path | None = typer.Option(None, "--out", help="file to write (default suites/NAME.jsonl)"),
+) -> None:
+    """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
+    from ..suites.build import build_suite
+    from ..suites.file import SUITES_DIR
+
+    if not name.strip() or "/" in name:
+        raise UserError(f"a suite name is a plain word without '/' (got '{name}'); give a path with --out")
+    suite = build_suite(
+        name,
+        game,
+        positions,
+        sampler=sample,
+        seed=seed,
+        formulation=formulation,
+        limit=limit,
+        from_run=from_run,
+        store=store,
+        from_puzzles=from_puzzles,
+        margin=margin,
+    )
+    path = out if out is not None else SUITES_DIR / f"{name}.jsonl"
+    suite.write(path)
+    say(
+        f"suite '{name}': {count(len(suite.positions), 'position')} of {suite.game} written to {path} ({suite.hash})"
+    )
+
+
+def _bar(n: int, most: int, width: int = 30) -> str:
+    return "#" * (round(width * n / most) if most else 0)
+
+
+@suite_app.command("show")
+def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) or path")) -> None:
+    """Print a suite's size, hash, source, oracle and difficulty histogram."""
+    from ..suites.file import read_suite
+    from ..suites.report import BANDS, band_of
+
+    s, path = read_suite(suite)
+    truth = s.truth
+    lines = [
+        f"suite '{s.name}' ({path}): {len(s.positions)} positions of {s.game}, formulation {s.formulation}",
+        f"hash: {s.hash}",
+        f"source: stored run '{s.sampler.removeprefix('run:')}', shuffled with seed {s.seed}"
+        if s.sampler.startswith("run:")
+        else f"source: lichess puzzles from {s.sampler.removeprefix('puzzles:')}"
+        if s.sampler.startswith("puzzles:")
+        else f"source: sampler '{s.sampler}', seed {s.seed}",
+        f"oracle: {truth.get('kind')} — {truth.get('name')}"
+        + (f", limit {truth['limit']}" if truth.get("limit") else "")
+        + (f", margin {truth['margin']}" if "margin" in truth else "")
+        + f"; graded by: {'; '.join(truth.get('sources') or [])}",
+        "difficulty (chance a uniformly random legal move is optimal):",
+    ]
+    counts = {name: 0 for name, _, _ in BANDS}
+    for p in s.positions:
+        counts[band_of(float(p.features["chance"]))] += 1
+    most = max(counts.values())
+    for name, low, high in BANDS:
+        lines.append(f"  {name:<7}({low:.2f}, {high:.2f}] {counts[name]:>5} {_bar(counts[name], most)}")
+    legal: dict[int, int] = {}
+    for p in s.positions:
+        legal[int(p.features["legal"])] = legal.get(int(p.features["legal"]), 0) + 1
+    lines.append("legal moves:")
+    top = max(legal.values())
+    for k in sorted(legal):
+        lines.append(f"  {k:>4} {legal[k]:>5} {_bar(legal[k], top)}")
+    for line in lines:
+        say(line)
+
+
+@suite_app.command("run")
+def run(
+    suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) or path"),
+    player: list[str] | None = typer.Option(
+        None, "--player", "-p", help="player spec (repeat for more players)"
+    ),
+    store: o.Store = DEFAULT_STORE,
+    until: str | None = typer.Option(
+        None, "--until", help="width=W: stop once every player's optimal-rate interval is narrower than W"
+    ),
+    concurrency: o.Concurrency = 1,
+    backend: o.Backend = "local",
+    address: o.Address = None,
+    quiet: o.Quiet = False,
+    dry_run: o.DryRun = False,
+) -> None:
+    """Ask every player every position, one call each; cached, and resumable by the same command."""
+    from ..harness.driver import exec_options
+    from ..suites.file import read_suite
+    from ..suites.study import SuiteStudy
+
+    if not player:
+        raise UserError("suite run needs at least one --player SPEC (e.g. --player mcts:sims=100)")
+    from ..suites.until import parse_until
+
+    width = None if until is None else parse_until(until)
+    s, _ = read_suite(suite)
+    study = SuiteStudy(s, list(player), until=width)
+    options = exec_options(store, concurrency=concurrency, address=address)
+    play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
+
+
+@suite_app.command("report")
+def report(
+    store: o.Store = DEFAULT_STORE,
+    fmt: str = typer.Option("table", "--format", help=FORMATS_HELP),
+    suite: str | None = typer.Option(None, "--suite", help="only this suite's runs (its name)"),
+) -> None:
+    """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
+    from ..render.table import FORMATS, render
+    from ..suites.report import pairs_table, players_table, read_results
+
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
+    results = read_results(Path(store), suite)
+    tables = [players_table(results), pairs_table(results)]
+    if fmt == "json":
+        import json
+
+        typer.echo(json.dumps({"players": tables[0].to_json(), "pairs": tables[1].to_json()}, indent=2))
+        return
+    typer.echo("\n\n".join(render(t, fmt) for t in tables))

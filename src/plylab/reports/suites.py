@@ -1,0 +1,137 @@
+"""The site's Suites section: each suite run's tables (per player, per pair) and a page per suite
+drawing its positions, their legal moves coloured by value, and every player's answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..errors import UserError
+from ..games import get_game
+from ..render.table import Table
+from ..suites.file import Position
+from ..suites.report import SuiteResults, pairs_table, players_table, read_results
+from ..suites.study import Answer
+from . import boards
+from .boards.base import VALUE_COLOURS, Marks
+from .page import Cell, Grid, PageWriter, Section
+
+DRAWN = 100  # positions drawn per suite page
+
+
+def _grid(table: Table, gid: str) -> Grid:
+    return Grid(
+        gid,
+        table.title or "",
+        list(table.columns),
+        [[Cell(c) for c in r] for r in table.rows],
+        "; ".join(table.notes),
+    )
+
+
+def _colour(value: float, best: float, worst: float, tolerance: float) -> str:
+    return "win" if best - value <= tolerance else "loss" if value - worst <= tolerance else "draw"
+
+
+def _position(game_name: str, formulation: str, pos: Position, answers: list[Answer]) -> dict[str, object]:
+    game = get_game(game_name)
+    state = pos.state(game)
+    grade = pos.grade()
+    worst = min(grade.expected.values())
+    classes = {m.action: _colour(m.value, grade.best, worst, grade.tolerance) for m in pos.moves}
+    svg = boards.draw(game_name, state, Marks(values=classes))
+    view = game.formulation(formulation).render_state(state)
+    return {
+        "index": pos.index,
+        "mover": game.formulation(formulation).seat_name(pos.mover),
+        "ply": pos.ply,
+        "legal": pos.features["legal"],
+        "optimal": pos.features["optimal"],
+        "svg": Markup(svg) if svg else None,
+        "view": view,
+        "moves": [
+            {"label": m.label, "value": f"{m.value:.3g}", "colour": VALUE_COLOURS[classes[m.action]]}
+            for m in pos.moves
+        ],
+        "answers": [
+            {
+                "player": a.player,
+                "label": a.label or f"failure ({a.failure})",
+                "verdict": "optimal" if a.optimal else f"loss {a.loss:.3g}",
+            }
+            for a in answers
+        ],
+    }
+
+
+def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | None:
+    """The store's suite runs, or None when it has none (or a single run of games is asked for)."""
+    if run is not None:
+        return None
+    try:
+        results: SuiteResults = read_results(store_path)
+    except UserError:  # no suite run in this store
+        return None
+    listed = []
+    for suite_run, answers in results.runs:
+        from ..suites.file import read_suite
+
+        page = f"suites/{suite_run.id}.html"
+        try:
+            suite, path = read_suite(suite_run.suite)
+        except UserError:  # the file is not beside the store (another machine): the tables still show
+            suite = None
+        if suite is not None and suite.hash == suite_run.hash:
+            by_position: dict[int, list[Answer]] = {}
+            for a in answers:
+                by_position.setdefault(a.position, []).append(a)
+            shown = [
+                _position(suite.game, suite.formulation, p, by_position.get(p.index, []))
+                for p in suite.positions[:DRAWN]
+            ]
+            truth = suite.truth
+            writer.page(
+                "suite.html",
+                page,
+                "../",
+                suite={
+                    "name": suite.name,
+                    "game": suite.game,
+                    "hash": suite.hash,
+                    "source": suite.sampler,
+                    "oracle": f"{truth.get('name')} ({'; '.join(truth.get('sources') or [])})",
+                    "positions": shown,
+                    "more": max(0, len(suite.positions) - DRAWN),
+                },
+            )
+            link: Cell = Cell(suite_run.suite, href=page)
+        else:
+            link = Cell(suite_run.suite)
+        players = len({a.player for a in answers})
+        listed.append(
+            [
+                link,
+                Cell(suite_run.game),
+                Cell(suite_run.hash[:19]),
+                Cell(str(len(answers))),
+                Cell(str(players)),
+            ]
+        )
+    suites = Grid(
+        "suites-list",
+        "Suites (open one to see its positions)",
+        ["suite", "game", "hash", "answers", "players"],
+        listed,
+    )
+    return Section(
+        "suites",
+        "Suites",
+        "Fixed positions answered once by each player, against the suite's stored truth; pairs compared "
+        "on the same positions (McNemar for rates, a paired bootstrap for loss).",
+        tables=[
+            suites,
+            _grid(players_table(results), "suite-players"),
+            _grid(pairs_table(results), "suite-pairs"),
+        ],
+    )

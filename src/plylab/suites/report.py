@@ -1,0 +1,218 @@
+"""What a suite run says: per player, and for every pair of players on the same positions.
+
+Per player (`suite-players`): the optimal-move rate with its Wilson interval, the mean loss on the
+suite's graded scale, skill above chance (the rate less the mean of the positions' own random
+baselines, `chance`), the rate in each difficulty band (by that baseline), failures, calls and
+tokens. Per pair (`suite-pairs`): on the positions both answered, the paired difference of rates
+(McNemar, exact) and of mean losses (paired bootstrap, seeded), each with interval and p-value.
+Both are entries of the one table registry, so every format `render` writes works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from ..analysis.paired import mcnemar, paired_bootstrap
+from ..analysis.stats import wilson
+from ..errors import UserError
+from ..render.table import Table, register_table
+from .study import Answer, SuiteRun, SuiteStore
+
+# Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).
+BANDS: tuple[tuple[str, float, float], ...] = (
+    ("hard", 0.0, 0.25),  # chance <= 1/4
+    ("medium", 0.25, 0.5),  # 1/4 < chance <= 1/2
+    ("easy", 0.5, 1.0),  # chance > 1/2
+)
+BOOTSTRAP_SEED = 0
+RESAMPLES = 2000
+
+
+def band_of(chance: float) -> str:
+    for name, low, high in BANDS:
+        if low < chance <= high or (low == 0.0 and chance <= high):
+            return name
+    return BANDS[-1][0]
+
+
+@dataclass(frozen=True)
+class SuiteResults:
+    """Every suite run of a store with its answers: what the suite tables are built from."""
+
+    runs: tuple[tuple[SuiteRun, tuple[Answer, ...]], ...]
+
+
+def read_results(store_path: Path, suite: str | None = None) -> SuiteResults:
+    """The store's suite runs (only `suite`'s where named); UserError when there are none."""
+    if not store_path.is_file():
+        raise UserError(f"no store at {store_path}; run a suite first (plylab suite run NAME --player SPEC)")
+    store = SuiteStore(store_path, create=False)
+    try:
+        runs = [r for r in store.suite_runs() if suite is None or r.suite == suite]
+        if not runs:
+            which = f"of suite '{suite}' " if suite else ""
+            raise UserError(
+                f"no suite runs {which}in {store_path}; run one with plylab suite run NAME --player SPEC"
+            )
+        return SuiteResults(tuple((r, tuple(store.answers(r.id))) for r in runs))
+    finally:
+        store.close()
+
+
+def _num(x: float | None, digits: int = 3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def _by_player(answers: Sequence[Answer]) -> dict[str, list[Answer]]:
+    out: dict[str, list[Answer]] = {}
+    for a in answers:
+        out.setdefault(a.player, []).append(a)
+    return out
+
+
+PLAYER_COLUMNS = [
+    "suite",
+    "player",
+    "n",
+    "optimal rate [95% CI]",
+    "mean loss",
+    "above chance",
+    *(f"{name} rate (n)" for name, _, _ in BANDS),
+    "failures",
+    "calls",
+    "tokens in",
+    "tokens out",
+    "cost",
+]
+
+
+@register_table(
+    "suite-players",
+    "per suite and player: optimal-move rate (Wilson), mean loss, skill above chance, rates by difficulty band, calls, tokens and cost",
+)
+def players_table(results: SuiteResults) -> Table:
+    rows: list[list[str]] = []
+    data: list[dict[str, object]] = []
+    for run, answers in results.runs:
+        for player, mine in _by_player(answers).items():
+            n = len(mine)
+            rate = wilson(sum(a.optimal for a in mine), n)
+            loss = sum(a.loss for a in mine) / n
+            above = (rate.rate or 0.0) - sum(a.chance for a in mine) / n
+            bands: dict[str, dict[str, object]] = {}
+            cells = []
+            for name, _, _ in BANDS:
+                inside = [a for a in mine if band_of(a.chance) == name]
+                r = sum(a.optimal for a in inside) / len(inside) if inside else None
+                bands[name] = {"rate": r, "n": len(inside)}
+                cells.append(f"{_num(r)} ({len(inside)})")
+            failures = sum(1 for a in mine if a.failure is not None and a.action is None)
+            calls = sum(a.calls for a in mine)
+            tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
+            costs = [a.cost for a in mine if a.cost is not None]
+            cost = sum(costs) if costs else None
+            rows.append(
+                [
+                    run.suite,
+                    player,
+                    str(n),
+                    f"{_num(rate.rate)} [{_num(rate.low)}, {_num(rate.high)}]",
+                    _num(loss),
+                    f"{above:+.3f}",
+                    *cells,
+                    str(failures),
+                    str(calls),
+                    str(tin),
+                    str(tout),
+                    "–" if cost is None else f"${cost:.4f}",
+                ]
+            )
+            data.append(
+                {
+                    "suite": run.suite,
+                    "hash": run.hash,
+                    "game": run.game,
+                    "player": player,
+                    "n": n,
+                    "optimal": rate.to_json(),
+                    "mean_loss": loss,
+                    "above_chance": above,
+                    "bands": bands,
+                    "failures": failures,
+                    "calls": calls,
+                    "input_tokens": tin,
+                    "output_tokens": tout,
+                    "cost": cost,
+                }
+            )
+    notes = [
+        "optimal: a move as good as the best on the suite's graded scale; a failure is not optimal and loses best minus worst",
+        "above chance: the rate less the mean chance that a uniformly random legal move is optimal",
+        "bands by that chance: hard <= 1/4 < medium <= 1/2 < easy",
+    ]
+    return Table(PLAYER_COLUMNS, rows, notes=notes, title="Suites: players", data={"players": data})
+
+
+PAIR_COLUMNS = [
+    "suite",
+    "first",
+    "second",
+    "n",
+    "rate difference [95% CI]",
+    "McNemar p",
+    "loss difference [95% CI]",
+    "bootstrap p",
+]
+
+
+@register_table(
+    "suite-pairs",
+    "per suite, every pair of players on the positions both answered: paired difference of optimal rates (McNemar exact) and of mean loss (paired bootstrap)",
+)
+def pairs_table(results: SuiteResults) -> Table:
+    rows: list[list[str]] = []
+    data: list[dict[str, object]] = []
+    for run, answers in results.runs:
+        players = _by_player(answers)
+        for first, second in combinations(sorted(players), 2):
+            a = {x.position: x for x in players[first]}
+            b = {x.position: x for x in players[second]}
+            common = sorted(a.keys() & b.keys())
+            rate = mcnemar([a[i].optimal for i in common], [b[i].optimal for i in common])
+            loss = paired_bootstrap(
+                [a[i].loss for i in common],
+                [b[i].loss for i in common],
+                resamples=RESAMPLES,
+                seed=BOOTSTRAP_SEED,
+            )
+            rows.append(
+                [
+                    run.suite,
+                    first,
+                    second,
+                    str(len(common)),
+                    f"{rate.difference:+.3f} [{rate.low:+.3f}, {rate.high:+.3f}]",
+                    f"{rate.p:.3g}",
+                    f"{loss.difference:+.3f} [{loss.low:+.3f}, {loss.high:+.3f}]",
+                    f"{loss.p:.3g}" if loss.p > 0 else f"<{1 / RESAMPLES:.1g}",
+                ]
+            )
+            data.append(
+                {
+                    "suite": run.suite,
+                    "hash": run.hash,
+                    "first": first,
+                    "second": second,
+                    "rate": rate.to_json(),
+                    "loss": loss.to_json(),
+                }
+            )
+    notes = [
+        "difference: first minus second, on the same positions",
+        f"rates: McNemar's exact test (binomial on discordant positions), Wald interval for paired proportions; "
+        f"loss: paired bootstrap, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}",
+    ]
+    return Table(PAIR_COLUMNS, rows, notes=notes, title="Suites: pairs", data={"pairs": data})

@@ -1,0 +1,287 @@
+"""Running a suite: one call per position and player, a study on the one run driver.
+
+Each job rebuilds the position from its history (chance outcomes included, so a seat's view with
+its hidden information is what it was in play) and asks a fresh player through `Player.act`, the
+path every game's session uses: the same prompt, formulation, output rules and failure policy. The
+answer is scored against the position's stored truth and saved in a table of its own in the same
+store, keyed by run, position and player, so a killed run resumes with exactly one answer each.
+A suite's run is named after the suite and its hash: a rebuilt suite is another run; a player
+added later joins the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncGenerator
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..games import get_game
+from ..harness.forecast import Forecast, model_of
+from ..harness.hooks import hooks_for
+from ..harness.store import Store
+from ..harness.study import Part, StudyContext
+from ..players import RunContext, Turn, player_class
+from ..players.canonical import canonical_spec
+from ..seeds import derive_seed
+from ..words import count
+from .file import Position, Suite
+from .until import WidthStop
+
+ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
+    run_id INTEGER NOT NULL, position INTEGER NOT NULL, player TEXT NOT NULL, position_id TEXT NOT NULL,
+    action INTEGER, label TEXT, optimal INTEGER NOT NULL, loss REAL NOT NULL, span REAL NOT NULL,
+    chance REAL NOT NULL, features TEXT NOT NULL, failure TEXT, prompt TEXT, reply TEXT,
+    input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+    calls INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, cost REAL, elapsed REAL,
+    PRIMARY KEY (run_id, position, player))"""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One player's answer to one position, scored on the position's graded scale. A failure (no
+    legal move) is not optimal and loses best minus the worst legal move."""
+
+    position: int
+    player: str
+    position_id: str
+    action: int | None
+    label: str | None
+    optimal: bool
+    loss: float
+    span: float
+    chance: float
+    features: dict[str, Any]
+    failure: str | None = None
+    prompt: str | None = None
+    reply: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+    cache_hits: int = 0
+    cost: float | None = None
+    elapsed: float = 0.0
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """A suite run as the report reads it: its name, suite name, hash and game."""
+
+    id: int
+    name: str
+    suite: str
+    hash: str
+    game: str
+
+
+class SuiteStore(Store):
+    """The games' store with the suites' answers table: one SQL home for what a suite run saves."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        super().__init__(path, create=create)
+        if create:
+            self._conn.execute(ANSWERS)
+
+    def answered(self, run_id: int) -> set[tuple[int, str]]:
+        rows = self._conn.execute("SELECT position, player FROM suite_answers WHERE run_id=?", (run_id,))
+        return {(int(r[0]), str(r[1])) for r in rows}
+
+    def save_answer(self, run_id: int, answer: Answer) -> bool:
+        row = asdict(answer)
+        row["features"] = json.dumps(row["features"], sort_keys=True)
+        row["optimal"] = int(answer.optimal)
+        names = ["run_id", *row]
+        sql = (
+            f"INSERT OR IGNORE INTO suite_answers ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+        )
+        cur = self._conn.execute(sql, (run_id, *row.values()))
+        return cur.rowcount == 1
+
+    def suite_runs(self) -> list[SuiteRun]:
+        rows = self._conn.execute("SELECT id, name, plan FROM runs WHERE kind='suite' ORDER BY id").fetchall()
+        out = []
+        for r in rows:
+            plan = json.loads(r["plan"])
+            out.append(
+                SuiteRun(
+                    int(r["id"]), str(r["name"]), str(plan["suite"]), str(plan["hash"]), str(plan["game"])
+                )
+            )
+        return out
+
+    def answers(self, run_id: int) -> list[Answer]:
+        if not self.has_answers():
+            return []
+        rows = self._conn.execute(
+            "SELECT * FROM suite_answers WHERE run_id=? ORDER BY player, position", (run_id,)
+        ).fetchall()
+        fields = Answer.__dataclass_fields__
+        return [
+            Answer(
+                **{k: r[k] for k in fields if k not in ("features", "optimal")},
+                optimal=bool(r["optimal"]),
+                features=json.loads(r["features"]),
+            )
+            for r in rows
+        ]
+
+    def has_answers(self) -> bool:
+        row = self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='suite_answers'")
+        return row.fetchone() is not None
+
+
+@dataclass(frozen=True)
+class SuiteJob:
+    """One position put to one player (picklable: a process pool or Ray may play it)."""
+
+    key: str
+    game: str
+    formulation: str
+    player: str
+    position: Position
+    seed: int
+    uses_model: bool
+
+    def turn(self) -> Turn:
+        """The position as a session would put it to its mover: the state rebuilt from the history
+        (chance included), the suite's formulation; what the player reads is `turn.view`."""
+        game = get_game(self.game)
+        pos = self.position
+        state = pos.state(game)
+        return Turn(game, game.formulation(self.formulation), state, pos.mover, pos.ply, self.key)
+
+    async def play(self, context: RunContext) -> Answer:
+        turn = self.turn()
+        game, formulation, pos = turn.game, turn.formulation, self.position
+        state = turn.state.clone()
+        ctx = replace(context, job_key=self.key)
+        player = hooks_for(game).player(self.player, game, pos.mover, self.seed, ctx)
+        t0 = time.perf_counter()
+        try:
+            decision = await player.act(turn)
+        finally:
+            player.close()
+        elapsed = time.perf_counter() - t0
+        grade = pos.grade()
+        action, failure = decision.action, decision.failure
+        if action is not None and action not in grade.expected:
+            action, failure = None, "illegal"
+        attempts = decision.attempts
+        costs = [a.cost for a in attempts if a.cost is not None]
+        final = attempts[-1] if attempts else None
+        worst = min(grade.expected.values())
+        return Answer(
+            position=pos.index,
+            player=self.player,
+            position_id=pos.id,
+            action=action,
+            label=None if action is None else formulation.action_label(state, action),
+            optimal=action is not None and grade.is_best(action),
+            loss=grade.loss(action) if action is not None else grade.best - worst,
+            span=grade.span,
+            chance=float(pos.features["chance"]),
+            features=pos.features,
+            failure=failure,
+            prompt=None if final is None else final.prompt,
+            reply=None if final is None else final.reply,
+            input_tokens=sum(a.input_tokens for a in attempts),
+            output_tokens=sum(a.output_tokens for a in attempts),
+            calls=sum(1 for a in attempts if a.prompt is not None and not a.cached),
+            cache_hits=sum(1 for a in attempts if a.cached),
+            cost=sum(costs) if costs else None,
+            elapsed=elapsed,
+        )
+
+
+class SuiteStudy:
+    """A suite put to players: jobs are (position, player) in the suite's order, missing ones only."""
+
+    kind = "suite run"
+
+    def __init__(self, suite: Suite, players: list[str], until: float | None = None) -> None:
+        self.suite = suite
+        self.until = until
+        self.players = [canonical_spec(p) for p in players]
+        self.name = f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
+        self.lease = f"suite:{self.name}"
+        self.planned = len(suite.positions) * len(self.players)
+        game = get_game(suite.game)
+        for spec in self.players:  # every spec checked (and refused in one line) before anything runs
+            hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
+
+    def open_store(self, path: Path) -> SuiteStore:
+        return SuiteStore(path)
+
+    def plan(self) -> dict[str, object]:
+        s = self.suite
+        return {"suite": s.name, "hash": s.hash, "game": s.game, "formulation": s.formulation}
+
+    def jobs(self, done: set[tuple[int, str]]) -> list[SuiteJob]:
+        s = self.suite
+        out = []
+        for pos in s.positions:
+            for spec in self.players:
+                if (pos.index, spec) in done:
+                    continue
+                out.append(
+                    SuiteJob(
+                        key=f"{self.name}/{pos.index}/{spec}",
+                        game=s.game,
+                        formulation=s.formulation,
+                        player=spec,
+                        position=pos,
+                        seed=derive_seed(s.hash, pos.index, spec),
+                        uses_model=player_class(spec)[1].uses_model,
+                    )
+                )
+        return out
+
+    async def parts(
+        self, store: SuiteStore, context: StudyContext
+    ) -> AsyncGenerator[Part[SuiteJob, Answer], None]:
+        run_id = store.open_run(self.name, 0, self.plan(), kind="suite")
+        wanted = {(p.index, spec) for p in self.suite.positions for spec in self.players}
+        done = store.answered(run_id) & wanted
+        jobs = self.jobs(done)
+        budget = None
+        if self.until is not None:
+            budget = WidthStop(self.until, self.players, [(j.position.index, j.player) for j in jobs])
+            for a in store.answers(run_id):
+                if (a.position, a.player) in wanted:
+                    budget.count(a.player, a.optimal)
+        yield Part(
+            jobs,
+            lambda answer: store.save_answer(run_id, answer),
+            lambda status, why: store.finish_run(run_id, status, why),
+            self.planned,
+            already=len(done),
+            model=any(player_class(p)[1].uses_model for p in self.players),
+            extra=store.rules(run_id),
+            budget=budget,
+        )
+
+    def details(self) -> list[str]:
+        return [f"{count(len(self.suite.positions), 'position')} x {count(len(self.players), 'player')}"]
+
+    def forecast(self, store_path: Path) -> Forecast:
+        saved = 0
+        if store_path.exists():
+            store = SuiteStore(store_path, create=False)
+            try:
+                runs = [r for r in store.suite_runs() if r.name == self.name]
+                if runs:
+                    done = store.answered(runs[0].id) if store.has_answers() else set()
+                    saved = len({(i, p) for i, p in done if p in self.players})
+            finally:
+                store.close()
+        out = Forecast(self.kind, self.name, self.planned - saved, saved)
+        for spec in self.players:
+            model = model_of(spec)
+            if model is not None:
+                out.load(model).calls += len(self.suite.positions)
+        return out
+
+
+__all__ = ["Answer", "SuiteJob", "SuiteRun", "SuiteStore", "SuiteStudy"]
