@@ -47,7 +47,9 @@ class Graded:
     failure: str | None
 
 
-def graded(ply: int, seat: int, action: int | None, grade: StoredGrade | str | None, failure: str | None) -> Graded:
+def graded(
+    ply: int, seat: int, action: int | None, grade: StoredGrade | str | None, failure: str | None
+) -> Graded:
     """A move's fields, its stored grade (a dict, or the store's JSON text) read back as a `Grade`."""
     return Graded(ply, seat, action, None if grade is None else Grade.from_json(grade), failure)
 
@@ -151,11 +153,14 @@ def inspect_score(figures: GameScore) -> Score:
 def wilson_metric() -> Metric:
     """The optimal-move rate pooled over every informative decision of the samples, with its 95% Wilson
     interval (`analysis.stats.wilson`, as plylab's tables print it): `wilson_rate`, `_low`, `_high`."""
+
     @metric(name="wilson")
     def _wilson() -> Metric:
         def compute(scores: list[SampleScore]) -> Value:
             meta = [s.score.metadata or {} for s in scores]
-            e = wilson(sum(int(m.get("best", 0)) for m in meta), sum(int(m.get("informative", 0)) for m in meta))
+            e = wilson(
+                sum(int(m.get("best", 0)) for m in meta), sum(int(m.get("informative", 0)) for m in meta)
+            )
             return {
                 "rate": NAN if e.rate is None else e.rate,
                 "low": NAN if e.low is None else e.low,
@@ -184,6 +189,7 @@ def metrics(chess: bool = False) -> dict[str, list[Metric]]:
 def ground_truth(chess: bool = False) -> Scorer:
     """The scorer of a sample whose solver played a plylab game (`state.metadata["plylab"]`, written by
     `plylab.tasks.game.play`): the game's figures (module doc)."""
+
     @scorer(metrics=metrics(chess), name="ground_truth")
     def _ground_truth() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
