@@ -78,8 +78,9 @@ def _scripted() -> type[ModelAPI]:
 
 
 def eval_in_process(tmp: Path, model: str, **task_args: Any) -> Any:
-    import plylab.tasks  # noqa: F401 - what the entry point loads
     from inspect_ai import eval as inspect_eval_api
+
+    import plylab.tasks  # noqa: F401 - what the entry point loads
 
     [log] = inspect_eval_api(
         "plylab/game", task_args=task_args, model=model, log_dir=str(tmp), display="none"

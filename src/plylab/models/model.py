@@ -280,7 +280,7 @@ def get_model(
     is the first retry's wait in seconds. `model_args` go to the inspect provider (e.g.
     `responses_api=False`). Inside `bound_model(m)` (an inspect task's solver), `m.name` is `m`.
     """
-    bound = _bound.get().get(name)
+    bound = (_bound.get() or {}).get(name)
     if bound is not None:
         return bound
     if "api_key" in model_args:
@@ -306,7 +306,9 @@ def get_model(
     return model
 
 
-_bound: contextvars.ContextVar[dict[str, Model]] = contextvars.ContextVar("plylab_bound_models", default={})
+_bound: contextvars.ContextVar[dict[str, Model] | None] = contextvars.ContextVar(
+    "plylab_bound_models", default=None
+)
 
 
 @contextlib.contextmanager
@@ -314,7 +316,7 @@ def bound_model(model: Model) -> Iterator[None]:
     """Within the block (and the tasks it starts), `get_model(model.name)` is `model`: an inspect
     task's solver binds the model under evaluation, so the `llm` player of the game it plays calls
     inspect's model through `plylab.models.call` as it calls any other."""
-    token = _bound.set({**_bound.get(), model.name: model})
+    token = _bound.set({**(_bound.get() or {}), model.name: model})
     try:
         yield
     finally:

@@ -51,7 +51,8 @@ def graded(
     ply: int, seat: int, action: int | None, grade: StoredGrade | str | None, failure: str | None
 ) -> Graded:
     """A move's fields, its stored grade (a dict, or the store's JSON text) read back as a `Grade`."""
-    return Graded(ply, seat, action, None if grade is None else Grade.from_json(grade), failure)
+    read = None if grade is None else Grade.from_json(grade if isinstance(grade, str) else dict(grade))
+    return Graded(ply, seat, action, read, failure)
 
 
 @dataclass(frozen=True)
