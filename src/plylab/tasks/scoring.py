@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 # at module level: inspect reads the metric's and the scorer's type hints when it calls them
+from inspect_ai.log import EvalScore
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
@@ -210,3 +211,41 @@ def ground_truth(chess: bool = False) -> Scorer:
 
 def is_nan(value: object) -> bool:
     return isinstance(value, float) and math.isnan(value)
+
+
+def metric_results(scores: Sequence[Score], scorer_name: str = "ground_truth") -> list[EvalScore]:
+    """The log's results for scores written without an eval (`plylab export --format inspect`):
+    each key's metrics (`metrics`) over the samples that key scored, NaN left out as inspect leaves
+    it out, named as inspect names them (`mean`, `stderr`, `plylab/wilson_low`, ...)."""
+    from inspect_ai._util.registry import registry_log_name
+    from inspect_ai.log import EvalMetric
+
+    if not scores:
+        return []
+    chess = "acpl" in dict(scores[0].value)  # type: ignore[arg-type]
+    out = []
+    for key, listed in metrics(chess).items():
+        kept = [
+            SampleScore(score=s.model_copy(update={"value": v}), sample_id=i)
+            for i, s in enumerate(scores)
+            if not is_nan(v := dict(s.value)[key])  # type: ignore[arg-type]
+        ]
+        found: dict[str, EvalMetric] = {}
+        for m in listed:
+            name = registry_log_name(m)
+            value = cast(Any, m)(kept) if kept else NAN  # Metric: a protocol of two call signatures
+            if isinstance(value, dict):
+                for part, v in value.items():
+                    found[f"{name}_{part}"] = EvalMetric(name=part, group=name.split("/")[-1], value=float(v))
+            else:
+                found[name] = EvalMetric(name=name, value=float(value))
+        out.append(
+            EvalScore(
+                name=key,
+                scorer=scorer_name,
+                scored_samples=len(kept),
+                unscored_samples=len(scores) - len(kept),
+                metrics=found,
+            )
+        )
+    return out
