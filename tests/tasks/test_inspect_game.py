@@ -77,13 +77,15 @@ def _scripted() -> type[ModelAPI]:
     return ScriptedAPI
 
 
-def eval_in_process(tmp: Path, model: str, **task_args: Any) -> Any:
+def eval_in_process(tmp: Path, model: str, generate: dict[str, Any] | None = None, **task_args: Any) -> Any:
+    """`inspect_ai.eval("plylab/game", ...)` in this process: the task's parameters, and inspect's
+    generate options (`generate`: `batch`, `temperature`, ...) as `inspect eval` flags give them."""
     from inspect_ai import eval as inspect_eval_api
 
     import plylab.tasks  # noqa: F401 - what the entry point loads
 
     [log] = inspect_eval_api(
-        "plylab/game", task_args=task_args, model=model, log_dir=str(tmp), display="none"
+        "plylab/game", task_args=task_args, model=model, log_dir=str(tmp), display="none", **(generate or {})
     )
     return log
 
@@ -149,6 +151,47 @@ def test_a_model_that_cannot_move_forfeits_and_scores_a_failure(tmp_path: Path) 
         value = sample.scores["ground_truth"].value
         assert value["failure"] == 1.0 and value["outcome"] == 0.0
         assert math.isnan(value["optimal"])  # no move played: unscored, not a zero
+
+
+def test_inspect_batch_reaches_the_generate_config_of_every_move(tmp_path: Path) -> None:
+    """`inspect eval --batch`: the eval's generate config reaches each move's call (its ModelEvent
+    records the config the provider was asked with), beside plylab's own per-call seed. Whether a
+    provider then batches is inspect's (OpenAI, Anthropic, Google): no local server offers it."""
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        generate={"batch": 50},
+        game="tic_tac_toe",
+        opponent="optimal",
+        games=2,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    assert log.eval.config is not None
+    events = [e for sample in log.samples for e in model_events(sample)]
+    assert events and all(e.config.batch == 50 for e in events)
+    assert all(e.config.seed is not None for e in events)  # plylab's seed per call (models.call)
+
+
+def test_the_llm_players_batch_key_reaches_inspects_generate_config(tmp_path: Path) -> None:
+    """`llm:...,batch=on` (plylab's own runs and `-T player=batch=on`): the same door, inspect's `batch`."""
+    from plylab.models import GenerateConfig as PlylabConfig
+    from plylab.models import get_model
+
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        game="tic_tac_toe",
+        opponent="optimal",
+        games=2,
+        player="on_failure=random,batch=on",
+    )
+    assert log.status == "success", log.error
+    events = [e for sample in log.samples for e in model_events(sample)]
+    assert events and all(e.config.batch is True for e in events)
+    local = get_model("local")  # plylab's own door (weights not loaded until a call)
+    assert local._inspect_config(PlylabConfig(batch=True), None).batch is True
+    assert local._inspect_config(PlylabConfig(), None).batch is None
 
 
 def test_bad_task_parameters_are_one_clear_error() -> None:

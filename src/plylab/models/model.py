@@ -240,6 +240,7 @@ class Model:
                 extra_body={"response_format": {"type": "json_object", "schema": schema}}
                 if fmt == "json_object"
                 else None,
+                batch=cfg.batch,
             )
         return InspectConfig(
             temperature=cfg.temperature,
@@ -257,6 +258,7 @@ class Model:
             extra_body={"response_format": {"type": "json_object", "schema": schema}}
             if fmt == "json_object"
             else None,
+            batch=cfg.batch,
         )
 
 
