@@ -150,6 +150,7 @@ def test_a_model_that_cannot_move_forfeits_and_scores_a_failure(tmp_path: Path) 
         assert len(model_events(sample)) == 1  # the one call, whose reply was no move
         value = sample.scores["ground_truth"].value
         assert value["failure"] == 1.0 and value["outcome"] == 0.0
+        assert sample.scores["ground_truth"].answer == "failure"
         assert math.isnan(value["optimal"])  # no move played: unscored, not a zero
 
 

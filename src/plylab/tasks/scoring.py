@@ -61,6 +61,7 @@ class GameScore:
     """One game's figures from the player's side (module doc); `value` is the inspect score's value."""
 
     value: dict[str, float]
+    outcome: str  # win, draw, loss or failure: the score's answer
     scale: str | None
     source: str | None
     decisions: int  # the player's graded decisions
@@ -117,6 +118,7 @@ def game_score(
     first = pairs[0][0] if pairs else None
     return GameScore(
         value=value,
+        outcome=outcome,
         scale=None if first is None else scale_of(first),
         source=None if first is None else first.source,
         decisions=len(pairs),
@@ -149,7 +151,12 @@ def chess_figures(moves: Sequence[Graded], seat: int) -> dict[str, float]:
 
 
 def inspect_score(figures: GameScore) -> Score:
-    return Score(value=dict(figures.value), explanation=figures.explanation(), metadata=figures.metadata())
+    return Score(
+        value=dict(figures.value),
+        answer=figures.outcome,
+        explanation=figures.explanation(),
+        metadata=figures.metadata(),
+    )
 
 
 def wilson_metric() -> Metric:
