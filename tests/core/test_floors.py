@@ -34,6 +34,7 @@ FLOORS = {
     "plylab.learning": 6,
     "plylab.clue": 6,
     "plylab.paper": 7,
+    "plylab.tasks": 7,  # inspect tasks and scorers over the session, the oracles and Clue
     "plylab.reports": 8,
     "plylab.cli": 9,
 }
