@@ -5,11 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +13,7 @@ import pytest
 
 from plylab.cli import main
 from tests.support.browser import ARGS, CHROMIUM
-from tests.support.ports import free_port
+from tests.support.inspect_view import inspect_view, samples_shown
 
 pytestmark = [
     pytest.mark.browser,
@@ -30,37 +25,12 @@ pytestmark = [
 def viewer(report_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     logs = tmp_path_factory.mktemp("inspect-view") / "logs"
     assert main(["export", str(logs), "--format", "inspect", "--store", str(report_store)]) == 0
-    inspect = shutil.which("inspect", path=str(Path(sys.executable).parent))
-    assert inspect, "inspect_ai's `inspect` command is installed with plylab"
-    port = free_port()
-    proc = subprocess.Popen(
-        [inspect, "view", "--log-dir", str(logs), "--recursive", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(300):  # up to 30 s for the viewer to start
-            try:
-                urllib.request.urlopen(url, timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("inspect view did not start")
+    with inspect_view(logs) as url:
         yield url, logs
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _samples_shown(sync_api: Any, page: Any) -> Any:
-    """Wait until a log's two samples are listed. The viewer shows its list, then "Loading log…",
-    then the samples: wait on the page's text (expect retries), not on an element of the state before."""
-    body = sync_api.expect(page.locator("body"))
-    body.to_contain_text("2 Samples", timeout=60_000)
-    body.to_contain_text("game-", timeout=60_000)
-    return body
+    return samples_shown(sync_api, page, 2, "game-")
 
 
 def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[str, Path]) -> None:

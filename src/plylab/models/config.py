@@ -33,6 +33,9 @@ class GenerateConfig(BaseModel):
     max_retries: int | None = Field(None, ge=0)  # retries after the first attempt (5xx, 429, time-out)
     # seconds one attempt may take before it is abandoned and retried (within `timeout`); None: `timeout`
     attempt_timeout: float | None = Field(None, gt=0.0)
+    # inspect's provider batch APIs (OpenAI, Anthropic, Google: about half the price, replies within
+    # hours); True or a batch size. Transport: how a reply is fetched, not what it is.
+    batch: bool | int | None = None
 
     def merged(self, other: GenerateConfig | None) -> GenerateConfig:
         """This config with every field that `other` sets replacing ours."""

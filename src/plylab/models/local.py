@@ -7,8 +7,8 @@ the concurrent games of a run queue here for the one model. A reply depends on i
 in fixed blocks, and the blocks it shares with the previous prompt are kept rather than evaluated
 again, which changes the time and not the bits (`decoding.py`). Runs replay exactly.
 
-`LocalModelAPI` registers the engine with inspect as the `plylab-local` provider, so the local
-model goes through the same door (retries, time-outs, concurrency caps) as any hosted one.
+`LocalModelAPI` registers the engine with inspect as the `plylab-local` provider (and, for
+`inspect eval --model plylab/local`, as `plylab`), so the local model goes through the same door (retries, time-outs, concurrency caps) as any hosted one.
 A reply to a JSON schema is written where the schema leaves no choice, its choices scored in one
 batch and its free values sampled (`structured.py`); a schema it cannot write becomes a GBNF
 grammar. Either way the output parses.
@@ -346,8 +346,10 @@ class LocalModelAPI(ModelAPI):
         super().__init__(
             model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig()
         )
-        if model_name != MODEL_NAME:
-            raise UserError(f"unknown local model '{model_name}'; the embedded model is '{MODEL_NAME}'")
+        if model_name not in (MODEL_NAME, "local"):
+            raise UserError(
+                f"unknown local model '{model_name}'; the embedded model is 'local' (or '{MODEL_NAME}')"
+            )
         if importlib.util.find_spec("llama_cpp") is None:
             raise UserError(
                 "the local model needs 'llama-cpp-python'; install plylab's dependencies (make setup)"
@@ -421,6 +423,13 @@ class LocalModelAPI(ModelAPI):
 
 @modelapi(name=PROVIDER)
 def _local_provider() -> type[ModelAPI]:
+    return LocalModelAPI
+
+
+@modelapi(name="plylab")
+def _plylab_provider() -> type[ModelAPI]:
+    """`inspect eval ... --model plylab/local`: the embedded model as inspect names it once the
+    package's `inspect_ai` entry point (`plylab.tasks`) is loaded."""
     return LocalModelAPI
 
 

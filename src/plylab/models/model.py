@@ -11,6 +11,7 @@ never holds or stores them, and scrubs them from whatever a server sends back (`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import math
@@ -18,7 +19,7 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -92,8 +93,13 @@ class Model:
         identity: str,
         defaults: GenerateConfig,
         max_connections: int,
+        local: bool | None = None,
+        in_eval: bool = False,
     ) -> None:
         self.name = name
+        self._local = name == LOCAL if local is None else local
+        # inspect's model under evaluation (`under_evaluation`): its calls stay in the sample's transcript
+        self.in_eval = in_eval
         self.identity = identity  # what the response cache keys on: name, server, weights
         self.defaults = defaults
         self.max_connections = max_connections
@@ -104,7 +110,27 @@ class Model:
 
     @property
     def is_local(self) -> bool:
-        return self.name == LOCAL
+        return self._local
+
+    @classmethod
+    def under_evaluation(cls, inspect_model: InspectModel) -> Model:
+        """inspect's model under evaluation (`inspect_ai.model.get_model()` in a task's solver) as a
+        plylab model: its calls go through this door (schemas, failures, replies as every player reads
+        them) and are recorded by inspect in the sample's transcript, one ModelEvent per call. The
+        eval's own options (retries, connections, `--batch`) stay inspect's."""
+        from . import local
+
+        name = str(inspect_model)
+        is_local = isinstance(inspect_model.api, local.LocalModelAPI)
+        return cls(
+            name,
+            inspect_model,
+            identity=name,
+            defaults=LOCAL_DEFAULTS if is_local else GenerateConfig(),
+            max_connections=1 if is_local else DEFAULT_MAX_CONNECTIONS,
+            local=is_local,
+            in_eval=True,
+        )
 
     def __repr__(self) -> str:
         return f"Model({self.name!r})"
@@ -143,14 +169,12 @@ class Model:
             async with deadline, gate(self) if gate is not None else nullcontext():
                 while True:
                     try:
-                        output = await _isolated(
-                            self._inspect.generate(
-                                _chat_messages(
-                                    _with_schema(messages, schema) if fmt == "prompt" else messages
-                                ),
-                                config=self._inspect_config(cfg, schema, fmt),
-                            )
+                        asked = self._inspect.generate(
+                            _chat_messages(_with_schema(messages, schema) if fmt == "prompt" else messages),
+                            config=self._inspect_config(cfg, schema, fmt),
                         )
+                        # in an eval the sample's transcript records the call; elsewhere a throwaway one
+                        output = await (asked if self.in_eval else _isolated(asked))
                         break
                     except Exception as exc:
                         if fmt is None or fmt == "prompt" or not _rejects_format(exc):
@@ -203,6 +227,21 @@ class Model:
         from inspect_ai.model import ResponseSchema
         from inspect_ai.util import JSONSchema
 
+        if self.in_eval:  # the eval's options (retries, time-outs, connections, batch) are inspect's
+            return InspectConfig(
+                temperature=cfg.temperature,
+                max_tokens=cfg.max_tokens,
+                seed=cfg.seed,
+                reasoning_effort=None if self.is_local else cfg.effort,
+                reasoning_summary=None if self.is_local else cfg.reasoning_summary,
+                response_schema=None
+                if schema is None or fmt not in (None, "json_schema")
+                else ResponseSchema(name="move", json_schema=JSONSchema.model_validate(schema), strict=True),
+                extra_body={"response_format": {"type": "json_object", "schema": schema}}
+                if fmt == "json_object"
+                else None,
+                batch=cfg.batch,
+            )
         return InspectConfig(
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,
@@ -219,6 +258,7 @@ class Model:
             extra_body={"response_format": {"type": "json_object", "schema": schema}}
             if fmt == "json_object"
             else None,
+            batch=cfg.batch,
         )
 
 
@@ -240,8 +280,11 @@ def get_model(
     is asked one cheap request first, so a wrong URL or key is one clear UserError up front.
     `defaults` overrides the model's generation defaults (e.g. `max_retries`, `timeout`); `backoff`
     is the first retry's wait in seconds. `model_args` go to the inspect provider (e.g.
-    `responses_api=False`).
+    `responses_api=False`). Inside `bound_model(m)` (an inspect task's solver), `m.name` is `m`.
     """
+    bound = (_bound.get() or {}).get(name)
+    if bound is not None:
+        return bound
     if "api_key" in model_args:
         raise UserError(
             "API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options"
@@ -263,6 +306,23 @@ def get_model(
             check_reachable(model.name, model._inspect.api)
         _models[memo] = model
     return model
+
+
+_bound: contextvars.ContextVar[dict[str, Model] | None] = contextvars.ContextVar(
+    "plylab_bound_models", default=None
+)
+
+
+@contextlib.contextmanager
+def bound_model(model: Model) -> Iterator[None]:
+    """Within the block (and the tasks it starts), `get_model(model.name)` is `model`: an inspect
+    task's solver binds the model under evaluation, so the `llm` player of the game it plays calls
+    inspect's model through `plylab.models.call` as it calls any other."""
+    token = _bound.set({**(_bound.get() or {}), model.name: model})
+    try:
+        yield
+    finally:
+        _bound.reset(token)
 
 
 def provider_of(name: str) -> str:

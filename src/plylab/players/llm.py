@@ -113,6 +113,9 @@ class LLMOptions(Params):
     reasoning: int | None = Field(None, ge=0, le=4000)
     base_url: str | None = None  # for openai-api/<service>/<model> and self-hosted servers
     max_connections: int | None = Field(None, ge=1)
+    # on: ask through the provider's batch API (inspect's `batch`: about half the price at OpenAI,
+    # Anthropic and Google, replies within hours); off: one request per call (the default)
+    batch: Literal["on", "off"] = "off"
 
     @field_validator("on_failure")
     @classmethod
@@ -369,7 +372,7 @@ class LLMPlayer(Player[LLMOptions]):
         "move alone)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
         "legal=listed (the paper's)|hidden, sample=one|majority:N|rethink:N, "
-        "summary, temperature, max_tokens (local: 256 unless given), timeout"
+        "summary, temperature, max_tokens (local: 256 unless given), timeout, batch=on|off (provider batch APIs)"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
@@ -537,6 +540,7 @@ class LLMPlayer(Player[LLMOptions]):
             effort=self.effort,
             reasoning_summary=self.trace_summary,
             timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
+            batch=True if o.batch == "on" else None,
         )
         at = move_call(self.seed, turn.job_key, turn.ply, n)
         attempt = await call(

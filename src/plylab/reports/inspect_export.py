@@ -6,9 +6,11 @@ sample's events are the game as it was played: each model call of the player (ev
 reasoning included, failed ones marked) is a model event whose input is that call's prompt alone,
 since every move is an independent call, and every other move is an info event; its messages are
 the last call's. Its target is what the oracle says the player could achieve (`win`/`draw`/`loss`
-from its first valued move; `unknown` where the oracle has no exact value), its two scores are
-`outcome` (win/draw/loss/failure from the player's side) and `optimality` (the share of its scored
-moves that were optimal, every move's verdict in the score's metadata), and its metadata holds the
+from its first valued move; for an equilibrium or engine, that scale's best moves), its scores are
+`outcome` (win/draw/loss/failure from the player's side), `optimality` (the share of its scored
+moves that were optimal, every move's verdict in the score's metadata) and `ground_truth`, the
+same figures and metrics `inspect eval plylab/game` scores with (`tasks.scoring`: optimal rate and
+loss on the one graded scale, failures, a chess game's ACPL and accuracy), and its metadata holds the
 game's identity (game, formulation, canonical specs, seat, seed, job key); the log's metadata
 holds the run's name, seed and plan. Logs are written with inspect's own `write_eval_log`, so
 `inspect view` and `read_eval_log` open them.
@@ -35,6 +37,8 @@ if TYPE_CHECKING:  # inspect_ai loads only when logs are written
     from inspect_ai.log import EvalResults, EvalSample
     from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Content, ModelUsage
     from inspect_ai.scorer import Score
+
+    from ..tasks.scoring import GameScore
 
 OUTCOME_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
 TASK = "plylab"
@@ -185,23 +189,43 @@ def _events(g: GameRow, moves: list[MoveRow], model: str) -> tuple[list[Event], 
     return events, last
 
 
-def _target(g: GameRow, moves: list[MoveRow]) -> tuple[str, JSONObject]:
+def _target(g: GameRow, moves: list[MoveRow], graded: GameScore) -> tuple[str, JSONObject]:
     """What the oracle says the player could achieve: the best exact value among its legal moves at
-    its first move the oracle valued (perfect play from there on, by both sides); else `unknown`
-    (a game, like a hidden one, whose oracle grades by expected payoff rather than exact value)."""
+    its first move the oracle valued (perfect play from there on, by both sides); for a game graded
+    by an equilibrium or an engine, its best moves on that scale; `unknown` only where nothing
+    grades the player's moves."""
     for m in moves:
         if m.seat != g.player_seat or not m.values_json:
             continue
         values = [v for v in json.loads(m.values_json).values() if v in VALUE_NAMES]
         if values:
             return VALUE_NAMES[max(values)], {"target_ply": m.ply, "target_from": "oracle value"}
-    return "unknown", {"target_from": "no exact oracle value for this game"}
+    if graded.scale is not None:
+        return f"the {graded.scale}'s best moves", {"target_from": f"{graded.scale} grades ({graded.source})"}
+    return "unknown", {"target_from": "no move of the player graded in this game"}
+
+
+def _graded(g: GameRow, moves: list[MoveRow]) -> GameScore:
+    """The game's ground-truth figures, as `inspect eval plylab/game` scores them (`tasks.scoring`)."""
+    from ..games import get_game
+    from ..tasks.scoring import game_score, graded
+
+    truth = get_game(g.game).ground_truth
+    return game_score(
+        [graded(m.ply, m.seat, m.action, m.grade, m.failure_kind) for m in moves],
+        g.player_seat,
+        g.outcome,
+        g.forfeit_by,
+        chess=truth is not None and truth.kind == "engine",
+    )
 
 
 def _sample(g: GameRow, moves: list[MoveRow], model: str) -> EvalSample:
     from inspect_ai.log import EvalSample
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
+
+    from ..tasks.scoring import inspect_score
 
     seat = g.player_seat
     mine = [m for m in moves if m.seat == seat]
@@ -218,7 +242,8 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> EvalSample:
     scored = [v for v in verdicts if v["move"] is not None and v["informative"]]
     optimal = sum(bool(v["optimal"]) for v in scored)
     events, messages = _events(g, moves, model)
-    target, target_meta = _target(g, moves)
+    graded = _graded(g, moves)
+    target, target_meta = _target(g, moves, graded)
     usage = ModelUsage(
         input_tokens=sum(m.input_tokens for m in mine),
         output_tokens=sum(m.output_tokens for m in mine),
@@ -252,6 +277,7 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> EvalSample:
                 + ("; no scored move in this game" if not scored else ""),
                 metadata={"optimal": optimal, "scored": len(scored), "moves": verdicts},
             ),
+            "ground_truth": inspect_score(graded),
         },
         metadata={
             "game": g.game,
@@ -289,10 +315,13 @@ def _results(samples: list[EvalSample]) -> EvalResults:
     opt = sum(_meta(s, "optimality")["optimal"] for s in samples)
     scored = sum(_meta(s, "optimality")["scored"] for s in samples)
     rate = {o: outcomes.count(o) / n if n else 0.0 for o in OUTCOME_VALUE}
+    from ..tasks.scoring import metric_results
+
     return EvalResults(
         total_samples=n,
         completed_samples=n,
         scores=[
+            *metric_results([_score(s, "ground_truth") for s in samples]),
             EvalScore(
                 name="optimality",
                 scorer="optimality",

@@ -27,11 +27,11 @@ import pyspiel
 
 from ..errors import UserError
 from ..games import GameDef, get_game
-from ..games.params import engine_quiet
 from ..harness.hooks import hooks_for
 from ..harness.store import DEFAULT_STORE, Store
 from ..oracles.graded import Grade, Grader
 from ..players import RunContext, Turn, player_class
+from ..quiet import engine_quiet
 from ..seeds import derive_seed
 from .file import MoveTruth, Position, Suite
 from .puzzles import Puzzle, read_puzzles

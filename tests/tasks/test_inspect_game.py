@@ -1,0 +1,272 @@
+"""`inspect eval plylab/game`: plylab's games as an inspect task, found through the package's
+`inspect_ai` entry point, the model under evaluation as the player, its calls in the sample's
+transcript and the game's ground truth as the score.
+
+The shared environment's plylab is installed from another checkout, so the entry point is declared
+to inspect here by a distribution made from this checkout's pyproject (`entry_point_path`): the
+command line finds `plylab/game` exactly as it will after `pip install plylab`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def entry_points_declared() -> dict[str, str]:
+    """pyproject's `[project.entry-points.inspect_ai]`."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return dict(data["project"]["entry-points"]["inspect_ai"])
+
+
+def entry_point_path(tmp: Path) -> Path:
+    """A folder holding a distribution whose only content is pyproject's inspect_ai entry points."""
+    info = tmp / "plylab_entry_point-0.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plylab-entry-point\nVersion: 0.0\n")
+    lines = [f"{k} = {v}" for k, v in entry_points_declared().items()]
+    (info / "entry_points.txt").write_text("[inspect_ai]\n" + "\n".join(lines) + "\n")
+    return tmp
+
+
+def inspect_eval(tmp: Path, *args: str, timeout: int = 600) -> Any:
+    """`inspect eval ARGS` in a child process, plylab found through the entry point alone; its log."""
+    from inspect_ai.log import read_eval_log
+
+    inspect = shutil.which("inspect", path=str(Path(sys.executable).parent))
+    assert inspect, "inspect_ai's `inspect` command is installed with plylab"
+    logs = tmp / "logs"
+    env = dict(os.environ, PYTHONPATH=f"{entry_point_path(tmp / 'ep')}:{ROOT / 'src'}")
+    done = subprocess.run(
+        [inspect, "eval", *args, "--log-dir", str(logs), "--display", "none", "--no-log-realtime"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=tmp,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    found = sorted(logs.glob("*.eval"))
+    assert len(found) == 1, found
+    return read_eval_log(str(found[0]))
+
+
+class ScriptedAPI(ModelAPI):
+    """A scripted model whose every reply is no move (inspect's own `mockllm` counts tokens with
+    tiktoken, which downloads its tables: not offline)."""
+
+    async def generate(
+        self, input: list[ChatMessage], tools: list[Any], tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        return ModelOutput.from_content(self.model_name, "I would rather not move.")
+
+
+@modelapi(name="scripted-nomove")
+def _scripted() -> type[ModelAPI]:
+    return ScriptedAPI
+
+
+def eval_in_process(tmp: Path, model: str, generate: dict[str, Any] | None = None, **task_args: Any) -> Any:
+    """`inspect_ai.eval("plylab/game", ...)` in this process: the task's parameters, and inspect's
+    generate options (`generate`: `batch`, `temperature`, ...) as `inspect eval` flags give them."""
+    from inspect_ai import eval as inspect_eval_api
+
+    import plylab.tasks  # noqa: F401 - what the entry point loads
+
+    [log] = inspect_eval_api(
+        "plylab/game", task_args=task_args, model=model, log_dir=str(tmp), display="none", **(generate or {})
+    )
+    return log
+
+
+def model_events(sample: Any) -> list[Any]:
+    from inspect_ai.event import ModelEvent
+
+    return [e for e in sample.events if isinstance(e, ModelEvent)]
+
+
+def player_moves(sample: Any) -> list[dict[str, Any]]:
+    played = sample.metadata["plylab"]
+    return [m for m in played["moves"] if m["seat"] == played["player_seat"]]
+
+
+def test_the_entry_point_names_the_tasks_module() -> None:
+    """What `pip install plylab` declares: inspect loads `plylab.tasks` for any `plylab/...` name,
+    and that module registers the task and the `plylab` model provider."""
+    from inspect_ai._util.registry import registry_find, registry_lookup, registry_unqualified_name
+
+    assert entry_points_declared() == {"plylab": "plylab.tasks"}
+    import plylab.tasks  # noqa: F401
+
+    assert registry_lookup("task", "plylab/game") is not None
+    assert registry_find(lambda i: i.type == "modelapi" and registry_unqualified_name(i) == "plylab")
+
+
+def test_a_game_per_sample_sides_switched_each_call_an_event_each_sample_scored(tmp_path: Path) -> None:
+    """A scripted model that never names a move, `on_failure=random` playing a random move in its
+    place (recorded as the model's failure): a sample per game, sides switched, one ModelEvent per
+    model move, each sample scored by the exact oracle, the metrics with their intervals."""
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        game="tic_tac_toe",
+        opponent="optimal",
+        games=2,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    assert [s.metadata["plylab"]["player_seat"] for s in log.samples] == [0, 1]  # sides switched
+    for sample in log.samples:
+        moves = player_moves(sample)
+        assert moves and all(m["failure_kind"] == "unparseable" for m in moves)
+        assert len(model_events(sample)) == len(moves)
+        score = sample.scores["ground_truth"]
+        assert score.metadata["scale"] == "exact" and score.metadata["decisions"] == len(moves)
+        assert set(score.value) == {"optimal", "loss", "outcome", "failure"}
+    names = {s.name: s for s in log.results.scores}
+    assert "plylab/wilson_low" in names["optimal"].metrics and "stderr" in names["loss"].metrics
+    best = sum(s.scores["ground_truth"].metadata["best"] for s in log.samples)
+    n = sum(s.scores["ground_truth"].metadata["informative"] for s in log.samples)
+    from plylab.analysis.stats import wilson
+
+    assert names["optimal"].metrics["plylab/wilson_high"].value == pytest.approx(wilson(best, n).high)
+
+
+def test_a_model_that_cannot_move_forfeits_and_scores_a_failure(tmp_path: Path) -> None:
+    log = eval_in_process(tmp_path, "scripted-nomove/m", game="tic_tac_toe", opponent="random", games=2)
+    assert log.status == "success", log.error
+    for sample in log.samples:
+        assert len(model_events(sample)) == 1  # the one call, whose reply was no move
+        value = sample.scores["ground_truth"].value
+        assert value["failure"] == 1.0 and value["outcome"] == 0.0
+        assert sample.scores["ground_truth"].answer == "failure"
+        assert math.isnan(value["optimal"])  # no move played: unscored, not a zero
+
+
+def test_inspect_batch_reaches_the_generate_config_of_every_move(tmp_path: Path) -> None:
+    """`inspect eval --batch`: the eval's generate config reaches each move's call (its ModelEvent
+    records the config the provider was asked with), beside plylab's own per-call seed. Whether a
+    provider then batches is inspect's (OpenAI, Anthropic, Google): no local server offers it."""
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        generate={"batch": 50},
+        game="tic_tac_toe",
+        opponent="optimal",
+        games=2,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    assert log.eval.config is not None
+    events = [e for sample in log.samples for e in model_events(sample)]
+    assert events and all(e.config.batch == 50 for e in events)
+    assert all(e.config.seed is not None for e in events)  # plylab's seed per call (models.call)
+
+
+def test_the_llm_players_batch_key_reaches_inspects_generate_config(tmp_path: Path) -> None:
+    """`llm:...,batch=on` (plylab's own runs and `-T player=batch=on`): the same door, inspect's `batch`."""
+    from plylab.models import GenerateConfig as PlylabConfig
+    from plylab.models import get_model
+
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        game="tic_tac_toe",
+        opponent="optimal",
+        games=2,
+        player="on_failure=random,batch=on",
+    )
+    assert log.status == "success", log.error
+    events = [e for sample in log.samples for e in model_events(sample)]
+    assert events and all(e.config.batch is True for e in events)
+    local = get_model("local")  # plylab's own door (weights not loaded until a call)
+    assert local._inspect_config(PlylabConfig(batch=True), None).batch is True
+    assert local._inspect_config(PlylabConfig(), None).batch is None
+
+
+def test_bad_task_parameters_are_one_clear_error() -> None:
+    import plylab.tasks  # noqa: F401
+    from plylab.errors import UserError
+    from plylab.tasks.game import game
+
+    with pytest.raises(UserError, match="unknown output 'enums'"):
+        game(game="tic_tac_toe", games=2, output="enums")
+    with pytest.raises(UserError, match="inspect's --model"):
+        game(game="tic_tac_toe", games=2, player="model=openai/gpt-5")
+
+
+@pytest.mark.model
+def test_inspect_eval_with_the_local_model(tmp_path: Path) -> None:
+    """`inspect eval plylab/game ... --model plylab/local`, offline: the embedded model through the
+    `plylab` provider, its moves constrained to the legal ones (`-T output=enum`); one ModelEvent
+    per model move, a score per sample."""
+    log = inspect_eval(
+        tmp_path,
+        "plylab/game",
+        "-T",
+        "game=tic_tac_toe",
+        "-T",
+        "opponent=optimal",
+        "-T",
+        "games=2",
+        "-T",
+        "output=enum",
+        "--model",
+        "plylab/local",
+    )
+    assert log.status == "success", log.error
+    assert str(log.eval.model) == "plylab/local"
+    for sample in log.samples:
+        moves = player_moves(sample)
+        assert moves and all(m["failure_kind"] is None for m in moves)  # enum: every move legal
+        events = model_events(sample)
+        assert len(events) == len(moves)
+        assert [e.output.completion for e in events] == [m["reply"] for m in moves]
+        assert sample.scores["ground_truth"].metadata["decisions"] == len(moves)
+
+
+@pytest.mark.model
+def test_kuhn_poker_scores_are_the_equilibriums(tmp_path: Path) -> None:
+    """Each model decision of a Kuhn poker game graded again here by the game's equilibrium, from the
+    stored state: the sample's loss and optimal rate are those grades'."""
+    from plylab.games import get_game
+    from plylab.oracles.graded import Grade
+
+    log = eval_in_process(
+        tmp_path, "plylab/local", game="kuhn_poker", opponent="random", games=2, output="enum"
+    )
+    assert log.status == "success", log.error
+    game = get_game("kuhn_poker")
+    assert game.ground_truth is not None and game.ground_truth.kind == "equilibrium"
+    grader = game.ground_truth.grader(game)
+    assert grader is not None
+    for sample in log.samples:
+        grades: list[tuple[Grade, int]] = []
+        for m in player_moves(sample):
+            state = game.engine.deserialize_state(m["state"])
+            judged = grader.judge(state, m["action"])
+            assert judged.grade is not None and judged.grade.unit == "payoff"
+            grades.append((judged.grade, m["action"]))
+        informative = [(g, a) for g, a in grades if g.informative]
+        score = sample.scores["ground_truth"]
+        assert score.metadata["scale"] == "equilibrium"
+        assert score.metadata["informative"] == len(informative)
+        if informative:
+            loss = sum(g.loss(a) for g, a in informative) / len(informative)
+            best = sum(g.is_best(a) for g, a in informative) / len(informative)
+            assert score.value["loss"] == pytest.approx(loss)
+            assert score.value["optimal"] == pytest.approx(best)
+        else:
+            assert math.isnan(score.value["loss"])
+        assert len(model_events(sample)) == len(grades)
