@@ -227,31 +227,12 @@ class Model:
         from inspect_ai.model import ResponseSchema
         from inspect_ai.util import JSONSchema
 
-        if self.in_eval:  # the eval's options (retries, time-outs, connections, batch) are inspect's
-            return InspectConfig(
-                temperature=cfg.temperature,
-                max_tokens=cfg.max_tokens,
-                seed=cfg.seed,
-                reasoning_effort=None if self.is_local else cfg.effort,
-                reasoning_summary=None if self.is_local else cfg.reasoning_summary,
-                response_schema=None
-                if schema is None or fmt not in (None, "json_schema")
-                else ResponseSchema(name="move", json_schema=JSONSchema.model_validate(schema), strict=True),
-                extra_body={"response_format": {"type": "json_object", "schema": schema}}
-                if fmt == "json_object"
-                else None,
-                batch=cfg.batch,
-            )
-        return InspectConfig(
+        common = InspectConfig(
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,
             seed=cfg.seed,
             reasoning_effort=None if self.is_local else cfg.effort,
             reasoning_summary=None if self.is_local else cfg.reasoning_summary,
-            max_retries=cfg.max_retries,
-            attempt_timeout=_attempt_timeout(cfg),
-            max_connections=self.max_connections,
-            adaptive_connections=False,
             response_schema=None
             if schema is None or fmt not in (None, "json_schema")
             else ResponseSchema(name="move", json_schema=JSONSchema.model_validate(schema), strict=True),
@@ -259,6 +240,16 @@ class Model:
             if fmt == "json_object"
             else None,
             batch=cfg.batch,
+        )
+        if self.in_eval:  # the eval's options (retries, time-outs, connections, batch) are inspect's
+            return common
+        return common.merge(
+            InspectConfig(
+                max_retries=cfg.max_retries,
+                attempt_timeout=_attempt_timeout(cfg),
+                max_connections=self.max_connections,
+                adaptive_connections=False,
+            )
         )
 
 
