@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
+from ..games.boards import Marks, draw
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import expand_attempts
 from ..jsontypes import JSONObject, JSONValue
 from ..oracles.graded import Grade
 from ..players.canonical import printed_run_name
-from .boards import Marks, draw
 from .chessgames import GameChess
 from .evalline import engine_view, source_of
 from .payload import EquilibriumView, Final, LegalMove, Replay, Step
