@@ -478,7 +478,9 @@ class LLMPlayer(Player[LLMOptions]):
         if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
             name = turn.formulation.action_label
             stated = {name(turn.state, a): p for a, p in self.stated_last.items()}
-            return Decision(action, attempts, note={"distribution": stated})
+            # by engine action too: the report prices the distribution against the move's grade
+            by_action = {str(a): p for a, p in self.stated_last.items()}
+            return Decision(action, attempts, note={"distribution": stated, "by_action": by_action})
         return Decision(action, attempts)
 
     async def stated(self, turn: Turn) -> dict[int, float] | None:
