@@ -70,3 +70,35 @@ def test_a_game_without_a_drawn_board_refuses_the_key(server):
 def test_the_local_text_model_refuses_the_key():
     with pytest.raises(UserError, match="needs a multimodal model"):
         make_player("llm:model=local,view=image", get_game("tic_tac_toe"), 0)
+
+
+def test_the_replay_shows_the_image_the_model_saw(cli, tmp_path, monkeypatch) -> None:
+    """A stored run with view=image: each of the model's steps in the replay carries the drawing whose
+    PNG the server received, and a move asked in text carries none."""
+    from plylab.harness.store import Store
+    from plylab.reports.data import replay_payload
+
+    with FakeOpenAIServer() as srv:
+        monkeypatch.setenv("FAKE_BASE_URL", srv.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        store = tmp_path / "s.sqlite"
+        spec = "llm:model=openai-api/fake/m,view=image"
+        args = ["run", "--game", "tic_tac_toe", "--player", spec, "--opponent", "random", "--games", "1"]
+        res = cli(*args, "--seed", "2", "--store", str(store), "-q")
+        assert res.code == 0, res.err
+        sent = [
+            next(p for p in r["messages"][-1]["content"] if p["type"] == "image_url")["image_url"]["url"]
+            for r in srv.requests
+        ]
+    s = Store(store, create=False)
+    (g,) = s.games()
+    steps = replay_payload(g, s.moves_for_games([g.id])[g.id], "r")["steps"]
+    s.close()
+    seen = [step["seen"] for step in steps if step["seat"] == g.player_seat]
+    assert (
+        seen
+        and len(seen) == len(sent)
+        and all(step["seen"] is None for step in steps if step["seat"] != g.player_seat)
+    )
+    for svg, url in zip(seen, sent, strict=True):
+        assert svg_to_png(svg or "") == base64.b64decode(url.split(",", 1)[1])

@@ -457,6 +457,12 @@ class LLMPlayer(Player[LLMOptions]):
             self._own_cache = None
 
     async def act(self, turn: Turn) -> Decision:
+        decision = await self._decide(turn)
+        if self._image is not None:  # the replay shows the drawn board the model saw
+            decision.note = {**decision.note, "view": self.options.view}
+        return decision
+
+    async def _decide(self, turn: Turn) -> Decision:
         o = self.options
         legal = turn.formulation.legal_labels(turn.state)
         labels = list(legal)
