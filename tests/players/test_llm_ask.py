@@ -192,7 +192,10 @@ def test_a_stated_strategy_is_drawn_from_by_the_seed_and_stored() -> None:
     spec = "llm:model=local,output=distribution"
     player, turn = kuhn_turn(spec, '{"Pass": 1, "Bet": 0}')
     d = act(player, turn)
-    assert d.action == 0 and d.note == {"distribution": {"Pass": 1.0, "Bet": 0.0}}
+    assert d.action == 0 and d.note == {
+        "distribution": {"Pass": 1.0, "Bet": 0.0},
+        "by_action": {"0": 1.0, "1": 0.0},
+    }
     schema = player.model.calls[0]["schema"]
     assert (
         schema["required"] == ["Pass", "Bet"]
@@ -253,3 +256,33 @@ def test_each_information_set_gets_its_own_answer() -> None:
         expected.policy_for_key(key)[:] = [0.0, 1.0] if key.startswith("2") else [1.0, 0.0]
     assert got.exploitability == pytest.approx(exploitability(g.engine, expected))
     assert got.strategy["2"] == {0: 0.0, 1: 1.0} and got.strategy["0"] == {0: 1.0, 1: 0.0}
+
+
+def test_the_report_prices_the_stated_distribution_beside_the_drawn_move(cli, tmp_path, monkeypatch) -> None:
+    """Always (1/2, 1/2) in Kuhn poker: the stated distribution's loss is the mean over informative
+    decisions of half of each move's loss, read back from the stored grades."""
+    from plylab.oracles.graded import Grade
+
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("FAKE_BASE_URL", server.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        server.queue(*[Behaviour(text='{"Pass": 0.5, "Bet": 0.5}') for _ in range(40)])
+        store = tmp_path / "s.sqlite"
+        spec = "llm:model=openai-api/fake/m,output=distribution"
+        args = ["run", "--game", "kuhn_poker", "--player", spec, "--opponent", "equilibrium"]
+        res = cli(*args, "--games", "8", "--seed", "1", "--store", str(store), "-q")
+        assert res.code == 0, res.err
+    conn = sqlite3.connect(store)
+    rows = conn.execute(
+        "SELECT grade, note FROM moves WHERE note IS NOT NULL AND grade IS NOT NULL"
+    ).fetchall()
+    grades = [Grade.from_json(g) for g, _ in rows]
+    expected = [(g.loss(0) + g.loss(1)) / 2 for g in grades if g.informative]
+    assert expected and all(json.loads(n)["by_action"] == {"0": 0.5, "1": 0.5} for _, n in rows)
+    report = cli("report", "--store", str(store), "--format", "json")
+    assert report.code == 0, report.err
+    (row,) = json.loads(report.out)["matchups"]
+    stated = row["equilibrium"]["stated_loss"]
+    assert stated["n"] == len(expected) and stated["mean"] == pytest.approx(sum(expected) / len(expected))
+    table = cli("report", "--store", str(store), "--table", "equilibrium", "--format", "csv")
+    assert "stated distribution's loss" in table.out.splitlines()[0]

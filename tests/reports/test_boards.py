@@ -9,8 +9,8 @@ import re
 import pytest
 
 from plylab.games import get_game
+from plylab.games.boards import DRAWINGS, Marks, draw
 from plylab.games.nim import pile_sizes
-from plylab.reports.boards import DRAWINGS, Marks, draw
 from plylab.reports.valueline import chart
 
 

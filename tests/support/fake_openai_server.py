@@ -48,6 +48,10 @@ def legal_move(body: dict[str, Any]) -> str:
     prompt = next(
         (m.get("content") for m in reversed(body.get("messages", [])) if m.get("role") == "user"), ""
     )
+    if isinstance(prompt, list):  # parts (an image and its text): the text parts are the prompt
+        prompt = "\n".join(
+            p.get("text", "") for p in prompt if isinstance(p, dict) and p.get("type") == "text"
+        )
     prompt = prompt if isinstance(prompt, str) else ""
     return f"{answer_form(prompt)}{first_legal(prompt)}"
 

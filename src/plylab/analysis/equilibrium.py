@@ -49,6 +49,7 @@ class _Acc:
     games: list[tuple[tuple[str, int], float, float, int, int]] = field(default_factory=list)
     payoffs: list[float] = field(default_factory=list)
     per_game_counts: list[Counts] = field(default_factory=list)
+    stated: list[tuple[tuple[str, int], float, int]] = field(default_factory=list)  # (order, loss sum, n)
     decisions: int = 0
     span: float = 0.0
     source: str = ""
@@ -122,6 +123,7 @@ def matchup_equilibrium(store: Store, run_ids: dict[int, str]) -> dict[MatchupKe
         key = (run_ids[g.run_id], g.game, g.formulation, player, canonical_spec(g.opponent))
         a = acc.setdefault(key, _Acc())
         loss_sum, informative, played = 0.0, 0, 0
+        stated_sum, stated_n = 0.0, 0
         pairs: list[tuple[Grade, int]] = []
         for m in moves[g.id]:
             if m.seat != g.player_seat or m.grade is None or m.action is None:
@@ -137,10 +139,16 @@ def matchup_equilibrium(store: Store, run_ids: dict[int, str]) -> dict[MatchupKe
             loss_sum += grade.loss(m.action)
             policy = grade.detail.get("policy", {})
             played += float(policy.get(str(m.action), 0.0)) > PLAYED
+            by_action = stated_of(m.note)
+            if by_action is not None:
+                stated_sum += sum(p * grade.loss(a) for a, p in by_action.items())
+                stated_n += 1
         a.decisions += len(pairs)
         a.per_game_counts.append(counts_of(pairs))
         order = (g.job_key.rsplit("|", 3)[0], g.idx)
         a.games.append((order, loss_sum, float(played), informative, len(pairs)))
+        if stated_n:
+            a.stated.append((order, stated_sum, stated_n))
         a.payoffs.append(float(json.loads(g.returns)[g.player_seat]))
     out = {}
     for key, a in acc.items():
@@ -169,8 +177,31 @@ def matchup_equilibrium(store: Store, run_ids: dict[int, str]) -> dict[MatchupKe
             equilibrium_rate=EquilibriumRate(w.rate, w.low, w.high, n, rate_ci.low, rate_ci.high, PLAYED),
             payoff=Mean.of(pay),
             exploitability=_exploitability(key[1], [a.per_game_counts[i] for i in _order(a.games)]),
+            stated_loss=_stated_loss(a.stated, a.span),
         )
     return out
+
+
+def stated_of(note: str | None) -> dict[int, float] | None:
+    """A move's stated distribution by engine action (`output=distribution`'s note), or None."""
+    if not note:
+        return None
+    try:
+        by_action = json.loads(note).get("by_action")
+        return {int(k): float(v) for k, v in by_action.items()} if isinstance(by_action, dict) else None
+    except (ValueError, AttributeError, TypeError):
+        return None
+
+
+def _stated_loss(games: list[tuple[tuple[str, int], float, int]], span: float) -> Loss | None:
+    """The mean expected loss of the stated distributions, per informative decision (clustered by game)."""
+    if not games:
+        return None
+    ordered = sorted(games)
+    n = sum(x[2] for x in ordered)
+    total = sum(x[1] for x in ordered)
+    ci = cluster_bootstrap([(x[1], x[2]) for x in ordered])
+    return Loss(total / n, ci.low, ci.high, total / n / span if span else None, n)
 
 
 def _order(games: list[tuple[tuple[str, int], float, float, int, int]]) -> list[int]:
@@ -237,6 +268,7 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
         "decisions",
         "expected loss [clustered 95%]",
         "loss/range",
+        "stated distribution's loss",
         "equilibrium action [95% Wilson]",
         "clustered 95%",
         "payoff/game [95% t]",
@@ -262,6 +294,7 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
                 f"{e.informative}/{e.decisions}",
                 _interval(loss.mean, loss.low, loss.high, loss.n, ""),
                 _num(loss.relative, 4),
+                _stated_text(e.stated_loss),
                 rate_text,
                 cluster,
                 _interval(pay.mean, pay.low, pay.high, pay.n),
@@ -271,6 +304,10 @@ def table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
+def _stated_text(loss: Loss | None) -> str:
+    return "–" if loss is None else _interval(loss.mean, loss.low, loss.high, loss.n, "")
+
+
 def note(rows: list[MatchupRow]) -> str:
     thresholds = {r.equilibrium.equilibrium_rate.threshold for r in rows if r.equilibrium is not None}
     return NOTE.format(threshold=", ".join(str(t) for t in sorted(thresholds)) or "–", small=SMALL)
@@ -278,7 +315,9 @@ def note(rows: list[MatchupRow]) -> str:
 
 NOTE = (
     "Against the game's equilibrium (oracles.equilibrium): expected loss = best action value minus the "
-    "chosen one's, in the game's payoff units, over informative decisions (informative/all); equilibrium "
+    "chosen one's, in the game's payoff units, over informative decisions (informative/all); the stated "
+    "distribution's loss (output=distribution) = the sum over moves of p(move) x its loss, beside the drawn "
+    "move's; equilibrium "
     "action = the chosen action's equilibrium probability above {threshold}; exploitability of the "
     "player's empirical strategy (both seats, uniform where unseen) where the game has at most "
     "{small} information sets."

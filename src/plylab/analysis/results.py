@@ -207,6 +207,9 @@ class EquilibriumFigures:
     equilibrium_rate: EquilibriumRate
     payoff: Mean
     exploitability: Exploitability | None  # None where the game has too many information sets
+    # output=distribution: the expected loss of the stated distribution itself (sum of p(a) x loss(a)
+    # per informative decision); None where no decision stated one
+    stated_loss: Loss | None = None
 
     def to_json(self) -> JSONObject:
         return {
@@ -218,6 +221,7 @@ class EquilibriumFigures:
             "equilibrium_rate": self.equilibrium_rate.to_json(),
             "payoff": self.payoff.to_json(),
             "exploitability": None if self.exploitability is None else self.exploitability.to_json(),
+            "stated_loss": None if self.stated_loss is None else self.stated_loss.to_json(),
         }
 
 

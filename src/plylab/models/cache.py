@@ -189,7 +189,9 @@ class ResponseCache:
                 body[field] = self._ref(body.get(field))
             if isinstance(messages, list):
                 row["messages"] = [
-                    {**m, "content": self._ref(m.get("content"))} if isinstance(m, dict) else m
+                    {**m, **{k: self._ref(m[k]) for k in ("content", "image") if k in m}}
+                    if isinstance(m, dict)
+                    else m
                     for m in messages
                 ]
             self.conn.execute(

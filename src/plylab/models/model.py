@@ -488,7 +488,15 @@ def _with_schema(messages: list[dict[str, str]], schema: JSONObject | None) -> l
 
 
 def _chat_messages(messages: list[dict[str, str]]) -> list[ChatMessage]:
-    from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
+    """inspect's messages; a user message's `image` (a data URI: the llm player's `view=image`)
+    goes as a ContentImage before its text, which multimodal providers send as an image part."""
+    from inspect_ai.model import (
+        ChatMessageAssistant,
+        ChatMessageSystem,
+        ChatMessageUser,
+        ContentImage,
+        ContentText,
+    )
 
     kinds: dict[str, type[ChatMessageSystem | ChatMessageUser | ChatMessageAssistant]] = {
         "system": ChatMessageSystem,
@@ -500,6 +508,11 @@ def _chat_messages(messages: list[dict[str, str]]) -> list[ChatMessage]:
         cls = kinds.get(m.get("role", ""))
         if cls is None:
             raise ValueError(f"message role must be system, user or assistant, not {m.get('role')!r}")
+        if m.get("image") and cls is ChatMessageUser:
+            out.append(
+                ChatMessageUser(content=[ContentImage(image=m["image"]), ContentText(text=m["content"])])
+            )
+            continue
         out.append(cls(content=m["content"]))
     return out
 

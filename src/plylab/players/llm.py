@@ -34,6 +34,10 @@ and plays the most frequent legal move (self-consistency, 003 l.27); `sample=ret
 Arena's rethinking sampler: after an unparseable or illegal answer the same prompt is asked afresh
 with the rejected move and why it was rejected appended (not a conversation, and no list of the
 legal moves), where `on_failure=retry:N` continues the conversation and lists the legal moves.
+`view=image` shows a multimodal model the position as the site draws it (games.boards, as PNG with
+its coordinates, through inspect's image content) in place of the text board; `view=image+text`
+sends both. The paper shows text only (003 l.425), so `view=text` is the default; a game without a
+drawn board, and the local text-only model, refuse the key with one line.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import ParseError, ProviderFailure, UserError, provider_failure
+from ..games.boards import DRAWINGS
+from ..games.boards.picture import board_png, data_uri, has_drawing
 from ..games.rules import MOVES, MOVES_UNLISTED
 from ..games.surface import without_legal
 from ..jsontypes import JSONObject, JSONValue
@@ -103,6 +109,9 @@ class LLMOptions(Params):
     # played (ties drawn by the seed); rethink:N: Game Arena's re-ask of the same prompt, afresh,
     # with the rejected move and why (`on_failure=retry:N` continues the conversation instead).
     sample: str = "one"
+    # text: the position as the formulation writes it, the paper's (003 l.425); image: the site's
+    # drawn board as PNG (with coordinates) in its place, for multimodal models; image+text: both.
+    view: Literal["text", "image", "image+text"] = "text"
     # A provider's failure (time-out, rate limit, HTTP error, lost connection), retries spent, is
     # not the model's (003 l.202: F is what the model answered): the game is left unfinished and
     # played again on re-run. forfeit: the old policy, the move fails and the game is forfeited.
@@ -145,6 +154,11 @@ class LLMOptions(Params):
             )
         if kind == "rethink" and policy_of(self.on_failure)[0] == "retry":
             raise ValueError("sample=rethink:N and on_failure=retry:N are two re-asking rules; choose one")
+        if self.view != "text" and self.model == "local":
+            raise ValueError(
+                f"view={self.view} needs a multimodal model: the local model reads text only; "
+                "use view=text or a hosted model that reads images"
+            )
         if kind == "majority" and self.temperature == 0:
             raise ValueError(
                 "sample=majority:N needs sampling: at temperature=0 the N answers are one answer; "
@@ -219,11 +233,12 @@ def build_prompt(
     reasoning_chars: int,
     prompt: str = "action",
     legal: str = "listed",
+    view: str = "text",
 ) -> str:
     """The move's one prompt. `prompt` words a text answer (PROMPTS): one line `Action: <move>` (the
     paper's code's format), the move alone, or reasoning then an `ANSWER:` line; json and enum outputs
     ignore it. `legal=hidden` leaves out every list of the legal moves (the prompt's and the position's
-    own)."""
+    own). `view=image` puts a pointer to the attached picture where the position's text stood."""
     f = turn.formulation
     moves = "\n".join(f"- {label}" for label in labels)
     if output in JSON_OUTPUTS:
@@ -253,7 +268,7 @@ def build_prompt(
                 f"legal=hidden cannot go with formulation '{f.name}' of '{turn.game.name}': its code words "
                 "are given only in each position's list of legal moves; use legal=listed"
             )
-        position = without_legal(f.render_state(turn.state))
+        position = without_legal(_position(turn, view))
         answer = answer.replace("exactly as listed", "as the rules write moves")
         rules = f.rules().replace(MOVES, MOVES_UNLISTED)
         return (
@@ -261,10 +276,23 @@ def build_prompt(
         )
     return (
         f"{f.rules()}\n\n"
-        f"The current position:\n{f.render_state(turn.state)}\n\n"
+        f"The current position:\n{_position(turn, view)}\n\n"
         f"You play {f.seat_name(turn.seat)}. Legal moves:\n{moves}\n\n"
         f"{answer}"
     )
+
+
+IMAGE_POSITION = "(shown in the attached image, with the board's coordinates)"
+
+
+def _position(turn: Turn, view: str) -> str:
+    """The position's text in the prompt: the formulation's, or a pointer to the image (view=image)."""
+    text = turn.formulation.render_state(turn.state)
+    if view == "image":
+        return IMAGE_POSITION
+    if view == "image+text":
+        return f"{IMAGE_POSITION}\n{text}"
+    return text
 
 
 RETRY_FORMS = {
@@ -372,11 +400,13 @@ class LLMPlayer(Player[LLMOptions]):
         "move alone)|reason (think it through, then ANSWER:), "
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
         "legal=listed (the paper's)|hidden, sample=one|majority:N|rethink:N, "
+        "view=text (the paper's)|image|image+text (the drawn board as PNG, for multimodal models), "
         "summary, temperature, max_tokens (local: 256 unless given), timeout, batch=on|off (provider batch APIs)"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
     stated_last: dict[int, float] | None = None  # output=distribution: the last strategy read
+    _image: str | None = None  # view=image: the current position's PNG, as a data URI
 
     @classmethod
     def prepare(cls, options: Params) -> None:
@@ -407,6 +437,11 @@ class LLMPlayer(Player[LLMOptions]):
         # so it samples at 1.0 unless told; a hosted model keeps its provider's default (sampling).
         unset = o.temperature is None and self.sampler == "majority" and self.model.is_local
         self.temperature = 1.0 if unset else o.temperature
+        if o.view != "text" and not has_drawing(game.openspiel_name):
+            raise UserError(
+                f"view={o.view}: '{game.name}' has no drawn board ({', '.join(sorted(DRAWINGS.names()))} "
+                "have one); use view=text"
+            )
 
     @property
     def cache(self) -> ReplyCache | None:
@@ -422,6 +457,12 @@ class LLMPlayer(Player[LLMOptions]):
             self._own_cache = None
 
     async def act(self, turn: Turn) -> Decision:
+        decision = await self._decide(turn)
+        if self._image is not None:  # the replay shows the drawn board the model saw
+            decision.note = {**decision.note, "view": self.options.view}
+        return decision
+
+    async def _decide(self, turn: Turn) -> Decision:
         o = self.options
         legal = turn.formulation.legal_labels(turn.state)
         labels = list(legal)
@@ -430,7 +471,8 @@ class LLMPlayer(Player[LLMOptions]):
             schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)
         elif o.output == "distribution":
             schema = distribution_schema(labels)
-        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt, o.legal)
+        prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt, o.legal, o.view)
+        self._image = self._picture(turn)
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
         self._deadline = time.monotonic() + o.timeout if o.timeout else None
         if self.sampler == "majority":
@@ -442,7 +484,9 @@ class LLMPlayer(Player[LLMOptions]):
         if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
             name = turn.formulation.action_label
             stated = {name(turn.state, a): p for a, p in self.stated_last.items()}
-            return Decision(action, attempts, note={"distribution": stated})
+            # by engine action too: the report prices the distribution against the move's grade
+            by_action = {str(a): p for a, p in self.stated_last.items()}
+            return Decision(action, attempts, note={"distribution": stated, "by_action": by_action})
         return Decision(action, attempts)
 
     async def stated(self, turn: Turn) -> dict[int, float] | None:
@@ -457,7 +501,7 @@ class LLMPlayer(Player[LLMOptions]):
         """One answer: the first try and the re-asks `on_failure=retry:N` or `sample=rethink:N` allow.
         `first` numbers the calls (cache key and seed) so the samples of a move never share one."""
         o = self.options
-        messages = [{"role": "user", "content": prompt}]
+        messages = [self._user(prompt)]
         attempts: list[Attempt] = []
         for n in range(self.retries + 1):
             attempt, action = await self._attempt(turn, messages, schema, first + n)
@@ -469,7 +513,7 @@ class LLMPlayer(Player[LLMOptions]):
             if attempt.failure in TRANSPORT_FAILURES:  # the model did not answer: ask the same again
                 continue
             if self.sampler == "rethink":  # Game Arena: the same prompt afresh, the rejection appended
-                messages = [{"role": "user", "content": f"{prompt}\n\n{rethink_text(attempt)}"}]
+                messages = [self._user(f"{prompt}\n\n{rethink_text(attempt)}")]
                 continue
             if attempt.reply:  # retry: the conversation goes on, showing the model what was wrong
                 messages = messages + [{"role": "assistant", "content": attempt.reply}]
@@ -480,6 +524,22 @@ class LLMPlayer(Player[LLMOptions]):
                 }
             ]
         return None, attempts
+
+    def _picture(self, turn: Turn) -> str | None:
+        """`view=image`: the position as the site draws it, a PNG data URI; None under view=text."""
+        if self.options.view == "text":
+            return None
+        png = board_png(turn.game.openspiel_name, turn.state)
+        if png is None:
+            raise UserError(f"view={self.options.view}: this position of '{turn.game.name}' cannot be drawn")
+        return data_uri(png)
+
+    def _user(self, text: str) -> dict[str, str]:
+        """A user message, the position's picture attached under `view=image` (models.model sends it
+        as inspect's ContentImage before the text)."""
+        if self._image is None:
+            return {"role": "user", "content": text}
+        return {"role": "user", "content": text, "image": self._image}
 
     async def _majority(
         self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str]

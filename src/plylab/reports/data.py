@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
+from ..games.boards import Marks, draw
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import expand_attempts
 from ..jsontypes import JSONObject, JSONValue
 from ..oracles.graded import Grade
 from ..players.canonical import printed_run_name
-from .boards import Marks, draw
 from .chessgames import GameChess
 from .evalline import engine_view, source_of
 from .payload import EquilibriumView, Final, LegalMove, Replay, Step
@@ -274,8 +274,17 @@ def _step(
         "failure_kind": m.failure_kind,
         "attempts": expand_attempts(_attempts(m.attempts), m),
         "note": _json(m.note),
+        "seen": _seen(game, state, m),
         "engine": engine_view(m.grade, m.ply),  # an engine's evaluations (chess); None elsewhere
     }
+
+
+def _seen(game: str, state: pyspiel.State | None, m: MoveRow) -> str | None:
+    """The board the model was shown as an image (`llm` with view=image): the same drawing, no
+    marks, that the player rendered to PNG; None for a move asked in text."""
+    if state is None or _object(m.note).get("view") not in ("image", "image+text"):
+        return None
+    return draw(game, state, Marks())
 
 
 def _attempts(text: str | None) -> list[JSONObject] | None:

@@ -22,10 +22,10 @@ from markupsafe import Markup, escape
 from ..analysis.results import MatchupRow
 from ..errors import UserError
 from ..games import get_game
+from ..games.boards import Marks, draw
 from ..harness.rows import Matchup, MatchupCount, PlyLoss
 from ..harness.store import Store
 from ..oracles.graded import Grade
-from .boards import Marks, draw
 from .truth import ground_truth
 
 WORST = 6  # positions drawn per matchup

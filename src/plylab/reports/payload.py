@@ -65,6 +65,7 @@ class Step(TypedDict):
 
     svg: str | None
     whole: str | None
+    seen: str | None  # view=image: the board the model was shown, as the site draws it (no marks)
     ply: int
     seat: int
     mover: str

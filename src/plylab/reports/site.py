@@ -27,11 +27,12 @@ from ..analysis.results import IDENTITY, MatchupKey, MatchupRow, Mean
 from ..analysis.stats import estimate_text, interval_holds
 from ..analysis.tables import payoff_cell, pivot
 from ..errors import UserError
+from ..games import boards
 from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plot_style import styled
-from . import boards, charts, chessgames, data, engine, evalline, extras, gamelist, suites, valueline
+from . import charts, chessgames, data, engine, evalline, extras, gamelist, suites, valueline
 from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
 from .gamelist import Choices

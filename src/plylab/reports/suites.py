@@ -8,13 +8,12 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..errors import UserError
-from ..games import get_game
+from ..games import boards, get_game
+from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
 from ..suites.file import Position
 from ..suites.report import SuiteResults, pairs_table, players_table, read_results
 from ..suites.study import Answer
-from . import boards
-from .boards.base import VALUE_COLOURS, Marks
 from .page import Cell, Grid, PageWriter, Section
 
 DRAWN = 100  # positions drawn per suite page

@@ -69,6 +69,11 @@
     parts.push(`${(s.elapsed * 1000).toFixed(1)} ms`);
     $("usage").textContent = parts.join(" · ");
     $("usage").title = s.player;
+    if (s.seen) {  // view=image: the drawn board the model was shown with the prompt
+      const picture = el("div", { class: "board-svg seen" });
+      picture.innerHTML = s.seen;
+      box.append(el("details", {}, el("summary", {}, "Image shown to the model"), picture));
+    }
     if (s.prompt) box.append(details("Prompt", s.prompt, false));
     if (s.reasoning) box.append(details("Reasoning", s.reasoning, true));
     if (s.reply) box.append(details("Reply", s.reply, true));

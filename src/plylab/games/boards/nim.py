@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...games.nim import decode, pile_sizes
+from ..nim import decode, pile_sizes
 from .base import (
     CHOSEN,
     LAST,

@@ -1,0 +1,104 @@
+"""`view=image`: the position drawn as the site draws it, sent as an image to a multimodal model."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+
+import pytest
+
+from plylab.errors import UserError
+from plylab.games import get_game
+from plylab.games.boards import Marks, draw
+from plylab.games.boards.picture import svg_to_png
+from plylab.players import Turn, make_player
+from plylab.players.llm import IMAGE_POSITION
+from tests.support.fake_openai_server import FakeOpenAIServer
+
+
+@pytest.fixture
+def server(monkeypatch):
+    monkeypatch.setenv("PLAY_API_KEY", "sk-play")
+    with FakeOpenAIServer(api_key="sk-play") as srv:
+        yield srv
+
+
+def _asked(server, view: str):
+    """One move of tic-tac-toe after X took the centre; (decision, the request's user parts, state)."""
+    game = get_game("tic_tac_toe")
+    state = game.new_state()
+    state.apply_action(4)
+    player = make_player(f"llm:model=openai-api/play/m,base_url={server.url},view={view}", game, 1)
+    decision = asyncio.run(player.act(Turn(game, game.formulation("standard"), state, 1, 1, "j")))
+    content = server.requests[-1]["messages"][-1]["content"]
+    return decision, content, state
+
+
+def test_the_image_sent_is_the_sites_board(server):
+    decision, content, state = _asked(server, "image")
+    assert isinstance(content, list), "view=image sends parts, not one text"
+    images = [p for p in content if p["type"] == "image_url"]
+    texts = [p["text"] for p in content if p["type"] == "text"]
+    assert len(images) == 1 and len(texts) == 1
+    url = images[0]["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,")
+    site = svg_to_png(draw("tic_tac_toe", state, Marks()) or "")
+    assert base64.b64decode(url.split(",", 1)[1]) == site  # the site's board, coordinates and all
+    assert IMAGE_POSITION in texts[0] and str(state) not in texts[0]  # the picture in the board's place
+    assert decision.action is not None and decision.failure is None
+
+
+def test_image_and_text_sends_both(server):
+    _, content, state = _asked(server, "image+text")
+    text = next(p["text"] for p in content if p["type"] == "text")
+    assert any(p["type"] == "image_url" for p in content)
+    assert IMAGE_POSITION in text and "Legal moves:" in text
+
+
+def test_view_text_sends_no_image(server):
+    _, content, _ = _asked(server, "text")
+    assert isinstance(content, str)
+
+
+def test_a_game_without_a_drawn_board_refuses_the_key(server):
+    with pytest.raises(UserError, match=r"view=image: 'kuhn_poker' has no drawn board"):
+        make_player(
+            f"llm:model=openai-api/play/m,base_url={server.url},view=image", get_game("kuhn_poker"), 0
+        )
+
+
+def test_the_local_text_model_refuses_the_key():
+    with pytest.raises(UserError, match="needs a multimodal model"):
+        make_player("llm:model=local,view=image", get_game("tic_tac_toe"), 0)
+
+
+def test_the_replay_shows_the_image_the_model_saw(cli, tmp_path, monkeypatch) -> None:
+    """A stored run with view=image: each of the model's steps in the replay carries the drawing whose
+    PNG the server received, and a move asked in text carries none."""
+    from plylab.harness.store import Store
+    from plylab.reports.data import replay_payload
+
+    with FakeOpenAIServer() as srv:
+        monkeypatch.setenv("FAKE_BASE_URL", srv.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        store = tmp_path / "s.sqlite"
+        spec = "llm:model=openai-api/fake/m,view=image"
+        args = ["run", "--game", "tic_tac_toe", "--player", spec, "--opponent", "random", "--games", "1"]
+        res = cli(*args, "--seed", "2", "--store", str(store), "-q")
+        assert res.code == 0, res.err
+        sent = [
+            next(p for p in r["messages"][-1]["content"] if p["type"] == "image_url")["image_url"]["url"]
+            for r in srv.requests
+        ]
+    s = Store(store, create=False)
+    (g,) = s.games()
+    steps = replay_payload(g, s.moves_for_games([g.id])[g.id], "r")["steps"]
+    s.close()
+    seen = [step["seen"] for step in steps if step["seat"] == g.player_seat]
+    assert (
+        seen
+        and len(seen) == len(sent)
+        and all(step["seen"] is None for step in steps if step["seat"] != g.player_seat)
+    )
+    for svg, url in zip(seen, sent, strict=True):
+        assert svg_to_png(svg or "") == base64.b64decode(url.split(",", 1)[1])
