@@ -67,6 +67,16 @@ def test_a_game_without_a_drawn_board_refuses_the_key(server):
         )
 
 
+def test_a_disguised_formulation_refuses_the_picture(server):
+    """The picture is the real board with its coordinates: shown beside magic square, it undoes it."""
+    game = get_game("tic_tac_toe")
+    player = make_player(f"llm:model=openai-api/play/m,base_url={server.url},view=image", game, 0)
+    turn = Turn(game, game.formulation("magic_square"), game.new_state(), 0, 0, "j")
+    with pytest.raises(UserError, match="undoes formulation 'magic_square'"):
+        asyncio.run(player.act(turn))
+    assert server.requests == []  # refused before anything was sent
+
+
 def test_the_local_text_model_refuses_the_key():
     with pytest.raises(UserError, match="needs a multimodal model"):
         make_player("llm:model=local,view=image", get_game("tic_tac_toe"), 0)

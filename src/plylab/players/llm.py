@@ -529,6 +529,11 @@ class LLMPlayer(Player[LLMOptions]):
         """`view=image`: the position as the site draws it, a PNG data URI; None under view=text."""
         if self.options.view == "text":
             return None
+        if turn.formulation.name != "standard":  # the drawing is the real board: it would undo the disguise
+            raise UserError(
+                f"view={self.options.view}: the picture shows the real board of '{turn.game.name}', which "
+                f"undoes formulation '{turn.formulation.name}'; use view=text with it"
+            )
         png = board_png(turn.game.openspiel_name, turn.state)
         if png is None:
             raise UserError(f"view={self.options.view}: this position of '{turn.game.name}' cannot be drawn")
