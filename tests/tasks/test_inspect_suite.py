@@ -5,6 +5,7 @@ same model replies give the same answers and the same figures."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,30 @@ def test_bad_task_parameters_are_one_clear_error(tmp_path: Path, monkeypatch: py
     build(tmp_path, 2)
     with pytest.raises(UserError, match="unknown output 'enums'"):
         suite(suite="t", output="enums")
+
+
+def test_suite_report_reads_inspect_logs_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`plylab suite report --from-inspect DIR`: the suite tables from the logs of `inspect eval
+    plylab/suite`, each sample's answer read back from its metadata; a folder without one is one line."""
+    monkeypatch.chdir(tmp_path)
+    suite, _ = read_suite(str(build(tmp_path, 3)))
+    log = eval_suite(tmp_path, "scripted-nomove/m", suite="t")
+    assert log.status == "success", log.error
+    capsys.readouterr()
+    assert main(["suite", "report", "--from-inspect", "logs", "--format", "json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)["players"]["players"]
+    assert (
+        row["suite"] == "t" and row["hash"] == suite.hash and row["player"] == "llm:model=scripted-nomove/m"
+    )
+    assert row["n"] == 3 and row["failures"] == 3 and row["calls"] == 3 and row["optimal"]["rate"] == 0.0
+    (tmp_path / "empty").mkdir()
+    assert main(["suite", "report", "--from-inspect", "empty"]) == 2
+    err = capsys.readouterr().err
+    assert "no logs of inspect eval plylab/suite in empty" in err and "Traceback" not in err
+    assert main(["suite", "report", "--from-inspect", "logs", "--suite", "other"]) == 2
+    assert "no logs of suite 'other'" in capsys.readouterr().err
 
 
 @pytest.mark.model

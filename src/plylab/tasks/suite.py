@@ -19,6 +19,7 @@ the metrics are inspect's `mean` and `stderr` and the pooled rate with its Wilso
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
@@ -32,10 +33,11 @@ from ..errors import UserError
 from ..players import RunContext
 from ..players.canonical import canonical_spec
 from ..suites.file import Position, Suite, read_suite
-from ..suites.study import Answer, SuiteStudy, suite_job
+from ..suites.report import SuiteResults
+from ..suites.study import Answer, SuiteRun, SuiteStudy, suite_job
 from .game import _plain, llm_spec
 
-__all__ = ["answer_score", "answer_suite", "suite", "suite_truth"]
+__all__ = ["answer_of", "answer_score", "answer_suite", "results_from_logs", "suite", "suite_truth"]
 
 
 @task(name="suite")
@@ -156,3 +158,29 @@ def suite_truth() -> Scorer:
 def answer_of(saved: dict[str, Any]) -> Answer:
     """An answer as a sample's metadata holds it, read back."""
     return Answer(**saved)
+
+
+def results_from_logs(log_dir: Path) -> SuiteResults:
+    """The suite runs of `inspect eval plylab/suite` logs in `log_dir` as the suite report reads a
+    store's (`plylab suite report --from-inspect DIR`): each log one run of its suite, its samples'
+    answers (`state.metadata["plylab"]`); UserError where the folder holds none."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    if not log_dir.is_dir():
+        raise UserError(f"no folder '{log_dir}' of inspect logs")
+    runs: list[tuple[SuiteRun, tuple[Answer, ...]]] = []
+    for info in sorted(list_eval_logs(str(log_dir), recursive=True), key=lambda i: i.name):
+        log = read_eval_log(info)
+        meta = log.eval.metadata or {}
+        if log.eval.task != "plylab/suite" or "hash" not in meta or not log.samples:
+            continue
+        answers = tuple(answer_of(s.metadata["plylab"]) for s in log.samples if "plylab" in s.metadata)
+        name = f"{log.eval.task}@{log.eval.run_id}"
+        runs.append(
+            (SuiteRun(len(runs) + 1, name, str(meta["suite"]), str(meta["hash"]), str(meta["game"])), answers)
+        )
+    if not runs:
+        raise UserError(
+            f"no logs of inspect eval plylab/suite in {log_dir}; run one with inspect eval plylab/suite -T suite=NAME"
+        )
+    return SuiteResults(tuple(runs))
