@@ -35,7 +35,7 @@ FLOORS = {
     "plylab.clue": 6,
     "plylab.paper": 7,
     "plylab.suites": 7,  # suite files, their building, their runs on the driver, their tables
-    "plylab.tasks": 7,  # inspect tasks and scorers over the session, the oracles and Clue
+    "plylab.tasks": 8,  # inspect tasks over the session, Clue and suites (their scorers: analysis)
     "plylab.reports": 8,
     "plylab.cli": 9,
 }

@@ -49,8 +49,15 @@ def report(
         min=0,
         help="with --html: replay pages per matchup and seat (the first N games by index; 0 = every game)",
     ),
+    from_inspect: Path | None = typer.Option(
+        None,
+        "--from-inspect",
+        help="report the games of the inspect eval plylab/game logs in this folder (instead of --store)",
+    ),
 ) -> None:
     """Per-matchup outcomes, optimality with Wilson and game-clustered intervals, usage and tokens."""
+    if from_inspect is not None:
+        store = _imported(from_inspect)
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
     if recognize not in SCOPES:
@@ -133,3 +140,17 @@ def writing(out: Path, what: str) -> Iterator[None]:
 
 def register(app: typer.Typer) -> None:
     app.command("report")(report)
+
+
+def _imported(log_dir: Path) -> Path:
+    """The games of `log_dir`'s plylab/game logs in a store of their own, removed at exit."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from ..tasks.logs import import_game_logs
+
+    folder = Path(tempfile.mkdtemp(prefix="plylab-inspect-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    import_game_logs(log_dir, folder / "inspect.sqlite")
+    return folder / "inspect.sqlite"

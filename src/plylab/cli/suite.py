@@ -164,6 +164,11 @@ def report(
     store: o.Store = DEFAULT_STORE,
     fmt: str = typer.Option("table", "--format", help=FORMATS_HELP),
     suite: str | None = typer.Option(None, "--suite", help="only this suite's runs (its name)"),
+    from_inspect: Path | None = typer.Option(
+        None,
+        "--from-inspect",
+        help="read the answers from the logs of inspect eval plylab/suite in this folder",
+    ),
 ) -> None:
     """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
     from ..render.table import FORMATS, render
@@ -171,7 +176,16 @@ def report(
 
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
-    results = read_results(Path(store), suite)
+    if from_inspect is None:
+        results = read_results(Path(store), suite)
+    else:
+        from ..suites.report import SuiteResults
+        from ..tasks.suite import results_from_logs
+
+        read = results_from_logs(from_inspect)
+        results = SuiteResults(tuple(r for r in read.runs if suite is None or r[0].suite == suite))
+        if not results.runs:
+            raise UserError(f"no logs of suite '{suite}' in {from_inspect}")
     tables = [players_table(results), pairs_table(results)]
     if fmt == "json":
         import json

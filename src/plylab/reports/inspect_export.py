@@ -9,7 +9,7 @@ the last call's. Its target is what the oracle says the player could achieve (`w
 from its first valued move; for an equilibrium or engine, that scale's best moves), its scores are
 `outcome` (win/draw/loss/failure from the player's side), `optimality` (the share of its scored
 moves that were optimal, every move's verdict in the score's metadata) and `ground_truth`, the
-same figures and metrics `inspect eval plylab/game` scores with (`tasks.scoring`: optimal rate and
+same figures and metrics `inspect eval plylab/game` scores with (`analysis.inspect_scores`: optimal rate and
 loss on the one graded scale, failures, a chess game's ACPL and accuracy), and its metadata holds the
 game's identity (game, formulation, canonical specs, seat, seed, job key); the log's metadata
 holds the run's name, seed and plan. Logs are written with inspect's own `write_eval_log`, so
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # inspect_ai loads only when logs are written
     from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Content, ModelUsage
     from inspect_ai.scorer import Score
 
-    from ..tasks.scoring import GameScore
+    from ..analysis.inspect_scores import GameScore
 
 OUTCOME_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
 TASK = "plylab"
@@ -206,9 +206,9 @@ def _target(g: GameRow, moves: list[MoveRow], graded: GameScore) -> tuple[str, J
 
 
 def _graded(g: GameRow, moves: list[MoveRow]) -> GameScore:
-    """The game's ground-truth figures, as `inspect eval plylab/game` scores them (`tasks.scoring`)."""
+    """The game's ground-truth figures, as `inspect eval plylab/game` scores them (`analysis.inspect_scores`)."""
+    from ..analysis.inspect_scores import game_score, graded
     from ..games import get_game
-    from ..tasks.scoring import game_score, graded
 
     truth = get_game(g.game).ground_truth
     return game_score(
@@ -225,7 +225,7 @@ def _sample(g: GameRow, moves: list[MoveRow], model: str) -> EvalSample:
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
 
-    from ..tasks.scoring import inspect_score
+    from ..analysis.inspect_scores import inspect_score
 
     seat = g.player_seat
     mine = [m for m in moves if m.seat == seat]
@@ -315,7 +315,7 @@ def _results(samples: list[EvalSample]) -> EvalResults:
     opt = sum(_meta(s, "optimality")["optimal"] for s in samples)
     scored = sum(_meta(s, "optimality")["scored"] for s in samples)
     rate = {o: outcomes.count(o) / n if n else 0.0 for o in OUTCOME_VALUE}
-    from ..tasks.scoring import metric_results
+    from ..analysis.inspect_scores import metric_results
 
     return EvalResults(
         total_samples=n,

@@ -195,6 +195,25 @@ class SuiteJob:
         )
 
 
+def run_name(suite: Suite) -> str:
+    """A suite's run: its name and hash, so a rebuilt suite is another run."""
+    return f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
+
+
+def suite_job(suite: Suite, pos: Position, spec: str) -> SuiteJob:
+    """`pos` put to the player `spec` (canonical): its key and seed are the suite's and the player's,
+    the same for `plylab suite run` and for `inspect eval plylab/suite` (`tasks.suite`)."""
+    return SuiteJob(
+        key=f"{run_name(suite)}/{pos.index}/{spec}",
+        game=suite.game,
+        formulation=suite.formulation,
+        player=spec,
+        position=pos,
+        seed=derive_seed(suite.hash, pos.index, spec),
+        uses_model=player_class(spec)[1].uses_model,
+    )
+
+
 class SuiteStudy:
     """A suite put to players: jobs are (position, player) in the suite's order, missing ones only."""
 
@@ -204,7 +223,7 @@ class SuiteStudy:
         self.suite = suite
         self.until = until
         self.players = [canonical_spec(p) for p in players]
-        self.name = f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
+        self.name = run_name(suite)
         self.lease = f"suite:{self.name}"
         self.planned = len(suite.positions) * len(self.players)
         game = get_game(suite.game)
@@ -225,17 +244,7 @@ class SuiteStudy:
             for spec in self.players:
                 if (pos.index, spec) in done:
                     continue
-                out.append(
-                    SuiteJob(
-                        key=f"{self.name}/{pos.index}/{spec}",
-                        game=s.game,
-                        formulation=s.formulation,
-                        player=spec,
-                        position=pos,
-                        seed=derive_seed(s.hash, pos.index, spec),
-                        uses_model=player_class(spec)[1].uses_model,
-                    )
-                )
+                out.append(suite_job(s, pos, spec))
         return out
 
     async def parts(
@@ -284,4 +293,4 @@ class SuiteStudy:
         return out
 
 
-__all__ = ["Answer", "SuiteJob", "SuiteRun", "SuiteStore", "SuiteStudy"]
+__all__ = ["Answer", "SuiteJob", "SuiteRun", "SuiteStore", "SuiteStudy", "run_name", "suite_job"]
