@@ -1,5 +1,5 @@
 """`plylab export --format inspect` of games graded by an equilibrium or an engine: each sample carries
-the `ground_truth` score `inspect eval plylab/game` gives (tasks.scoring), its figures those of
+the `ground_truth` score `inspect eval plylab/game` gives (analysis.inspect_scores), its figures those of
 plylab's own report, and a target that says what grades it, never "unknown"."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Loading it registers, under the package's name,
 
 - the task `plylab/game` (`game.py`): games against any plylab opponent, the model under evaluation
-  as the player, scored by the game's ground truth (`scoring.py`);
+  as the player, scored by the game's ground truth (`analysis.inspect_scores`);
 - the task `plylab/clue` (`clue.py`): the Clue study's games, every seat the model under evaluation;
 - the task `plylab/suite` (`suite.py`): a suite's positions, one answer each, scored by their truth;
 - the model provider `plylab` (`models.local`): `--model plylab/local` is the embedded Gemma 3 270M.

@@ -7,7 +7,7 @@ A sample per game, sides switched as `plylab run` switches them (the player firs
 model is inspect's model under evaluation (`models.Model.under_evaluation`, bound for the solver),
 so each model call is one ModelEvent in the sample's transcript and nothing of the game loop is
 written twice. The opponent is any plylab player spec (`optimal`, `mcts:sims=200`, `random`,
-`llm:model=openai/gpt-5-mini`, ...). The scorer is the game's ground truth (`tasks.scoring`).
+`llm:model=openai/gpt-5-mini`, ...). The scorer is the game's ground truth (`analysis.inspect_scores`).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from ..analysis.inspect_scores import ground_truth
 from ..errors import UserError
 from ..games import get_game
 from ..harness.plan import GAMES_PER_MATCHUP, GameJob, Matchup, single_plan
-from .scoring import ground_truth
 
 __all__ = ["game", "llm_spec", "play"]
 
