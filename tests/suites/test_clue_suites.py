@@ -186,6 +186,12 @@ def test_clue_suite_build_show_run_report_end_to_end(
     for fmt in ("table", "markdown", "csv", "latex", "html"):
         code, out, _ = _cli(capsys, "suite", "report", "--store", "s.sqlite", "--format", fmt)
         assert code == 0 and "clue-oracle" in out and "missed rate" in out
+    assert _cli(capsys, "report", "--store", "s.sqlite", "--html", "site")[0] == 0
+    assert "suite-deductions" in (tmp_path / "site" / "index.html").read_text()
+    (page,) = (tmp_path / "site" / "suites").glob("*.html")
+    html = page.read_text()
+    assert html.count('class="card"') == 12 and html.count("Entailed: ") == 12
+    assert html.count("clue-oracle: <b>") == 12 and "missed 0" in html
 
 
 @pytest.mark.parametrize(
