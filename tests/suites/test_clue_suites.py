@@ -5,6 +5,7 @@ paper's scoring of deductions, and the CLI end to end."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -194,12 +195,48 @@ def test_clue_suite_build_show_run_report_end_to_end(
     assert html.count("clue-oracle: <b>") == 12 and "missed 0" in html
 
 
+def test_a_clue_suite_from_a_stored_run_holds_that_runs_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--from RUN`: snapshots are suggester's turns of the stored Clue games (their histories are
+    prefixes of a stored game's), graded by the live oracle as a simulated suite is."""
+    monkeypatch.chdir(tmp_path)
+    seats = ["clue-matrix", "clue-random", "clue-random", "clue-oracle"]
+    code, _, err = _cli(capsys, "clue", "run", *(x for p in seats for x in ("--player", p)), "--games", "2",
+                        "--seed", "5", "--store", "s.sqlite", "-q")  # fmt: skip
+    assert code == 0, err
+    with sqlite3.connect("s.sqlite") as conn:
+        (run,) = [str(r[0]) for r in conn.execute("SELECT name FROM runs WHERE kind='clue'")]
+        finals = [str(r[0]) for r in conn.execute("SELECT state FROM moves")]
+    code, _, err = _cli(capsys, "suite", "build", "c", "--game", "clue:players=4", "--from", run,
+                        "--store", "s.sqlite", "--positions", "6", "--seed", "2")  # fmt: skip
+    assert code == 0, err
+    suite, _ = read_suite("c")
+    assert suite.sampler == f"run:{run}" and len(suite.positions) == 6
+    game = clue_game(suite.game)
+    stored = {tuple(int(a) for a in text.split()) for text in finals}
+    for pos in suite.positions:
+        assert pos.history in stored  # a decision of a stored game, as it was stored
+        state: Any = pos.state(game)
+        assert state.pending is None and state.current_player() == pos.mover
+        oracle = ClueOracle.for_view(state.view(pos.mover))
+        hand = set(state.hands[pos.mover])
+        assert list(pos.entailed or ()) == sorted(
+            (c, h) for c, h in oracle.known_holders().items() if c not in hand
+        )
+        oracle.close()
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
         (["suite", "build", "c", "--game", "clue", "--sample", "random"], "not clue games"),
         (["suite", "build", "c", "--game", "clue", "--sample", "clue-llm:model=local"], "calls a model"),
-        (["suite", "build", "c", "--game", "clue", "--from", "r"], "--from is not for clue"),
+        (["suite", "build", "c", "--game", "clue", "--from", "r"], "no store at"),
+        (
+            ["suite", "build", "c", "--game", "clue", "--from-puzzles", "p.csv"],
+            "--from-puzzles is not for clue",
+        ),
         (["suite", "build", "c", "--game", "clue", "--positions", "0"], "--positions must be at least 1"),
         (["suite", "run", "suites/c.jsonl", "--player", "random"], "clue"),
     ],

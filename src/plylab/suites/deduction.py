@@ -3,7 +3,7 @@ what is in the envelope?", scored against the SAT oracle as the Clue paper score
 
 A snapshot is a suggester's turn of a Clue game simulated by classic Clue players (every seat
 the same spec, `clue-matrix` by default: the paper's tool bot), drawn uniformly from each game's
-turns by the suites' own sampler (`build._one_game`). Its truth is what the complete-deduction
+turns by the suites' own sampler (`build._one_game`), or of a stored Clue run's games (`--from`). Its truth is what the complete-deduction
 oracle (`clue.oracle`, a SAT backbone over the seat's view alone) entails: every (card, holder)
 outside the seat's own hand, the envelope being a holder. A snapshot is kept when that is not
 empty and the seat's information state is new.
@@ -19,12 +19,16 @@ guess that happened to be true); and every entailed fact it did not state is mis
 from __future__ import annotations
 
 import random
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UserError
 from ..games import GameDef
 from ..seeds import derive_seed
+from .build import Candidate
 from .file import Position, Suite
 
 if TYPE_CHECKING:
@@ -84,30 +88,15 @@ def _matrix_found(state: Any, seat: int, facts: list[tuple[int, int]]) -> int:
     return sum(1 for c, h in facts if known.get(c) == h)
 
 
-def build_deduction_suite(name: str, game_spec: str, positions: int, *, sampler: str, seed: int) -> Suite:
-    """`positions` deduction snapshots of Clue games played by `sampler` at every seat from `seed`."""
+def _simulated(game: GameDef, sampler: str, seed: int, most: int) -> Iterator[Candidate | None]:
+    """One suggester's turn of each of up to `most` games played by `sampler` at every seat."""
     import asyncio
 
-    from ..clue.base import clue_player_class
-    from .build import STALE, _one_game
+    from .build import _one_game
 
-    game = clue_game(game_spec)
-    if positions < 1:
-        raise UserError(f"--positions must be at least 1 (got {positions})")
-    _, cls, _ = clue_player_class(sampler)
-    if cls.uses_model:
-        raise UserError(
-            f"sampler '{sampler}' calls a model; a Clue sampler is a classic Clue player "
-            "(clue-matrix, clue-oracle, clue-random)"
-        )
     pick = random.Random(f"suite-pick:{seed}")
-    seen: set[str] = set()
-    found: list[Position] = []
-    most, stale, played = max(200, 20 * positions), 0, 0
-    while len(found) < positions and played < most and stale < STALE:
-        played += 1
-        stale += 1
-        cand = asyncio.run(
+    for played in range(1, most + 1):
+        yield asyncio.run(
             _one_game(
                 game,
                 sampler,
@@ -117,11 +106,58 @@ def build_deduction_suite(name: str, game_spec: str, positions: int, *, sampler:
                 asks=lambda s: s.pending is None,
             )
         )
+
+
+def build_deduction_suite(
+    name: str,
+    game_spec: str,
+    positions: int,
+    *,
+    sampler: str,
+    seed: int,
+    from_run: str | None = None,
+    store: Path | None = None,
+) -> Suite:
+    """`positions` deduction snapshots of Clue games played by `sampler` at every seat from `seed`,
+    or (`from_run`) of the suggester's turns of a stored Clue run's games in `store`, in a seeded order."""
+    from ..clue.base import clue_player_class
+    from ..harness.store import DEFAULT_STORE
+    from .build import STALE, _from_run
+
+    game = clue_game(game_spec)
+    if positions < 1:
+        raise UserError(f"--positions must be at least 1 (got {positions})")
+    candidates: Iterable[Candidate | None]
+    if from_run is not None:
+        candidates = _from_run(game, store or DEFAULT_STORE, from_run, seed)
+        most = stale_limit = sys.maxsize  # a stored run is read to its end
+        source = f"run:{from_run}"
+    else:
+        _, cls, _ = clue_player_class(sampler)
+        if cls.uses_model:
+            raise UserError(
+                f"sampler '{sampler}' calls a model; a Clue sampler is a classic Clue player "
+                "(clue-matrix, clue-oracle, clue-random)"
+            )
+        most, stale_limit = max(200, 20 * positions), STALE
+        candidates = _simulated(game, sampler, seed, most)
+        source = sampler
+    seen: set[str] = set()
+    found: list[Position] = []
+    stale = played = 0
+    for cand in candidates:
+        if len(found) >= positions or stale >= stale_limit:
+            break
+        played += 1
+        stale += 1
         if cand is None:
             continue
-        state = game.new_state()
+        state: Any = game.new_state()
         for action in cand.history:
             state.apply_action(action)
+        if state.pending is not None or state.is_terminal():  # a shown card, not a turn to deduce on
+            continue
+        cand = replace(cand, mover=state.current_player())
         key = f"{cand.mover}|{state.information_state_string(cand.mover)}"
         if key in seen:
             continue
@@ -158,16 +194,19 @@ def build_deduction_suite(name: str, game_spec: str, positions: int, *, sampler:
             )
         )
     if len(found) < positions:
+        where = (
+            f"sampler '{sampler}' in {played} games" if from_run is None else f"'{source}' in {played} turns"
+        )
         raise UserError(
-            f"only {len(found)} deduction snapshots of '{game.spec}' were reached by sampler '{sampler}' "
-            f"in {played} games (asked for {positions}); ask for at most {len(found)} with --positions"
+            f"only {len(found)} deduction snapshots of '{game.spec}' were reached by {where} "
+            f"(asked for {positions}); ask for at most {len(found)} with --positions"
         )
     return Suite(
         name=name,
         game=game.spec,
         parameters=dict(game.parameters),
         formulation="text",
-        sampler=sampler,
+        sampler=source,
         seed=seed,
         truth=dict(TRUTH),
         positions=tuple(found),
