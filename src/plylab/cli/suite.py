@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -11,6 +12,9 @@ from ..harness.store import DEFAULT_STORE
 from ..words import count
 from . import options as o
 from ._study import play, say
+
+if TYPE_CHECKING:
+    from ..suites.file import Suite
 
 suite_app = typer.Typer(
     help="Suites: fixed positions with every legal move's value, answered one call each by any player.",
@@ -29,13 +33,17 @@ def register(app: typer.Typer) -> None:
 def build(
     name: str = typer.Argument(..., help="the suite's name (written to suites/NAME.jsonl)"),
     game: str = typer.Option(
-        ..., "--game", "-g", help="game with a ground truth (exact, equilibrium or engine)"
+        ...,
+        "--game",
+        "-g",
+        help="game with a ground truth (exact, equilibrium or engine), or clue (deduction snapshots)",
     ),
     positions: int = typer.Option(100, "--positions", "-n", help="informative positions to draw"),
-    sample: str = typer.Option(
-        "random",
+    sample: str | None = typer.Option(
+        None,
         "--sample",
-        help="sampler: a classic player spec (random, mcts:sims=100, optimal:epsilon=0.3)",
+        help="sampler: a classic player spec (random, the default; mcts:sims=100, optimal:epsilon=0.3); "
+        "for clue a classic Clue player (clue-matrix, the default; clue-oracle, clue-random)",
     ),
     from_run: str | None = typer.Option(
         None, "--from", help="take positions from a stored run's games (its name; the store is --store)"
@@ -108,8 +116,12 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         + (f", limit {truth['limit']}" if truth.get("limit") else "")
         + (f", margin {truth['margin']}" if "margin" in truth else "")
         + f"; graded by: {'; '.join(truth.get('sources') or [])}",
-        "difficulty (chance a uniformly random legal move is optimal):",
     ]
+    if s.truth.get("kind") == "deduction":
+        for line in [*lines, *_deduction_histograms(s)]:
+            say(line)
+        return
+    lines.append("difficulty (chance a uniformly random legal move is optimal):")
     counts = {name: 0 for name, _, _ in BANDS}
     for p in s.positions:
         counts[band_of(float(p.features["chance"]))] += 1
@@ -125,6 +137,22 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         lines.append(f"  {k:>4} {legal[k]:>5} {_bar(legal[k], top)}")
     for line in lines:
         say(line)
+
+
+def _deduction_histograms(s: Suite) -> list[str]:
+    """A Clue suite's difficulty: facts entailed per snapshot, and those only complete deduction finds."""
+    lines = []
+    for key, title in (
+        ("entailed", "facts entailed per snapshot (outside the seat's hand):"),
+        ("beyond_matrix", "facts the possibility matrix's rules miss (only complete deduction places them):"),
+    ):
+        hist: dict[int, int] = {}
+        for p in s.positions:
+            hist[int(p.features[key])] = hist.get(int(p.features[key]), 0) + 1
+        top = max(hist.values())
+        lines.append(title)
+        lines.extend(f"  {k:>4} {hist[k]:>5} {_bar(hist[k], top)}" for k in sorted(hist))
+    return lines
 
 
 @suite_app.command("run")
@@ -172,7 +200,8 @@ def report(
 ) -> None:
     """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
     from ..render.table import FORMATS, render
-    from ..suites.report import pairs_table, players_table, read_results
+    from ..suites.deduction import is_clue
+    from ..suites.report import deductions_table, pairs_table, players_table, read_results
 
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
@@ -186,10 +215,13 @@ def report(
         results = SuiteResults(tuple(r for r in read.runs if suite is None or r[0].suite == suite))
         if not results.runs:
             raise UserError(f"no logs of suite '{suite}' in {from_inspect}")
-    tables = [players_table(results), pairs_table(results)]
+    clue = [is_clue(run.game) for run, _ in results.runs]
+    named = {"players": players_table(results)} if not all(clue) else {}
+    named |= {"deductions": deductions_table(results)} if any(clue) else {}
+    named["pairs"] = pairs_table(results)
     if fmt == "json":
         import json
 
-        typer.echo(json.dumps({"players": tables[0].to_json(), "pairs": tables[1].to_json()}, indent=2))
+        typer.echo(json.dumps({k: t.to_json() for k, t in named.items()}, indent=2))
         return
-    typer.echo("\n\n".join(render(t, fmt) for t in tables))
+    typer.echo("\n\n".join(render(t, fmt) for t in named.values()))

@@ -4,6 +4,7 @@ drawing its positions, their legal moves coloured by value, and every player's a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -12,7 +13,7 @@ from ..games import boards, get_game
 from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
 from ..suites.file import Position
-from ..suites.report import SuiteResults, pairs_table, players_table, read_results
+from ..suites.report import SuiteResults, deductions_table, pairs_table, players_table, read_results
 from ..suites.study import Answer
 from .page import Cell, Grid, PageWriter, Section
 
@@ -33,7 +34,47 @@ def _colour(value: float, best: float, worst: float, tolerance: float) -> str:
     return "win" if best - value <= tolerance else "loss" if value - worst <= tolerance else "draw"
 
 
+def _snapshot(game_name: str, pos: Position, answers: list[Answer]) -> dict[str, object]:
+    """A Clue deduction snapshot: the seat's own view, the facts it entails, each player's verdict."""
+    from ..clue.prompts import render_view, seat_label
+    from ..suites.deduction import clue_game
+
+    state: Any = pos.state(clue_game(game_name))
+    deck, n = state.deck, state.n
+    return {
+        "index": pos.index,
+        "mover": seat_label(pos.mover),
+        "ply": pos.ply,
+        "facts": len(pos.entailed or ()),
+        "svg": None,
+        "view": render_view(state.view(pos.mover)),
+        "moves_title": "Entailed",
+        "moves": [
+            {
+                "label": f"{deck.name(c)}: {'envelope' if h == n else seat_label(h)}",
+                "value": "",
+                "colour": VALUE_COLOURS["win"],
+            }
+            for c, h in pos.entailed or ()
+        ],
+        "answers": [
+            {
+                "player": a.player,
+                "label": f"failure ({a.failure})"
+                if a.failure
+                else f"{(a.deduction or {}).get('claims', 0)} claims",
+                "verdict": ", ".join(
+                    f"{k} {(a.deduction or {}).get(k, 0)}" for k in ("correct", "incorrect", "missed")
+                ),
+            }
+            for a in answers
+        ],
+    }
+
+
 def _position(game_name: str, formulation: str, pos: Position, answers: list[Answer]) -> dict[str, object]:
+    if pos.entailed is not None:
+        return _snapshot(game_name, pos, answers)
     game = get_game(game_name)
     state = pos.state(game)
     grade = pos.grade()
@@ -131,6 +172,7 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
         tables=[
             suites,
             _grid(players_table(results), "suite-players"),
+            _grid(deductions_table(results), "suite-deductions"),
             _grid(pairs_table(results), "suite-pairs"),
         ],
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -124,8 +124,17 @@ def _position_key(game: GameDef, state: pyspiel.State, mover: int) -> str:
     return f"{mover}|{state.information_state_string(mover)}"
 
 
-async def _one_game(game: GameDef, sampler: str, game_seed: int, pick: random.Random) -> Candidate | None:
-    """Play one game with the sampler at every seat; one of its decisions drawn uniformly."""
+async def _one_game(
+    game: GameDef,
+    sampler: str,
+    game_seed: int,
+    pick: random.Random,
+    *,
+    formulation: str = "standard",
+    asks: Callable[[pyspiel.State], bool] | None = None,
+) -> Candidate | None:
+    """Play one game with the sampler at every seat; one of its decisions drawn uniformly (only
+    those `asks` accepts, where given: Clue's suggester turns, not a disprover's shown card)."""
     hooks = hooks_for(game)
     context = RunContext(job_key=f"suite-sample/{game_seed}")
     seats = game.engine.num_players()
@@ -138,10 +147,10 @@ async def _one_game(game: GameDef, sampler: str, game_seed: int, pick: random.Ra
                 state.apply_action(draw(state))
                 continue
             seat = state.current_player()
-            decisions.append(Candidate(tuple(state.history()), seat, ply))
-            formulation = game.formulation("standard")
+            if asks is None or asks(state):
+                decisions.append(Candidate(tuple(state.history()), seat, ply))
             decision = await players[seat].act(
-                Turn(game, formulation, state.clone(), seat, ply, context.job_key)
+                Turn(game, game.formulation(formulation), state.clone(), seat, ply, context.job_key)
             )
             if decision.action is None or decision.action not in state.legal_actions():
                 break
@@ -212,7 +221,7 @@ def build_suite(
     game_name: str,
     positions: int,
     *,
-    sampler: str = DEFAULT_SAMPLER,
+    sampler: str | None = None,
     seed: int = 0,
     formulation: str = "standard",
     limit: str = BUILD_LIMIT,
@@ -222,7 +231,30 @@ def build_suite(
     margin: float | None = None,
 ) -> Suite:
     """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
-    (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order."""
+    (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order.
+    Clue gives deduction snapshots instead (`suites.deduction`), from games its classic players play."""
+    from .deduction import CLUE_SAMPLER, build_deduction_suite, is_clue
+
+    if is_clue(game_name):
+        for flag, given in (("--from-puzzles", from_puzzles), ("--margin", margin)):
+            if given is not None:
+                raise UserError(
+                    f"{flag} is not for clue: a Clue suite's snapshots come from --sample games or --from RUN"
+                )
+        if formulation != "standard" or limit not in ("", BUILD_LIMIT):
+            raise UserError(
+                "clue takes no --formulation or --limit: its snapshots are asked in its text, graded exactly"
+            )
+        return build_deduction_suite(
+            name,
+            game_name,
+            positions,
+            sampler=sampler or CLUE_SAMPLER,
+            seed=seed,
+            from_run=from_run,
+            store=store,
+        )
+    sampler = sampler or DEFAULT_SAMPLER
     game = get_game(game_name)
     game.formulation(formulation)  # an unknown formulation is refused before any game is played
     truth = game.ground_truth

@@ -70,6 +70,9 @@ class Position:
     start: str = (
         ""  # the initial state's FEN where the position does not come from the game's start (a puzzle)
     )
+    # a Clue deduction snapshot's truth (suites.deduction): every (card, holder) the mover's
+    # observations entail outside its own hand; its `moves` are then empty
+    entailed: tuple[tuple[int, int], ...] | None = None
 
     def state(self, game: GameDef) -> pyspiel.State:
         """The position rebuilt: from the game's initial state (or `start`), every action replayed."""
@@ -94,19 +97,23 @@ class Position:
         )
 
     def content(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "history": list(self.history),
-            "mover": self.mover,
-            "ply": self.ply,
-            "moves": [{"action": m.action, "label": m.label, "value": m.value} for m in self.moves],
-            "unit": self.unit,
-            "span": self.span,
-            "exact": self.exact,
-            "tolerance": self.tolerance,
-            "source": self.source,
-            "features": self.features,
-        } | ({"start": self.start} if self.start else {})
+        return (
+            {
+                "index": self.index,
+                "history": list(self.history),
+                "mover": self.mover,
+                "ply": self.ply,
+                "moves": [{"action": m.action, "label": m.label, "value": m.value} for m in self.moves],
+                "unit": self.unit,
+                "span": self.span,
+                "exact": self.exact,
+                "tolerance": self.tolerance,
+                "source": self.source,
+                "features": self.features,
+            }
+            | ({"start": self.start} if self.start else {})
+            | ({} if self.entailed is None else {"entailed": [list(f) for f in self.entailed]})
+        )
 
     @property
     def id(self) -> str:
@@ -131,6 +138,7 @@ class Position:
             source=str(d["source"]),
             features=dict(d["features"]),
             start=str(d.get("start", "")),
+            entailed=None if d.get("entailed") is None else tuple((int(c), int(h)) for c, h in d["entailed"]),
         )
 
 

@@ -10,6 +10,7 @@ Both are entries of the one table registry, so every format `render` writes work
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -19,6 +20,7 @@ from ..analysis.paired import mcnemar, paired_bootstrap
 from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
+from .deduction import is_clue
 from .study import Answer, SuiteRun, SuiteStore
 
 # Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).
@@ -97,6 +99,8 @@ def players_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
     data: list[dict[str, object]] = []
     for run, answers in results.runs:
+        if is_clue(run.game):  # deduction snapshots have no moves: the deductions table reports them
+            continue
         for player, mine in _by_player(answers).items():
             n = len(mine)
             rate = wilson(sum(a.optimal for a in mine), n)
@@ -212,7 +216,125 @@ def pairs_table(results: SuiteResults) -> Table:
             )
     notes = [
         "difference: first minus second, on the same positions",
+        "a Clue deduction suite: rate = snapshots with every entailed fact stated and none false; loss = incorrect + missed facts",
         f"rates: McNemar's exact test (binomial on discordant positions), Wald interval for paired proportions; "
         f"loss: paired bootstrap, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}",
     ]
     return Table(PAIR_COLUMNS, rows, notes=notes, title="Suites: pairs", data={"pairs": data})
+
+
+def ratio_interval(
+    pairs: Sequence[tuple[int, int]], *, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> tuple[float | None, float | None, float | None]:
+    """sum(numerators) / sum(denominators) over snapshots, with a seeded percentile bootstrap over
+    the snapshots (the facts of one snapshot are not independent trials, so a Wilson interval on
+    the pooled facts would be too narrow)."""
+    den = sum(d for _, d in pairs)
+    if not den:
+        return None, None, None
+    rate = sum(n for n, _ in pairs) / den
+    rng = random.Random(seed)
+    draws: list[float] = []
+    for _ in range(resamples):
+        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
+        d = sum(x for _, x in sample)
+        if d:
+            draws.append(sum(x for x, _ in sample) / d)
+    draws.sort()
+    low = draws[int(0.025 * (len(draws) - 1))]
+    high = draws[int(0.975 * (len(draws) - 1))]
+    return rate, low, high
+
+
+DEDUCTION_COLUMNS = [
+    "suite",
+    "player",
+    "n",
+    "correct rate [95% CI]",
+    "incorrect rate [95% CI]",
+    "missed rate [95% CI]",
+    "unsupported",
+    "correct / snapshot",
+    "incorrect / snapshot",
+    "perfect [95% CI]",
+    "failures",
+    "calls",
+    "tokens in",
+    "tokens out",
+]
+
+
+def _interval(r: tuple[float | None, float | None, float | None]) -> str:
+    return f"{_num(r[0])} [{_num(r[1])}, {_num(r[2])}]"
+
+
+@register_table(
+    "suite-deductions",
+    "per Clue deduction suite and player: correct, incorrect and missed rates against the SAT oracle (000 l.107), with intervals",
+)
+def deductions_table(results: SuiteResults) -> Table:
+    rows: list[list[str]] = []
+    data: list[dict[str, object]] = []
+    for run, answers in results.runs:
+        if not is_clue(run.game):
+            continue
+        for player, mine in _by_player(answers).items():
+            ds = [a.deduction or {} for a in mine]
+            n = len(mine)
+            claims = [(d.get("correct", 0), d.get("claims", 0)) for d in ds]
+            correct = ratio_interval(claims)
+            incorrect = ratio_interval([(d.get("incorrect", 0), d.get("claims", 0)) for d in ds])
+            missed = ratio_interval([(d.get("missed", 0), d.get("entailed", 0)) for d in ds])
+            perfect = wilson(sum(a.optimal for a in mine), n)
+            totals = {
+                k: sum(int(d.get(k, 0)) for d in ds)
+                for k in ("claims", "correct", "incorrect", "unsupported", "missed", "entailed")
+            }
+            failures = sum(1 for a in mine if a.failure is not None)
+            calls = sum(a.calls for a in mine)
+            tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
+            rows.append(
+                [
+                    run.suite,
+                    player,
+                    str(n),
+                    _interval(correct),
+                    _interval(incorrect),
+                    _interval(missed),
+                    str(totals["unsupported"]),
+                    _num(totals["correct"] / n, 2),
+                    _num(totals["incorrect"] / n, 2),
+                    f"{_num(perfect.rate)} [{_num(perfect.low)}, {_num(perfect.high)}]",
+                    str(failures),
+                    str(calls),
+                    str(tin),
+                    str(tout),
+                ]
+            )
+            data.append(
+                {
+                    "suite": run.suite,
+                    "hash": run.hash,
+                    "game": run.game,
+                    "player": player,
+                    "n": n,
+                    **totals,
+                    "correct_rate": dict(zip(("rate", "low", "high"), correct)),
+                    "incorrect_rate": dict(zip(("rate", "low", "high"), incorrect)),
+                    "missed_rate": dict(zip(("rate", "low", "high"), missed)),
+                    "perfect": perfect.to_json(),
+                    "failures": failures,
+                    "calls": calls,
+                    "input_tokens": tin,
+                    "output_tokens": tout,
+                }
+            )
+    notes = [
+        "a claim: a (card, holder) the player states it knows, outside its own hand; correct = true in the deal, incorrect = false (000 l.107)",
+        "correct and incorrect rates: of the claims; missed rate: of the facts the SAT oracle entails that the player did not state",
+        "unsupported: correct claims the observations do not entail (guesses); perfect: every entailed fact stated, none false",
+        f"rate intervals: percentile bootstrap over snapshots, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}; perfect: Wilson",
+    ]
+    return Table(
+        DEDUCTION_COLUMNS, rows, notes=notes, title="Suites: Clue deductions", data={"deductions": data}
+    )

@@ -63,6 +63,7 @@ class Answer:
     cache_hits: int = 0
     cost: float | None = None
     elapsed: float = 0.0
+    deduction: dict[str, Any] | None = None  # a Clue snapshot's judged claims (suites.deduction.judge)
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,11 @@ class SuiteStore(Store):
         super().__init__(path, create=create)
         if create:
             self._conn.execute(ANSWERS)
+            if "deduction" not in self._answer_columns():  # a store from before Clue suites
+                self._conn.execute("ALTER TABLE suite_answers ADD COLUMN deduction TEXT")
+
+    def _answer_columns(self) -> set[str]:
+        return {str(r[1]) for r in self._conn.execute("PRAGMA table_info(suite_answers)")}
 
     def answered(self, run_id: int) -> set[tuple[int, str]]:
         rows = self._conn.execute("SELECT position, player FROM suite_answers WHERE run_id=?", (run_id,))
@@ -91,6 +97,7 @@ class SuiteStore(Store):
     def save_answer(self, run_id: int, answer: Answer) -> bool:
         row = asdict(answer)
         row["features"] = json.dumps(row["features"], sort_keys=True)
+        row["deduction"] = None if answer.deduction is None else json.dumps(answer.deduction, sort_keys=True)
         row["optimal"] = int(answer.optimal)
         names = ["run_id", *row]
         sql = (
@@ -120,9 +127,10 @@ class SuiteStore(Store):
         fields = Answer.__dataclass_fields__
         return [
             Answer(
-                **{k: r[k] for k in fields if k not in ("features", "optimal")},
+                **{k: r[k] for k in fields if k not in ("features", "optimal", "deduction")},
                 optimal=bool(r["optimal"]),
                 features=json.loads(r["features"]),
+                deduction=json.loads(r["deduction"]) if "deduction" in r.keys() and r["deduction"] else None,
             )
             for r in rows
         ]
@@ -153,6 +161,10 @@ class SuiteJob:
         return Turn(game, game.formulation(self.formulation), state, pos.mover, pos.ply, self.key)
 
     async def play(self, context: RunContext) -> Answer:
+        if self.position.entailed is not None:  # a Clue deduction snapshot
+            from .deduction import ask
+
+            return await ask(self, context)
         turn = self.turn()
         game, formulation, pos = turn.game, turn.formulation, self.position
         state = turn.state.clone()
@@ -210,8 +222,31 @@ def suite_job(suite: Suite, pos: Position, spec: str) -> SuiteJob:
         player=spec,
         position=pos,
         seed=derive_seed(suite.hash, pos.index, spec),
-        uses_model=player_class(spec)[1].uses_model,
+        uses_model=_uses_model(suite.game, spec),
     )
+
+
+def _check(game_spec: str, spec: str) -> None:
+    """A player spec that cannot answer the suite's positions: one line, before anything runs."""
+    from .deduction import is_clue
+
+    if is_clue(game_spec):
+        from ..clue.base import make_clue_player
+
+        make_clue_player(spec, 0, 0).close()
+        return
+    game = get_game(game_spec)
+    hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
+
+
+def _uses_model(game_spec: str, spec: str) -> bool:
+    from .deduction import is_clue
+
+    if is_clue(game_spec):
+        from ..clue.base import clue_player_class
+
+        return clue_player_class(spec)[1].uses_model
+    return player_class(spec)[1].uses_model
 
 
 class SuiteStudy:
@@ -226,9 +261,8 @@ class SuiteStudy:
         self.name = run_name(suite)
         self.lease = f"suite:{self.name}"
         self.planned = len(suite.positions) * len(self.players)
-        game = get_game(suite.game)
         for spec in self.players:  # every spec checked (and refused in one line) before anything runs
-            hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
+            _check(suite.game, spec)
 
     def open_store(self, path: Path) -> SuiteStore:
         return SuiteStore(path)
@@ -266,7 +300,7 @@ class SuiteStudy:
             lambda status, why: store.finish_run(run_id, status, why),
             self.planned,
             already=len(done),
-            model=any(player_class(p)[1].uses_model for p in self.players),
+            model=any(_uses_model(self.suite.game, p) for p in self.players),
             extra=store.rules(run_id),
             budget=budget,
         )

@@ -1,0 +1,283 @@
+"""Clue deduction suites: a seat's observations so far, and "which cards can you now place, and
+what is in the envelope?", scored against the SAT oracle as the Clue paper scores deductions.
+
+A snapshot is a suggester's turn of a Clue game simulated by classic Clue players (every seat
+the same spec, `clue-matrix` by default: the paper's tool bot), drawn uniformly from each game's
+turns by the suites' own sampler (`build._one_game`), or of a stored Clue run's games (`--from`). Its truth is what the complete-deduction
+oracle (`clue.oracle`, a SAT backbone over the seat's view alone) entails: every (card, holder)
+outside the seat's own hand, the envelope being a holder. A snapshot is kept when that is not
+empty and the seat's information state is new.
+
+Putting it to a player is the turn the Clue study plays: the seat's `ClueView` rebuilt from the
+stored history, the player's own `act` (for `clue-llm` the study's prompt and reply schema: its
+action and its deductions, one call). What it states as known is judged as the Clue paper judges
+deductions (000 l.107; the referee's rule, `clue.referee`): each claim outside its own hand is
+correct (true in the deal) or incorrect (false); a correct claim not entailed is unsupported (a
+guess that happened to be true); and every entailed fact it did not state is missed.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from ..errors import UserError
+from ..games import GameDef
+from ..seeds import derive_seed
+from .build import Candidate
+from .file import Position, Suite
+
+if TYPE_CHECKING:
+    from ..players import RunContext
+    from .study import Answer, SuiteJob
+
+GAME = "clue"
+CLUE_SAMPLER = "clue-matrix"  # the paper's tool bot: games that end as the classic tool plays them
+TRUTH = {
+    "kind": "deduction",
+    "name": "SAT backbone of the seat's observations (python-sat, Glucose 4): every entailed (card, holder)",
+    "limit": "",
+    "sources": ["clue-oracle"],
+}
+NOTES = {
+    "entailed": "facts (card, holder) outside the seat's own hand that its observations entail; the envelope is a holder",
+    "envelope": "envelope cards among them",
+    "matrix": "of those, how many the possibility matrix's rules (R1-R8) find: the rest need complete deduction",
+    "beyond_matrix": "entailed minus matrix: what only complete deduction places",
+    "events": "events the seat has observed",
+    "turn": "the turn being played (1-based)",
+    "ply": "decisions made before the snapshot (shows included; chance not counted)",
+    "sampler": "every seat played by the sampler spec (a classic Clue player); one suggester's turn of each game drawn uniformly; snapshots with something entailed and a new information state kept",
+    "scoring": "a claim outside the own hand: correct (true in the deal) or incorrect; unsupported = correct but not entailed; missed = entailed but not claimed (000 l.107)",
+}
+
+
+def is_clue(game_spec: str) -> bool:
+    return game_spec.split(":", 1)[0] == GAME
+
+
+def clue_game(game_spec: str) -> GameDef:
+    """The Clue game (registering it with plylab's games on first use)."""
+    from .. import clue  # noqa: F401  registers the game `clue`, its hooks and its players
+    from ..games import get_game
+
+    return get_game(game_spec)
+
+
+def entailed(state: Any, seat: int) -> list[tuple[int, int]]:
+    """What the seat's observations entail, outside its own hand: (card, holder), sorted."""
+    from ..clue.oracle import ClueOracle
+
+    view = state.view(seat)
+    oracle = ClueOracle.for_view(view)
+    try:
+        return sorted((c, h) for c, h in oracle.known_holders().items() if c not in view.hand)
+    finally:
+        oracle.close()
+
+
+def _matrix_found(state: Any, seat: int, facts: list[tuple[int, int]]) -> int:
+    from ..clue.matrix import PossibilityMatrix
+
+    view = state.view(seat)
+    known = PossibilityMatrix.for_view(view).known_holders()
+    return sum(1 for c, h in facts if known.get(c) == h)
+
+
+def _simulated(game: GameDef, sampler: str, seed: int, most: int) -> Iterator[Candidate | None]:
+    """One suggester's turn of each of up to `most` games played by `sampler` at every seat."""
+    import asyncio
+
+    from .build import _one_game
+
+    pick = random.Random(f"suite-pick:{seed}")
+    for played in range(1, most + 1):
+        yield asyncio.run(
+            _one_game(
+                game,
+                sampler,
+                derive_seed(seed, "suite", played),
+                pick,
+                formulation="text",
+                asks=lambda s: s.pending is None,
+            )
+        )
+
+
+def build_deduction_suite(
+    name: str,
+    game_spec: str,
+    positions: int,
+    *,
+    sampler: str,
+    seed: int,
+    from_run: str | None = None,
+    store: Path | None = None,
+) -> Suite:
+    """`positions` deduction snapshots of Clue games played by `sampler` at every seat from `seed`,
+    or (`from_run`) of the suggester's turns of a stored Clue run's games in `store`, in a seeded order."""
+    from ..clue.base import clue_player_class
+    from ..harness.store import DEFAULT_STORE
+    from .build import STALE, _from_run
+
+    game = clue_game(game_spec)
+    if positions < 1:
+        raise UserError(f"--positions must be at least 1 (got {positions})")
+    candidates: Iterable[Candidate | None]
+    if from_run is not None:
+        candidates = _from_run(game, store or DEFAULT_STORE, from_run, seed)
+        most = stale_limit = sys.maxsize  # a stored run is read to its end
+        source = f"run:{from_run}"
+    else:
+        _, cls, _ = clue_player_class(sampler)
+        if cls.uses_model:
+            raise UserError(
+                f"sampler '{sampler}' calls a model; a Clue sampler is a classic Clue player "
+                "(clue-matrix, clue-oracle, clue-random)"
+            )
+        most, stale_limit = max(200, 20 * positions), STALE
+        candidates = _simulated(game, sampler, seed, most)
+        source = sampler
+    seen: set[str] = set()
+    found: list[Position] = []
+    stale = played = 0
+    for cand in candidates:
+        if len(found) >= positions or stale >= stale_limit:
+            break
+        played += 1
+        stale += 1
+        if cand is None:
+            continue
+        state: Any = game.new_state()
+        for action in cand.history:
+            state.apply_action(action)
+        if state.pending is not None or state.is_terminal():  # a shown card, not a turn to deduce on
+            continue
+        cand = replace(cand, mover=state.current_player())
+        key = f"{cand.mover}|{state.information_state_string(cand.mover)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        facts = entailed(state, cand.mover)
+        if not facts:
+            continue
+        stale = 0
+        matrix = _matrix_found(state, cand.mover, facts)
+        n = cast(Any, state).n
+        view = state.view(cand.mover)
+        found.append(
+            Position(
+                index=len(found),
+                history=cand.history,
+                mover=cand.mover,
+                ply=cand.ply,
+                moves=(),
+                unit="facts",
+                span=float(len(facts)),
+                exact=True,
+                tolerance=0.0,
+                source="clue-oracle",
+                features={
+                    "entailed": len(facts),
+                    "envelope": sum(1 for _, h in facts if h == n),
+                    "matrix": matrix,
+                    "beyond_matrix": len(facts) - matrix,
+                    "events": len(view.events),
+                    "turn": view.turn,
+                    "ply": cand.ply,
+                },
+                entailed=tuple(facts),
+            )
+        )
+    if len(found) < positions:
+        where = (
+            f"sampler '{sampler}' in {played} games" if from_run is None else f"'{source}' in {played} turns"
+        )
+        raise UserError(
+            f"only {len(found)} deduction snapshots of '{game.spec}' were reached by {where} "
+            f"(asked for {positions}); ask for at most {len(found)} with --positions"
+        )
+    return Suite(
+        name=name,
+        game=game.spec,
+        parameters=dict(game.parameters),
+        formulation="text",
+        sampler=source,
+        seed=seed,
+        truth=dict(TRUTH),
+        positions=tuple(found),
+        notes=NOTES,
+    )
+
+
+def judge(
+    claims: dict[int, int], hand: set[int], holder: list[int], truth: tuple[tuple[int, int], ...]
+) -> dict[str, Any]:
+    """A snapshot's answer judged: its claims outside `hand` against the deal (`holder`: card ->
+    holder) and the oracle's entailed facts (`truth`)."""
+    facts = set(truth)
+    judged = {c: h for c, h in claims.items() if c not in hand}
+    correct = sorted((c, h) for c, h in judged.items() if holder[c] == h)
+    incorrect = sorted((c, h) for c, h in judged.items() if holder[c] != h)
+    unsupported = [f for f in correct if f not in facts]
+    missed = sorted(facts - set(correct))
+    return {
+        "claims": len(judged),
+        "correct": len(correct),
+        "incorrect": len(incorrect),
+        "unsupported": len(unsupported),
+        "entailed": len(facts),
+        "missed": len(missed),
+        "stated": [list(f) for f in sorted(judged.items())],
+    }
+
+
+async def ask(job: SuiteJob, context: RunContext) -> Answer:
+    """Put a snapshot to a Clue player as the study puts a turn to it; its stated deductions judged."""
+    import time
+
+    from ..clue.base import make_clue_player
+    from .study import Answer
+
+    game = clue_game(job.game)
+    pos = job.position
+    state = cast(Any, pos.state(game))
+    view = state.view(pos.mover)
+    player = make_clue_player(job.player, pos.mover, job.seed, replace(context, job_key=job.key))
+    t0 = time.perf_counter()
+    try:
+        decision = await player.act(view)
+    finally:
+        player.close()
+    elapsed = time.perf_counter() - t0
+    claims = {} if decision.deductions is None else dict(decision.deductions.known)
+    verdict = judge(claims, set(view.hand), list(state.holder), pos.entailed or ())
+    if decision.deductions is not None:
+        verdict["envelope_belief"] = [decision.deductions.envelope.get(i) for i in range(3)]
+    call = decision.call
+    return Answer(
+        position=pos.index,
+        player=job.player,
+        position_id=pos.id,
+        action=None,
+        label=decision.kind,
+        optimal=decision.failure is None and verdict["incorrect"] == 0 and verdict["missed"] == 0,
+        loss=float(verdict["incorrect"] + verdict["missed"]),
+        span=pos.span,
+        chance=0.0,
+        features=pos.features,
+        failure=decision.failure,
+        prompt=None if call is None else call.prompt,
+        reply=None if call is None else call.reply,
+        input_tokens=0 if call is None else call.input_tokens,
+        output_tokens=0 if call is None else call.output_tokens,
+        calls=int(call is not None and call.prompt is not None and not call.cached),
+        cache_hits=int(call is not None and call.cached),
+        cost=None if call is None else call.cost,
+        elapsed=elapsed,
+        deduction=verdict,
+    )
