@@ -16,7 +16,7 @@ from plylab.cli import main
 from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
 from plylab.clue.prompts import messages
-from plylab.suites.build import build_suite
+from plylab.suites.deduction import build_clue_suite as build_suite
 from plylab.suites.deduction import clue_game, judge
 from plylab.suites.file import Position, read_suite
 from plylab.suites.study import SuiteStudy

@@ -68,11 +68,12 @@ def build(
 ) -> None:
     """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
     from ..suites.build import build_suite
+    from ..suites.deduction import build_clue_suite, is_clue
     from ..suites.file import SUITES_DIR
 
     if not name.strip() or "/" in name:
         raise UserError(f"a suite name is a plain word without '/' (got '{name}'); give a path with --out")
-    suite = build_suite(
+    suite = (build_clue_suite if is_clue(game) else build_suite)(
         name,
         game,
         positions,

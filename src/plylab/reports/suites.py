@@ -12,9 +12,9 @@ from ..errors import UserError
 from ..games import boards, get_game
 from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
+from ..suites.answer import Answer
 from ..suites.file import Position
 from ..suites.report import SuiteResults, deductions_table, pairs_table, players_table, read_results
-from ..suites.study import Answer
 from .page import Cell, Grid, PageWriter, Section
 
 DRAWN = 100  # positions drawn per suite page

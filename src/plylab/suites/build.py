@@ -232,28 +232,7 @@ def build_suite(
 ) -> Suite:
     """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
     (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order.
-    Clue gives deduction snapshots instead (`suites.deduction`), from games its classic players play."""
-    from .deduction import CLUE_SAMPLER, build_deduction_suite, is_clue
-
-    if is_clue(game_name):
-        for flag, given in (("--from-puzzles", from_puzzles), ("--margin", margin)):
-            if given is not None:
-                raise UserError(
-                    f"{flag} is not for clue: a Clue suite's snapshots come from --sample games or --from RUN"
-                )
-        if formulation != "standard" or limit not in ("", BUILD_LIMIT):
-            raise UserError(
-                "clue takes no --formulation or --limit: its snapshots are asked in its text, graded exactly"
-            )
-        return build_deduction_suite(
-            name,
-            game_name,
-            positions,
-            sampler=sampler or CLUE_SAMPLER,
-            seed=seed,
-            from_run=from_run,
-            store=store,
-        )
+    Clue gives deduction snapshots instead (`suites.deduction.build_clue_suite`)."""
     sampler = sampler or DEFAULT_SAMPLER
     game = get_game(game_name)
     game.formulation(formulation)  # an unknown formulation is refused before any game is played

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any, cast
 from ..errors import UserError
 from ..games import GameDef
 from ..seeds import derive_seed
-from .build import Candidate
+from .answer import Answer
+from .build import BUILD_LIMIT, Candidate
 from .file import Position, Suite
 
 if TYPE_CHECKING:
     from ..players import RunContext
-    from .study import Answer, SuiteJob
 
 GAME = "clue"
 CLUE_SAMPLER = "clue-matrix"  # the paper's tool bot: games that end as the classic tool plays them
@@ -236,18 +236,19 @@ def judge(
     }
 
 
-async def ask(job: SuiteJob, context: RunContext) -> Answer:
-    """Put a snapshot to a Clue player as the study puts a turn to it; its stated deductions judged."""
+async def ask(
+    game_spec: str, pos: Position, player_spec: str, seed: int, key: str, context: RunContext
+) -> Answer:
+    """Put a snapshot to a Clue player as the study puts a turn to it (`SuiteJob.play`, which passes
+    its job's fields: this module stays below the run); its stated deductions judged."""
     import time
 
     from ..clue.base import make_clue_player
-    from .study import Answer
 
-    game = clue_game(job.game)
-    pos = job.position
+    game = clue_game(game_spec)
     state = cast(Any, pos.state(game))
     view = state.view(pos.mover)
-    player = make_clue_player(job.player, pos.mover, job.seed, replace(context, job_key=job.key))
+    player = make_clue_player(player_spec, pos.mover, seed, replace(context, job_key=key))
     t0 = time.perf_counter()
     try:
         decision = await player.act(view)
@@ -261,7 +262,7 @@ async def ask(job: SuiteJob, context: RunContext) -> Answer:
     call = decision.call
     return Answer(
         position=pos.index,
-        player=job.player,
+        player=player_spec,
         position_id=pos.id,
         action=None,
         label=decision.kind,
@@ -280,4 +281,34 @@ async def ask(job: SuiteJob, context: RunContext) -> Answer:
         cost=None if call is None else call.cost,
         elapsed=elapsed,
         deduction=verdict,
+    )
+
+
+def build_clue_suite(
+    name: str,
+    game_name: str,
+    positions: int,
+    *,
+    sampler: str | None = None,
+    seed: int = 0,
+    formulation: str = "standard",
+    limit: str = BUILD_LIMIT,
+    from_run: str | None = None,
+    store: Path | None = None,
+    from_puzzles: Path | None = None,
+    margin: float | None = None,
+) -> Suite:
+    """`plylab suite build --game clue`: the build's options checked for Clue (the ones for move
+    suites refused in one line), then `build_deduction_suite`."""
+    for flag, given in (("--from-puzzles", from_puzzles), ("--margin", margin)):
+        if given is not None:
+            raise UserError(
+                f"{flag} is not for clue: a Clue suite's snapshots come from --sample games or --from RUN"
+            )
+    if formulation != "standard" or limit not in ("", BUILD_LIMIT):
+        raise UserError(
+            "clue takes no --formulation or --limit: its snapshots are asked in its text, graded exactly"
+        )
+    return build_deduction_suite(
+        name, game_name, positions, sampler=sampler or CLUE_SAMPLER, seed=seed, from_run=from_run, store=store
     )

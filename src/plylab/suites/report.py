@@ -20,8 +20,9 @@ from ..analysis.paired import mcnemar, paired_bootstrap
 from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
+from .answer import Answer
 from .deduction import is_clue
-from .study import Answer, SuiteRun, SuiteStore
+from .study import SuiteRun, SuiteStore
 
 # Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).
 BANDS: tuple[tuple[str, float, float], ...] = (

@@ -16,7 +16,6 @@ import time
 from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from ..games import get_game
 from ..harness.forecast import Forecast, model_of
@@ -27,6 +26,7 @@ from ..players import RunContext, Turn, player_class
 from ..players.canonical import canonical_spec
 from ..seeds import derive_seed
 from ..words import count
+from .answer import Answer
 from .file import Position, Suite
 from .until import WidthStop
 
@@ -37,33 +37,6 @@ ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
     input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
     calls INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, cost REAL, elapsed REAL,
     PRIMARY KEY (run_id, position, player))"""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One player's answer to one position, scored on the position's graded scale. A failure (no
-    legal move) is not optimal and loses best minus the worst legal move."""
-
-    position: int
-    player: str
-    position_id: str
-    action: int | None
-    label: str | None
-    optimal: bool
-    loss: float
-    span: float
-    chance: float
-    features: dict[str, Any]
-    failure: str | None = None
-    prompt: str | None = None
-    reply: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    calls: int = 0
-    cache_hits: int = 0
-    cost: float | None = None
-    elapsed: float = 0.0
-    deduction: dict[str, Any] | None = None  # a Clue snapshot's judged claims (suites.deduction.judge)
 
 
 @dataclass(frozen=True)
@@ -164,7 +137,7 @@ class SuiteJob:
         if self.position.entailed is not None:  # a Clue deduction snapshot
             from .deduction import ask
 
-            return await ask(self, context)
+            return await ask(self.game, self.position, self.player, self.seed, self.key, context)
         turn = self.turn()
         game, formulation, pos = turn.game, turn.formulation, self.position
         state = turn.state.clone()

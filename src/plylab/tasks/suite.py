@@ -8,7 +8,7 @@ its metadata the truth (the suite file's line: history, mover, every legal move'
 the difficulty features). The answer is got exactly as `plylab suite run` gets it: the job
 `suites.study.suite_job` builds, whose `play` rebuilds the state and asks a fresh `llm` player
 through `Player.act`, the model under evaluation bound for the solver (one ModelEvent per call in
-the sample's transcript). The answer (`suites.study.Answer`) goes to `state.metadata["plylab"]`.
+the sample's transcript). The answer (`suites.answer.Answer`) goes to `state.metadata["plylab"]`.
 
 The scorer (`suite_truth`) is the suite report's: per sample `optimal` (1 or 0), `loss` on the
 suite's graded scale, `above_chance` (optimal less the position's random baseline) and `failure`;
@@ -32,9 +32,10 @@ from ..analysis.inspect_scores import scale_of, wilson_metric
 from ..errors import UserError
 from ..players import RunContext
 from ..players.canonical import canonical_spec
+from ..suites.answer import Answer
 from ..suites.file import Position, Suite, read_suite
 from ..suites.report import SuiteResults
-from ..suites.study import Answer, SuiteRun, SuiteStudy, suite_job
+from ..suites.study import SuiteRun, SuiteStudy, suite_job
 from .game import _plain, llm_spec
 
 __all__ = ["answer_of", "answer_score", "answer_suite", "results_from_logs", "suite", "suite_truth"]
