@@ -44,7 +44,7 @@ def test_report_gives_error_per_decision_pr_and_marks(cli, tmp_path: Path) -> No
     assert row.games == 1 and row.decisions == len(grades)
     unforced = [g for g in grades if g.informative]
     assert 0 < row.unforced == len(unforced) < row.decisions  # a forced or single play is not counted
-    errors = [g.loss(int(g.detail["played"])) for g in unforced]
+    errors = [g.loss(int(g.detail["play"])) for g in unforced]
     assert row.pr == pytest.approx(500 * sum(errors) / len(errors))
     assert row.millipoints_per_decision == pytest.approx(1000 * sum(errors) / len(grades))
     assert row.very_bad == sum(e > 0.16 for e in errors) > 0  # a random player blunders

@@ -153,3 +153,6 @@ def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> Non
         state.apply_action(rng.choice(legal))
     assert seen_forced and seen_open
     assert get_game("backgammon:hyper_backgammon=true").ground_truth is None
+    # an engine, but not chess: lichess's figures (inspect's scorer, its export) are not made of gnubg's grades
+    chess = get_game("chess").ground_truth
+    assert not game.ground_truth.chess and chess is not None and chess.chess

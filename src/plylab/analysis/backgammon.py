@@ -95,7 +95,7 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
         row = rows.setdefault(key, BackgammonRow(*key))
         seen[key].add(m.game_id)
         grade = Grade.from_json(m.grade)
-        error = grade.loss(int(grade.detail["played"]))
+        error = grade.loss(int(grade.detail["play"]))
         row.decisions += 1
         row.source = grade.source
         if not grade.informative:

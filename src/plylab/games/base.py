@@ -178,6 +178,12 @@ class GroundTruth:
     table: Callable[[GameDef], Oracle] | None = None
     engine: Callable[[GameDef, str], GradingOracle | None] | None = None
 
+    @property
+    def chess(self) -> bool:
+        """Graded by a chess-family UCI engine, whose grades carry the evaluations lichess's figures
+        (ACPL, accuracy) are made from; not gnubg's backgammon."""
+        return self.kind == "engine" and self.engine is None
+
     def grader(self, game: GameDef, limit: str = "") -> Grader | None:
         """The grader of `game`'s moves in one run (`limit`: an engine's search limit, '' for its
         default); None where it cannot grade here (the engine is not installed)."""

@@ -308,7 +308,7 @@ SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g
        m.seat, m.ply, m.grade
 FROM moves m JOIN games g ON g.id = m.game_id
 WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game LIKE 'backgammon%'
-  AND json_extract(m.grade, '$.detail.played') IS NOT NULL
+  AND json_extract(m.grade, '$.detail.play') IS NOT NULL
 ORDER BY g.id, m.ply
 """
 

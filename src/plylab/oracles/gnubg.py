@@ -243,7 +243,7 @@ class GnubgOracle:
         game = state.get_game()
         span = float(game.max_utility() - game.min_utility())
         best = max(values, key=lambda a: values[a])
-        detail = {"best": best, "played": action, "plies": self.plies, "legal": len(values)}
+        detail = {"best": best, "play": action, "plies": self.plies, "legal": len(values)}
         return Grade(values, unit="payoff", span=span, source=self.source, exact=False, detail=detail)
 
     def close(self) -> None:
