@@ -44,7 +44,8 @@ def main() -> None:
     ap.add_argument("--out", default="bench/RESULTS-gnubg.md")
     args = ap.parse_args()
     path = gnubg_path()
-    assert path is not None, "gnubg is not installed (make engines)"
+    if path is None:
+        raise SystemExit("gnubg is not installed (make engines): nothing to measure")
     states = decisions(args.games)
     rows = []
     for plies, sample in ((0, states), (2, states[: args.two_ply])):
