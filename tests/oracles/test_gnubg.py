@@ -156,3 +156,10 @@ def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> Non
     # an engine, but not chess: lichess's figures (inspect's scorer, its export) are not made of gnubg's grades
     chess = get_game("chess").ground_truth
     assert not game.ground_truth.chess and chess is not None and chess.chess
+
+
+def test_games_lists_backgammon_as_graded_by_gnubg(cli) -> None:
+    r = cli("games")
+    assert r.code == 0, r.err
+    (line,) = [x for x in r.out.splitlines() if x.startswith("backgammon ")]
+    assert " engine " in line and "(graded by gnubg)" in line
