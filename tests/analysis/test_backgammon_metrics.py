@@ -11,6 +11,7 @@ from plylab.analysis.backgammon import backgammon_rows, skill
 from plylab.harness.store import Store
 from plylab.oracles.gnubg import gnubg_path
 from plylab.oracles.graded import Grade
+from plylab.reports.gamelist import choices
 
 
 def test_gnubgs_thresholds_mark_an_error_above_each() -> None:
@@ -34,6 +35,8 @@ def test_report_gives_error_per_decision_pr_and_marks(cli, tmp_path: Path) -> No
     s = Store(store, create=False)
     try:
         (row,) = backgammon_rows(s)
+        (run,) = s.runs(None)
+        assert not choices(s, run.id, s.matchup_counts([run.id])).chess  # an engine's, but no lichess columns
         grades = [
             Grade.from_json(m.grade)
             for m in s.gnubg_moves(r.id for r in s.runs(None))
