@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -19,7 +21,7 @@ FULL = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity c
 
 
 @pytest.fixture(scope="module")
-def oracle() -> GnubgOracle:
+def oracle() -> Iterator[GnubgOracle]:
     assert GNUBG is not None
     made = GnubgOracle(GnubgProcess(GNUBG, timeout=30))
     yield made
@@ -163,3 +165,22 @@ def test_games_lists_backgammon_as_graded_by_gnubg(cli) -> None:
     assert r.code == 0, r.err
     (line,) = [x for x in r.out.splitlines() if x.startswith("backgammon ")]
     assert " engine " in line and "(graded by gnubg)" in line
+
+
+def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
+    """A gnubg that never answers is killed at the deadline, started once more, then fails in one error."""
+    import time
+
+    from plylab.oracles.gnubg import GnubgError
+
+    stuck = tmp_path / "gnubg"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    process = GnubgProcess(str(stuck), timeout=0.5)
+    board = board_of(opening((6, 1)), 0)
+    t = time.monotonic()
+    with pytest.raises(GnubgError, match="within 0.5 s"):
+        process.evaluate([board])
+    assert time.monotonic() - t < 5
+    assert process.proc is None  # killed, not left running
+    process.close()
