@@ -12,6 +12,7 @@ from pathlib import Path
 import pyspiel
 import pytest
 
+from plylab.errors import ProviderFailure
 from plylab.games import get_game
 from plylab.oracles.gnubg import Board, GnubgOracle, GnubgProcess, board_of, gnubg_path
 
@@ -183,4 +184,7 @@ def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
         process.evaluate([board])
     assert time.monotonic() - t < 5
     assert process.proc is None  # killed, not left running
-    process.close()
+    graded = GnubgOracle(process)  # as the session meets it: the game left unfinished, for a rerun
+    with pytest.raises(ProviderFailure, match="left unfinished"):
+        graded.grade(opening((6, 1)), opening((6, 1)).legal_actions()[0])
+    graded.close()

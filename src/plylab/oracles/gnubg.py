@@ -19,7 +19,7 @@ up to the loss of the whole play.
 Reproducible: a fixed evaluation level (`plies`, 0 by default: gnubg's "expert" net, noise off,
 deterministic), every position cached in memory by (board, plies), and each call to the engine
 bounded by a wall-clock deadline (`timeout`): past it the process is killed, started once more,
-then the decision fails in one line.
+then the game is left unfinished (a world's failure, as a chess engine's: the same command resumes it).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import ProviderFailure
 from .graded import Grade
 
 if TYPE_CHECKING:
@@ -88,9 +89,12 @@ class GnubgProcess:
 
     def _start(self) -> subprocess.Popen[bytes]:
         argv = [self.path, "-t", "-q", "-p", str(self._script)]
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
-        )
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
+            )
+        except OSError as exc:
+            raise GnubgError(f"gnubg did not start ({exc.strerror or exc})") from None
         self._buffer = b""
         self._read("@ready")
         return self.proc
@@ -239,7 +243,16 @@ class GnubgOracle:
         return values
 
     def grade(self, state: pyspiel.State, action: int) -> Grade:
-        values = self.play_values(state)
+        """`action` against gnubg's best; a gnubg that fails twice leaves the game unfinished (a
+        failure of the world's, as a chess engine's is: the same command resumes it)."""
+        try:
+            values = self.play_values(state)
+        except GnubgError as exc:
+            raise ProviderFailure(
+                "engine",
+                f"gnubg ({self.process.path}) failed twice ({exc}); the game is left unfinished: "
+                "re-run the same command to resume",
+            ) from None
         game = state.get_game()
         span = float(game.max_utility() - game.min_utility())
         best = max(values, key=lambda a: values[a])

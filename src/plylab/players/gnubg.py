@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import UserError
+from ..errors import ProviderFailure, UserError
 from ..oracles.gnubg import INSTALL, GnubgError, GnubgOracle, GnubgProcess, gnubg_path
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
@@ -51,7 +51,9 @@ class GnubgPlayer(Player[GnubgOptions]):
         try:
             values = self._oracle.play_values(turn.state)
         except GnubgError as exc:
-            raise UserError(f"gnubg failed: {exc}") from None
+            raise ProviderFailure(
+                "engine", f"gnubg failed twice ({exc}); re-run the same command to resume"
+            ) from None
         return Decision(max(sorted(values), key=lambda a: values[a]))
 
     def close(self) -> None:
