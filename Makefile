@@ -35,7 +35,7 @@ browser:
 	  else echo "warning: chromium not found and not root; browser tests will be skipped"; fi; }
 
 # Chess ground truth and the engine ladder: Debian's Stockfish and Fairy-Stockfish (in /usr/games);
-# GNU Go, an opponent of known strength for Go.
+# GNU Go, an opponent of known strength for Go; GNU Backgammon, backgammon's ground truth.
 engines:
 	@{ command -v stockfish || test -x /usr/games/stockfish; } >/dev/null 2>&1 \
 	  && { command -v fairy-stockfish || test -x /usr/games/fairy-stockfish; } >/dev/null 2>&1 || { \
@@ -48,6 +48,11 @@ engines:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo >/dev/null) \
 	      || echo "warning: could not install gnugo; the gnugo player (Go) is unavailable and its tests are skipped"; \
 	  else echo "warning: gnugo not found and not root; the gnugo player (Go) is unavailable and its tests are skipped"; fi; }
+	@{ command -v gnubg || test -x /usr/games/gnubg; } >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null) \
+	      || echo "warning: could not install gnubg; backgammon is played unscored and its tests are skipped"; \
+	  else echo "warning: gnubg not found and not root; backgammon is played unscored and its tests are skipped"; fi; }
 
 # The first paper's own package (PyPI plybench 3.0.5), in a side venv: tests/players/test_plybench_parse.py
 # compares plylab's default reply parser with its extractor. It needs Python >= 3.12 (PLYBENCH_BASE, else

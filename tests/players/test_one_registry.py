@@ -54,7 +54,7 @@ def test_a_clue_player_given_to_plylab_run_is_one_line_exit_2(cli, tmp_path):
     assert res.code == 2 and res.err.count("\n") == 1 and "Traceback" not in res.err, res.err
     assert "player 'clue-random' plays clue games (`plylab clue run`)" in res.err
     assert (
-        "`plylab run` takes: best_response, cbr, equilibrium, fairy-stockfish, human, llm, mcts, memento, "
+        "`plylab run` takes: best_response, cbr, equilibrium, fairy-stockfish, gnubg, gnugo, human, llm, mcts, memento, "
         "optimal, random, reaper, stockfish" in res.err
     )
     assert not (tmp_path / "s.sqlite").exists()

@@ -32,7 +32,8 @@ def game_rows() -> list[dict[str, Any]]:
                 "formulations": g.formulations.names(),
                 "oracle": g.has_oracle,
                 # chess and the variants that map to it: graded by an engine, not an exact oracle
-                "engine": ENGINE_FOR.get(g.name),
+                "engine": ENGINE_FOR.get(g.name)
+                or (g.ground_truth.name if g.ground_truth and g.ground_truth.kind == "engine" else None),
                 "engine_missing": UNMAPPED.get(g.name),
                 "chance": game_type(g.openspiel_name).chance_mode
                 != pyspiel.GameType.ChanceMode.DETERMINISTIC,

@@ -94,6 +94,7 @@ def report(
 
             print(learning_report(store, run, fmt))
         else:
+            from ..analysis.backgammon import backgammon_rows, backgammon_table
             from ..analysis.chess import chess_rows, chess_table
             from ..analysis.metrics import CLUE_KIND
             from ..analysis.report_source import ReportSource
@@ -106,6 +107,7 @@ def report(
                 source = ReportSource(s, run, by, recognition_on=on, recognize=recognize)
                 built = [get_table(table).build(source), *follow_ups(source, table, fmt)]
                 graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
+                checker = backgammon_rows(s, run) if table == "matchups" else []  # gnubg-graded backgammon
                 clue = CLUE_KIND in s.run_kinds(run)
             finally:
                 s.close()
@@ -114,6 +116,10 @@ def report(
                 out = json.dumps({**json.loads(out), "chess": [r.to_json() for r in graded]}, indent=2)
             elif graded:
                 out += "\n\n" + render_table(chess_table(graded), fmt)
+            if checker and fmt == "json":
+                out = json.dumps({**json.loads(out), "backgammon": [r.to_json() for r in checker]}, indent=2)
+            elif checker:
+                out += "\n\n" + render_table(backgammon_table(checker), fmt)
             print(out)
             if clue and fmt == "table":
                 print(

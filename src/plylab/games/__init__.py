@@ -4,7 +4,7 @@ from importlib import import_module
 
 from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
 
-for _module in ("tic_tac_toe", "nim", "connect_four", "breakthrough", "pig"):
+for _module in ("tic_tac_toe", "nim", "connect_four", "breakthrough", "pig", "backgammon"):
     import_module(f"{__name__}.{_module}")
 import_module(f"{__name__}.generic").register_every_game()  # every other OpenSpiel game of the class
 import_module(f"{__name__}.hidden").register_every_game()  # and every hidden-information one

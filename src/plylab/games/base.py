@@ -168,16 +168,28 @@ class GroundTruth:
     search). `name`: who says so ("minimax table", "stockfish"). `table`: game -> its exact table or
     equilibrium (what `GameDef.oracle()` returns, built once); None for an engine, which searches
     each position at the run's limit. The session asks `grader` and never tells the kinds apart; a
-    report asking what grades a game reads `kind` and `name`.
+    report asking what grades a game reads `kind` and `name`. `engine`: for an engine other than
+    the chess family's UCI engines (gnubg for backgammon), (game, limit) -> the engine that grades
+    each decision itself, None where it is not installed.
     """
 
     kind: TruthKind
     name: str
     table: Callable[[GameDef], Oracle] | None = None
+    engine: Callable[[GameDef, str], GradingOracle | None] | None = None
+
+    @property
+    def chess(self) -> bool:
+        """Graded by a chess-family UCI engine, whose grades carry the evaluations lichess's figures
+        (ACPL, accuracy) are made from; not gnubg's backgammon."""
+        return self.kind == "engine" and self.engine is None
 
     def grader(self, game: GameDef, limit: str = "") -> Grader | None:
         """The grader of `game`'s moves in one run (`limit`: an engine's search limit, '' for its
         default); None where it cannot grade here (the engine is not installed)."""
+        if self.engine is not None:
+            own = self.engine(game, limit)
+            return None if own is None else SelfGrader(own)
         if self.kind == "engine":
             from ..oracles.engine import Ungraded, engine_oracle  # python-chess: only when chess is scored
 

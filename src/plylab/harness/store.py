@@ -302,6 +302,16 @@ WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game IN (SELECT value F
 ORDER BY g.id, m.ply
 """
 
+# A move graded by gnubg (backgammon): its grade names the play it graded (analysis/backgammon.py).
+GNUBG_MOVES = """
+SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
+       m.seat, m.ply, m.grade
+FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game LIKE 'backgammon%'
+  AND json_extract(m.grade, '$.detail.play') IS NOT NULL
+ORDER BY g.id, m.ply
+"""
+
 LISTED = f"""
 SELECT t.*, ROW_NUMBER() OVER (
     PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
@@ -765,6 +775,10 @@ class Store:
         return rows_of(
             EngineMove, self._conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games))))
         )
+
+    def gnubg_moves(self, run_ids: Iterable[int]) -> Iterator[EngineMove]:
+        """Every backgammon move gnubg graded in these runs, by game and ply (analysis/backgammon.py)."""
+        return rows_of(EngineMove, self._conn.execute(GNUBG_MOVES, _ids(run_ids)))
 
     def called_moves(self, run_id: int) -> Iterator[CalledMove]:
         """A run's saved moves that called a model (what a resumed run's budget has spent)."""

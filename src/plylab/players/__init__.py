@@ -35,6 +35,7 @@ PLAYERS.defer(
             "stockfish": "engines",
             "fairy-stockfish": "engines",
             "gnugo": "gnugo",
+            "gnubg": "gnubg",
         }.items()
     }
 )

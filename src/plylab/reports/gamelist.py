@@ -81,5 +81,5 @@ def choices(store: Store, run_id: int, matchups: list[MatchupCount]) -> Choices:
         failure_kinds=store.failure_kinds(run_id),
         fields=FIELDS,
         seats=seat_choices(games),
-        chess=any(ground_truth(g) == "engine" for g in games),
+        chess=any(ground_truth(g) == "engine" and is_chess(g) for g in games),  # not gnubg's backgammon
     )

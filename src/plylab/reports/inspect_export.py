@@ -216,7 +216,7 @@ def _graded(g: GameRow, moves: list[MoveRow]) -> GameScore:
         g.player_seat,
         g.outcome,
         g.forfeit_by,
-        chess=truth is not None and truth.kind == "engine",
+        chess=truth is not None and truth.chess,
     )
 
 

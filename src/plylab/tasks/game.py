@@ -71,7 +71,7 @@ def game(
     if not score:
         template = replace(template, score=False)
     truth = get_game(game).ground_truth
-    chess = truth is not None and truth.kind == "engine"
+    chess = truth is not None and truth.chess
     samples = [
         Sample(
             id=idx + 1,

@@ -1,0 +1,149 @@
+"""Backgammon's figures per matchup, as GNU Backgammon reports a player's checker play.
+
+From the grades gnubg gave (oracles/gnubg.py: the mover's cubeless equity after every legal play),
+for the matchup's player's decisions: the error per decision in millipoints (thousandths of a point
+of equity), gnubg's performance rating PR (the mean error per unforced decision x 500; a forced or
+single-legal play, where every play is as good, counts in neither the PR nor the counts, as gnubg
+and the paper's rule exclude it, 003 l.62), and the decisions gnubg would mark doubtful, bad and
+very bad: an error above its default analysis thresholds of 0.04, 0.08 and 0.16 points. Errors are
+in the game's own points (OpenSpiel's `scoring_type`); there is no cube, so no cube errors.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..jsontypes import JSONObject
+from ..oracles.graded import Grade
+from ..players.canonical import canonical_spec
+from ..render.table import Table
+
+if TYPE_CHECKING:
+    from ..harness.store import Store
+
+DOUBTFUL, BAD, VERY_BAD = 0.04, 0.08, 0.16  # gnubg's default analysis thresholds (points of equity)
+PR_SCALE = 500  # gnubg's PR: mean error per unforced decision x 500
+Key = tuple[str, str, str, str, str]  # run, game, formulation, player, opponent
+
+
+def skill(error: float) -> str:
+    """gnubg's mark for a checker play's error: 'very bad', 'bad', 'doubtful' or '' (none)."""
+    if error > VERY_BAD:
+        return "very bad"
+    if error > BAD:
+        return "bad"
+    return "doubtful" if error > DOUBTFUL else ""
+
+
+@dataclass
+class BackgammonRow:
+    """A matchup's checker play from the player's side."""
+
+    run: str
+    game: str
+    formulation: str
+    player: str
+    opponent: str
+    games: int = 0
+    decisions: int = 0  # every graded decision of the player's
+    unforced: int = 0  # those where the plays differ in equity
+    error: float = 0.0  # total equity given up, in points
+    doubtful: int = 0
+    bad: int = 0
+    very_bad: int = 0
+    source: str = ""
+
+    @property
+    def millipoints_per_decision(self) -> float | None:
+        return 1000 * self.error / self.decisions if self.decisions else None
+
+    @property
+    def pr(self) -> float | None:
+        return PR_SCALE * self.error / self.unforced if self.unforced else None
+
+    def to_json(self) -> JSONObject:
+        return {
+            "run": self.run,
+            "game": self.game,
+            "formulation": self.formulation,
+            "player": self.player,
+            "opponent": self.opponent,
+            "games": self.games,
+            "decisions": self.decisions,
+            "unforced": self.unforced,
+            "error": self.error,
+            "millipoints_per_decision": self.millipoints_per_decision,
+            "pr": self.pr,
+            "doubtful": self.doubtful,
+            "bad": self.bad,
+            "very_bad": self.very_bad,
+            "source": self.source,
+        }
+
+
+def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]:
+    """Per (run, game, formulation, player, opponent), the player's checker play; [] without gnubg grades."""
+    runs = {r.id: r.name for r in store.runs(run)}
+    rows: dict[Key, BackgammonRow] = {}
+    seen: dict[Key, set[int]] = defaultdict(set)
+    for m in store.gnubg_moves(runs):
+        if m.seat != m.player_seat:
+            continue
+        key = (runs[m.run_id], m.game, m.formulation, canonical_spec(m.player), canonical_spec(m.opponent))
+        row = rows.setdefault(key, BackgammonRow(*key))
+        seen[key].add(m.game_id)
+        grade = Grade.from_json(m.grade)
+        error = grade.loss(int(grade.detail["play"]))
+        row.decisions += 1
+        row.source = grade.source
+        if not grade.informative:
+            continue
+        row.unforced += 1
+        row.error += error
+        mark = skill(error)
+        if mark:
+            setattr(row, mark.replace(" ", "_"), getattr(row, mark.replace(" ", "_")) + 1)
+    for key, row in rows.items():
+        row.games = len(seen[key])
+    return list(rows.values())
+
+
+def backgammon_table(rows: list[BackgammonRow]) -> Table:
+    """The checker-play figures as a table (every report format), gnubg's level and definitions under it."""
+    from ..players.canonical import printed_run_name
+
+    header = ["run", "game", "formulation", "player", "opponent", "games", "decisions", "unforced"]
+    header += ["error/decision (mp)", "PR", "doubtful", "bad", "very bad"]
+
+    def num(v: float | None, digits: int) -> str:
+        return "–" if v is None else f"{v:.{digits}f}"
+
+    body = [
+        [
+            printed_run_name(r.run),
+            r.game,
+            r.formulation,
+            r.player,
+            r.opponent,
+            str(r.games),
+            str(r.decisions),
+            str(r.unforced),
+            num(r.millipoints_per_decision, 1),
+            num(r.pr, 1),
+            str(r.doubtful),
+            str(r.bad),
+            str(r.very_bad),
+        ]
+        for r in rows
+    ]
+    sources = sorted({r.source for r in rows if r.source})
+    notes = [
+        f"graded by {', '.join(sources) or 'gnubg'}: the mover's cubeless equity after each play against gnubg's "
+        "best (OpenSpiel's backgammon has no cube); the player's decisions only",
+        f"PR: mean error per unforced decision x {PR_SCALE}; doubtful / bad / very bad: an error above "
+        f"{DOUBTFUL} / {BAD} / {VERY_BAD} points (gnubg's thresholds); a forced play counts in neither",
+    ]
+    data = {"backgammon": [r.to_json() for r in rows]}
+    return Table(header, body, notes=notes, title="Backgammon, graded by GNU Backgammon", data=data)

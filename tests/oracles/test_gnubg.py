@@ -1,0 +1,190 @@
+"""Backgammon graded by GNU Backgammon: OpenSpiel's plays against gnubg's own hint (the CLI, a second
+path into gnubg), on fixed positions and over random games; plays matched by the position they lead to."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyspiel
+import pytest
+
+from plylab.errors import ProviderFailure
+from plylab.games import get_game
+from plylab.oracles.gnubg import Board, GnubgOracle, GnubgProcess, board_of, gnubg_path
+
+GNUBG = gnubg_path()
+pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
+FULL = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity counts gammons and backgammons
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[GnubgOracle]:
+    assert GNUBG is not None
+    made = GnubgOracle(GnubgProcess(GNUBG, timeout=30))
+    yield made
+    made.close()
+
+
+def hint(board: Board, dice: tuple[int, int]) -> list[float]:
+    """gnubg's own 0-ply cubeless hint (its CLI: `set board simple`, `hint`): every play's equity."""
+    opp, me = board
+    simple = [me[24]] + [me[k] - opp[23 - k] for k in range(24)] + [opp[24]]
+    commands = [
+        "set player 0 human",
+        "set player 1 human",
+        "set jacoby off",
+        "set evaluation chequerplay evaluation cubeful off",
+        "set evaluation chequerplay evaluation plies 0",
+        "set evaluation chequerplay evaluation noise 0",
+        "new session",
+        "set turn 1",
+        "set board simple " + " ".join(map(str, simple)),
+        f"set dice {dice[0]} {dice[1]}",
+        "hint 1000",
+    ]
+    assert GNUBG is not None
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"], input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=60
+    ).stdout
+    return [float(x) for x in re.findall(r"Cubeless 0-ply .*Eq\.: ([+-]\d\.\d+)", out)]
+
+
+def dice_of(state: pyspiel.State) -> tuple[int, int]:
+    found = re.search(r"Dice: (\d)(\d)", str(state))
+    assert found is not None
+    return int(found.group(1)), int(found.group(2))
+
+
+def turn_values(oracle: GnubgOracle, state: pyspiel.State) -> list[float]:
+    """The mover's equity of every distinct position a whole turn can reach (a double's both halves)."""
+    values = oracle.play_values(state)
+    return sorted(values.values(), reverse=True)
+
+
+def opening(dice: tuple[int, int]) -> pyspiel.State:
+    state = get_game(FULL).engine.new_initial_state()
+    for outcome, _ in state.chance_outcomes():
+        child = state.child(outcome)
+        if dice_of(child) in (dice, dice[::-1]):
+            return child
+    raise AssertionError(f"no opening roll {dice}")
+
+
+def test_opening_61_is_13_7_8_7_at_gnubgs_equity(oracle: GnubgOracle) -> None:
+    state = opening((6, 1))
+    values = oracle.play_values(state)
+    best = max(values, key=lambda a: values[a])
+    assert state.action_to_string(best).split(" - ")[1] in ("13/7 8/7", "8/7 13/7")
+    assert values[best] == pytest.approx(0.091, abs=6e-4)  # gnubg 1.07's 0-ply hint: Eq.: +0.091
+    assert len(set(round(v, 6) for v in values.values())) == len(hint(board_of(state, 0), (6, 1)))
+
+
+@pytest.mark.parametrize("dice", [(6, 1), (3, 1), (5, 2), (4, 2)])
+def test_opening_rolls_agree_with_gnubgs_hint(oracle: GnubgOracle, dice: tuple[int, int]) -> None:
+    state = opening(dice)
+    ours = oracle.play_values(state)
+    theirs = hint(board_of(state, state.current_player()), dice)
+    assert max(ours.values()) == pytest.approx(theirs[0], abs=6e-4)
+
+
+def test_a_double_is_graded_as_the_whole_turn(oracle: GnubgOracle) -> None:
+    """A double is two OpenSpiel decisions; the first half's best is gnubg's best whole play of 6-6."""
+    state = opening((3, 1))
+    values = oracle.play_values(state)
+    state.apply_action(max(values, key=lambda a: values[a]))  # 8/5 6/5
+    state = next(c for c in (state.child(o) for o, _ in state.chance_outcomes()) if dice_of(c) == (6, 6))
+    ours = oracle.play_values(state)
+    theirs = hint(board_of(state, state.current_player()), (6, 6))
+    assert max(ours.values()) == pytest.approx(theirs[0], abs=6e-4)
+    second = state.child(max(ours, key=lambda a: ours[a]))
+    assert second.current_player() == state.current_player()  # the same turn's second half
+    assert max(oracle.play_values(second).values()) == pytest.approx(theirs[0], abs=6e-4)
+
+
+def test_plays_map_onto_gnubgs_over_random_games(oracle: GnubgOracle) -> None:
+    """Every decision of random games whose roll is not a double: the distinct positions OpenSpiel's
+    plays lead to are gnubg's plays, one for one, at the same equities (gnubg prints three decimals)."""
+    rng = random.Random(42)
+    checked = 0
+    for _ in range(2):
+        state = get_game(FULL).engine.new_initial_state()
+        while not state.is_terminal() and checked < 40:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            dice = dice_of(state)
+            if dice[0] != dice[1] and len(state.legal_actions()) > 1:
+                values = oracle.play_values(state)
+                by_position: dict[Board, float] = {}
+                for action, value in values.items():
+                    by_position[board_of(state.child(action), 1 - state.current_player())] = value
+                theirs = hint(board_of(state, state.current_player()), dice)
+                assert len(by_position) == len(theirs), str(state)
+                ours = sorted(by_position.values(), reverse=True)
+                assert ours == pytest.approx(theirs, abs=6e-4), str(state)
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked >= 20
+
+
+def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> None:
+    game = get_game("backgammon")
+    assert game.ground_truth is not None and game.ground_truth.kind == "engine"
+    grader = game.ground_truth.grader(game)
+    assert grader is not None
+    rng = random.Random(7)
+    state, seen_forced, seen_open = game.engine.new_initial_state(), False, False
+    while not state.is_terminal() and not (seen_forced and seen_open):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        legal = state.legal_actions()
+        grade = grader.judge(state, legal[0]).grade
+        assert grade is not None and grade.unit == "payoff" and grade.span == 2.0
+        assert grade.source == "gnubg 1.07 plies=0 cubeless"
+        if len(legal) == 1:
+            assert not grade.informative
+            seen_forced = True
+        else:
+            seen_open = seen_open or grade.informative
+        state.apply_action(rng.choice(legal))
+    assert seen_forced and seen_open
+    assert get_game("backgammon:hyper_backgammon=true").ground_truth is None
+    # an engine, but not chess: lichess's figures (inspect's scorer, its export) are not made of gnubg's grades
+    chess = get_game("chess").ground_truth
+    assert not game.ground_truth.chess and chess is not None and chess.chess
+
+
+def test_games_lists_backgammon_as_graded_by_gnubg(cli) -> None:
+    r = cli("games")
+    assert r.code == 0, r.err
+    (line,) = [x for x in r.out.splitlines() if x.startswith("backgammon ")]
+    assert " engine " in line and "(graded by gnubg)" in line
+
+
+def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
+    """A gnubg that never answers is killed at the deadline, started once more, then fails in one error."""
+    import time
+
+    from plylab.oracles.gnubg import GnubgError
+
+    stuck = tmp_path / "gnubg"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    process = GnubgProcess(str(stuck), timeout=0.5)
+    board = board_of(opening((6, 1)), 0)
+    t = time.monotonic()
+    with pytest.raises(GnubgError, match="within 0.5 s"):
+        process.evaluate([board])
+    assert time.monotonic() - t < 5
+    assert process.proc is None  # killed, not left running
+    graded = GnubgOracle(process)  # as the session meets it: the game left unfinished, for a rerun
+    with pytest.raises(ProviderFailure, match="left unfinished"):
+        graded.grade(opening((6, 1)), opening((6, 1)).legal_actions()[0])
+    graded.close()
