@@ -44,7 +44,10 @@ def main() -> None:
     ]
     for t, s, w, c, mem, disk, p in rows:
         lines.append(f"| {t} | {s} | {w:.2f} | {c:.2f} | {mem / 1e6:.1f} | {disk / 1e6:.2f} | {p:.6f} |")
-    lines += ["", "The table is built once per target and cached on disk (PLYLAB_CACHE); a later run loads it."]
+    lines += [
+        "",
+        "The table is built once per target and cached on disk (PLYLAB_CACHE); a later run loads it.",
+    ]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

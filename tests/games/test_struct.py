@@ -10,10 +10,10 @@ import pytest
 
 from plylab.games import get_game
 from plylab.games.hidden import playable_types
-from plylab.games.params import engine_quiet
 from plylab.games.structs import STRUCT_GAMES
 from plylab.players import Turn, make_player
 from plylab.players.llm import build_prompt
+from plylab.quiet import engine_quiet
 from tests.players.test_llm import Script, act
 
 

@@ -80,15 +80,13 @@ class SuiteStore(Store):
         return cur.rowcount == 1
 
     def suite_runs(self) -> list[SuiteRun]:
-        rows = self._conn.execute("SELECT id, name, plan FROM runs WHERE kind='suite' ORDER BY id").fetchall()
+        """The store's suite runs, read through the store's own typed rows."""
         out = []
-        for r in rows:
-            plan = json.loads(r["plan"])
-            out.append(
-                SuiteRun(
-                    int(r["id"]), str(r["name"]), str(plan["suite"]), str(plan["hash"]), str(plan["game"])
-                )
-            )
+        for r in self.runs():
+            if r.kind != "suite":
+                continue
+            plan = json.loads(r.plan)
+            out.append(SuiteRun(r.id, r.name, str(plan["suite"]), str(plan["hash"]), str(plan["game"])))
         return out
 
     def answers(self, run_id: int) -> list[Answer]:
