@@ -104,7 +104,10 @@ def test_kept_blocks_give_the_cold_logits_bit_for_bit(engine: LocalEngine) -> No
 
 def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEngine) -> None:
     """The trie batch (labels as sequences sharing the prompt and first tokens) scores each label as
-    evaluating it alone, token after token, does (to float rounding: other batch shapes)."""
+    evaluating it alone, token after token, does, to the rounding of other batch shapes: llama.cpp
+    quantizes activations per batch for Q4_K weights and picks kernels by batch size and CPU, which moved
+    a label by up to 0.19 nats on an AMD EPYC build (0.05 on an earlier Intel one). A label scored on
+    the wrong prefix moves by several nats, and the order of the labels must not move at all."""
     from plylab.models.choice import continuations, score
 
     d, llama = engine.decoder, engine._llama
@@ -124,8 +127,8 @@ def test_one_scoring_batch_gives_each_labels_own_log_probability(engine: LocalEn
             total += row[token] - (row.max() + np.log(np.exp(row - row.max()).sum()))
             seen = seen + [token]
         alone.append(total)
-    assert np.allclose(batch, alone, atol=0.05), (batch, alone)
-    assert int(np.argmax(batch)) == int(np.argmax(alone))
+    assert np.allclose(batch, alone, atol=0.3), (batch, alone)
+    assert list(np.argsort(batch)) == list(np.argsort(alone)), (batch, alone)
 
 
 def test_the_thread_count_changes_no_reply(engine: LocalEngine) -> None:

@@ -42,8 +42,10 @@ def test_inspect_view_lists_the_logs_and_shows_a_matchups_games(viewer: tuple[st
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url)
         page.get_by_text(f"{expected} items").wait_for(timeout=30_000)
-        # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored
-        page.get_by_text("plylab/nim").first.click()
+        # the Nim matchup of run nim-mcts: its page lists its two games as samples, scored. The list
+        # is drawn before the viewer has finished loading; a click then can be lost (seen under load)
+        page.wait_for_load_state("networkidle")
+        page.get_by_text("plylab/nim-mcts").first.click()
         body = _samples_shown(sync_api, page)
         body.to_contain_text(re.compile("optimality", re.IGNORECASE), timeout=60_000)
         body.to_contain_text(re.compile("outcome", re.IGNORECASE), timeout=60_000)
