@@ -3,6 +3,7 @@ help on every option."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,6 +54,14 @@ def test_one_game_is_one_game_not_one_games(cli, tmp_path) -> None:  # noqa: ANN
     out = tmp_path / "g.csv"
     res = cli("export", str(out), "--store", store, "--table", "runs")
     assert res.code == 0 and "wrote 1 run to" in res.out, res
+    site = tmp_path / "site"
+    assert cli("report", "--store", store, "--html", str(site)).code == 0
+    pages = [site / "index.html", *site.glob("runs/run-*.html"), *site.glob("matchups/*.html")]
+    text = " ".join(p.read_text() for p in pages)
+    assert "1 game, from the player" in text and "1 game in 1 run" in text, (
+        "the site counts as the terminal does"
+    )
+    assert not re.search(r"\b1 games\b|\b1 runs\b", text)
 
 
 def test_a_count_is_singular_only_for_one() -> None:

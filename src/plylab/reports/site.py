@@ -32,6 +32,7 @@ from ..harness.rows import MatchupCount, RunRow
 from ..harness.store import Store
 from ..players.canonical import canonical_spec, printed_run_name
 from ..render.plot_style import styled
+from ..words import count
 from . import charts, chessgames, data, engine, evalline, extras, gamelist, suites, valueline
 from .data import GameSummary, RunSummary
 from .equilibrium import section as equilibrium_section
@@ -71,6 +72,7 @@ def _env() -> Environment:
     env.filters["wbr"] = _wbr
     env.filters["wbr_name"] = _wbr_name
     env.filters["run_name"] = printed_run_name  # a stored run name as every table prints it
+    env.filters["count"] = count  # "1 game", "2 games": one rule for counted nouns (words.count)
     return env
 
 
