@@ -14,8 +14,8 @@ Every figure below was printed by the script named with it, on this project's 2-
 was shared with other work while they ran (load average 2-10): compare the ratios measured within one
 run, not absolute times across sections. Re-run any of them with the command shown.
 
-`plybench` (PyPI) could not be installed from the registries reachable here (`pip download plybench`:
-no matching distribution), so no side-by-side figure against it is recorded.
+`plybench` 3.0.5 (PyPI, the first paper's own package) runs in a side venv of Python >= 3.12 (`make plybench`);
+its side-by-side figures are in the plybench section.
 
 Sections are collected from `bench/RESULTS-<area>.md` by `python bench/merge_results.py`.
 """
