@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,13 @@ def inspect_eval(tmp: Path, *args: str, timeout: int = 600) -> Any:
     inspect = shutil.which("inspect", path=str(Path(sys.executable).parent))
     assert inspect, "inspect_ai's `inspect` command is installed with plylab"
     logs = tmp / "logs"
-    env = dict(os.environ, PYTHONPATH=f"{entry_point_path(tmp / 'ep')}:{ROOT / 'src'}")
+    # The installed package's own entry point where `pip install -e .` wrote it (make setup), the
+    # environment as it is; else one made from pyproject, on the path. Never two: a second distribution
+    # declaring it (ours, or src/'s egg-info put on the path) makes inspect find no task at all.
+    installed = any(e.value.startswith("plylab") for e in metadata.entry_points(group="inspect_ai"))
+    env = dict(os.environ)
+    if not installed:
+        env["PYTHONPATH"] = f"{entry_point_path(tmp / 'ep')}:{ROOT / 'src'}"
     done = subprocess.run(
         [inspect, "eval", *args, "--log-dir", str(logs), "--display", "none", "--no-log-realtime"],
         env=env,

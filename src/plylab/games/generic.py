@@ -65,11 +65,14 @@ def derived_truth(game: GameDef) -> GroundTruth | None:
 def zero_sum_types(
     information: pyspiel.GameType.Information, excluded: frozenset[str]
 ) -> list[pyspiel.GameType]:
-    """OpenSpiel's two-player, zero-sum, sequential games of one kind of information, by name."""
+    """OpenSpiel's two-player, zero-sum, sequential games of one kind of information, by name: its C++
+    games, not the Python re-implementations (`python_kuhn_poker`, ...) that importing parts of
+    `open_spiel.python` registers later in a process, so the list is the same whatever was imported."""
     out = []
     for gt in pyspiel.registered_games():
         if (
-            gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+            not gt.short_name.startswith("python_")
+            and gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
             and gt.information == information
             and gt.utility == pyspiel.GameType.Utility.ZERO_SUM
             and gt.min_num_players <= 2 <= gt.max_num_players
