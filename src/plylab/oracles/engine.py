@@ -30,7 +30,6 @@ from __future__ import annotations
 import atexit
 import json
 import math
-import shutil
 import sqlite3
 import sys
 import threading
@@ -43,6 +42,7 @@ from pydantic import Field, ValidationError
 
 from ..errors import UserError
 from ..specs import Params, bind, parse_spec
+from .binary import find_binary
 from .engine_process import EngineProcess, close_all
 from .graded import Grade, expected_score
 from .minimax import cache_dir
@@ -101,7 +101,7 @@ def parse_limit(text: str | None) -> Limit:
 
 def engine_path(name: str) -> str | None:
     """Where the engine is: on PATH, else where Debian puts it (/usr/games)."""
-    return shutil.which(name) or shutil.which(name, path="/usr/games")
+    return find_binary(name)
 
 
 def missing_line(game: str) -> str:

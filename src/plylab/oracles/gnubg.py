@@ -28,7 +28,6 @@ import atexit
 import json
 import os
 import selectors
-import shutil
 import subprocess
 import tempfile
 import time
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ProviderFailure
+from .binary import find_binary
 from .graded import Grade
 
 if TYPE_CHECKING:
@@ -63,13 +63,7 @@ for line in sys.stdin:
 
 def gnubg_path() -> str | None:
     """The gnubg binary ($PLYLAB_GNUBG, else on PATH, else Debian's /usr/games/gnubg); None if absent."""
-    own = os.environ.get("PLYLAB_GNUBG")
-    if own:
-        return own if os.access(own, os.X_OK) else None
-    found = shutil.which("gnubg")
-    if found:
-        return found
-    return "/usr/games/gnubg" if os.access("/usr/games/gnubg", os.X_OK) else None
+    return find_binary("gnubg", "PLYLAB_GNUBG")
 
 
 class GnubgError(RuntimeError):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import selectors
-import shutil
 import subprocess
 import time
 from typing import TYPE_CHECKING
@@ -28,6 +27,7 @@ import pyspiel
 from pydantic import Field
 
 from ..errors import UserError
+from ..oracles.binary import find_binary
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
 
@@ -41,13 +41,7 @@ INSTALL = "install it with `make engines` (Debian: apt-get install gnugo)"
 
 def gnugo_path() -> str | None:
     """The GNU Go binary ($PLYLAB_GNUGO, else on PATH, else Debian's /usr/games/gnugo); None if absent."""
-    own = os.environ.get("PLYLAB_GNUGO")
-    if own:
-        return own if os.access(own, os.X_OK) else None
-    found = shutil.which("gnugo")
-    if found:
-        return found
-    return "/usr/games/gnugo" if os.access("/usr/games/gnugo", os.X_OK) else None
+    return find_binary("gnugo", "PLYLAB_GNUGO")
 
 
 def vertex(action: int, size: int) -> str:
