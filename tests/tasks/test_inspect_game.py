@@ -234,15 +234,16 @@ def _scripted_other() -> type[ModelAPI]:
 
 
 def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcript(tmp_path: Path) -> None:
-    """`-T opponent=llm --model-role opponent=M`: the opponent's moves are calls of inspect's role
-    model, each a ModelEvent of the sample with the role `opponent`, one per opponent move; the
-    player's stay the model under evaluation's (no role), one per player move."""
+    """`-T opponent=llm:... --model-role opponent=M`: the opponent's moves are calls of inspect's role
+    model, each a ModelEvent of the sample with the role `opponent`, one per opponent move, asked
+    with the spec's own keys (`batch=on`); the player's stay the model under evaluation's (no role),
+    one per player move."""
     log = eval_in_process(
         tmp_path,
         "scripted-nomove/m",
         roles={"opponent": "scripted-other/o"},
         game="tic_tac_toe",
-        opponent="llm:on_failure=random",
+        opponent="llm:on_failure=random,batch=on",
         games=2,
         player="on_failure=random",
     )
@@ -255,11 +256,14 @@ def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcrip
         assert len(by_role["opponent"]) == len(opponent_moves(sample)) > 0
         assert {e.model for e in by_role["opponent"]} == {"scripted-other/o"}
         assert {e.model for e in by_role[None]} == {"scripted-nomove/m"}
+        # the opponent's own keys are its own: its batch=on reaches its calls, not the player's
+        assert all(e.config.batch is True for e in by_role["opponent"])
+        assert all(e.config.batch is None for e in by_role[None])
         # the opponent's moves are the role model's failures, played at random (its own on_failure)
         assert all(m["failure_kind"] == "unparseable" for m in opponent_moves(sample))
         assert (
             sample.metadata["plylab"]["opponent"]
-            == "llm:model=scripted-other/o,on_failure=random,role=opponent"
+            == "llm:model=scripted-other/o,batch=on,on_failure=random,role=opponent"
         )
 
 
