@@ -84,15 +84,28 @@ def _scripted() -> type[ModelAPI]:
     return ScriptedAPI
 
 
-def eval_in_process(tmp: Path, model: str, generate: dict[str, Any] | None = None, **task_args: Any) -> Any:
-    """`inspect_ai.eval("plylab/game", ...)` in this process: the task's parameters, and inspect's
-    generate options (`generate`: `batch`, `temperature`, ...) as `inspect eval` flags give them."""
+def eval_in_process(
+    tmp: Path,
+    model: str,
+    generate: dict[str, Any] | None = None,
+    roles: dict[str, str] | None = None,
+    **task_args: Any,
+) -> Any:
+    """`inspect_ai.eval("plylab/game", ...)` in this process: the task's parameters, inspect's
+    generate options (`generate`: `batch`, `temperature`, ...) and model roles (`roles`) as
+    `inspect eval` flags give them."""
     from inspect_ai import eval as inspect_eval_api
 
     import plylab.tasks  # noqa: F401 - what the entry point loads
 
     [log] = inspect_eval_api(
-        "plylab/game", task_args=task_args, model=model, log_dir=str(tmp), display="none", **(generate or {})
+        "plylab/game",
+        task_args=task_args,
+        model=model,
+        model_roles=roles,
+        log_dir=str(tmp),
+        display="none",
+        **(generate or {}),
     )
     return log
 
@@ -106,6 +119,19 @@ def model_events(sample: Any) -> list[Any]:
 def player_moves(sample: Any) -> list[dict[str, Any]]:
     played = sample.metadata["plylab"]
     return [m for m in played["moves"] if m["seat"] == played["player_seat"]]
+
+
+def opponent_moves(sample: Any) -> list[dict[str, Any]]:
+    played = sample.metadata["plylab"]
+    return [m for m in played["moves"] if m["seat"] != played["player_seat"]]
+
+
+def events_by_role(sample: Any) -> dict[str | None, list[Any]]:
+    """The sample's ModelEvents by inspect model role (None: the model under evaluation)."""
+    out: dict[str | None, list[Any]] = {}
+    for e in model_events(sample):
+        out.setdefault(e.role, []).append(e)
+    return out
 
 
 def test_the_entry_point_names_the_tasks_module() -> None:
@@ -202,6 +228,100 @@ def test_the_llm_players_batch_key_reaches_inspects_generate_config(tmp_path: Pa
     assert local._inspect_config(PlylabConfig(), None).batch is None
 
 
+@modelapi(name="scripted-other")
+def _scripted_other() -> type[ModelAPI]:
+    return ScriptedAPI
+
+
+def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcript(tmp_path: Path) -> None:
+    """`-T opponent=llm:... --model-role opponent=M`: the opponent's moves are calls of inspect's role
+    model, each a ModelEvent of the sample with the role `opponent`, one per opponent move, asked
+    with the spec's own keys (`batch=on`); the player's stay the model under evaluation's (no role),
+    one per player move."""
+    log = eval_in_process(
+        tmp_path,
+        "scripted-nomove/m",
+        roles={"opponent": "scripted-other/o"},
+        game="tic_tac_toe",
+        opponent="llm:on_failure=random,batch=on",
+        games=2,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    assert [s.metadata["plylab"]["player_seat"] for s in log.samples] == [0, 1]
+    for sample in log.samples:
+        by_role = events_by_role(sample)
+        assert set(by_role) == {None, "opponent"}
+        assert len(by_role[None]) == len(player_moves(sample)) > 0
+        assert len(by_role["opponent"]) == len(opponent_moves(sample)) > 0
+        assert {e.model for e in by_role["opponent"]} == {"scripted-other/o"}
+        assert {e.model for e in by_role[None]} == {"scripted-nomove/m"}
+        # the opponent's own keys are its own: its batch=on reaches its calls, not the player's
+        assert all(e.config.batch is True for e in by_role["opponent"])
+        assert all(e.config.batch is None for e in by_role[None])
+        # the opponent's moves are the role model's failures, played at random (its own on_failure)
+        assert all(m["failure_kind"] == "unparseable" for m in opponent_moves(sample))
+        assert (
+            sample.metadata["plylab"]["opponent"]
+            == "llm:model=scripted-other/o,batch=on,on_failure=random,role=opponent"
+        )
+
+
+def test_an_llm_opponents_spec_model_is_the_roles_default_and_the_model_role_wins(tmp_path: Path) -> None:
+    """`-T opponent=llm:model=M`: M is the `opponent` role's default (the task declares it), and
+    `--model-role opponent=N` replaces it, as inspect lets an eval's roles replace a task's."""
+    spec = "llm:model=scripted-other/from-spec,on_failure=random"
+    log = eval_in_process(
+        tmp_path / "default",
+        "scripted-nomove/m",
+        game="tic_tac_toe",
+        opponent=spec,
+        games=1,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    assert {e.model for e in events_by_role(sample)["opponent"]} == {"scripted-other/from-spec"}
+    log = eval_in_process(
+        tmp_path / "role",
+        "scripted-nomove/m",
+        roles={"opponent": "scripted-other/from-role"},
+        game="tic_tac_toe",
+        opponent=spec,
+        games=1,
+        player="on_failure=random",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    assert {e.model for e in events_by_role(sample)["opponent"]} == {"scripted-other/from-role"}
+
+
+def test_an_opponent_role_for_an_opponent_without_a_model_is_one_clear_error(tmp_path: Path) -> None:
+    log = eval_in_process(
+        tmp_path, "scripted-nomove/m", roles={"opponent": "scripted-other/o"}, game="tic_tac_toe", games=1
+    )
+    assert log.status == "error"
+    assert "--model-role opponent= gives a model to an llm opponent" in log.error.message
+    assert "'random'" in log.error.message
+
+
+def test_role_outside_an_inspect_task_is_one_clear_error(cli) -> None:  # noqa: ANN001
+    res = cli(
+        "run",
+        "--game",
+        "tic_tac_toe",
+        "--player",
+        "llm:role=opponent",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+    )
+    assert res.code == 2
+    assert "role=opponent names an inspect model role" in res.err
+    assert "Traceback" not in res.err
+
+
 def test_bad_task_parameters_are_one_clear_error() -> None:
     import plylab.tasks  # noqa: F401
     from plylab.errors import UserError
@@ -211,6 +331,8 @@ def test_bad_task_parameters_are_one_clear_error() -> None:
         game(game="tic_tac_toe", games=2, output="enums")
     with pytest.raises(UserError, match="inspect's --model"):
         game(game="tic_tac_toe", games=2, player="model=openai/gpt-5")
+    with pytest.raises(UserError, match="-T opponent= takes no role"):
+        game(game="tic_tac_toe", games=2, opponent="llm:role=opponent")
 
 
 @pytest.mark.model
@@ -277,3 +399,36 @@ def test_kuhn_poker_scores_are_the_equilibriums(tmp_path: Path) -> None:
         else:
             assert math.isnan(score.value["loss"])
         assert len(model_events(sample)) == len(grades)
+
+
+@pytest.mark.model
+def test_inspect_eval_with_an_llm_opponent_through_the_model_role(tmp_path: Path) -> None:
+    """`inspect eval plylab/game -T opponent=llm:output=enum --model plylab/local --model-role
+    opponent=plylab/local`, offline: both seats the embedded model, each seat's calls its own
+    ModelEvents (the opponent's with the role `opponent`), one per move of that seat, each event's
+    reply the move's."""
+    log = inspect_eval(
+        tmp_path,
+        "plylab/game",
+        "-T",
+        "game=tic_tac_toe",
+        "-T",
+        "games=2",
+        "-T",
+        "opponent=llm:output=enum",
+        "-T",
+        "output=enum",
+        "--model",
+        "plylab/local",
+        "--model-role",
+        "opponent=plylab/local",
+    )
+    assert log.status == "success", log.error
+    assert log.eval.model_roles is not None and log.eval.model_roles["opponent"].model == "plylab/local"
+    assert log.stats.role_usage["opponent"].output_tokens > 0  # inspect counts the role's usage apart
+    for sample in log.samples:
+        by_role = events_by_role(sample)
+        for role, moves in ((None, player_moves(sample)), ("opponent", opponent_moves(sample))):
+            assert moves and all(m["failure_kind"] is None for m in moves)  # enum: every move legal
+            assert [e.output.completion for e in by_role[role]] == [m["reply"] for m in moves]
+        assert sample.metadata["plylab"]["opponent"] == "llm:model=plylab/local,output=enum,role=opponent"

@@ -10,6 +10,7 @@ from ..jsontypes import JSONObject, JSONValue
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
+from .batch import noted
 from .ratings_table import ABOUT as RATINGS_ABOUT
 from .ratings_table import ratings_table
 from .report_source import ReportSource
@@ -204,6 +205,14 @@ def table_of(rows: list[MatchupRow], table: str = "matchups", by: str = "opponen
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
     if table == "equilibrium":  # games of hidden information: losses against the equilibrium
         return equilibrium_table(rows)
+    return noted(
+        _table_of(rows, table, by),
+        [s for r in rows for s in (r.player, r.opponent)],
+        "matchups" if table == "matchups" else "rows",
+    )
+
+
+def _table_of(rows: list[MatchupRow], table: str, by: str) -> Table:
     data: JSONObject = (
         {"matchups": [r.to_json() for r in rows]} if table == "matchups" else pivot_json(rows, table, by)
     )

@@ -200,6 +200,7 @@ def report(
     ),
 ) -> None:
     """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
+    from ..analysis.batch import noted
     from ..render.table import FORMATS, render
     from ..suites.deduction import is_clue
     from ..suites.report import deductions_table, pairs_table, players_table, read_results
@@ -217,7 +218,8 @@ def report(
         if not results.runs:
             raise UserError(f"no logs of suite '{suite}' in {from_inspect}")
     clue = [is_clue(run.game) for run, _ in results.runs]
-    named = {"players": players_table(results)} if not all(clue) else {}
+    players = [a.player for _, answers in results.runs for a in answers]
+    named = {"players": noted(players_table(results), players, "players")} if not all(clue) else {}
     named |= {"deductions": deductions_table(results)} if any(clue) else {}
     named["pairs"] = pairs_table(results)
     if fmt == "json":

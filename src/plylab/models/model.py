@@ -114,10 +114,12 @@ class Model:
 
     @classmethod
     def under_evaluation(cls, inspect_model: InspectModel) -> Model:
-        """inspect's model under evaluation (`inspect_ai.model.get_model()` in a task's solver) as a
-        plylab model: its calls go through this door (schemas, failures, replies as every player reads
-        them) and are recorded by inspect in the sample's transcript, one ModelEvent per call. The
-        eval's own options (retries, connections, `--batch`) stay inspect's."""
+        """A model of the running inspect eval as a plylab model: the model under evaluation
+        (`inspect_ai.model.get_model()` in a task's solver) or a role's (`get_model(role=...)`, e.g.
+        the `opponent` of `plylab/game`). Its calls go through this door (schemas, failures, replies
+        as every player reads them) and are recorded by inspect in the sample's transcript, one
+        ModelEvent per call (a role's carrying the role). The eval's own options (retries,
+        connections, `--batch`) stay inspect's."""
         from . import local
 
         name = str(inspect_model)
@@ -261,6 +263,7 @@ def get_model(
     backoff: float | None = None,
     defaults: GenerateConfig | None = None,
     check: bool = True,
+    role: str | None = None,
     **model_args: Any,  # the inspect provider's own options, handed on as they are
 ) -> Model:
     """The model called `name` (one instance per name and options per process).
@@ -271,11 +274,18 @@ def get_model(
     is asked one cheap request first, so a wrong URL or key is one clear UserError up front.
     `defaults` overrides the model's generation defaults (e.g. `max_retries`, `timeout`); `backoff`
     is the first retry's wait in seconds. `model_args` go to the inspect provider (e.g.
-    `responses_api=False`). Inside `bound_model(m)` (an inspect task's solver), `m.name` is `m`.
+    `responses_api=False`). Inside `bound_model(m)` (an inspect task's solver), `m.name` is `m`;
+    with `role`, the model bound for that inspect model role (`bound_model(m, role=...)`), which
+    only an inspect task binds.
     """
-    bound = (_bound.get() or {}).get(name)
+    bound = (_bound.get() or {}).get((name, role))
     if bound is not None:
         return bound
+    if role is not None:
+        raise UserError(
+            f"role={role} names an inspect model role, which only an inspect task gives a model "
+            f"(inspect eval plylab/game -T opponent=llm --model-role {role}=<model>); leave role out"
+        )
     if "api_key" in model_args:
         raise UserError(
             "API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options"
@@ -299,17 +309,19 @@ def get_model(
     return model
 
 
-_bound: contextvars.ContextVar[dict[str, Model] | None] = contextvars.ContextVar(
+_bound: contextvars.ContextVar[dict[tuple[str, str | None], Model] | None] = contextvars.ContextVar(
     "plylab_bound_models", default=None
 )
 
 
 @contextlib.contextmanager
-def bound_model(model: Model) -> Iterator[None]:
-    """Within the block (and the tasks it starts), `get_model(model.name)` is `model`: an inspect
-    task's solver binds the model under evaluation, so the `llm` player of the game it plays calls
-    inspect's model through `plylab.models.call` as it calls any other."""
-    token = _bound.set({**(_bound.get() or {}), model.name: model})
+def bound_model(model: Model, role: str | None = None) -> Iterator[None]:
+    """Within the block (and the tasks it starts), `get_model(model.name, role=role)` is `model`: an
+    inspect task's solver binds the model under evaluation (no role), so the `llm` player of the game
+    it plays calls inspect's model through `plylab.models.call` as it calls any other, and an inspect
+    model role's model under that role (`llm:...,role=opponent`), apart from the first even where
+    both are one model."""
+    token = _bound.set({**(_bound.get() or {}), (model.name, role): model})
     try:
         yield
     finally:

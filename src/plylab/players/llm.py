@@ -125,6 +125,9 @@ class LLMOptions(Params):
     # on: ask through the provider's batch API (inspect's `batch`: about half the price at OpenAI,
     # Anthropic and Google, replies within hours); off: one request per call (the default)
     batch: Literal["on", "off"] = "off"
+    # Inside an inspect task only: the model is the one inspect gives this model role (`plylab/game`
+    # sets role=opponent for an `llm` opponent: `--model-role opponent=<model>`), `model` its name.
+    role: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]+$")
 
     @field_validator("on_failure")
     @classmethod
@@ -401,7 +404,8 @@ class LLMPlayer(Player[LLMOptions]):
         "on_failure=forfeit|retry:N|random, on_provider_failure=unfinished|forfeit, effort (default high), "
         "legal=listed (the paper's)|hidden, sample=one|majority:N|rethink:N, "
         "view=text (the paper's)|image|image+text (the drawn board as PNG, for multimodal models), "
-        "summary, temperature, max_tokens (local: 256 unless given), timeout, batch=on|off (provider batch APIs)"
+        "summary, temperature, max_tokens (local: 256 unless given), timeout, batch=on|off (provider batch APIs), "
+        "role (inside an inspect task: the model of an inspect model role)"
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
@@ -413,7 +417,12 @@ class LLMPlayer(Player[LLMOptions]):
         """An unknown provider, a missing key or an unreachable server: one line before any game."""
         if not isinstance(options, LLMOptions):  # bound from this class's spec (`resolve`)
             raise TypeError(f"{cls.__name__} is prepared with its own options, not {type(options).__name__}")
-        get_model(options.model, base_url=options.base_url, max_connections=options.max_connections)
+        get_model(
+            options.model,
+            base_url=options.base_url,
+            max_connections=options.max_connections,
+            role=options.role,
+        )
 
     def __init__(
         self, spec: Spec, options: LLMOptions, game: GameDef, seed: int, context: RunContext | None = None
@@ -424,7 +433,9 @@ class LLMPlayer(Player[LLMOptions]):
         self.sampler, self.samples = sampler_of(o.sample)
         if self.sampler == "rethink":
             self.retries = self.samples  # N rethinks after the first answer, as Game Arena counts them
-        self.model: Model = get_model(o.model, base_url=o.base_url, max_connections=o.max_connections)
+        self.model: Model = get_model(
+            o.model, base_url=o.base_url, max_connections=o.max_connections, role=o.role
+        )
         self.reasoning_chars = o.reasoning if o.reasoning is not None else (0 if self.model.is_local else 300)
         # The local model has neither effort nor traces: leave both out (and out of its cache keys).
         self.effort = None if self.model.is_local or o.effort == "unset" else o.effort

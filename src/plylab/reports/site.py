@@ -20,6 +20,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from ..analysis.batch import batched_roles
 from ..analysis.chess import ChessRow, chess_rows
 from ..analysis.metrics import matchup_results
 from ..analysis.ratings import Rating, anchor_note, ratings_by_game
@@ -179,6 +180,11 @@ def matchup_grid(rows: list[MatchupRow], root: str = "", chess: Losses | None = 
         )
         moves = r.moves_per_game.mean
         per_game = f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
+        asked = batched_roles({"player": r.player, "opponent": r.opponent})
+        if asked:  # the `llm` key batch=on, read from the stored spec
+            per_game += (
+                f" · the {' and '.join(asked)}'s replies from a batch (batch=on: the provider's batch API)"
+            )
         if r.equilibrium is not None:
             e = r.equilibrium
             details.append(

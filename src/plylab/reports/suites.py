@@ -8,6 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..analysis.batch import noted
 from ..errors import UserError
 from ..games import boards, get_game
 from ..games.boards.base import VALUE_COLOURS, Marks
@@ -28,6 +29,11 @@ def _grid(table: Table, gid: str) -> Grid:
         [[Cell(c) for c in r] for r in table.rows],
         "; ".join(table.notes),
     )
+
+
+def _players(results: SuiteResults) -> list[str]:
+    """Every player spec that answered a suite (the batch note reads `batch=on` from them)."""
+    return [a.player for _, answers in results.runs for a in answers]
 
 
 def _colour(value: float, best: float, worst: float, tolerance: float) -> str:
@@ -171,7 +177,7 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
         "on the same positions (McNemar for rates, a paired bootstrap for loss).",
         tables=[
             suites,
-            _grid(players_table(results), "suite-players"),
+            _grid(noted(players_table(results), _players(results)), "suite-players"),
             _grid(deductions_table(results), "suite-deductions"),
             _grid(pairs_table(results), "suite-pairs"),
         ],

@@ -7,13 +7,18 @@ A sample per game, sides switched as `plylab run` switches them (the player firs
 model is inspect's model under evaluation (`models.Model.under_evaluation`, bound for the solver),
 so each model call is one ModelEvent in the sample's transcript and nothing of the game loop is
 written twice. The opponent is any plylab player spec (`optimal`, `mcts:sims=200`, `random`,
-`llm:model=openai/gpt-5-mini`, ...). The scorer is the game's ground truth (`analysis.inspect_scores`).
+`llm:model=openai/gpt-5-mini`, ...). An `llm` opponent's model is inspect's model role `opponent`:
+the spec's `model=` (plylab's default `local`, i.e. `plylab/local`) is the role's default, which
+`--model-role opponent=<model>` replaces (inspect's rule: the eval's roles win over a task's), so its
+calls are ModelEvents of the sample's transcript too, each with the role `opponent`.
+The scorer is the game's ground truth (`analysis.inspect_scores`).
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import asdict, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -24,10 +29,19 @@ from ..analysis.inspect_scores import ground_truth
 from ..errors import UserError
 from ..games import get_game
 from ..harness.plan import GAMES_PER_MATCHUP, GameJob, Matchup, single_plan
+from ..players.base import player_class
+from ..players.llm import LLMOptions
+from ..specs import parse_spec
 
-__all__ = ["game", "llm_spec", "play"]
+if TYPE_CHECKING:
+    from inspect_ai.model import Model as InspectModel
+
+__all__ = ["OPPONENT_ROLE", "game", "llm_spec", "opponent_role", "play"]
 
 OUTPUTS = ("text", "json", "enum")
+OPPONENT_ROLE = "opponent"  # the inspect model role of an `llm` opponent (`--model-role opponent=...`)
+# An llm opponent's keys that name its model and server: inspect's role model takes them over
+_MODEL_KEYS = ("model", "base_url", "max_connections")
 
 
 def llm_spec(model: str, output: str, keys: str) -> str:
@@ -56,7 +70,9 @@ def game(
 
     Args:
         game: a plylab game name, with parameters (`tic_tac_toe`, `kuhn_poker`, `mnk:m=4,n=4,k=3`).
-        opponent: any plylab player spec (`plylab players` lists them).
+        opponent: any plylab player spec (`plylab players` lists them). An `llm` opponent plays with
+            inspect's model role `opponent`: `--model-role opponent=<model>`, else the spec's
+            `model=` (default `local`, the embedded model).
         games: games (samples); the player moves first in the first half (003 l.60).
         formulation: how the game is shown to the model (`plylab games` lists each game's).
         seed: the run seed every game's seed derives from (as `plylab run --seed`).
@@ -65,6 +81,7 @@ def game(
         player: further `llm` keys, comma-separated (`prompt=reason,on_failure=retry:2`).
         score: grade the moves against the game's ground truth.
     """
+    role = opponent_role(opponent)  # before the plan: its check of `role=` is the task's to say
     # Validated as `plylab run` validates it, the local model standing in for inspect's (not known yet)
     plan = single_plan(game, formulation, llm_spec("local", output, player), opponent, games, seed, None)
     template = plan.matchups[0]
@@ -85,7 +102,52 @@ def game(
         solver=play(template, games, seed, output, player),
         scorer=ground_truth(chess) if score and truth is not None else None,
         metadata={"game": game, "formulation": formulation, "opponent": opponent, "seed": seed},
+        model_roles=None if role is None else {OPPONENT_ROLE: role},
     )
+
+
+def opponent_role(opponent: str) -> str | InspectModel | None:
+    """The default of inspect's `opponent` model role for an `llm` opponent: the model its spec names
+    (`local`: the embedded model, `plylab/local`), with its server where it names one; None for any
+    other opponent, which calls no model or its own."""
+    spec, _, options = player_class(opponent)
+    if not isinstance(options, LLMOptions):
+        return None
+    if "role" in spec.options:
+        raise UserError(
+            f"-T opponent= takes no role: an llm opponent's model is inspect's model role "
+            f"'{OPPONENT_ROLE}' (--model-role {OPPONENT_ROLE}=<model>)"
+        )
+    name = "plylab/local" if options.model == "local" else options.model
+    if options.base_url is None and options.max_connections is None:
+        return name
+    from inspect_ai.model import GenerateConfig as InspectConfig
+    from inspect_ai.model import get_model
+
+    try:
+        return get_model(
+            name,
+            base_url=options.base_url,
+            config=InspectConfig(max_connections=options.max_connections),
+            memoize=False,
+        )
+    except Exception as exc:  # noqa: BLE001 - unknown provider, missing key: one line
+        from ..models.model import _construction_error
+
+        raise UserError(f"cannot use the opponent's model '{name}': {_construction_error(exc)}") from None
+
+
+def llm_opponent(opponent: str) -> bool:
+    """Is `opponent` an `llm` spec (whose model is inspect's `opponent` role in the task)?"""
+    return isinstance(player_class(opponent)[2], LLMOptions)
+
+
+def role_spec(opponent: str, model: str) -> str:
+    """The `llm` opponent's spec as its seat plays it in the solver: the model that inspect's
+    `opponent` role resolved to (`model`, its name), bound under the role, and the spec's other keys."""
+    spec = parse_spec(opponent)
+    keys = [f"{k}={v}" for k, v in spec.options.items() if k not in _MODEL_KEYS]
+    return ",".join([f"{spec.name}:model={model}", f"role={OPPONENT_ROLE}", *keys])
 
 
 @solver(name="play")
@@ -94,15 +156,25 @@ def play(template: Matchup, games: int, seed: int, output: str = "text", player:
     evaluation; the game's record (every move, its grade) goes to `state.metadata["plylab"]`."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from inspect_ai.model import get_model
+        from inspect_ai.model import get_model, model_roles
 
         from ..harness.session import play_game
         from ..models.model import Model, bound_model
 
         model = Model.under_evaluation(get_model())
         matchup = replace(template, player=llm_spec(model.name, output, player))
+        roles = model_roles()
+        opponent: Model | None = None
+        if llm_opponent(template.opponent):  # its model is inspect's `opponent` model role
+            opponent = Model.under_evaluation(get_model(role=OPPONENT_ROLE, required=True))
+            matchup = replace(matchup, opponent=role_spec(template.opponent, opponent.name))
+        elif OPPONENT_ROLE in roles:
+            raise UserError(
+                f"--model-role {OPPONENT_ROLE}= gives a model to an llm opponent, and the opponent is "
+                f"'{template.opponent}'; use -T opponent=llm (with its keys) or leave the role out"
+            )
         job = GameJob(matchup, int(state.metadata["idx"]), games, seed)
-        with bound_model(model):
+        with bound_model(model), bound_model(opponent, OPPONENT_ROLE) if opponent else nullcontext():
             record = await play_game(job)
         state.metadata["plylab"] = _plain(asdict(record))
         state.output = ModelOutput.from_content(model.name, f"{record.outcome} as seat {record.player_seat}")
