@@ -33,3 +33,4 @@ class Answer:
     cost: float | None = None
     elapsed: float = 0.0
     deduction: dict[str, Any] | None = None  # a Clue snapshot's judged claims (suites.deduction.judge)
+    memory: str | None = None  # the frozen experience memory that answered (REAPER's), by content hash

@@ -17,6 +17,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from ..errors import UserError
 from ..games import get_game
 from ..harness.forecast import Forecast, model_of
 from ..harness.hooks import hooks_for
@@ -57,8 +58,10 @@ class SuiteStore(Store):
         super().__init__(path, create=create)
         if create:
             self._conn.execute(ANSWERS)
-            if "deduction" not in self._answer_columns():  # a store from before Clue suites
-                self._conn.execute("ALTER TABLE suite_answers ADD COLUMN deduction TEXT")
+            have = self._answer_columns()
+            for column in ("deduction", "memory"):  # a store from before Clue suites, or REAPER's
+                if column not in have:
+                    self._conn.execute(f"ALTER TABLE suite_answers ADD COLUMN {column} TEXT")
 
     def _answer_columns(self) -> set[str]:
         return {str(r[1]) for r in self._conn.execute("PRAGMA table_info(suite_answers)")}
@@ -66,6 +69,18 @@ class SuiteStore(Store):
     def answered(self, run_id: int) -> set[tuple[int, str]]:
         rows = self._conn.execute("SELECT position, player FROM suite_answers WHERE run_id=?", (run_id,))
         return {(int(r[0]), str(r[1])) for r in rows}
+
+    def memories(self, run_id: int) -> dict[str, set[str | None]]:
+        """Per player of the run, the memory hashes its stored answers were given with."""
+        out: dict[str, set[str | None]] = {}
+        if "memory" not in self._answer_columns():
+            return out
+        rows = self._conn.execute(
+            "SELECT DISTINCT player, memory FROM suite_answers WHERE run_id=?", (run_id,)
+        )
+        for player, memory in rows:
+            out.setdefault(str(player), set()).add(memory)
+        return out
 
     def save_answer(self, run_id: int, answer: Answer) -> bool:
         row = asdict(answer)
@@ -98,10 +113,11 @@ class SuiteStore(Store):
         fields = Answer.__dataclass_fields__
         return [
             Answer(
-                **{k: r[k] for k in fields if k not in ("features", "optimal", "deduction")},
+                **{k: r[k] for k in fields if k not in ("features", "optimal", "deduction", "memory")},
                 optimal=bool(r["optimal"]),
                 features=json.loads(r["features"]),
                 deduction=json.loads(r["deduction"]) if "deduction" in r.keys() and r["deduction"] else None,
+                memory=r["memory"] if "memory" in r.keys() else None,
             )
             for r in rows
         ]
@@ -122,6 +138,7 @@ class SuiteJob:
     position: Position
     seed: int
     uses_model: bool
+    memory: str | None = None  # the player's frozen memory (`Player.memory_hash`), saved with the answer
 
     def turn(self) -> Turn:
         """The position as a session would put it to its mover: the state rebuilt from the history
@@ -175,6 +192,7 @@ class SuiteJob:
             cache_hits=sum(1 for a in attempts if a.cached),
             cost=sum(costs) if costs else None,
             elapsed=elapsed,
+            memory=self.memory,
         )
 
 
@@ -183,9 +201,10 @@ def run_name(suite: Suite) -> str:
     return f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
 
 
-def suite_job(suite: Suite, pos: Position, spec: str) -> SuiteJob:
+def suite_job(suite: Suite, pos: Position, spec: str, memory: str | None = None) -> SuiteJob:
     """`pos` put to the player `spec` (canonical): its key and seed are the suite's and the player's,
-    the same for `plylab suite run` and for `inspect eval plylab/suite` (`tasks.suite`)."""
+    the same for `plylab suite run` and for `inspect eval plylab/suite` (`tasks.suite`). `memory`:
+    the hash of the frozen memory the player reads, recorded with its answer."""
     return SuiteJob(
         key=f"{run_name(suite)}/{pos.index}/{spec}",
         game=suite.game,
@@ -194,20 +213,24 @@ def suite_job(suite: Suite, pos: Position, spec: str) -> SuiteJob:
         position=pos,
         seed=derive_seed(suite.hash, pos.index, spec),
         uses_model=_uses_model(suite.game, spec),
+        memory=memory,
     )
 
 
-def _check(game_spec: str, spec: str) -> None:
-    """A player spec that cannot answer the suite's positions: one line, before anything runs."""
+def _check(game_spec: str, spec: str) -> str | None:
+    """A player spec that cannot answer the suite's positions: one line, before anything runs.
+    Returns the hash of the experience memory the player reads frozen (REAPER's), if any."""
     from .deduction import is_clue
 
     if is_clue(game_spec):
         from ..clue.base import make_clue_player
 
         make_clue_player(spec, 0, 0).close()
-        return
+        return None
     game = get_game(game_spec)
     hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
+    _, cls, options = player_class(spec)
+    return cls.memory_hash(options, game)
 
 
 def _uses_model(game_spec: str, spec: str) -> bool:
@@ -232,8 +255,8 @@ class SuiteStudy:
         self.name = run_name(suite)
         self.lease = f"suite:{self.name}"
         self.planned = len(suite.positions) * len(self.players)
-        for spec in self.players:  # every spec checked (and refused in one line) before anything runs
-            _check(suite.game, spec)
+        # every spec checked (and refused in one line) before anything runs; a memory named by its hash
+        self.memories = {spec: _check(suite.game, spec) for spec in self.players}
 
     def open_store(self, path: Path) -> SuiteStore:
         return SuiteStore(path)
@@ -249,13 +272,14 @@ class SuiteStudy:
             for spec in self.players:
                 if (pos.index, spec) in done:
                     continue
-                out.append(suite_job(s, pos, spec))
+                out.append(suite_job(s, pos, spec, self.memories[spec]))
         return out
 
     async def parts(
         self, store: SuiteStore, context: StudyContext
     ) -> AsyncGenerator[Part[SuiteJob, Answer], None]:
         run_id = store.open_run(self.name, 0, self.plan(), kind="suite")
+        self._same_memories(store.memories(run_id))
         wanted = {(p.index, spec) for p in self.suite.positions for spec in self.players}
         done = store.answered(run_id) & wanted
         jobs = self.jobs(done)
@@ -276,6 +300,19 @@ class SuiteStudy:
             budget=budget,
         )
 
+    def _same_memories(self, stored: dict[str, set[str | None]]) -> None:
+        """A player whose memory changed since its stored answers is another player: refused in one
+        line, so one run never mixes answers of two memories under one name."""
+        for spec in self.players:
+            before = stored.get(spec, set()) - {self.memories[spec]}
+            if before:
+                then = ", ".join(sorted(m or "none" for m in before))
+                raise UserError(
+                    f"player '{spec}' answered this suite with memory {then}; its memory is now "
+                    f"{self.memories[spec] or 'none'}: a changed memory is another player, so copy it "
+                    "to a new path (memory=NEW) or use another --store"
+                )
+
     def details(self) -> list[str]:
         return [f"{count(len(self.suite.positions), 'position')} x {count(len(self.players), 'player')}"]
 
@@ -286,6 +323,8 @@ class SuiteStudy:
             try:
                 runs = [r for r in store.suite_runs() if r.name == self.name]
                 if runs:
+                    if store.has_answers():  # refused before the run's first line is printed
+                        self._same_memories(store.memories(runs[0].id))
                     done = store.answered(runs[0].id) if store.has_answers() else set()
                     saved = len({(i, p) for i, p in done if p in self.players})
             finally:
