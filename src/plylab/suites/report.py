@@ -152,6 +152,7 @@ def players_table(results: SuiteResults) -> Table:
                     "player": mine[0].player,
                     "memory": mine[0].memory,
                     "n": n,
+                    "positions": len({a.position for a in mine}),
                     "optimal": rate.to_json(),
                     "mean_loss": loss,
                     "above_chance": above,
@@ -168,6 +169,11 @@ def players_table(results: SuiteResults) -> Table:
         "above chance: the rate less the mean chance that a uniformly random legal move is optimal",
         "bands by that chance: hard <= 1/4 < medium <= 1/2 < easy",
     ]
+    if any(a.repeat for _, answers in results.runs for a in answers):
+        notes.append(
+            "n: answers; a position answered more than once (suite run --repeats) counts each answer, so "
+            "the interval is the player's sampling on these positions, not positions the suite lacks"
+        )
     if any(a.memory for _, answers in results.runs for a in answers):
         notes.append(
             "[memory sha256:...]: the content hash of the frozen experience memory the player answered with"
@@ -197,8 +203,8 @@ def pairs_table(results: SuiteResults) -> Table:
     for run, answers in results.runs:
         players = _by_player(answers)
         for first, second in combinations(sorted(players), 2):
-            a = {x.position: x for x in players[first]}
-            b = {x.position: x for x in players[second]}
+            a = {(x.position, x.repeat): x for x in players[first]}  # a repeat pairs with the same repeat
+            b = {(x.position, x.repeat): x for x in players[second]}
             common = sorted(a.keys() & b.keys())
             rate = mcnemar([a[i].optimal for i in common], [b[i].optimal for i in common])
             loss = paired_bootstrap(
