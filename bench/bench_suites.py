@@ -143,9 +143,14 @@ def main(argv: list[str]) -> int:
         "Reading: the known ladder orders epsilon-optimal and MCTS players only within each family "
         "(mcts:sims=1000 is near perfect at tic-tac-toe, above optimal:epsilon=0.1), so rho against it is "
         "below 1 for both methods; what matters is the suite against games. A ratio above 1 is the factor "
-        "of calls games need for the suite's interval width. Kuhn poker has only 7 informative "
-        "information sets, so one answer each gives wide intervals and a sampled (mixed) player's "
-        "rate is noisy: a Kuhn suite needs repeated answers per position (not built yet).",
+        "of calls games need for the suite's interval width. Connect Four: the suite orders the ladder as "
+        "known, and games against `optimal` grade the positions a player's own play and a perfect opponent "
+        "lead to, harder than a random sampler's (MCTS rates lower in games than on the suite), and spend "
+        "many calls in positions where every move is as good as any other, which are not graded. Kuhn "
+        "poker has only 7 informative information sets: answered once each, the intervals are about 0.5 "
+        "wide and a sampled (mixed) player's rate is noise; answered 30 times each (`suite run --repeats "
+        "30`), the interval is the players' sampling on those 7 sets, which are every informative decision "
+        "of the game, and the suite orders the ladder nearly as games do.",
         "",
     ]
     text = "\n".join(lines)
