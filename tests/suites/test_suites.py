@@ -325,6 +325,35 @@ def test_suite_build_run_report_end_to_end(
         assert code == 0 and "optimal" in out and "random" in out
 
 
+def test_a_connect_four_suite_builds_runs_and_reports_from_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's commands for Connect Four, small, with classic players: graded by the exact
+    solver, and the solver's own player optimal at every position."""
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _cli(
+        capsys, "suite", "build", "c4-6", "--game", "connect_four", "--positions", "6", "--seed", "1"
+    )
+    assert code == 0 and (tmp_path / "suites" / "c4-6.jsonl").is_file()
+    code, out, _ = _cli(capsys, "suite", "show", "c4-6")
+    assert code == 0 and "6 positions of connect_four" in out and "connect four solver" in out
+    argv = ["suite", "run", "c4-6", "--store", "s.sqlite", "-q"]
+    players = ["optimal", "mcts:sims=20", "random"]
+    for p in players:
+        argv += ["--player", p]
+    code, out, _ = _cli(capsys, *argv)
+    assert code == 0 and "18/18" in out
+    code, out, _ = _cli(capsys, "suite", "report", "--store", "s.sqlite", "--format", "json")
+    data = json.loads(out)
+    rows = {r["player"]: r for r in data["players"]["players"]}
+    assert sorted(rows) == sorted(players) and all(r["n"] == 6 for r in rows.values())
+    assert rows["optimal"]["optimal"]["rate"] == 1.0 and rows["optimal"]["mean_loss"] == 0.0
+    assert rows["random"]["mean_loss"] > 0.0  # no position of a suite has every move equally good
+    assert len(data["pairs"]["pairs"]) == 3
+    code, out, _ = _cli(capsys, "suite", "report", "--store", "s.sqlite", "--format", "markdown")
+    assert code == 0 and all(p in out for p in players) and "c4-6" in out
+
+
 @pytest.mark.model
 def test_the_local_model_answers_a_suite_from_the_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -166,6 +166,12 @@ def run(
     until: str | None = typer.Option(
         None, "--until", help="width=W: stop once every player's optimal-rate interval is narrower than W"
     ),
+    repeats: int = typer.Option(
+        1,
+        "--repeats",
+        help="answers per position and player, each with its own seed (for players that sample: "
+        "an LLM at temperature, epsilon-optimal, MCTS); 1 is one call per position",
+    ),
     concurrency: o.Concurrency = 1,
     backend: o.Backend = "local",
     address: o.Address = None,
@@ -183,7 +189,7 @@ def run(
 
     width = None if until is None else parse_until(until)
     s, _ = read_suite(suite)
-    study = SuiteStudy(s, list(player), until=width)
+    study = SuiteStudy(s, list(player), until=width, repeats=repeats)
     options = exec_options(store, concurrency=concurrency, address=address)
     play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
 

@@ -181,6 +181,13 @@ class Player(BasePlayer[OptionsT, Turn, Decision]):
         return None
 
     @classmethod
+    def memory_hash(cls, options: OptionsT, game: GameDef) -> str | None:
+        """The content hash of the experience memory this player reads, frozen (REAPER's
+        `memory=PATH`), so a result names what played beyond the spec: a file retrained at the
+        same path is another player. None for a player whose spec names everything."""
+        return None
+
+    @classmethod
     def check_store(cls, options: OptionsT, game: GameDef, store_path: Path) -> None:
         """Fail, before the run's row is written, on what this player needs of the store the run
         plays into (`best_response`: the run whose player it answers), so a refusal leaves no

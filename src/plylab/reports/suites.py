@@ -15,7 +15,14 @@ from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
 from ..suites.answer import Answer
 from ..suites.file import Position
-from ..suites.report import SuiteResults, deductions_table, pairs_table, players_table, read_results
+from ..suites.report import (
+    SuiteResults,
+    deductions_table,
+    pairs_table,
+    player_label,
+    players_table,
+    read_results,
+)
 from .page import Cell, Grid, PageWriter, Section
 
 DRAWN = 100  # positions drawn per suite page
@@ -65,7 +72,7 @@ def _snapshot(game_name: str, pos: Position, answers: list[Answer]) -> dict[str,
         ],
         "answers": [
             {
-                "player": a.player,
+                "player": player_label(a),
                 "label": f"failure ({a.failure})"
                 if a.failure
                 else f"{(a.deduction or {}).get('claims', 0)} claims",
@@ -102,7 +109,7 @@ def _position(game_name: str, formulation: str, pos: Position, answers: list[Ans
         ],
         "answers": [
             {
-                "player": a.player,
+                "player": player_label(a),
                 "label": a.label or f"failure ({a.failure})",
                 "verdict": "optimal" if a.optimal else f"loss {a.loss:.3g}",
             }
@@ -154,7 +161,7 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
             link: Cell = Cell(suite_run.suite, href=page)
         else:
             link = Cell(suite_run.suite)
-        players = len({a.player for a in answers})
+        players = len({player_label(a) for a in answers})
         listed.append(
             [
                 link,

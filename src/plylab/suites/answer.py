@@ -33,3 +33,5 @@ class Answer:
     cost: float | None = None
     elapsed: float = 0.0
     deduction: dict[str, Any] | None = None  # a Clue snapshot's judged claims (suites.deduction.judge)
+    memory: str | None = None  # the frozen experience memory that answered (REAPER's), by content hash
+    repeat: int = 0  # which answer to the position this is, under `suite run --repeats N` (0: the first)

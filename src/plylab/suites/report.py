@@ -69,10 +69,19 @@ def _num(x: float | None, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
+def player_label(answer: Answer) -> str:
+    """The player as the tables name it: its spec and, for a player that read a frozen experience
+    memory (REAPER's `memory=PATH`), that memory's content hash (short), so the name says what played."""
+    if answer.memory is None:
+        return answer.player
+    return f"{answer.player} [memory {answer.memory[: len('sha256:') + 12]}]"
+
+
 def _by_player(answers: Sequence[Answer]) -> dict[str, list[Answer]]:
+    """Answers grouped by the player's label (`player_label`)."""
     out: dict[str, list[Answer]] = {}
     for a in answers:
-        out.setdefault(a.player, []).append(a)
+        out.setdefault(player_label(a), []).append(a)
     return out
 
 
@@ -140,8 +149,10 @@ def players_table(results: SuiteResults) -> Table:
                     "suite": run.suite,
                     "hash": run.hash,
                     "game": run.game,
-                    "player": player,
+                    "player": mine[0].player,
+                    "memory": mine[0].memory,
                     "n": n,
+                    "positions": len({a.position for a in mine}),
                     "optimal": rate.to_json(),
                     "mean_loss": loss,
                     "above_chance": above,
@@ -158,6 +169,15 @@ def players_table(results: SuiteResults) -> Table:
         "above chance: the rate less the mean chance that a uniformly random legal move is optimal",
         "bands by that chance: hard <= 1/4 < medium <= 1/2 < easy",
     ]
+    if any(a.repeat for _, answers in results.runs for a in answers):
+        notes.append(
+            "n: answers; a position answered more than once (suite run --repeats) counts each answer, so "
+            "the interval is the player's sampling on these positions, not positions the suite lacks"
+        )
+    if any(a.memory for _, answers in results.runs for a in answers):
+        notes.append(
+            "[memory sha256:...]: the content hash of the frozen experience memory the player answered with"
+        )
     return Table(PLAYER_COLUMNS, rows, notes=notes, title="Suites: players", data={"players": data})
 
 
@@ -183,8 +203,8 @@ def pairs_table(results: SuiteResults) -> Table:
     for run, answers in results.runs:
         players = _by_player(answers)
         for first, second in combinations(sorted(players), 2):
-            a = {x.position: x for x in players[first]}
-            b = {x.position: x for x in players[second]}
+            a = {(x.position, x.repeat): x for x in players[first]}  # a repeat pairs with the same repeat
+            b = {(x.position, x.repeat): x for x in players[second]}
             common = sorted(a.keys() & b.keys())
             rate = mcnemar([a[i].optimal for i in common], [b[i].optimal for i in common])
             loss = paired_bootstrap(
@@ -209,8 +229,10 @@ def pairs_table(results: SuiteResults) -> Table:
                 {
                     "suite": run.suite,
                     "hash": run.hash,
-                    "first": first,
-                    "second": second,
+                    "first": players[first][0].player,
+                    "second": players[second][0].player,
+                    "first_memory": players[first][0].memory,
+                    "second_memory": players[second][0].memory,
                     "rate": rate.to_json(),
                     "loss": loss.to_json(),
                 }

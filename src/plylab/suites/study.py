@@ -17,6 +17,8 @@ from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from ..db import transaction
+from ..errors import UserError
 from ..games import get_game
 from ..harness.forecast import Forecast, model_of
 from ..harness.hooks import hooks_for
@@ -36,7 +38,8 @@ ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
     chance REAL NOT NULL, features TEXT NOT NULL, failure TEXT, prompt TEXT, reply TEXT,
     input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
     calls INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, cost REAL, elapsed REAL,
-    PRIMARY KEY (run_id, position, player))"""
+    deduction TEXT, memory TEXT, repeat INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, position, player, repeat))"""
 
 
 @dataclass(frozen=True)
@@ -57,15 +60,48 @@ class SuiteStore(Store):
         super().__init__(path, create=create)
         if create:
             self._conn.execute(ANSWERS)
-            if "deduction" not in self._answer_columns():  # a store from before Clue suites
-                self._conn.execute("ALTER TABLE suite_answers ADD COLUMN deduction TEXT")
+            have = self._answer_columns()
+            for column in ("deduction", "memory"):  # a store from before Clue suites, or REAPER's
+                if column not in have:
+                    self._conn.execute(f"ALTER TABLE suite_answers ADD COLUMN {column} TEXT")
+            if "repeat" not in have:
+                self._add_repeats()
+
+    def _add_repeats(self) -> None:
+        """A store from before `--repeats`: its table rebuilt with `repeat` in the key (SQLite cannot
+        change a key in place), every answer kept as repeat 0, in one transaction."""
+        with transaction(self._conn) as conn:
+            have = self._answer_columns()
+            if "repeat" in have:  # another process rebuilt it first
+                return
+            columns = ", ".join(sorted(have))
+            conn.execute(ANSWERS.replace("EXISTS suite_answers", "EXISTS suite_answers_keyed"))
+            conn.execute(f"INSERT INTO suite_answers_keyed ({columns}) SELECT {columns} FROM suite_answers")
+            conn.execute("DROP TABLE suite_answers")
+            conn.execute("ALTER TABLE suite_answers_keyed RENAME TO suite_answers")
 
     def _answer_columns(self) -> set[str]:
         return {str(r[1]) for r in self._conn.execute("PRAGMA table_info(suite_answers)")}
 
-    def answered(self, run_id: int) -> set[tuple[int, str]]:
-        rows = self._conn.execute("SELECT position, player FROM suite_answers WHERE run_id=?", (run_id,))
-        return {(int(r[0]), str(r[1])) for r in rows}
+    def answered(self, run_id: int) -> set[tuple[int, str, int]]:
+        """(position, player, repeat) of every stored answer of the run."""
+        repeat = "repeat" if "repeat" in self._answer_columns() else "0"
+        rows = self._conn.execute(
+            f"SELECT position, player, {repeat} FROM suite_answers WHERE run_id=?", (run_id,)
+        )
+        return {(int(r[0]), str(r[1]), int(r[2])) for r in rows}
+
+    def memories(self, run_id: int) -> dict[str, set[str | None]]:
+        """Per player of the run, the memory hashes its stored answers were given with."""
+        out: dict[str, set[str | None]] = {}
+        if "memory" not in self._answer_columns():
+            return out
+        rows = self._conn.execute(
+            "SELECT DISTINCT player, memory FROM suite_answers WHERE run_id=?", (run_id,)
+        )
+        for player, memory in rows:
+            out.setdefault(str(player), set()).add(memory)
+        return out
 
     def save_answer(self, run_id: int, answer: Answer) -> bool:
         row = asdict(answer)
@@ -92,16 +128,20 @@ class SuiteStore(Store):
     def answers(self, run_id: int) -> list[Answer]:
         if not self.has_answers():
             return []
+        order = "player, position, repeat" if "repeat" in self._answer_columns() else "player, position"
         rows = self._conn.execute(
-            "SELECT * FROM suite_answers WHERE run_id=? ORDER BY player, position", (run_id,)
+            f"SELECT * FROM suite_answers WHERE run_id=? ORDER BY {order}", (run_id,)
         ).fetchall()
         fields = Answer.__dataclass_fields__
+        later = ("features", "optimal", "deduction", "memory", "repeat")  # read below: older stores lack some
         return [
             Answer(
-                **{k: r[k] for k in fields if k not in ("features", "optimal", "deduction")},
+                **{k: r[k] for k in fields if k not in later},
                 optimal=bool(r["optimal"]),
                 features=json.loads(r["features"]),
                 deduction=json.loads(r["deduction"]) if "deduction" in r.keys() and r["deduction"] else None,
+                memory=r["memory"] if "memory" in r.keys() else None,
+                repeat=int(r["repeat"]) if "repeat" in r.keys() else 0,
             )
             for r in rows
         ]
@@ -122,6 +162,8 @@ class SuiteJob:
     position: Position
     seed: int
     uses_model: bool
+    memory: str | None = None  # the player's frozen memory (`Player.memory_hash`), saved with the answer
+    repeat: int = 0  # which of `--repeats` answers to the position this is (0: the first, and the only one)
 
     def turn(self) -> Turn:
         """The position as a session would put it to its mover: the state rebuilt from the history
@@ -135,7 +177,8 @@ class SuiteJob:
         if self.position.entailed is not None:  # a Clue deduction snapshot
             from .deduction import ask
 
-            return await ask(self.game, self.position, self.player, self.seed, self.key, context)
+            answer = await ask(self.game, self.position, self.player, self.seed, self.key, context)
+            return replace(answer, repeat=self.repeat)
         turn = self.turn()
         game, formulation, pos = turn.game, turn.formulation, self.position
         state = turn.state.clone()
@@ -175,6 +218,8 @@ class SuiteJob:
             cache_hits=sum(1 for a in attempts if a.cached),
             cost=sum(costs) if costs else None,
             elapsed=elapsed,
+            memory=self.memory,
+            repeat=self.repeat,
         )
 
 
@@ -183,31 +228,42 @@ def run_name(suite: Suite) -> str:
     return f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
 
 
-def suite_job(suite: Suite, pos: Position, spec: str) -> SuiteJob:
+def suite_job(suite: Suite, pos: Position, spec: str, memory: str | None = None, repeat: int = 0) -> SuiteJob:
     """`pos` put to the player `spec` (canonical): its key and seed are the suite's and the player's,
-    the same for `plylab suite run` and for `inspect eval plylab/suite` (`tasks.suite`)."""
+    the same for `plylab suite run` and for `inspect eval plylab/suite` (`tasks.suite`). `memory`:
+    the hash of the frozen memory the player reads, recorded with its answer. A repeat (`--repeats`)
+    has a key and seed of its own (so a model's call is its own, not the cached first answer); the
+    first answer's are those of a run without repeats."""
+    key, seed = f"{run_name(suite)}/{pos.index}/{spec}", derive_seed(suite.hash, pos.index, spec)
+    if repeat:
+        key, seed = f"{key}#{repeat}", derive_seed(suite.hash, pos.index, spec, repeat)
     return SuiteJob(
-        key=f"{run_name(suite)}/{pos.index}/{spec}",
+        key=key,
         game=suite.game,
         formulation=suite.formulation,
         player=spec,
         position=pos,
-        seed=derive_seed(suite.hash, pos.index, spec),
+        seed=seed,
         uses_model=_uses_model(suite.game, spec),
+        memory=memory,
+        repeat=repeat,
     )
 
 
-def _check(game_spec: str, spec: str) -> None:
-    """A player spec that cannot answer the suite's positions: one line, before anything runs."""
+def _check(game_spec: str, spec: str) -> str | None:
+    """A player spec that cannot answer the suite's positions: one line, before anything runs.
+    Returns the hash of the experience memory the player reads frozen (REAPER's), if any."""
     from .deduction import is_clue
 
     if is_clue(game_spec):
         from ..clue.base import make_clue_player
 
         make_clue_player(spec, 0, 0).close()
-        return
+        return None
     game = get_game(game_spec)
     hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
+    _, cls, options = player_class(spec)
+    return cls.memory_hash(options, game)
 
 
 def _uses_model(game_spec: str, spec: str) -> bool:
@@ -225,15 +281,22 @@ class SuiteStudy:
 
     kind = "suite run"
 
-    def __init__(self, suite: Suite, players: list[str], until: float | None = None) -> None:
+    def __init__(
+        self, suite: Suite, players: list[str], until: float | None = None, repeats: int = 1
+    ) -> None:
+        if repeats < 1:
+            raise UserError(
+                f"--repeats must be a whole number of answers per position, 1 or more (got {repeats})"
+            )
         self.suite = suite
         self.until = until
+        self.repeats = repeats
         self.players = [canonical_spec(p) for p in players]
         self.name = run_name(suite)
         self.lease = f"suite:{self.name}"
-        self.planned = len(suite.positions) * len(self.players)
-        for spec in self.players:  # every spec checked (and refused in one line) before anything runs
-            _check(suite.game, spec)
+        self.planned = len(suite.positions) * len(self.players) * repeats
+        # every spec checked (and refused in one line) before anything runs; a memory named by its hash
+        self.memories = {spec: _check(suite.game, spec) for spec in self.players}
 
     def open_store(self, path: Path) -> SuiteStore:
         return SuiteStore(path)
@@ -242,28 +305,39 @@ class SuiteStudy:
         s = self.suite
         return {"suite": s.name, "hash": s.hash, "game": s.game, "formulation": s.formulation}
 
-    def jobs(self, done: set[tuple[int, str]]) -> list[SuiteJob]:
+    def wanted(self) -> set[tuple[int, str, int]]:
+        """(position, player, repeat) of every answer this run asks for."""
+        return {
+            (p.index, spec, r)
+            for p in self.suite.positions
+            for spec in self.players
+            for r in range(self.repeats)
+        }
+
+    def jobs(self, done: set[tuple[int, str, int]]) -> list[SuiteJob]:
+        """Position by position in the suite's order (a position's repeats together), missing ones only."""
         s = self.suite
         out = []
         for pos in s.positions:
-            for spec in self.players:
-                if (pos.index, spec) in done:
-                    continue
-                out.append(suite_job(s, pos, spec))
+            for r in range(self.repeats):
+                for spec in self.players:
+                    if (pos.index, spec, r) not in done:
+                        out.append(suite_job(s, pos, spec, self.memories[spec], r))
         return out
 
     async def parts(
         self, store: SuiteStore, context: StudyContext
     ) -> AsyncGenerator[Part[SuiteJob, Answer], None]:
         run_id = store.open_run(self.name, 0, self.plan(), kind="suite")
-        wanted = {(p.index, spec) for p in self.suite.positions for spec in self.players}
+        self._same_memories(store.memories(run_id))
+        wanted = self.wanted()
         done = store.answered(run_id) & wanted
         jobs = self.jobs(done)
         budget = None
         if self.until is not None:
             budget = WidthStop(self.until, self.players, [(j.position.index, j.player) for j in jobs])
             for a in store.answers(run_id):
-                if (a.position, a.player) in wanted:
+                if (a.position, a.player, a.repeat) in wanted:
                     budget.count(a.player, a.optimal)
         yield Part(
             jobs,
@@ -276,8 +350,22 @@ class SuiteStudy:
             budget=budget,
         )
 
+    def _same_memories(self, stored: dict[str, set[str | None]]) -> None:
+        """A player whose memory changed since its stored answers is another player: refused in one
+        line, so one run never mixes answers of two memories under one name."""
+        for spec in self.players:
+            before = stored.get(spec, set()) - {self.memories[spec]}
+            if before:
+                then = ", ".join(sorted(m or "none" for m in before))
+                raise UserError(
+                    f"player '{spec}' answered this suite with memory {then}; its memory is now "
+                    f"{self.memories[spec] or 'none'}: a changed memory is another player, so copy it "
+                    "to a new path (memory=NEW) or use another --store"
+                )
+
     def details(self) -> list[str]:
-        return [f"{count(len(self.suite.positions), 'position')} x {count(len(self.players), 'player')}"]
+        line = f"{count(len(self.suite.positions), 'position')} x {count(len(self.players), 'player')}"
+        return [line + (f" x {self.repeats} repeats" if self.repeats > 1 else "")]
 
     def forecast(self, store_path: Path) -> Forecast:
         saved = 0
@@ -286,15 +374,17 @@ class SuiteStudy:
             try:
                 runs = [r for r in store.suite_runs() if r.name == self.name]
                 if runs:
+                    if store.has_answers():  # refused before the run's first line is printed
+                        self._same_memories(store.memories(runs[0].id))
                     done = store.answered(runs[0].id) if store.has_answers() else set()
-                    saved = len({(i, p) for i, p in done if p in self.players})
+                    saved = len(done & self.wanted())
             finally:
                 store.close()
         out = Forecast(self.kind, self.name, self.planned - saved, saved)
         for spec in self.players:
             model = model_of(spec)
             if model is not None:
-                out.load(model).calls += len(self.suite.positions)
+                out.load(model).calls += len(self.suite.positions) * self.repeats
         return out
 
 

@@ -159,6 +159,18 @@ class ReaperPlayer(Player[ReaperOptions]):
         self._seen = 0  # history length after our last move
         self._seat = 0
 
+    @classmethod
+    def memory_hash(cls, options: ReaperOptions, game: GameDef) -> str | None:
+        """`sha256:` and the memory's content digest (`CaseMemory.digest`: cases, rules, counters),
+        read-only; one line when the file is no memory of `game`. None without `memory=`."""
+        if options.memory is None:
+            return None
+        memory = CaseMemory.open(options.memory, frozen=True, game=game.name)
+        try:
+            return f"sha256:{memory.digest()}"
+        finally:
+            memory.close()
+
     @property
     def o(self) -> ReaperOptions:
         return self.options
