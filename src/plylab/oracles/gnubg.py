@@ -427,7 +427,8 @@ class GnubgOracle:
         span = float(game.max_utility() - game.min_utility())
         best = max(values, key=lambda a: values[a])
         plays = len({e for ends in leaves.values() for e in ends})
-        detail = {
+        history = state.full_history()
+        detail: dict[str, object] = {
             "best": best,
             "play": action,
             "plies": self.level.plies,
@@ -436,6 +437,8 @@ class GnubgOracle:
             "plays": plays,  # distinct plays of the whole turn: gnubg's "unforced" is more than one
             "deep": len(ranked.top),  # plays evaluated at the deepest ply
         }
+        if history and history[-1].player == state.current_player():
+            detail["half"] = 2  # a double's second half: gnubg's one decision with the first
         return Grade(values, unit="payoff", span=span, source=self.source, exact=False, detail=detail)
 
     def close(self) -> None:
