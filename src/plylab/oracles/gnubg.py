@@ -223,7 +223,9 @@ FILTERS: dict[str, dict[int, tuple[MoveFilter, ...]]] = {
     "normal": {1: (MoveFilter(0, 8, 0.16),), 2: (MoveFilter(0, 8, 0.16), SKIP)},
     "large": {1: (MoveFilter(0, 16, 0.32),), 2: (MoveFilter(0, 16, 0.32), SKIP)},
 }
-DOUBTFUL = 0.03  # gnubg 1.07's "doubtful" analysis threshold, also its analysis' re-evaluation threshold
+KEY_THRESHOLD = (
+    0.03  # gnubg 1.07's "doubtful" analysis threshold: where its analysis takes a play made deeper
+)
 
 
 @dataclass(frozen=True)
@@ -337,7 +339,7 @@ class GnubgOracle:
         """gnubg's FindnSaveBestMoves (eval.c) over the distinct plays `ends`, `key` the play made:
         every play at 0 plies, the move filter's survivors ply by ply to the level's plies, the
         play made always at the deepest ply reached (both it and the best at the full plies where
-        one play alone survived and it is more than `DOUBTFUL` worse at 0 plies)."""
+        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies)."""
         value = self._score(ends, 0, scoring)
         cands = sorted(value, key=lambda e: -value[e])
         deepest, ply_of = 0, dict.fromkeys(cands, 0)
@@ -366,7 +368,7 @@ class GnubgOracle:
             if ply_of[key] < deepest:
                 value.update(self._score([key], deepest, scoring))
             best = max(top, key=lambda e: value[e])
-            if abs(value[key] - value[best]) > DOUBTFUL and deepest < self.level.plies:
+            if abs(value[key] - value[best]) > KEY_THRESHOLD and deepest < self.level.plies:
                 value.update(self._score([best, key], self.level.plies, scoring))
             top.add(key)
         return Ranked(value, top)
