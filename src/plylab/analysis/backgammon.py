@@ -169,7 +169,7 @@ def backgammon_table(rows: list[BackgammonRow]) -> Table:
         for r in rows
     ]
     sources = sorted({r.source for r in rows if r.source})
-    levels = sorted({f"{r.source}: {r.level}" for r in rows if r.level})
+    levels = sorted({r.level for r in rows if r.level})
     notes = [
         f"graded by {', '.join(sources) or 'gnubg'}: the mover's cubeless equity after each play against gnubg's "
         "best (OpenSpiel's backgammon has no cube); the player's decisions only",
