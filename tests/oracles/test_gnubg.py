@@ -319,3 +319,34 @@ def test_score_sets_gnubgs_level_and_refuses_others(cli, tmp_path: Path) -> None
         and "plies=0" in bad.err
         and "Traceback" not in bad.err
     )
+
+
+def test_where_one_play_survives_the_filter_gnubg_goes_deeper_only_for_an_error(
+    analysis: GnubgOracle,
+) -> None:
+    """A fixed position (1-6) where no other play is within 0.32 of the best at 0 plies: gnubg's analysis
+    looks no deeper when the best is played (its 0-ply equity stands), and takes both the best and a
+    play more than 0.03 worse to 2 plies (their equities in gnubg's 2-ply hint over every play)."""
+    state = decisions(14, seed=8)[13]
+    assert dice_of(state) == (1, 6)
+    zero = GnubgOracle(analysis.process, LEVEL_KEYS[0]).play_values(state)
+    best = max(zero, key=lambda a: zero[a])
+    _, ranked = analysis.ranked(state)
+    assert len(ranked.top) == 1
+    assert analysis.grade(state, best).best == pytest.approx(zero[best], abs=1e-9)
+    worse = min(zero, key=lambda a: abs(zero[a] - (zero[best] - 0.4)))
+    assert zero[worse] < zero[best] - 0.32
+    grade = analysis.grade(state, worse)
+    every = [
+        eq
+        for n, eq in hint_plies(
+            board_of(state, state.current_player()),
+            (1, 6),
+            2,
+            ("2 0 0 100 10", "2 1 -1 0 0"),
+        )
+        if n == 2
+    ]
+    assert grade.best == pytest.approx(every[0], abs=6e-4) != pytest.approx(zero[best], abs=6e-4)
+    assert any(grade.expected[worse] == pytest.approx(eq, abs=6e-4) for eq in every)
+    assert grade.expected[worse] != pytest.approx(zero[worse], abs=1e-6)
