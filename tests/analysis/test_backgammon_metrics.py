@@ -31,7 +31,7 @@ def test_gnubgs_thresholds_mark_an_error_above_each() -> None:
 @pytest.mark.skipif(gnubg_path() is None, reason="gnubg is not installed (make engines)")
 def test_report_gives_error_per_decision_pr_and_marks(cli, tmp_path: Path) -> None:
     """Per turn, as gnubg counts: a double's two halves one decision (their errors added), unforced
-    where the turn has more than one play; graded at the opt-in 0-ply level (a twentieth of the cost)."""
+    where the turn has more than one play; graded at the opt-in 0-ply level (a twenty-fifth of the cost)."""
     store = str(tmp_path / "s.sqlite")
     r = cli("run", "--game", "backgammon", "--player", "random", "--opponent", "random", "--games", "1",
             "--score", "plies=0", "--store", store, "--quiet")  # fmt: skip

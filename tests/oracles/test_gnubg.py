@@ -1,7 +1,7 @@
 """Backgammon graded by GNU Backgammon: OpenSpiel's plays against gnubg's own hint (the CLI, a second
 path into gnubg), on fixed positions and over random games; plays matched by the position they lead to.
 The default level against gnubg's own analysis settings (`show analysis`) and its 2-ply hint with them;
-the many-position checks at the opt-in 0-ply level, which costs a twentieth as much."""
+the many-position checks at the opt-in 0-ply level, which costs a twenty-fifth as much."""
 
 from __future__ import annotations
 
