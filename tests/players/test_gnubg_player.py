@@ -12,8 +12,9 @@ import pytest
 from plylab.analysis.backgammon import backgammon_rows
 from plylab.games import get_game
 from plylab.harness.store import Store
-from plylab.oracles.gnubg import LEVEL_KEYS, GnubgOracle, GnubgProcess, gnubg_path
+from plylab.oracles.gnubg import LEVEL_KEYS, GnubgOracle, GnubgProcess, board_of, gnubg_path
 from plylab.players.gnubg import LEVELS
+from tests.support.gnubg import decisions, dice_of, hint_plies, opening
 
 GNUBG = gnubg_path()
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
@@ -97,3 +98,22 @@ def test_an_unknown_level_is_one_line(cli) -> None:
     r = cli("run", "--game", "backgammon", "--player", "gnubg:level=grandmaster", "--opponent", "random",
             "--games", "1")  # fmt: skip
     assert r.code == 2 and "level" in r.err and "beginner" in r.err and "Traceback" not in r.err
+
+
+def test_world_class_plays_gnubgs_own_2ply_choice() -> None:
+    """world_class's play on fixed positions is gnubg's best by its own 2-ply hint under the 'normal'
+    move filter (8 within 0.16), the setting gnubg's world class uses."""
+    assert GNUBG is not None
+    player = GnubgOracle(GnubgProcess(GNUBG, timeout=60), LEVELS["world_class"])
+    try:
+        for state in [opening((6, 1)), *decisions(2, seed=5)]:
+            chosen = player.best_action(state)
+            _, ranked = player.ranked(state)
+            theirs = hint_plies(
+                board_of(state, state.current_player()), dice_of(state), 2, ("2 0 0 8 0.16", "2 1 -1 0 0")
+            )
+            assert theirs[0][0] == 2
+            assert ranked.best == pytest.approx(theirs[0][1], abs=6e-4)
+            assert player.play_values(state)[chosen] == pytest.approx(ranked.best, abs=1e-9)
+    finally:
+        player.close()
