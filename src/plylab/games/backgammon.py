@@ -2,7 +2,8 @@
 
 Registered as the generic games are (OpenSpiel's surface and its move text), with gnubg's cubeless
 equity as its ground truth: an engine, so a loss is relative to gnubg's evaluation at its stated
-level (gnubg's own default analysis level, 2-ply; `--score plies=0` for its nets alone), not a proof. OpenSpiel's backgammon has no doubling cube, so there is no cube decision to grade.
+level (gnubg's own default analysis level, 2-ply; `--score plies=0` for its nets alone), not a proof.
+OpenSpiel's backgammon has no doubling cube, so there is no cube decision to grade.
 Without gnubg installed the game is played unscored, with one line saying so.
 """
 
