@@ -276,3 +276,19 @@ def test_where_one_play_survives_the_filter_gnubg_goes_deeper_only_for_an_error(
     assert grade.best == pytest.approx(every[0], abs=6e-4) != pytest.approx(zero[best], abs=6e-4)
     assert any(grade.expected[worse] == pytest.approx(eq, abs=6e-4) for eq in every)
     assert grade.expected[worse] != pytest.approx(zero[worse], abs=1e-6)
+
+
+def test_the_opt_in_1ply_level_agrees_with_gnubgs_1ply_hint() -> None:
+    """`--score plies=1`: the same filter at 1 ply, gnubg's own 1-ply hint under it."""
+    assert GNUBG is not None
+    one = GnubgOracle(GnubgProcess(GNUBG, timeout=60), LEVEL_KEYS[1])
+    try:
+        for state in [opening((5, 2)), *decisions(2, seed=4)]:
+            _, ranked = one.ranked(state)
+            ours = sorted((ranked.value[e] for e in ranked.top), reverse=True)
+            theirs = hint_plies(
+                board_of(state, state.current_player()), dice_of(state), 1, ("1 0 0 16 0.32",)
+            )
+            assert ours == pytest.approx([eq for n, eq in theirs if n == 1], abs=6e-4), str(state)
+    finally:
+        one.close()
