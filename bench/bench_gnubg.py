@@ -1,12 +1,20 @@
 """Backgammon's grading cost per decision (oracles.gnubg) against raw gnubg on the same positions.
 
-Decisions are drawn from seeded random games. `graded`: plylab's grader on each decision, cold cache
-(OpenSpiel's plays expanded, each position after a play turned into gnubg's board, evaluated, the
-grade built); `raw`: the same positions sent straight to the same gnubg process (the engine's own
-work, nothing of plylab's); `regrade`: the grader again, every position cached. Both at the grading
-level (0-ply, noise off) and at world class (2-ply).
+Decisions are drawn from seeded random games (rolls that are not doubles, more than one legal play,
+so gnubg's own hint sees the same decision). At each level, the opt-in 0-ply and the default (gnubg's
+analysis level: 2-ply, move filter "large"):
 
-Usage: python bench/bench_gnubg.py [--games 4] [--out bench/RESULTS-gnubg.md]
+- `graded`: plylab's grader on each decision, a played play drawn at random, cold cache (OpenSpiel's
+  plays expanded, boards built, gnubg's filter applied, the played play taken deeper, the grade made);
+- `raw evaluate`: the positions the grader evaluated, at the plies it evaluated each, straight to a
+  fresh gnubg process (the engine's own work through the same embedded-Python call);
+- `gnubg hint`: gnubg's own CLI analysing the same decisions at the same level (`hint`, the same
+  move filter), one process for all, its start-up subtracted (a run with every command but `hint`).
+
+Each figure is the least of `--repeats` runs (a fresh gnubg each): the machine is shared, and gnubg's
+`evaluate` call itself swings from under 1 to 10 ms under load.
+
+Usage: python bench/bench_gnubg.py [--decisions 40] [--decisions0 200] [--repeats 3] [--out bench/RESULTS-gnubg.md]
 """
 
 from __future__ import annotations
@@ -14,84 +22,138 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
+import subprocess
 import time
+from collections import defaultdict
 from pathlib import Path
 
 import pyspiel
 
 from plylab.games import get_game
-from plylab.oracles.gnubg import Board, GnubgOracle, GnubgProcess, board_of, gnubg_path
+from plylab.oracles.gnubg import (
+    ANALYSIS,
+    LEVEL_KEYS,
+    Board,
+    GnubgOracle,
+    GnubgProcess,
+    Level,
+    board_of,
+    gnubg_path,
+)
+
+GAME = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity, as its hint prints
 
 
-def decisions(games: int, seed: int = 0) -> list[pyspiel.State]:
+def decisions(count: int, seed: int = 0) -> list[pyspiel.State]:
     rng, out = random.Random(seed), []
-    for _ in range(games):
-        state = get_game("backgammon").engine.new_initial_state()
-        while not state.is_terminal():
+    while len(out) < count:
+        state = get_game(GAME).engine.new_initial_state()
+        while not state.is_terminal() and len(out) < count:
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, probs)[0])
                 continue
-            out.append(state.clone())
+            dice = re.search(r"Dice: (\d)(\d)", str(state))
+            if dice and dice.group(1) != dice.group(2) and len(state.legal_actions()) > 1:
+                out.append(state.clone())
             state.apply_action(rng.choice(state.legal_actions()))
     return out
 
 
+def hint_commands(level: Level, states: list[pyspiel.State], with_hint: bool) -> str:
+    lines = ["set player 0 human", "set player 1 human", "set jacoby off",
+             "set evaluation chequerplay evaluation cubeful off",
+             f"set evaluation chequerplay evaluation plies {level.plies}",
+             "set evaluation chequerplay evaluation prune on", "set evaluation chequerplay evaluation noise 0"]  # fmt: skip
+    for ply, step in enumerate(level.steps):
+        lines.append(
+            f"set evaluation movefilter {level.plies} {ply} {step.accept} {step.extra} {step.threshold}"
+        )
+    lines.append("new session")
+    for s in states:
+        opp, me = board_of(s, s.current_player())
+        simple = [me[24]] + [me[k] - opp[23 - k] for k in range(24)] + [opp[24]]
+        dice = re.search(r"Dice: (\d)(\d)", str(s))
+        assert dice is not None
+        lines += ["set turn 1", "set board simple " + " ".join(map(str, simple)),
+                  f"set dice {dice.group(1)} {dice.group(2)}"]  # fmt: skip
+        if with_hint:
+            lines.append("hint 1000")
+    return "\n".join(lines) + "\n"
+
+
+def gnubg_cli(path: str, script: str) -> float:
+    t = time.perf_counter()
+    subprocess.run([path, "-t", "-q"], input=script, capture_output=True, text=True, timeout=3600, check=True)
+    return time.perf_counter() - t
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--two-ply", type=int, default=40, help="decisions timed at 2 plies")
+    ap.add_argument("--decisions", type=int, default=40, help="decisions graded at the default level")
+    ap.add_argument("--decisions0", type=int, default=200, help="decisions graded at plies=0")
+    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default="bench/RESULTS-gnubg.md")
     args = ap.parse_args()
     path = gnubg_path()
     if path is None:
         raise SystemExit("gnubg is not installed (make engines): nothing to measure")
-    states = decisions(args.games)
     rows = []
-    for plies, sample in ((0, states), (2, states[: args.two_ply])):
-        process = GnubgProcess(path, timeout=600)
-        process.evaluate([board_of(sample[0], 0)], plies)  # started and warm before any timing
-        oracle = GnubgOracle(process, plies)
-        t = time.perf_counter()
-        for s in sample:
-            oracle.grade(s, s.legal_actions()[0])
-        graded = time.perf_counter() - t
-        t = time.perf_counter()
-        for s in sample:
-            oracle.grade(s, s.legal_actions()[0])
-        regrade = time.perf_counter() - t
-        # the positions the grader evaluated, once each, straight to a fresh process
-        boards: list[Board] = [b for (b, _) in oracle._cache]
-        raw_process = GnubgProcess(path, timeout=600)
-        raw_process.evaluate([boards[0]], plies)
-        t = time.perf_counter()
-        for i in range(0, len(boards), 32):
-            raw_process.evaluate(boards[i : i + 32], plies)
-        raw = time.perf_counter() - t
-        raw_process.close()
-        oracle.close()
-        n = len(sample)
-        rows.append((plies, n, len(boards), graded / n, raw / n, regrade / n))
+    for level, count in ((LEVEL_KEYS[0], args.decisions0), (ANALYSIS, args.decisions)):
+        states = decisions(count)
+        rng = random.Random(1)
+        played = [rng.choice(s.legal_actions()) for s in states]
+        graded = raw = native = float("inf")
+        for _ in range(args.repeats):
+            process = GnubgProcess(path, timeout=600)
+            process.evaluate([board_of(states[0], 0)], 0)  # started and warm before any timing
+            oracle = GnubgOracle(process, level)
+            t = time.perf_counter()
+            for s, a in zip(states, played, strict=True):
+                oracle.grade(s, a)
+            graded = min(graded, time.perf_counter() - t)
+            by_plies: dict[int, list[Board]] = defaultdict(list)
+            for board, plies, _, _ in oracle._cache:
+                by_plies[plies].append(board)
+            oracle.close()
+            raw_process = GnubgProcess(path, timeout=600)
+            raw_process.evaluate([board_of(states[0], 0)], 0)
+            t = time.perf_counter()
+            for plies, boards in by_plies.items():
+                for i in range(0, len(boards), 32):
+                    raw_process.evaluate(boards[i : i + 32], plies)
+            raw = min(raw, time.perf_counter() - t)
+            raw_process.close()
+            native = min(
+                native,
+                gnubg_cli(path, hint_commands(level, states, True))
+                - gnubg_cli(path, hint_commands(level, states, False)),
+            )
+        n = len(states)
+        counts = ", ".join(f"{len(b)} at {p}" for p, b in sorted(by_plies.items()))
+        rows.append((level.text(), n, counts, graded / n, raw / n, native / n))
     load = os.getloadavg()[0]
     lines = [
         "# Backgammon graded by gnubg: cost per decision",
         "",
-        f"Command: `python bench/bench_gnubg.py --games {args.games}`",
+        f"Command: `python bench/bench_gnubg.py --decisions {args.decisions} --decisions0 {args.decisions0} "
+        f"--repeats {args.repeats}`",
         f"Machine: {os.cpu_count()} CPUs, load average {load:.1f} at the end (shared). gnubg 1.07 (Debian), one process.",
-        "Decisions from seeded random games; `raw`: the same positions straight to gnubg, batches of 32.",
+        "Decisions from seeded random games (no doubles, more than one play; `full_scoring`, gnubg's money "
+        "equity); a played play drawn at random. `raw evaluate`: the positions the grader evaluated, at "
+        "the plies it evaluated each, straight to gnubg (batches of 32); `gnubg hint`: gnubg's own CLI "
+        "analysing the same decisions at the same level and move filter, start-up subtracted. Each figure: "
+        "the least of the repeats.",
         "",
-        "| plies | decisions | positions | graded ms/decision | raw gnubg ms/decision | ratio | regrade (cached) ms |",
-        "|---|---|---|---|---|---|---|",
+        "| level | decisions | positions evaluated (at plies) | graded ms/decision | raw evaluate ms/decision "
+        "| gnubg hint ms/decision | graded / raw | graded / hint |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for plies, n, pos, g, r, rg in rows:
+    for text, n, counts, g, r, h in rows:
         lines.append(
-            f"| {plies} | {n} | {pos} | {g * 1e3:.1f} | {r * 1e3:.1f} | {g / r:.2f} | {rg * 1e3:.1f} |"
+            f"| {text} | {n} | {counts} | {g * 1e3:.1f} | {r * 1e3:.1f} | {h * 1e3:.1f} | {g / r:.2f} | {g / h:.2f} |"
         )
-    lines += [
-        "",
-        "Graded: OpenSpiel's plays expanded (a double's second half too), boards built, the grade made;"
-        " a cached position is not sent again.",
-    ]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -30,9 +30,8 @@ MCTS_SAMPLE = ["hex:board_size=5", "breakthrough:rows=5,columns=5", "pig", "dots
 def play(
     game: str, player: str = "random", opponent: str = "random", idx: int = 0, formulation: str = "standard"
 ):
-    limit = (
-        "nodes=100" if maps(game) else ""
-    )  # engine-graded games: a cheap limit (bench/ measures the default)
+    # engine-graded games: a cheap limit (bench/ measures the default); backgammon: gnubg at 0 plies
+    limit = "nodes=100" if maps(game) else "plies=0" if game.startswith("backgammon") else ""
     job = GameJob(Matchup(game, formulation, player, opponent, score_limit=limit), idx, 2, 7)
     return asyncio.run(play_game(job))
 

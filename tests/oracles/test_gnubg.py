@@ -1,77 +1,58 @@
 """Backgammon graded by GNU Backgammon: OpenSpiel's plays against gnubg's own hint (the CLI, a second
-path into gnubg), on fixed positions and over random games; plays matched by the position they lead to."""
+path into gnubg), on fixed positions and over random games; plays matched by the position they lead to.
+The default level against gnubg's own analysis settings (`show analysis`) and its 2-ply hint with them;
+the many-position checks at the opt-in 0-ply level, which costs a twenty-fifth as much."""
 
 from __future__ import annotations
 
 import random
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pyspiel
 import pytest
 
+from plylab.analysis.backgammon import BAD, DOUBTFUL, VERY_BAD
 from plylab.errors import ProviderFailure
 from plylab.games import get_game
-from plylab.oracles.gnubg import Board, GnubgOracle, GnubgProcess, board_of, gnubg_path
+from plylab.oracles.gnubg import (
+    ANALYSIS,
+    FILTERS,
+    KEY_THRESHOLD,
+    LEVEL_KEYS,
+    Board,
+    GnubgOracle,
+    GnubgProcess,
+    board_of,
+    gnubg_path,
+)
+from tests.support.gnubg import FULL, LARGE_2PLY, decisions, dice_of, gnubg_cli, hint, hint_plies, opening
 
 GNUBG = gnubg_path()
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
-FULL = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity counts gammons and backgammons
 
 
 @pytest.fixture(scope="module")
 def oracle() -> Iterator[GnubgOracle]:
     assert GNUBG is not None
-    made = GnubgOracle(GnubgProcess(GNUBG, timeout=30))
+    made = GnubgOracle(GnubgProcess(GNUBG, timeout=30), LEVEL_KEYS[0])
     yield made
     made.close()
 
 
-def hint(board: Board, dice: tuple[int, int]) -> list[float]:
-    """gnubg's own 0-ply cubeless hint (its CLI: `set board simple`, `hint`): every play's equity."""
-    opp, me = board
-    simple = [me[24]] + [me[k] - opp[23 - k] for k in range(24)] + [opp[24]]
-    commands = [
-        "set player 0 human",
-        "set player 1 human",
-        "set jacoby off",
-        "set evaluation chequerplay evaluation cubeful off",
-        "set evaluation chequerplay evaluation plies 0",
-        "set evaluation chequerplay evaluation noise 0",
-        "new session",
-        "set turn 1",
-        "set board simple " + " ".join(map(str, simple)),
-        f"set dice {dice[0]} {dice[1]}",
-        "hint 1000",
-    ]
+@pytest.fixture(scope="module")
+def analysis() -> Iterator[GnubgOracle]:
     assert GNUBG is not None
-    out = subprocess.run(
-        [GNUBG, "-t", "-q"], input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=60
-    ).stdout
-    return [float(x) for x in re.findall(r"Cubeless 0-ply .*Eq\.: ([+-]\d\.\d+)", out)]
-
-
-def dice_of(state: pyspiel.State) -> tuple[int, int]:
-    found = re.search(r"Dice: (\d)(\d)", str(state))
-    assert found is not None
-    return int(found.group(1)), int(found.group(2))
+    made = GnubgOracle(GnubgProcess(GNUBG, timeout=120))  # the default level
+    yield made
+    made.close()
 
 
 def turn_values(oracle: GnubgOracle, state: pyspiel.State) -> list[float]:
     """The mover's equity of every distinct position a whole turn can reach (a double's both halves)."""
     values = oracle.play_values(state)
     return sorted(values.values(), reverse=True)
-
-
-def opening(dice: tuple[int, int]) -> pyspiel.State:
-    state = get_game(FULL).engine.new_initial_state()
-    for outcome, _ in state.chance_outcomes():
-        child = state.child(outcome)
-        if dice_of(child) in (dice, dice[::-1]):
-            return child
-    raise AssertionError(f"no opening roll {dice}")
 
 
 def test_opening_61_is_13_7_8_7_at_gnubgs_equity(oracle: GnubgOracle) -> None:
@@ -135,7 +116,9 @@ def test_plays_map_onto_gnubgs_over_random_games(oracle: GnubgOracle) -> None:
 def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> None:
     game = get_game("backgammon")
     assert game.ground_truth is not None and game.ground_truth.kind == "engine"
-    grader = game.ground_truth.grader(game)
+    default = game.ground_truth.grader(game)
+    assert default is not None and default.judge  # gnubg's analysis level unless --score says otherwise
+    grader = game.ground_truth.grader(game, "plies=0")
     assert grader is not None
     rng = random.Random(7)
     state, seen_forced, seen_open = game.engine.new_initial_state(), False, False
@@ -148,6 +131,7 @@ def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> Non
         grade = grader.judge(state, legal[0]).grade
         assert grade is not None and grade.unit == "payoff" and grade.span == 2.0
         assert grade.source == "gnubg 1.07 plies=0 cubeless"
+        assert (grade.detail["plays"] > 1) == grade.informative  # gnubg's unforced: more than one play
         if len(legal) == 1:
             assert not grade.informative
             seen_forced = True
@@ -188,3 +172,123 @@ def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
     with pytest.raises(ProviderFailure, match="left unfinished"):
         graded.grade(opening((6, 1)), opening((6, 1)).legal_actions()[0])
     graded.close()
+
+
+def test_the_default_level_is_gnubgs_own_analysis_level() -> None:
+    """What backgammon players' error rates come from: gnubg 1.07's analysis settings as it prints
+    them (`show analysis`), the grader's default level, filter and thresholds the same."""
+    out = gnubg_cli(["show analysis"])
+    chequer = out[out.index("Chequer play:") : out.index("Cube decisions:")]
+    assert ANALYSIS.plies == 2 and "2-ply evaluation." in chequer
+    assert ANALYSIS.prune and "Using pruning neural nets." in chequer
+    two = chequer[chequer.index("Move filter for 2 ply:") : chequer.index("Move filter for 3 ply:")]
+    first, skip = FILTERS[ANALYSIS.filter][2]
+    assert (
+        f"keep the first {first.accept} 0-ply moves and up to {first.extra} more moves within equity "
+        f"{first.threshold:.2f}" in two
+    )
+    assert skip.accept == -1 and "Skip pruning for 1-ply moves." in two
+    thresholds = dict((name, float(v)) for v, name in re.findall(r"-(\d\.\d+) (doubtful|bad|very bad)", out))
+    assert (
+        thresholds
+        == {"doubtful": DOUBTFUL, "bad": BAD, "very bad": VERY_BAD}
+        == {"doubtful": KEY_THRESHOLD, "bad": 0.06, "very bad": 0.12}
+    )
+
+
+def test_the_default_level_agrees_with_gnubgs_2ply_hint(analysis: GnubgOracle) -> None:
+    """On fixed positions, the plays the grader takes to 2 plies are gnubg's own (its hint with the
+    analysis filter): the same number, the same equities to gnubg's three decimals, the same best."""
+    for state in [opening((6, 1)), *decisions(3)]:
+        _, ranked = analysis.ranked(state)
+        ours = sorted((ranked.value[e] for e in ranked.top), reverse=True)
+        theirs = hint_plies(board_of(state, state.current_player()), dice_of(state), 2, LARGE_2PLY)
+        deep = [eq for n, eq in theirs if n == 2]
+        assert len(ours) == len(deep) > 1, str(state)
+        assert ours == pytest.approx(deep, abs=6e-4), str(state)
+        assert theirs[0][0] == 2 and max(analysis.play_values(state).values()) == pytest.approx(
+            theirs[0][1], abs=6e-4
+        )
+
+
+def test_a_play_the_filter_left_out_is_graded_at_2_plies(analysis: GnubgOracle) -> None:
+    """gnubg's analysis evaluates the play made at the deepest ply even where its filter left it out:
+    the grade of the opening 6-1's worst play is its 2-ply equity (gnubg's hint over every play at 2
+    plies), not its 0-ply one, and it ranks below gnubg's best."""
+    state = opening((6, 1))
+    zero = GnubgOracle(analysis.process, LEVEL_KEYS[0]).play_values(state)
+    worst = min(zero, key=lambda a: zero[a])
+    leaves, ranked = analysis.ranked(state)
+    assert not set(leaves[worst]) & ranked.top  # the filter left it at 0 plies
+    grade = analysis.grade(state, worst)
+    every = hint_plies(board_of(state, 0), (6, 1), 2, ("2 0 0 100 10", "2 1 -1 0 0"))
+    assert (
+        grade.expected[worst] == pytest.approx(every[-1][1], abs=6e-4) != pytest.approx(zero[worst], abs=6e-4)
+    )
+    assert grade.best == pytest.approx(every[0][1], abs=6e-4) and grade.loss(worst) > VERY_BAD
+    assert (
+        grade.source == "gnubg 1.07 plies=2 filter=large cubeless"
+        and grade.detail["deep"] == len(ranked.top) + 1
+    )
+
+
+def test_score_sets_gnubgs_level_and_refuses_others(cli, tmp_path: Path) -> None:
+    store = str(tmp_path / "s.sqlite")
+    ok = cli("run", "--game", "backgammon", "--player", "random", "--opponent", "random", "--games", "1",
+             "--score", "plies=0", "--store", store, "--dry-run")  # fmt: skip
+    assert ok.code == 0, ok.err
+    bad = cli("run", "--game", "backgammon", "--player", "random", "--opponent", "random", "--games", "1",
+              "--score", "plies=5", "--store", store)  # fmt: skip
+    assert (
+        bad.code == 2
+        and "not a gnubg level" in bad.err
+        and "plies=0" in bad.err
+        and "Traceback" not in bad.err
+    )
+
+
+def test_where_one_play_survives_the_filter_gnubg_goes_deeper_only_for_an_error(
+    analysis: GnubgOracle,
+) -> None:
+    """A fixed position (1-6) where no other play is within 0.32 of the best at 0 plies: gnubg's analysis
+    looks no deeper when the best is played (its 0-ply equity stands), and takes both the best and a
+    play more than 0.03 worse to 2 plies (their equities in gnubg's 2-ply hint over every play)."""
+    state = decisions(14, seed=8)[13]
+    assert dice_of(state) == (1, 6)
+    zero = GnubgOracle(analysis.process, LEVEL_KEYS[0]).play_values(state)
+    best = max(zero, key=lambda a: zero[a])
+    _, ranked = analysis.ranked(state)
+    assert len(ranked.top) == 1
+    assert analysis.grade(state, best).best == pytest.approx(zero[best], abs=1e-9)
+    worse = min(zero, key=lambda a: abs(zero[a] - (zero[best] - 0.4)))
+    assert zero[worse] < zero[best] - 0.32
+    grade = analysis.grade(state, worse)
+    every = [
+        eq
+        for n, eq in hint_plies(
+            board_of(state, state.current_player()),
+            (1, 6),
+            2,
+            ("2 0 0 100 10", "2 1 -1 0 0"),
+        )
+        if n == 2
+    ]
+    assert grade.best == pytest.approx(every[0], abs=6e-4) != pytest.approx(zero[best], abs=6e-4)
+    assert any(grade.expected[worse] == pytest.approx(eq, abs=6e-4) for eq in every)
+    assert grade.expected[worse] != pytest.approx(zero[worse], abs=1e-6)
+
+
+def test_the_opt_in_1ply_level_agrees_with_gnubgs_1ply_hint() -> None:
+    """`--score plies=1`: the same filter at 1 ply, gnubg's own 1-ply hint under it."""
+    assert GNUBG is not None
+    one = GnubgOracle(GnubgProcess(GNUBG, timeout=60), LEVEL_KEYS[1])
+    try:
+        for state in [opening((5, 2)), *decisions(2, seed=4)]:
+            _, ranked = one.ranked(state)
+            ours = sorted((ranked.value[e] for e in ranked.top), reverse=True)
+            theirs = hint_plies(
+                board_of(state, state.current_player()), dice_of(state), 1, ("1 0 0 16 0.32",)
+            )
+            assert ours == pytest.approx([eq for n, eq in theirs if n == 1], abs=6e-4), str(state)
+    finally:
+        one.close()

@@ -1,12 +1,15 @@
 """Backgammon's figures per matchup, as GNU Backgammon reports a player's checker play.
 
-From the grades gnubg gave (oracles/gnubg.py: the mover's cubeless equity after every legal play),
-for the matchup's player's decisions: the error per decision in millipoints (thousandths of a point
-of equity), gnubg's performance rating PR (the mean error per unforced decision x 500; a forced or
-single-legal play, where every play is as good, counts in neither the PR nor the counts, as gnubg
-and the paper's rule exclude it, 003 l.62), and the decisions gnubg would mark doubtful, bad and
-very bad: an error above its default analysis thresholds of 0.04, 0.08 and 0.16 points. Errors are
-in the game's own points (OpenSpiel's `scoring_type`); there is no cube, so no cube errors.
+From the grades gnubg gave (oracles/gnubg.py: the mover's cubeless equity after every legal play,
+ranked as gnubg's analysis ranks them at the run's level, gnubg's default analysis level unless
+`--score plies=N`), for the matchup's player's decisions: the error per decision in millipoints
+(thousandths of a point of equity), gnubg's performance rating PR (the mean error per unforced
+decision x 500) and the decisions gnubg would mark doubtful, bad and very bad: an error above gnubg
+1.07's default analysis thresholds of 0.03, 0.06 and 0.12 points (`show analysis`). A decision is
+gnubg's: one turn, so a double's two OpenSpiel halves are one decision whose error is the two
+halves' sum; it is unforced where the turn has more than one distinct play, as gnubg counts it (a
+forced play counts in neither the PR nor the marks, 003 l.62). Errors are in the game's own points
+(OpenSpiel's `scoring_type`); there is no cube, so no cube errors.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ..render.table import Table
 if TYPE_CHECKING:
     from ..harness.store import Store
 
-DOUBTFUL, BAD, VERY_BAD = 0.04, 0.08, 0.16  # gnubg's default analysis thresholds (points of equity)
+DOUBTFUL, BAD, VERY_BAD = 0.03, 0.06, 0.12  # gnubg 1.07's default analysis thresholds (`show analysis`)
 PR_SCALE = 500  # gnubg's PR: mean error per unforced decision x 500
 Key = tuple[str, str, str, str, str]  # run, game, formulation, player, opponent
 
@@ -47,13 +50,14 @@ class BackgammonRow:
     player: str
     opponent: str
     games: int = 0
-    decisions: int = 0  # every graded decision of the player's
-    unforced: int = 0  # those where the plays differ in equity
+    decisions: int = 0  # every graded turn of the player's (a double's two halves: one)
+    unforced: int = 0  # those with more than one distinct play
     error: float = 0.0  # total equity given up, in points
     doubtful: int = 0
     bad: int = 0
     very_bad: int = 0
     source: str = ""
+    level: str = ""  # the level in words (oracles.gnubg.Level.describe)
 
     @property
     def millipoints_per_decision(self) -> float | None:
@@ -80,7 +84,23 @@ class BackgammonRow:
             "bad": self.bad,
             "very_bad": self.very_bad,
             "source": self.source,
+            "level": self.level,
         }
+
+
+def _unforced(grade: Grade) -> bool:
+    """gnubg's unforced: more than one distinct play of the turn (grades before that was stored:
+    the plays differ in equity)."""
+    plays = grade.detail.get("plays")
+    return grade.informative if plays is None else int(plays) > 1
+
+
+def _level(grade: Grade) -> str:
+    from ..oracles.gnubg import ANALYSIS, LEVEL_KEYS
+
+    text = str(grade.detail.get("level", f"plies={grade.detail.get('plies', 0)}"))
+    known = {lv.text(): lv for lv in (*LEVEL_KEYS.values(), ANALYSIS)}
+    return known[text].describe() if text in known else text
 
 
 def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]:
@@ -88,6 +108,8 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
     runs = {r.id: r.name for r in store.runs(run)}
     rows: dict[Key, BackgammonRow] = {}
     seen: dict[Key, set[int]] = defaultdict(set)
+    turns: list[tuple[BackgammonRow, list[float], bool]] = []  # the row, the turn's errors, unforced
+    last: dict[tuple[Key, int], int] = {}  # the turn a double's second half belongs to
     for m in store.gnubg_moves(runs):
         if m.seat != m.player_seat:
             continue
@@ -96,10 +118,18 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
         seen[key].add(m.game_id)
         grade = Grade.from_json(m.grade)
         error = grade.loss(int(grade.detail["play"]))
-        row.decisions += 1
-        row.source = grade.source
-        if not grade.informative:
+        row.source, row.level = grade.source, _level(grade)
+        at = last.get((key, m.game_id))
+        if grade.detail.get("half") == 2 and at is not None:
+            turns[at][1].append(error)
             continue
+        last[(key, m.game_id)] = len(turns)
+        turns.append((row, [error], _unforced(grade)))
+    for row, errors, unforced in turns:
+        row.decisions += 1
+        if not unforced:
+            continue
+        error = sum(errors)
         row.unforced += 1
         row.error += error
         mark = skill(error)
@@ -139,11 +169,14 @@ def backgammon_table(rows: list[BackgammonRow]) -> Table:
         for r in rows
     ]
     sources = sorted({r.source for r in rows if r.source})
+    levels = sorted({r.level for r in rows if r.level})
     notes = [
         f"graded by {', '.join(sources) or 'gnubg'}: the mover's cubeless equity after each play against gnubg's "
         "best (OpenSpiel's backgammon has no cube); the player's decisions only",
-        f"PR: mean error per unforced decision x {PR_SCALE}; doubtful / bad / very bad: an error above "
-        f"{DOUBTFUL} / {BAD} / {VERY_BAD} points (gnubg's thresholds); a forced play counts in neither",
+        *[f"level: {text}" for text in levels],
+        f"a decision is a turn (a double's two halves are one); PR: mean error per unforced decision x "
+        f"{PR_SCALE}; doubtful / bad / very bad: an error above {DOUBTFUL} / {BAD} / {VERY_BAD} points "
+        "(gnubg 1.07's analysis thresholds); a forced play counts in neither",
     ]
     data = {"backgammon": [r.to_json() for r in rows]}
     return Table(header, body, notes=notes, title="Backgammon, graded by GNU Backgammon", data=data)

@@ -47,7 +47,8 @@ def run(
         "on",
         "--score",
         help="on: score moves against the game's oracle (exact, or an engine for chess); off: never; "
-        "nodes=N / depth=D: the engine's search limit per position (default nodes=20000)",
+        "nodes=N / depth=D: the engine's search limit per position (default nodes=20000); backgammon: "
+        "plies=0|1|2, gnubg's level (default 2, its analysis level)",
     ),
 ) -> None:
     """Play games and store every move; re-running the same command resumes where it stopped.
@@ -88,16 +89,26 @@ def run(
     elif score != "on":  # an engine limit: checked here, stored with the plan (a different limit, a new run)
         from ..games import get_game
         from ..oracles.engine import Limit, parse_limit
+        from ..oracles.gnubg import level_key, parse_level
         from ..oracles.uci import FAMILY, maps
 
-        parsed = parse_limit(score)
         games_of = sorted({get_game(m.game).name for m in plan.matchups})
-        if not any(maps(g) for g in games_of):  # a limit no engine would read: refused, not ignored
+        chess, gnubg = any(maps(g) for g in games_of), "backgammon" in games_of
+        if chess and gnubg:  # one limit, two engines that read different ones
+            raise UserError(
+                f"--score {score} is one engine's limit; run chess-family games and backgammon separately"
+            )
+        if gnubg:  # gnubg's level: plies=0|1|2
+            limit = level_key(parse_level(score))
+        elif not chess:  # a limit no engine would read: refused, not ignored
+            parse_limit(score)
             raise UserError(
                 f"--score {score} sets an engine's search limit, and {', '.join(games_of)} is not scored "
-                f"by an engine (those are: {', '.join(FAMILY)}); use --score on or off"
+                f"by an engine (those are: {', '.join(FAMILY)}, backgammon); use --score on or off"
             )
-        limit = "" if parsed == Limit() else parsed.text()
+        else:
+            parsed = parse_limit(score)
+            limit = "" if parsed == Limit() else parsed.text()
         plan.matchups = [dataclasses.replace(m, score_limit=limit) for m in plan.matchups]
     if plan.interactive:  # a person types the moves: no bar drawn over the prompt, one board at a time
         quiet, concurrency = True, 1

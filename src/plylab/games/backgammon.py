@@ -2,7 +2,8 @@
 
 Registered as the generic games are (OpenSpiel's surface and its move text), with gnubg's cubeless
 equity as its ground truth: an engine, so a loss is relative to gnubg's evaluation at its stated
-level, not a proof. OpenSpiel's backgammon has no doubling cube, so there is no cube decision to grade.
+level (gnubg's own default analysis level, 2-ply; `--score plies=0` for its nets alone), not a proof.
+OpenSpiel's backgammon has no doubling cube, so there is no cube decision to grade.
 Without gnubg installed the game is played unscored, with one line saying so.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..oracles.gnubg import INSTALL, GnubgOracle, gnubg_oracle
+from ..oracles.gnubg import INSTALL, GnubgOracle, gnubg_oracle, parse_level
 from .base import GameDef, GroundTruth, register_game
 from .generic import game_def
 from .params import game_type
@@ -19,9 +20,9 @@ _WARNED: list[bool] = []
 
 
 def gnubg_engine(game: GameDef, limit: str = "") -> GnubgOracle | None:
-    """gnubg at its default level (`limit` is a chess engine's and is not read here); None, with one
-    line on stderr, where gnubg is not installed."""
-    oracle = gnubg_oracle()
+    """gnubg at the run's level (`limit`: `--score`'s text, "" for gnubg's default analysis level,
+    "plies=0" for its nets alone); None, with one line on stderr, where gnubg is not installed."""
+    oracle = gnubg_oracle(parse_level(limit))
     if oracle is None and not _WARNED:
         _WARNED.append(True)
         print(f"backgammon is played unscored: gnubg is not installed; {INSTALL}", file=sys.stderr)

@@ -8,18 +8,27 @@ releases built from source; the Debian package is the released engine the commun
 
 A checker play is graded by the position it leads to, never by its text (OpenSpiel writes
 `13/7/3` where gnubg writes `13/3`): every legal OpenSpiel action is applied, the position after it
-is evaluated with the opponent on roll, and the mover's equity is minus the opponent's. The best is
-the best over every legal play (gnubg's hint without its move filters). OpenSpiel's backgammon has
-no doubling cube, so the equity is cubeless; it is counted as the game scores (`scoring_type`):
-`winloss_scoring` (the default) 2p - 1, `enable_gammons` adding gammons, `full_scoring` adding
-backgammons too (gnubg's cubeless money equity). A double is two OpenSpiel decisions (two
-checkers each): the first half is valued by the best completion of the turn, so the two losses add
-up to the loss of the whole play.
+is evaluated with the opponent on roll, and the mover's equity is minus the opponent's. OpenSpiel's
+backgammon has no doubling cube, so the equity is cubeless; it is counted as the game scores
+(`scoring_type`): `winloss_scoring` (the default) 2p - 1, `enable_gammons` adding gammons,
+`full_scoring` adding backgammons too (gnubg's cubeless money equity). A double is two OpenSpiel
+decisions (two checkers each): the first half is valued by the best completion of the turn, so the
+two losses add up to the loss of the whole play.
 
-Reproducible: a fixed evaluation level (`plies`, 0 by default: gnubg's "expert" net, noise off,
-deterministic), every position cached in memory by (board, plies), and each call to the engine
-bounded by a wall-clock deadline (`timeout`): past it the process is killed, started once more,
-then the game is left unfinished (a world's failure, as a chess engine's: the same command resumes it).
+The level is gnubg's own default analysis level (`show analysis` in gnubg 1.07: "world class",
+2-ply, pruning nets, noise off, move filter "large"), ranked as gnubg's analysis ranks plays
+(eval.c's FindnSaveBestMoves with the played move as its key move): every play at 0 plies; the
+first up to 16 within 0.32 of the best promoted to 2 plies (1-ply skipped); the played play is
+always evaluated at the deepest ply reached; where only one play survives the filter, the played
+one and the best are both taken to 2 plies only if they differ by more than the "doubtful"
+threshold (0.03), as gnubg does. A play left at 0 plies never ranks above the best the filter
+promoted (gnubg lists it below them). `--score plies=0` (every play at 0 plies, the "expert" net)
+and `plies=1` (gnubg's large filter at 1 ply) are opt-in levels (`parse_level`).
+
+Reproducible: a fixed level, noise off, every position cached in memory by (board, plies, noise,
+pruning), and each call to the engine bounded by a wall-clock deadline (`timeout`): past it the
+process is killed, started once more, then the game is left unfinished (a world's failure, as a
+chess engine's: the same command resumes it).
 """
 
 from __future__ import annotations
@@ -31,17 +40,17 @@ import selectors
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ProviderFailure
+from ..errors import ProviderFailure, UserError
 from .binary import find_binary
 from .graded import Grade
 
 if TYPE_CHECKING:
     import pyspiel
 
-PLIES = 0  # gnubg's "expert" level: its nets, no lookahead, no noise
 TIMEOUT = 60.0  # seconds one batch of positions may take
 INSTALL = "install it with `make engines` (Debian: apt-get install gnubg)"
 CHECKERS = 15
@@ -55,7 +64,8 @@ CUBE = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
 sys.stdout.write("@ready\\n"); sys.stdout.flush()
 for line in sys.stdin:
     q = json.loads(line)
-    ec = gnubg.evalcontext(0, int(q["plies"]), 1, 1, float(q.get("noise", 0.0)))
+    # gnubg's Python order: cubeful, plies, deterministic, prune, noise (cubeless; deterministic noise)
+    ec = gnubg.evalcontext(0, int(q["plies"]), 1, int(q.get("prune", 1)), float(q.get("noise", 0.0)))
     out = [list(gnubg.evaluate((tuple(b[0]), tuple(b[1])), CUBE, ec)[:5]) for b in q["boards"]]
     sys.stdout.write("@" + json.dumps(out) + "\\n"); sys.stdout.flush()
 """
@@ -114,10 +124,10 @@ class GnubgProcess:
                     raise GnubgError(f"gnubg exited while answering {what}")
                 self._buffer += chunk
 
-    def _ask(self, boards: list[Board], plies: int, noise: float) -> list[list[float]]:
+    def _ask(self, boards: list[Board], plies: int, noise: float, prune: bool) -> list[list[float]]:
         proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
         assert proc.stdin is not None
-        query = json.dumps({"plies": plies, "noise": noise, "boards": boards})
+        query = json.dumps({"plies": plies, "noise": noise, "prune": int(prune), "boards": boards})
         try:
             proc.stdin.write(query.encode() + b"\n")
             proc.stdin.flush()
@@ -129,16 +139,19 @@ class GnubgProcess:
             raise GnubgError("gnubg answered a different number of positions")
         return [[float(p) for p in probs] for probs in out]
 
-    def evaluate(self, boards: list[Board], plies: int = PLIES, noise: float = 0.0) -> list[list[float]]:
-        """gnubg's five probabilities for each board (side on roll); a stuck or dead gnubg is
-        started once more, then GnubgError."""
+    def evaluate(
+        self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
+    ) -> list[list[float]]:
+        """gnubg's five probabilities for each board (side on roll) at `plies` (`prune`: gnubg's
+        pruning nets choose the replies inside the lookahead; `noise`: gnubg's deterministic noise,
+        a player's only); a stuck or dead gnubg is started once more, then GnubgError."""
         if not boards:
             return []
         try:
-            return self._ask(boards, plies, noise)
+            return self._ask(boards, plies, noise, prune)
         except GnubgError:
             self.kill()
-            return self._ask(boards, plies, noise)
+            return self._ask(boards, plies, noise, prune)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -189,30 +202,181 @@ def equity(probs: list[float], scoring: str) -> float:
     return value
 
 
-class GnubgOracle:
-    """Grades a backgammon checker play by gnubg's cubeless equity after it, against gnubg's best."""
+End = tuple[Board, float | None]  # a play's position (opponent on roll), and the result if it ends the game
 
-    def __init__(self, process: GnubgProcess, plies: int = PLIES) -> None:
-        self.process, self.plies = process, plies
-        self._cache: dict[tuple[Board, int], list[float]] = {}
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """One step of gnubg's move filter (eval.h's `movefilter`): the plays still in the running,
+    scored at this ply, keep the first `accept` and then up to `extra` more within `threshold` of
+    the best; an `accept` of -1 skips the ply."""
+
+    accept: int
+    extra: int
+    threshold: float
+
+
+SKIP = MoveFilter(-1, 0, 0.0)
+# gnubg 1.07's named move filters (eval.c's MOVEFILTER_NORMAL and MOVEFILTER_LARGE), the steps
+# below a 1-ply and a 2-ply evaluation; `show analysis` and `show evaluation` print them
+FILTERS: dict[str, dict[int, tuple[MoveFilter, ...]]] = {
+    "normal": {1: (MoveFilter(0, 8, 0.16),), 2: (MoveFilter(0, 8, 0.16), SKIP)},
+    "large": {1: (MoveFilter(0, 16, 0.32),), 2: (MoveFilter(0, 16, 0.32), SKIP)},
+}
+KEY_THRESHOLD = (
+    0.03  # gnubg 1.07's "doubtful" analysis threshold: where its analysis takes a play made deeper
+)
+
+
+@dataclass(frozen=True)
+class Level:
+    """How deep gnubg looks and how it narrows the plays it looks at: gnubg's evalcontext (plies,
+    pruning nets, noise; always deterministic and cubeless here) and its move filter."""
+
+    plies: int
+    filter: str = ""  # a FILTERS name; none at 0 plies, where every play is scored alike
+    noise: float = 0.0  # a player's level only: the grader never adds noise
+    prune: bool = True
+
+    @property
+    def steps(self) -> tuple[MoveFilter, ...]:
+        return FILTERS[self.filter][self.plies] if self.plies else ()
+
+    def text(self) -> str:
+        """The level as a grade's source and `--score` write it: "plies=2 filter=large"."""
+        parts = [f"plies={self.plies}"] + ([f"filter={self.filter}"] if self.plies else [])
+        return " ".join(parts + ([f"noise={self.noise:g}"] if self.noise else []))
+
+    def describe(self) -> str:
+        """One sentence for a report: what this level evaluates."""
+        if not self.plies:
+            return "every play at 0 plies (gnubg's nets alone, its 'expert' level)"
+        first = self.steps[0]
+        default = " (gnubg's default analysis level)" if self == ANALYSIS else ""
+        return (
+            f"{self.plies}-ply with gnubg's '{self.filter}' move filter{default}: every play at 0 plies, "
+            f"up to {first.extra} within {first.threshold:g} of the best then at {self.plies} plies, "
+            "the play made always"
+        )
+
+
+ANALYSIS = Level(2, "large")  # gnubg 1.07's `show analysis`: 2-ply, pruning nets, move filter "large"
+LEVEL_KEYS = {0: Level(0), 1: Level(1, "large"), 2: ANALYSIS}  # `--score plies=N`
+
+
+def parse_level(text: str | None) -> Level:
+    """`--score` for backgammon: "" or "on" (gnubg's analysis level, 2-ply), or "plies=0|1|2"."""
+    value = (text or "").strip()
+    if value in ("", "on"):
+        return ANALYSIS
+    key, _, n = value.partition("=")
+    if key.strip() == "plies" and n.strip().isdigit() and int(n) in LEVEL_KEYS:
+        return LEVEL_KEYS[int(n)]
+    raise UserError(
+        f"--score '{text}' is not a gnubg level; use on (gnubg's analysis level: 2-ply, move filter "
+        "'large'), plies=0, plies=1, plies=2 or off"
+    )
+
+
+def level_key(level: Level) -> str:
+    """What a run's plan stores for `level`: "" for the default, else its `--score` text."""
+    return "" if level == ANALYSIS else f"plies={level.plies}"
+
+
+@dataclass
+class Ranked:
+    """gnubg's ranking of the distinct plays of one turn: each play's value at the ply it was last
+    scored, and the plays scored at the deepest ply (the best among them is gnubg's best)."""
+
+    value: dict[End, float]
+    top: set[End]
+
+    @property
+    def best(self) -> float:
+        return max(self.value[e] for e in self.top)
+
+    @property
+    def best_end(self) -> End:
+        return max(self.top, key=lambda e: self.value[e])
+
+    def of(self, end: End) -> float:
+        """A play's value on gnubg's ranking: one left below the deepest ply never above the best."""
+        return self.value[end] if end in self.top else min(self.value[end], self.best)
+
+
+class GnubgOracle:
+    """Grades a backgammon checker play by gnubg's cubeless equity after it, against gnubg's best,
+    ranked as gnubg's analysis ranks plays at `level` (gnubg's default analysis level unless set)."""
+
+    def __init__(self, process: GnubgProcess, level: Level = ANALYSIS) -> None:
+        self.process, self.level = process, level
+        self._cache: dict[tuple[Board, int, float, bool], list[float]] = {}
+
+    @property
+    def plies(self) -> int:
+        return self.level.plies
 
     @property
     def source(self) -> str:
-        return f"gnubg 1.07 plies={self.plies} cubeless"
+        return f"gnubg 1.07 {self.level.text()} cubeless"
 
-    def probabilities(self, boards: list[Board]) -> list[list[float]]:
+    def probabilities(self, boards: list[Board], plies: int | None = None) -> list[list[float]]:
         """gnubg's probabilities of each board (side on roll), each position evaluated once."""
-        todo = list(dict.fromkeys(b for b in boards if (b, self.plies) not in self._cache))
-        for board, probs in zip(todo, self.process.evaluate(todo, self.plies), strict=True):
-            self._cache[(board, self.plies)] = probs
-        return [self._cache[(b, self.plies)] for b in boards]
+        lv = self.level
+        n = lv.plies if plies is None else plies
+        todo = list(dict.fromkeys(b for b in boards if (b, n, lv.noise, lv.prune) not in self._cache))
+        for board, probs in zip(todo, self.process.evaluate(todo, n, lv.noise, lv.prune), strict=True):
+            self._cache[(board, n, lv.noise, lv.prune)] = probs
+        return [self._cache[(b, n, lv.noise, lv.prune)] for b in boards]
 
-    def play_values(self, state: pyspiel.State) -> dict[int, float]:
-        """The mover's cubeless equity after each legal action (a double's first half by its best
-        completion)."""
+    def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, float]:
+        """The mover's equity after each play at `plies` (a finished game: its result)."""
+        open_boards = [b for b, result in ends if result is None]
+        probs = dict(zip(open_boards, self.probabilities(open_boards, plies), strict=True))
+        return {(b, r): r if r is not None else -equity(probs[b], scoring) for b, r in ends}
+
+    def rank(self, ends: list[End], scoring: str, key: End | None = None) -> Ranked:
+        """gnubg's FindnSaveBestMoves (eval.c) over the distinct plays `ends`, `key` the play made:
+        every play at 0 plies, the move filter's survivors ply by ply to the level's plies, the
+        play made always at the deepest ply reached (both it and the best at the full plies where
+        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies)."""
+        value = self._score(ends, 0, scoring)
+        cands = sorted(value, key=lambda e: -value[e])
+        deepest, ply_of = 0, dict.fromkeys(cands, 0)
+        alone = False
+        for ply, step in enumerate(self.level.steps):
+            if step.accept < 0:
+                continue
+            if ply > 0:
+                value.update(self._score(cands, ply, scoring))
+                ply_of.update(dict.fromkeys(cands, ply))
+                cands.sort(key=lambda e: -value[e])
+            keep = min(step.accept, len(cands))
+            limit = min(len(cands), keep + step.extra)
+            while keep < limit and value[cands[keep]] >= value[cands[0]] - step.threshold:
+                keep += 1
+            cands, deepest = cands[:keep], ply
+            if len(cands) == 1 and step.accept != 1:  # one play left: gnubg looks no deeper
+                alone = True
+                break
+        if self.level.plies and not alone:
+            value.update(self._score(cands, self.level.plies, scoring))
+            ply_of.update(dict.fromkeys(cands, self.level.plies))
+            deepest = self.level.plies
+        top = set(cands)
+        if key is not None and key not in top:
+            if ply_of[key] < deepest:
+                value.update(self._score([key], deepest, scoring))
+            best = max(top, key=lambda e: value[e])
+            if abs(value[key] - value[best]) > KEY_THRESHOLD and deepest < self.level.plies:
+                value.update(self._score([best, key], self.level.plies, scoring))
+            top.add(key)
+        return Ranked(value, top)
+
+    def _turns(self, state: pyspiel.State) -> dict[int, list[End]]:
+        """Each legal action's distinct ends of the turn (a double's first half: every completion)."""
         mover = state.current_player()
-        scoring = str(state.get_game().get_parameters().get("scoring_type", "winloss_scoring"))
-        leaves: dict[int, list[tuple[pyspiel.State, int]]] = {}  # action -> final states of the turn
+        leaves: dict[int, list[End]] = {}
         for action in state.legal_actions():
             frontier, done = [state.child(action)], []
             while frontier:  # a double's second half: the mover completes the turn
@@ -220,54 +384,80 @@ class GnubgOracle:
                 if not child.is_terminal() and not child.is_chance_node() and child.current_player() == mover:
                     frontier.extend(child.child(a) for a in child.legal_actions())
                 else:
-                    done.append((child, mover))
-            leaves[action] = done
-        open_boards = [
-            board_of(s, 1 - mover) for ends in leaves.values() for s, _ in ends if not s.is_terminal()
-        ]
-        probs = dict(zip(open_boards, self.probabilities(open_boards), strict=True))
-        values: dict[int, float] = {}
-        for action, ends in leaves.items():
-            values[action] = max(
-                float(s.returns()[mover])
-                if s.is_terminal()
-                else -equity(probs[board_of(s, 1 - mover)], scoring)
-                for s, _ in ends
-            )
-        return values
+                    result = float(child.returns()[mover]) if child.is_terminal() else None
+                    done.append((board_of(child, 1 - mover), result))
+            leaves[action] = list(dict.fromkeys(done))
+        return leaves
+
+    def ranked(self, state: pyspiel.State, played: int | None = None) -> tuple[dict[int, list[End]], Ranked]:
+        """The turn's plays ranked as gnubg ranks them, `played` (an action) as the play made; a
+        double's first half is the best completion of it gnubg's filter finds."""
+        scoring = str(state.get_game().get_parameters().get("scoring_type", "winloss_scoring"))
+        leaves = self._turns(state)
+        ends = list(dict.fromkeys(e for es in leaves.values() for e in es))
+        own = leaves[played] if played is not None else []
+        # a double's first half: the rest of the turn is still to be played, so the play made is the
+        # best completion of it gnubg's filter finds (the second half is then graded against it)
+        key = (own[0] if len(own) == 1 else self.rank(own, scoring).best_end) if own else None
+        return leaves, self.rank(ends, scoring, key)
+
+    def play_values(self, state: pyspiel.State, played: int | None = None) -> dict[int, float]:
+        """The mover's cubeless equity after each legal action (a double's first half by its best
+        completion), on gnubg's ranking at this level with `played` as the play made."""
+        leaves, ranked = self.ranked(state, played)
+        return {action: max(ranked.of(e) for e in ends) for action, ends in leaves.items()}
+
+    def best_action(self, state: pyspiel.State) -> int:
+        """gnubg's play at this level (a player's move): the lowest action leading to its best play."""
+        leaves, ranked = self.ranked(state)
+        best = ranked.best_end
+        return min(a for a, ends in leaves.items() if best in ends)
 
     def grade(self, state: pyspiel.State, action: int) -> Grade:
         """`action` against gnubg's best; a gnubg that fails twice leaves the game unfinished (a
         failure of the world's, as a chess engine's is: the same command resumes it)."""
         try:
-            values = self.play_values(state)
+            leaves, ranked = self.ranked(state, action)
         except GnubgError as exc:
             raise ProviderFailure(
                 "engine",
                 f"gnubg ({self.process.path}) failed twice ({exc}); the game is left unfinished: "
                 "re-run the same command to resume",
             ) from None
+        values = {a: max(ranked.of(e) for e in ends) for a, ends in leaves.items()}
         game = state.get_game()
         span = float(game.max_utility() - game.min_utility())
         best = max(values, key=lambda a: values[a])
-        detail = {"best": best, "play": action, "plies": self.plies, "legal": len(values)}
+        plays = len({e for ends in leaves.values() for e in ends})
+        history = state.full_history()
+        detail: dict[str, object] = {
+            "best": best,
+            "play": action,
+            "plies": self.level.plies,
+            "level": self.level.text(),
+            "legal": len(values),
+            "plays": plays,  # distinct plays of the whole turn: gnubg's "unforced" is more than one
+            "deep": len(ranked.top),  # plays evaluated at the deepest ply
+        }
+        if history and history[-1].player == state.current_player():
+            detail["half"] = 2  # a double's second half: gnubg's one decision with the first
         return Grade(values, unit="payoff", span=span, source=self.source, exact=False, detail=detail)
 
     def close(self) -> None:
         self.process.close()
 
 
-_ORACLES: dict[int, GnubgOracle] = {}
+_ORACLES: dict[Level, GnubgOracle] = {}
 
 
-def gnubg_oracle(plies: int = PLIES) -> GnubgOracle | None:
-    """The process's gnubg oracle at `plies`; None where gnubg is not installed."""
-    if plies not in _ORACLES:
+def gnubg_oracle(level: Level = ANALYSIS) -> GnubgOracle | None:
+    """The process's gnubg oracle at `level`; None where gnubg is not installed."""
+    if level not in _ORACLES:
         path = gnubg_path()
         if path is None:
             return None
-        _ORACLES[plies] = GnubgOracle(GnubgProcess(path), plies)
-    return _ORACLES[plies]
+        _ORACLES[level] = GnubgOracle(GnubgProcess(path), level)
+    return _ORACLES[level]
 
 
 @atexit.register

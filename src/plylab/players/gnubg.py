@@ -1,12 +1,20 @@
 """GNU Backgammon as a player of backgammon (`gnubg[:level=...]`): an opponent of known strength.
 
-It plays the play gnubg values best (the mover's cubeless equity after it, as `oracles.gnubg`
-grades), at one of gnubg's named checker-play levels without noise: `expert` (0-ply, its nets alone;
-the default, and the level backgammon is graded at, so it never loses equity by that grade) and
-`world_class` (2-ply lookahead over every play, gnubg's move filters off: about a second a move on
-one core). gnubg's noisy levels (beginner .. advanced) are not offered: its Python `evaluate` adds
-the noise to the nets' outputs, not to a play's equity, and its values are then not a play's.
-Every call to gnubg has a wall-clock deadline (`timeout`, seconds).
+It plays gnubg's best play by cubeless equity (as `oracles.gnubg` ranks plays) at one of gnubg's
+named checker-play levels, as gnubg 1.07 defines them (eval.c's `aecSettings`, `aiSettingsMoveFilter`):
+
+- `beginner`, `casual`, `intermediate`, `advanced`: its nets at 0 plies with noise of standard
+  deviation 0.060, 0.050, 0.040 and 0.015 added to each output;
+- `expert` (the default): its nets at 0 plies, no noise;
+- `world_class`: 2 plies, pruning nets, gnubg's "normal" move filter (up to 8 plays within 0.16 of
+  the best at 0 plies looked at deeper).
+
+The noise is gnubg's deterministic noise (the evalcontext's deterministic flag, as gnubg's own levels
+set it): drawn from a hash of the position, so the same position gets the same play, game after game.
+As gnubg 1.07 is built for x86 (a signed `char` in that hash), the draw is not centred: the noise
+mostly lowers every output by several standard deviations before gnubg clips it to [0, 1], so the
+weak levels play as gnubg's own weak levels play on this machine, not as an unbiased noise would.
+The grader never adds noise. Every call to gnubg has a wall-clock deadline (`timeout`, seconds).
 """
 
 from __future__ import annotations
@@ -16,15 +24,24 @@ from typing import Literal
 from pydantic import Field
 
 from ..errors import ProviderFailure, UserError
-from ..oracles.gnubg import INSTALL, GnubgError, GnubgOracle, GnubgProcess, gnubg_path
+from ..oracles.gnubg import INSTALL, GnubgError, GnubgOracle, GnubgProcess, Level, gnubg_path
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
 
-LEVELS = {"expert": 0, "world_class": 2}  # gnubg's named levels (noise off) -> plies
+# gnubg 1.07's named levels (eval.c's aecSettings: plies, pruning, noise; world class's move filter)
+LEVELS = {
+    "beginner": Level(0, noise=0.060, prune=False),
+    "casual": Level(0, noise=0.050, prune=False),
+    "intermediate": Level(0, noise=0.040, prune=False),
+    "advanced": Level(0, noise=0.015, prune=False),
+    "expert": Level(0, prune=False),
+    "world_class": Level(2, "normal"),
+}
+LevelName = Literal["beginner", "casual", "intermediate", "advanced", "expert", "world_class"]
 
 
 class GnubgOptions(Params):
-    level: Literal["expert", "world_class"] = "expert"
+    level: LevelName = "expert"
     timeout: float = Field(60.0, gt=0, le=3600)  # seconds one call to gnubg may take
 
 
@@ -34,7 +51,11 @@ class GnubgPlayer(Player[GnubgOptions]):
     games = ("backgammon",)
     Options = GnubgOptions
     cpu_bound = True
-    summary = "GNU Backgammon 1.07's best play by cubeless equity: level=expert (0-ply, default) or world_class (2-ply)"
+    summary = (
+        "GNU Backgammon 1.07's best play by cubeless equity at its named levels: level=beginner, casual, "
+        "intermediate, advanced (0-ply with gnubg's deterministic noise), expert (0-ply, default) or "
+        "world_class (2-ply)"
+    )
     _oracle: GnubgOracle | None = None
 
     @classmethod
@@ -49,12 +70,11 @@ class GnubgPlayer(Player[GnubgOptions]):
                 raise UserError(f"player 'gnubg' needs GNU Backgammon: {INSTALL}")
             self._oracle = GnubgOracle(GnubgProcess(path, self.options.timeout), LEVELS[self.options.level])
         try:
-            values = self._oracle.play_values(turn.state)
+            return Decision(self._oracle.best_action(turn.state))
         except GnubgError as exc:
             raise ProviderFailure(
                 "engine", f"gnubg failed twice ({exc}); re-run the same command to resume"
             ) from None
-        return Decision(max(sorted(values), key=lambda a: values[a]))
 
     def close(self) -> None:
         if self._oracle is not None:
