@@ -176,6 +176,7 @@ def _recompute(pgn_text: str) -> list[dict]:
     return out
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_every_figure_is_lichess_s_recomputed_from_the_exported_pgn(played, cli) -> None:
     store, pgn_text = played

@@ -19,6 +19,7 @@ def checked_store(tmp_path_factory):
     return store
 
 
+@pytest.mark.slow
 def test_checked_interface(checked_store, cli):
     res = cli("clue", "report", "--store", str(checked_store), "--format", "json")
     assert res.code == 0, res.err

@@ -107,8 +107,9 @@ def test_state_counts() -> None:
     assert len(reachable("nim")) == 752  # (pile sizes, mover) pairs reachable from 1, 3, 5, 7
 
 
-# The other six symmetries and the second relabelling seed walk the same code again: `make test` only.
-SLOW_SPECS = {*MAGIC_INSTANCES[2:], f"relabel:seed={RELABEL_SEEDS[1]}"}
+# The other six symmetries and the second relabelling seed walk the same code again, and the two
+# costliest structured specs (seconds each) are covered by their cheaper siblings: `make test` only.
+SLOW_SPECS = {*MAGIC_INSTANCES[2:], f"relabel:seed={RELABEL_SEEDS[1]}", "struct", "struct:fields=3"}
 
 
 @pytest.mark.parametrize(

@@ -66,19 +66,34 @@ def _refused_in_one_line(done: subprocess.CompletedProcess[str], spec: str, says
     assert not [p.name for p in folder.iterdir() if p.name.startswith("core")]
 
 
-@pytest.mark.parametrize(("spec", "says"), CRASHING, ids=[s for s, _ in CRASHING])
+# A crash (SIGSEGV) and an OpenSpiel error that then crashes in the fast lane; the others in `make test`.
+FAST_CRASHING = {"leduc_poker:starting_player=1000000", "universal_poker:numSuits=0"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [pytest.param(s, w, marks=() if s in FAST_CRASHING else pytest.mark.slow) for s, w in CRASHING],
+    ids=[s for s, _ in CRASHING],
+)
 def test_a_crashing_parameter_is_refused_by_run_in_one_line(tmp_path: Path, spec: str, says: str) -> None:
     done = _plylab(tmp_path, *run_args(spec, games=1, store=tmp_path / "s.db"), "--score", "off")
     _refused_in_one_line(done, spec, says, tmp_path)
 
 
-@pytest.mark.parametrize("spec", ["leduc_poker:starting_player=1000000", "leduc_poker:starting_player=2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "leduc_poker:starting_player=1000000",
+        pytest.param("leduc_poker:starting_player=2", marks=pytest.mark.slow),
+    ],
+)
 def test_a_crashing_parameter_is_refused_by_solve_in_one_line(tmp_path: Path, spec: str) -> None:
     done = _plylab(tmp_path, "solve", "--game", spec)
     _refused_in_one_line(done, spec, f"seat {spec.rpartition('=')[2]} is to move", tmp_path)
     assert "game value" not in done.stdout
 
 
+@pytest.mark.slow
 def test_a_valid_parametrised_game_plays_and_its_check_is_remembered_on_disk(tmp_path: Path) -> None:
     spec = "leduc_poker:starting_player=1"
     done = _plylab(tmp_path, *run_args(spec, games=1, store=tmp_path / "s.db"), "--score", "off")
@@ -97,6 +112,7 @@ def test_a_valid_parametrised_game_plays_and_its_check_is_remembered_on_disk(tmp
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.slow
 def test_a_check_past_its_deadline_refuses_and_a_game_at_its_defaults_is_never_checked(
     tmp_path: Path,
 ) -> None:

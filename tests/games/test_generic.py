@@ -23,7 +23,10 @@ INSTANCES = ["nim:pile_sizes=2;4;6", "mnk:m=4,n=4,k=3", "breakthrough:rows=6,col
 EVERY = GAMES.names() + INSTANCES
 # Games whose seeded random play costs seconds or more on two cores (an equilibrium or an engine to
 # build first, or long games): in `make test`, not in the fast lane.
-SLOW_TO_PLAY = {"liars_dice", "leduc_poker", "crazyhouse", "chess", "antichess", "kuhn_poker", "yacht"}
+SLOW_TO_PLAY = {
+    *("liars_dice", "leduc_poker", "crazyhouse", "chess", "antichess", "kuhn_poker", "yacht"),
+    *("pig", "backgammon"),  # the exact Pig table (value iteration) and gnubg to build and start first
+}
 MCTS_SAMPLE = ["hex:board_size=5", "breakthrough:rows=5,columns=5", "pig", "dots_and_boxes", "clobber"]
 
 
@@ -63,7 +66,14 @@ def test_seeded_random_game_plays_to_the_end(game: str) -> None:
         assert rec.moves[0].loss is not None
 
 
-@pytest.mark.parametrize("game", ["backgammon", "pig", "einstein_wurfelt_nicht"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param("backgammon", marks=pytest.mark.slow),
+        pytest.param("pig", marks=pytest.mark.slow),
+        "einstein_wurfelt_nicht",
+    ],
+)
 def test_chance_is_drawn_from_the_job_seed(game: str) -> None:
     """Same job, same dice: a game with chance nodes replays exactly; another job rolls otherwise."""
     a, b, c = play(game, idx=0), play(game, idx=0), play(game, idx=1)

@@ -19,7 +19,11 @@ CACHED = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(CACHED))
+# The equilibrium and the minimax table take seconds to build before the damage: `make test` only.
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(g, marks=pytest.mark.slow) if g != "nim:pile_sizes=1;2" else g for g in sorted(CACHED)],
+)
 def test_a_directory_in_place_of_a_cache_file_is_one_line_and_leaves_no_temporary_file(
     tmp_path: Path, game: str
 ) -> None:

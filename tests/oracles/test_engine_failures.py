@@ -89,6 +89,7 @@ def _saved(store: Path) -> int:
         return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", list(ROLES))
 @pytest.mark.parametrize("mode", ["hang", "die", "lie", "stall"])
 def test_a_failing_engine_leaves_the_game_unfinished_in_one_line(
@@ -115,6 +116,7 @@ def test_a_failing_engine_leaves_the_game_unfinished_in_one_line(
     assert _alive_with(str(fake)) == []
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_the_same_command_resumes_the_game_once_the_engine_answers(tmp_path: Path) -> None:
     fake, store = tmp_path / "bin", tmp_path / "s.sqlite"
@@ -126,6 +128,7 @@ def test_the_same_command_resumes_the_game_once_the_engine_answers(tmp_path: Pat
     assert _alive_with(str(fake)) == []
 
 
+@pytest.mark.slow
 def test_an_engine_that_dies_once_is_restarted_and_the_game_goes_on(tmp_path: Path) -> None:
     fake, store = tmp_path / "bin", tmp_path / "s.sqlite"
     env = {**install(fake, "die", after=3, once=True), "PLYLAB_ENGINE_TIMEOUT": DEADLINE}
@@ -151,6 +154,7 @@ def test_a_skill_off_the_engines_own_range_is_refused_in_one_line(
     assert not left  # the engine asked for its range is gone
 
 
+@pytest.mark.slow
 @needs_fairy
 def test_fairy_stockfish_takes_a_negative_skill(cli, tmp_path: Path) -> None:
     done = cli("run", "--game", "chess", "--player", "fairy-stockfish:skill=-20,nodes=100", "--opponent",
@@ -168,6 +172,7 @@ def test_a_bad_engine_deadline_is_one_line(tmp_path: Path) -> None:
     assert _alive_with(str(fake)) == []
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_ctrl_c_during_an_engine_game_stops_it_at_once_and_leaves_no_engine(tmp_path: Path) -> None:
     """Ctrl-C from a terminal reaches the whole process group: the run stops at the next engine move

@@ -108,7 +108,13 @@ def _is_whole(oracle: EquilibriumOracle, game: pyspiel.Game) -> None:
     assert oracle.value[0] == pytest.approx(-1 / 18, abs=1e-3)
 
 
-@pytest.mark.parametrize("how", list(DAMAGES))
+# Each damage rebuilds the table through a subprocess; two in the fast lane, every one in `make test`.
+FAST_DAMAGES = {"empty infosets", "NaN probability"}
+
+
+@pytest.mark.parametrize(
+    "how", [pytest.param(h, marks=() if h in FAST_DAMAGES else pytest.mark.slow) for h in DAMAGES]
+)
 def test_a_damaged_cache_is_rebuilt_and_said_so_in_one_line(
     good: Data, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -142,6 +148,7 @@ def _at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache_path("kuhn_poker")
 
 
+@pytest.mark.slow
 def test_solve_with_an_empty_value_in_the_cache_prints_the_value(
     good: Data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -152,6 +159,7 @@ def test_solve_with_an_empty_value_in_the_cache_prints_the_value(
     assert len(done.stderr.strip().splitlines()) == 1 and "rebuilding it" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_run_with_empty_infosets_in_the_cache_grades_every_move(
     good: Data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -166,7 +174,7 @@ def test_a_run_with_empty_infosets_in_the_cache_grades_every_move(
     assert [line for line in done.stderr.splitlines() if "rebuilding it" in line]
 
 
-@pytest.mark.parametrize("command", ["solve", "run"])
+@pytest.mark.parametrize("command", ["solve", pytest.param("run", marks=pytest.mark.slow)])
 def test_a_fifo_at_the_cache_path_is_refused_in_one_line(
     command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -86,6 +86,7 @@ def test_a_double_is_graded_as_the_whole_turn(oracle: GnubgOracle) -> None:
     assert max(oracle.play_values(second).values()) == pytest.approx(theirs[0], abs=6e-4)
 
 
+@pytest.mark.slow
 def test_plays_map_onto_gnubgs_over_random_games(oracle: GnubgOracle) -> None:
     """Every decision of random games whose roll is not a double: the distinct positions OpenSpiel's
     plays lead to are gnubg's plays, one for one, at the same equities (gnubg prints three decimals)."""

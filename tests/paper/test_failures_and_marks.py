@@ -92,6 +92,7 @@ def test_marks_follow_the_intervals_and_failures_get_a_dagger(cli, tmp_path, ser
     assert "failed to return a legal action in 2 games on Nim" in md
 
 
+@pytest.mark.slow
 def test_table3_marks_failed_games_per_opponent(cli, tmp_path, server):
     """Table 3 has no F column, so a game the model forfeits gets the † too: 0 wins and 0 moves
     from failures must not read as a model that played and lost."""

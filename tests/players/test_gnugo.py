@@ -69,6 +69,7 @@ def test_gnugo_board_equals_openspiels_over_a_random_game(size) -> None:
         engine.close()
 
 
+@pytest.mark.slow
 @needs_gnugo
 def test_random_against_gnugo_level_1_plays_to_the_end(cli, tmp_path) -> None:
     store = tmp_path / "g.sqlite"

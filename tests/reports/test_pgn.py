@@ -79,6 +79,7 @@ def _unescaped(value: str) -> str:
     return re.sub(r'\\(["\\])', r"\1", value)
 
 
+@pytest.mark.slow
 def test_a_hostile_run_name_stays_inside_its_event_tag(cli, tmp_path) -> None:
     store = tmp_path / "s.sqlite"
     played = cli(

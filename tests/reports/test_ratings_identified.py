@@ -42,6 +42,7 @@ def one_sided(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return store
 
 
+@pytest.mark.slow
 def test_players_no_game_orders_are_not_ranked_above_each_other(one_sided: Path) -> None:
     r = _ratings(one_sided)
     assert (r["random"].wins, r["random"].losses, r["mcts:sims=2"].losses) == (0, 12, 2)

@@ -27,6 +27,7 @@ def _inlined(page: Path) -> dict:
     )
 
 
+@pytest.mark.slow
 def test_report_html_writes_index_plots_and_a_replay_per_game(site: Path, report_store: Path) -> None:
     index = (site / "index.html").read_text()
     for run in ("ttt-mcts", "ttt-random", "nim-mcts", "ttt-llm"):

@@ -28,6 +28,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
+@pytest.mark.slow
 def test_a_clue_suite_built_twice_from_one_seed_is_the_same_bytes_and_hash(tmp_path: Path) -> None:
     a = build_suite("c", "clue", 8, seed=1)
     b = build_suite("c", "clue", 8, seed=1)
@@ -141,6 +142,7 @@ def test_no_clue_snapshot_prompt_shows_what_its_seat_cannot_know() -> None:
     assert differing >= 6 and envelopes > 0  # the deals compared really differ
 
 
+@pytest.mark.slow
 def test_clue_suite_build_show_run_report_end_to_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

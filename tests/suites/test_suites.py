@@ -60,7 +60,7 @@ LEDUC = pytest.param("leduc_poker", marks=pytest.mark.slow)  # its equilibrium t
     [
         ("tic_tac_toe", 30),
         ("nim", 10),
-        ("connect_four", 8),
+        pytest.param("connect_four", 8, marks=pytest.mark.slow),
         ("kuhn_poker", 6),
         pytest.param("leduc_poker", 12, marks=pytest.mark.slow),
     ],
@@ -145,9 +145,10 @@ def test_a_hand_edited_suite_is_refused_in_one_line(
     [
         (["suite", "build", "x", "--game", "nope"], "unknown game 'nope'"),
         (["suite", "build", "x", "--game", "breakthrough"], "has no ground truth"),
-        (
+        pytest.param(
             ["suite", "build", "x", "--game", "kuhn_poker", "--positions", "50"],
             "only 7 informative positions",
+            marks=pytest.mark.slow,  # solves Kuhn first
         ),
         (["suite", "build", "x", "--game", "tic_tac_toe", "--sample", "llm:model=local"], "calls a model"),
         (["suite", "build", "x", "--game", "tic_tac_toe", "--sample", "nobody"], "unknown player"),
@@ -257,6 +258,7 @@ def _answers(store: Path) -> list[tuple[int, str]]:
         return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT position, player FROM suite_answers")]
 
 
+@pytest.mark.slow
 def test_a_suite_run_killed_then_resumed_has_one_answer_per_position_and_player(tmp_path: Path) -> None:
     suite = tmp_path / "t.jsonl"
     build_suite("t", "tic_tac_toe", 60, seed=1).write(suite)
@@ -386,6 +388,7 @@ def test_the_local_model_answers_a_suite_from_the_cli(
     assert llm["n"] == 6 and llm["calls"] == 6 and llm["input_tokens"] > 0 and llm["failures"] == 0
 
 
+@pytest.mark.slow
 def test_until_width_stops_at_a_reproducible_prefix_of_whole_positions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,6 +23,7 @@ def eval_clue(tmp: Path, model: str, **task_args: Any) -> Any:
     return log
 
 
+@pytest.mark.slow
 def test_a_clue_game_per_sample_every_seat_the_model_each_call_an_event(tmp_path: Path) -> None:
     log = eval_clue(tmp_path, "scripted-nomove/m", condition="matrix", games=1, turn_limit=6)
     assert log.status == "success", log.error
