@@ -188,3 +188,49 @@ def _pids_of(text: str) -> list[int]:
         if text in cmd and int(pid) != os.getpid():
             found.append(int(pid))
     return found
+
+
+@needs_stockfish
+@pytest.mark.ray
+@pytest.mark.slow  # a local Ray instance and two runs of chess graded at every move
+@pytest.mark.timeout(600)
+def test_on_ray_each_worker_grades_where_it_plays_and_the_grades_are_local_s(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pl-") as short:  # Ray's socket paths live under it
+        folder = Path(short)
+        for name, backend in (
+            ("local", ["--backend", "local"]),
+            ("ray", ["--backend", "ray", "--workers", "2"]),
+        ):
+            argv = ["run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", "4",
+                    "--score", "nodes=1000", "--store", f"{name}.sqlite", "--quiet", *backend]  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "plylab", *argv],
+                capture_output=True,
+                text=True,
+                timeout=500,
+                cwd=folder,
+                env={**os.environ, "PLYLAB_CACHE": str(folder / f"cache-{name}")},  # every position searched
+            )
+            assert done.returncode == 0 and "4/4 games saved" in done.stdout, done.stdout + done.stderr
+        local, on_ray = _grades(folder / "local.sqlite"), _grades(folder / "ray.sqlite")
+        assert len(local) > 40 and all(g != "None" for _, _, g in on_ray)
+        assert on_ray == local
+        assert not _pids_of(str(folder))  # Ray's processes are gone
+        assert not [p for p in _pids_with_env(str(folder)) if _live(p)]  # and no engine they started
+
+
+def _pids_with_env(text: str) -> list[int]:
+    """Processes whose environment mentions `text` (an engine inherits its run's PLYLAB_CACHE)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        if text in env and int(pid) != os.getpid():
+            found.append(int(pid))
+    return found
