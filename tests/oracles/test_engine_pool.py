@@ -169,7 +169,9 @@ def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Pat
 def test_a_failing_engine_in_a_pool_is_still_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     env = {**install(fake, "hang", after=6), "PLYLAB_ENGINE_TIMEOUT": "2", "PLYLAB_ENGINES": "3"}
+    started = time.monotonic()
     done = _run(tmp_path, "hang", env, games=3)
+    assert time.monotonic() - started < 60  # three tries of 2 s, not three for every process in turn
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     lines = [x for x in done.stderr.splitlines() if not x.startswith("run '")]
     assert len(lines) == 1 and lines[0].startswith(f"plylab: stockfish ({fake / 'stockfish'}) failed 3 times")

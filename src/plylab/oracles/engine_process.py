@@ -166,6 +166,8 @@ class EngineProcess:
             for _ in range(1 + RESTARTS):
                 if self._closed:
                     raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
+                if self.path in _GAVE_UP:  # another process of its pool gave it up meanwhile
+                    raise ProviderFailure("engine", _GAVE_UP[self.path])
                 try:
                     if self._protocol is None:
                         self._start()
