@@ -11,14 +11,18 @@ searched and stored; its processes started before the clock, as they are for mos
 every position submitted at once to the pool's threads, as a run's games in
 flight and the moves of one game do. The bare loop runs first and last; the ratios are against the
 mean of the two, so a machine whose load changes during the run shows in the two bare figures.
-Every pool's evaluations are checked equal to the bare loop's. Writes bench/RESULTS-pool.md.
+Every pool's evaluations are checked equal to the bare loop's. Then `plylab run` plays BENCH_GAMES
+random-vs-random games one at a time, every move graded, with one engine and with every core's.
+Writes bench/RESULTS-pool.md.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = int(os.environ.get("BENCH_POSITIONS", "240"))
 NODES = int(os.environ.get("BENCH_NODES", "20000"))
+RUN_GAMES = int(os.environ.get("BENCH_GAMES", "2"))
 
 
 def positions(n: int, seed: int = 0) -> list[str]:
@@ -93,6 +98,22 @@ def pooled(path: str, fens: list[str], size: int) -> tuple[float, list[tuple[int
     return took, [(e.cp, e.mate) for e in evals], started
 
 
+def run_seconds(engines: int, games: int) -> tuple[float, int]:
+    """`plylab run` of random-vs-random chess, one game at a time (`--concurrency 1`), every move
+    graded at the bench's limit with a fresh cache and PLYLAB_ENGINES=engines: (seconds, moves)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "s.sqlite"
+        argv = ["run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", str(games),
+                "--score", f"nodes={NODES}", "--store", str(store), "--quiet"]  # fmt: skip
+        env = {**os.environ, "PLYLAB_ENGINES": str(engines), "PLYLAB_CACHE": str(Path(tmp) / "cache")}
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "plylab", *argv], check=True, capture_output=True, env=env)
+        took = time.perf_counter() - t0
+        with sqlite3.connect(store) as conn:
+            moves = int(conn.execute("SELECT COUNT(*) FROM moves WHERE grade IS NOT NULL").fetchone()[0])
+    return took, moves
+
+
 def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
     from plylab.oracles.engine import engine_path
@@ -112,6 +133,7 @@ def main() -> None:
         runs[size] = (took, started)
     last, again = bare(path, fens)
     assert again == reference
+    played = {k: run_seconds(k, RUN_GAMES) for k in sorted({1, all_cores})}
     base = statistics.mean([first, last])
     load = os.getloadavg()
     lines = [
@@ -125,6 +147,12 @@ def main() -> None:
             f"{label}: {n / took:.1f} positions/s = {base / took:.2f}x the bare loop "
             f"({started} processes started; evaluations identical to the bare loop's)"
         )
+    one = played[1][0]
+    for k, (took, moves) in played.items():
+        lines.append(
+            f"plylab run, {RUN_GAMES} random-vs-random games one at a time, PLYLAB_ENGINES={k}: {took:.1f} s "
+            f"for {moves} graded moves = {moves / took:.1f} moves/s ({one / took:.2f}x one engine)"
+        )
     lines.append(
         f"cores this process may use: {all_cores}; load average at the end: "
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min)"
@@ -133,7 +161,7 @@ def main() -> None:
     print(text)
     (ROOT / "bench" / "RESULTS-pool.md").write_text(
         "## Chess graded by a pool of engine processes\n\n"
-        f"Command: `BENCH_POSITIONS={POSITIONS} BENCH_NODES={NODES} .venv/bin/python "
+        f"Command: `BENCH_POSITIONS={POSITIONS} BENCH_NODES={NODES} BENCH_GAMES={RUN_GAMES} .venv/bin/python "
         f"bench/bench_engine_pool.py`\n\n```\n{text}\n```\n\n"
         "- One run, on a machine shared with other work (its load average is printed): compare the\n"
         "  ratios, which are measured within the run against the bare loop's mean, not the absolute\n"
@@ -142,6 +170,9 @@ def main() -> None:
         "  around them (the evaluation cache, the deadlines and restarts); a pool of one shows what\n"
         "  that costs, the larger pools what grading at once gains. Every core here is the number\n"
         "  the pool takes by default (PLYLAB_ENGINES sets another).\n"
+        "- The `plylab run` lines time whole runs (start-up, playing, the store) of one game at a time:\n"
+        "  the session hands each move's grade to the pool while the game goes on, so even one game's\n"
+        "  positions are searched at once.\n"
     )
 
 

@@ -178,6 +178,11 @@ class EvalCache:
         self.path = path or cache_dir() / "engine-evals.sqlite"
         self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
         self._conn.execute("PRAGMA journal_mode=WAL")
+        # Not a sync to disk per search: a pool's processes store an evaluation each every few
+        # milliseconds, and a sync (8 ms on a busy disk) under the lock would serialise them. WAL with
+        # NORMAL survives a crash of plylab whole; a power cut may lose the last evaluations, which
+        # are searched again (the same numbers).
+        self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute(
             "CREATE TABLE IF NOT EXISTS evals (engine TEXT, lim TEXT, fen TEXT, eval TEXT, "
             "PRIMARY KEY (engine, lim, fen))"
