@@ -9,8 +9,9 @@ search: what plylab's oracle asks of each process), one position after another. 
 grades the same positions through `EngineOracle.evaluate` (a fresh evaluation cache: every position
 searched and stored; its processes started before the clock, as they are for most of a run),
 every position submitted at once to the pool's threads, as a run's games in
-flight and the moves of one game do. The bare loop runs first and last; the ratios are against the
-mean of the two, so a machine whose load changes during the run shows in the two bare figures.
+flight and the moves of one game do. BENCH_ROUNDS rounds (default 2) of the bare loop and every
+pool, interleaved, so a change of the machine's load falls on every figure (and shows in the bare
+loop's figures, printed round by round); the ratios are of means against the bare loop's mean.
 Every pool's evaluations are checked equal to the bare loop's. Then `plylab run` plays BENCH_GAMES
 random-vs-random games one at a time, every move graded, with one engine and with every core's.
 Writes bench/RESULTS-pool.md.
@@ -32,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = int(os.environ.get("BENCH_POSITIONS", "240"))
 NODES = int(os.environ.get("BENCH_NODES", "20000"))
-RUN_GAMES = int(os.environ.get("BENCH_GAMES", "2"))
+RUN_GAMES = int(os.environ.get("BENCH_GAMES", "4"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
 
 
 def positions(n: int, seed: int = 0) -> list[str]:
@@ -125,33 +127,45 @@ def main() -> None:
     n = len(fens)
     all_cores = cores()
     sizes = sorted({1, 2, all_cores})
-    first, reference = bare(path, fens)
-    runs = {}
-    for size in sizes:
-        took, scores, started = pooled(path, fens, size)
-        assert scores == reference, f"pool of {size}: evaluations differ from the bare loop's"
-        runs[size] = (took, started)
-    last, again = bare(path, fens)
-    assert again == reference
-    played = {k: run_seconds(k, RUN_GAMES) for k in sorted({1, all_cores})}
-    base = statistics.mean([first, last])
+    bares: list[float] = []
+    pools: dict[int, list[float]] = {size: [] for size in sizes}
+    started: dict[int, int] = {}
+    reference: list[tuple[int | None, int | None]] | None = None
+    for _ in range(ROUNDS):  # interleaved, so a change of the machine's load falls on every figure
+        took, scores = bare(path, fens)
+        reference = reference or scores
+        assert scores == reference, "the bare loop's evaluations differ between rounds"
+        bares.append(took)
+        for size in sizes:
+            took, scores, started[size] = pooled(path, fens, size)
+            assert scores == reference, f"pool of {size}: evaluations differ from the bare loop's"
+            pools[size].append(took)
+    played: dict[int, list[tuple[float, int]]] = {k: [] for k in sorted({1, all_cores})}
+    for _ in range(ROUNDS):
+        for k in played:
+            played[k].append(run_seconds(k, RUN_GAMES))
+    base = statistics.mean(bares)
     load = os.getloadavg()
     lines = [
-        f"{n} positions of random chess, stockfish nodes={NODES}, Threads=1, hash cleared before every search",
-        f"bare python-chess loop, one process: {n / first:.1f} positions/s first, {n / last:.1f} last "
+        f"{n} positions of random chess, stockfish nodes={NODES}, Threads=1, hash cleared before every "
+        f"search; {ROUNDS} rounds, interleaved",
+        f"bare python-chess loop, one process: {', '.join(f'{n / t:.1f}' for t in bares)} positions/s "
         f"(mean {n / base:.1f}) = 1.00",
     ]
+    runs = {size: (statistics.mean(times), started[size]) for size, times in pools.items()}
     for size, (took, started) in runs.items():
         label = f"pool of {size}" + (" (every core)" if size == all_cores else "")
         lines.append(
             f"{label}: {n / took:.1f} positions/s = {base / took:.2f}x the bare loop "
             f"({started} processes started; evaluations identical to the bare loop's)"
         )
-    one = played[1][0]
-    for k, (took, moves) in played.items():
+    one = statistics.mean(t for t, _ in played[1])
+    for k, rounds in played.items():
+        took, moves = statistics.mean(t for t, _ in rounds), rounds[0][1]
         lines.append(
             f"plylab run, {RUN_GAMES} random-vs-random games one at a time, PLYLAB_ENGINES={k}: {took:.1f} s "
-            f"for {moves} graded moves = {moves / took:.1f} moves/s ({one / took:.2f}x one engine)"
+            f"(mean of {ROUNDS}) for {moves} graded moves = {moves / took:.1f} moves/s "
+            f"({one / took:.2f}x one engine)"
         )
     lines.append(
         f"cores this process may use: {all_cores}; load average at the end: "
@@ -161,11 +175,12 @@ def main() -> None:
     print(text)
     (ROOT / "bench" / "RESULTS-pool.md").write_text(
         "## Chess graded by a pool of engine processes\n\n"
-        f"Command: `BENCH_POSITIONS={POSITIONS} BENCH_NODES={NODES} BENCH_GAMES={RUN_GAMES} .venv/bin/python "
+        f"Command: `BENCH_POSITIONS={POSITIONS} BENCH_NODES={NODES} BENCH_GAMES={RUN_GAMES} BENCH_ROUNDS={ROUNDS} .venv/bin/python "
         f"bench/bench_engine_pool.py`\n\n```\n{text}\n```\n\n"
-        "- One run, on a machine shared with other work (its load average is printed): compare the\n"
-        "  ratios, which are measured within the run against the bare loop's mean, not the absolute\n"
-        "  figures across sections.\n"
+        "- One run, on a 2-core machine shared with other work (its load average is printed): compare\n"
+        "  the ratios, which are measured within the run against the bare loop's mean, not the\n"
+        "  absolute figures across sections. On a busy machine a second process gains only the share\n"
+        "  of the cores the others leave it.\n"
         "- The pool's processes are the bare loop's engine, one thread each, with plylab's oracle\n"
         "  around them (the evaluation cache, the deadlines and restarts); a pool of one shows what\n"
         "  that costs, the larger pools what grading at once gains. Every core here is the number\n"
