@@ -97,7 +97,7 @@ def test_missing_a_mate_in_one_is_judged_by_lichess_s_mate_rule(oracle: EngineOr
 def test_a_rerun_is_served_from_the_cache_without_the_engine(tmp_path: Path, oracle: EngineOracle) -> None:
     states, _ = _play(SCHOLAR)
     first = [oracle.grade(s, s.legal_actions()[0]).to_json() for s in states]
-    oracle.engine.close()  # any search now would fail
+    oracle.pool.close()  # any search now would fail
     again = EngineOracle.__new__(EngineOracle)
     again.__dict__.update(oracle.__dict__)
     assert [again.grade(s, s.legal_actions()[0]).to_json() for s in states] == first

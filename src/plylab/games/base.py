@@ -194,7 +194,9 @@ class GroundTruth:
             from ..oracles.engine import Ungraded, engine_oracle  # python-chess: only when chess is scored
 
             engine = engine_oracle(game.spec, limit)
-            return None if engine is None else SelfGrader(engine, ungraded=(Ungraded,))
+            if engine is None:
+                return None
+            return SelfGrader(engine, ungraded=(Ungraded,), executor=engine.executor)
         oracle = game.oracle()
         # an equilibrium grades each decision itself, and so does an exact table without game values
         # (Pig's win probabilities); an exact table of game values is mapped onto the scale

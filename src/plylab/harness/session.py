@@ -8,7 +8,9 @@ whole state. The record keeps the whole state, serialized, for replays and oracl
 
 from __future__ import annotations
 
+import asyncio
 import time
+from concurrent.futures import Executor
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, TypedDict
@@ -62,13 +64,56 @@ def _score(grader: Grader | None, state: pyspiel.State, action: int | None) -> S
     return out
 
 
+class _Grading:
+    """A game's moves graded against its ground truth: at once, in the game's thread, by a grader
+    that judges one decision at a time (an exact table); by one with threads of its own (an engine's
+    pool of processes, oracles/engine_pool.py) in those threads while the game goes on, so its
+    positions are searched at once. Every grade is in its move before the game's record is made, and
+    a grader's failure (an engine given up) ends the game at the next move, unfinished, as before."""
+
+    def __init__(self, grader: Grader | None) -> None:
+        self.grader = grader
+        self.executor: Executor | None = getattr(grader, "executor", None)
+        self.pending: list[tuple[MoveRecord, asyncio.Future[Scored]]] = []
+
+    def add(self, rec: MoveRecord, state: pyspiel.State, action: int | None) -> None:
+        """Grade `action` at `state` into `rec` (now, or in the grader's threads)."""
+        if self.grader is None or action is None:
+            return
+        if self.executor is None:
+            _fill(rec, _score(self.grader, state, action))
+            return
+        for _, done in self.pending:  # a failure already in: the game stops here
+            if done.done() and not done.cancelled() and done.exception() is not None:
+                done.result()
+        loop = asyncio.get_running_loop()
+        later = loop.run_in_executor(self.executor, _score, self.grader, state.clone(), action)
+        self.pending.append((rec, later))
+
+    async def finish(self) -> None:
+        """Wait for every move's grade and put it in its move."""
+        for rec, later in self.pending:
+            _fill(rec, await later)
+        self.pending.clear()
+
+    def cancel(self) -> None:
+        """Grades not started are dropped (the game ended otherwise: it is not saved)."""
+        for _, later in self.pending:
+            later.cancel()
+        self.pending.clear()
+
+
+def _fill(rec: MoveRecord, scored: Scored) -> None:
+    for name, value in scored.items():
+        setattr(rec, name, value)
+
+
 def _move_record(
     turn: Turn,
     state: pyspiel.State,
     player: Player,
     decision: Decision,
     elapsed: float,
-    grader: Grader | None,
 ) -> MoveRecord:
     action = decision.action
     rec = MoveRecord(
@@ -86,7 +131,6 @@ def _move_record(
         elapsed=elapsed,
         failure_kind=decision.failure,
         note=decision.note or None,
-        **_score(grader, state, action),
     )
     attempts = decision.attempts
     if attempts:
@@ -138,7 +182,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     truth = (
         game.ground_truth if score and m.score else None
     )  # exact, equilibrium or engine (games.base.GroundTruth)
-    grader = truth.grader(game, m.score_limit) if truth is not None else None
+    grading = _Grading(truth.grader(game, m.score_limit) if truth is not None else None)
     state = game.new_state()
     annotator = hooks.annotator(game, state)
     extra: dict[str, Any] | None = None
@@ -159,7 +203,8 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             elapsed = time.perf_counter() - t0
             if decision.action is not None and decision.action not in state.legal_actions():
                 decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
-            moves.append(_move_record(turn, state, players[seat], decision, elapsed, grader))
+            moves.append(_move_record(turn, state, players[seat], decision, elapsed))
+            grading.add(moves[-1], state, decision.action)
             if annotator is not None:
                 moves[-1].annotation = annotator.before(state, seat, decision)
             if decision.action is None:
@@ -168,6 +213,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
             state.apply_action(decision.action)
             if annotator is not None:
                 annotator.after(state, moves)
+        await grading.finish()
         if annotator is not None:
             extra = annotator.end(state, moves)
         if forfeit_by is None:
@@ -177,6 +223,7 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         for seat, p in enumerate(players):
             await p.game_over(GameResult(tuple(returns), seat, forfeit_by, tuple(state.history())))
     finally:
+        grading.cancel()
         for p in players:
             p.close()
         if annotator is not None:

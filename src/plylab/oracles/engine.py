@@ -34,6 +34,7 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Mapping
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
@@ -43,6 +44,7 @@ from pydantic import Field, ValidationError
 from ..errors import UserError
 from ..specs import Params, bind, parse_spec
 from .binary import find_binary
+from .engine_pool import EnginePool
 from .engine_process import EngineProcess, close_all
 from .graded import Grade, expected_score
 from .minimax import cache_dir
@@ -176,6 +178,11 @@ class EvalCache:
         self.path = path or cache_dir() / "engine-evals.sqlite"
         self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
         self._conn.execute("PRAGMA journal_mode=WAL")
+        # Not a sync to disk per search: a pool's processes store an evaluation each every few
+        # milliseconds, and a sync (8 ms on a busy disk) under the lock would serialise them. WAL with
+        # NORMAL survives a crash of plylab whole; a power cut may lose the last evaluations, which
+        # are searched again (the same numbers).
+        self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute(
             "CREATE TABLE IF NOT EXISTS evals (engine TEXT, lim TEXT, fen TEXT, eval TEXT, "
             "PRIMARY KEY (engine, lim, fen))"
@@ -231,31 +238,73 @@ class Engine:
     def options(self) -> Mapping[str, chess.engine.Option]:
         return self._process.options
 
+    def pid(self) -> int | None:
+        return self._process.pid()
+
     def close(self) -> None:
         self._process.close()
 
 
 class EngineOracle:
-    """Grades a chess-family move by the engine's evaluations (not exact: relative to the search)."""
+    """Grades a chess-family move by the engine's evaluations (not exact: relative to the search).
+
+    Its searches go to a pool of engine processes (oracles/engine_pool.py), the run's shared one
+    for the engine, else a pool of its own (`size` processes, default PLYLAB_ENGINES or the cores);
+    `grade` may be called from several threads at once (the pool's `executor`), and a position
+    several of them need at once is searched once."""
 
     exact = False
 
-    def __init__(self, game: str, limit: Limit, path: str, cache: EvalCache | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        limit: Limit,
+        path: str,
+        cache: EvalCache | None = None,
+        pool: EnginePool | None = None,
+        size: int | None = None,
+    ) -> None:
         self.game = game
         self.limit = limit
-        self.engine = Engine(ENGINE_FOR[game], path)
+        self._owns_pool = pool is None
+        self.pool = pool if pool is not None else EnginePool(ENGINE_FOR[game], path, size)
         self.cache = cache or EvalCache()
         variant = "" if game == "chess" else f" {FAMILY[game][1]}"
-        self.key = f"{self.engine.ident}{variant}"
-        self.source = f"{self.engine.ident}{variant} {limit.text()}"
+        self.key = f"{self.pool.ident}{variant}"
+        self.source = f"{self.pool.ident}{variant} {limit.text()}"
+        self._lock = threading.Lock()
+        self._searching: dict[str, Future[Evaluation]] = {}  # FEN -> its search in progress
+
+    @property
+    def executor(self) -> Executor:
+        """Threads to grade on, as many as the pool has processes (the session grades there)."""
+        return self.pool.executor
 
     def evaluate(self, board: chess.Board) -> Evaluation:
-        """The position's evaluation, from the cache where it was searched before."""
+        """The position's evaluation, from the cache where it was searched before; a position that
+        another thread is searching now is waited for, not searched twice."""
         fen = board.fen()
         found = self.cache.get(self.key, self.limit.text(), fen)
-        if found is None:
-            found = self.engine.analyse(board, self.limit)
+        if found is not None:
+            return found
+        with self._lock:
+            running = self._searching.get(fen)
+            mine = running is None
+            if running is None:
+                running = self._searching[fen] = Future()
+        if not mine:
+            return running.result()
+        try:
+            found = self.pool.analyse(board, self.limit)
             self.cache.put(self.key, self.limit.text(), fen, found)
+        except BaseException as exc:
+            running.set_exception(exc)
+            raise
+        else:
+            running.set_result(found)
+        finally:
+            with self._lock:
+                del self._searching[fen]
         return found
 
     def _after(self, state: pyspiel.State, action: int, mover: int) -> tuple[float, EvalSummary]:
@@ -306,7 +355,8 @@ class EngineOracle:
         return Grade(expected, unit="score", source=self.source, exact=False, detail=detail)
 
     def close(self) -> None:
-        self.engine.close()
+        if self._owns_pool:
+            self.pool.close()
 
 
 class Ungraded(Exception):
@@ -321,6 +371,7 @@ def _cp(ev: EvalSummary) -> int:
 
 
 _ORACLES: dict[tuple[str, str], EngineOracle | None] = {}
+_POOLS: dict[str, EnginePool] = {}  # engine path -> the process's pool of it (every game and limit)
 _WARNED: set[str] = set()
 
 
@@ -338,7 +389,9 @@ def engine_oracle(game: str, limit: str = "") -> EngineOracle | None:
                 print(missing_line(game), file=sys.stderr)
             _ORACLES[key] = None
         else:
-            _ORACLES[key] = EngineOracle(game, parse_limit(limit), path)
+            if path not in _POOLS:
+                _POOLS[path] = EnginePool(ENGINE_FOR[game], path)
+            _ORACLES[key] = EngineOracle(game, parse_limit(limit), path, pool=_POOLS[path])
     return _ORACLES[key]
 
 
@@ -347,6 +400,9 @@ def _close_all() -> None:
         if oracle is not None:
             oracle.close()
     _ORACLES.clear()
+    for pool in _POOLS.values():
+        pool.close()
+    _POOLS.clear()
     close_all()  # the players' engines too: none outlives the process
 
 

@@ -58,6 +58,7 @@ _log.propagate = False
 
 _LIVE: weakref.WeakSet[EngineProcess] = weakref.WeakSet()
 _GAVE_UP: dict[str, str] = {}  # engine path -> why it was given up on (this process)
+_GIVE_UP_LOCK = threading.Lock()  # a pool's processes of one engine give up with one line between them
 
 
 def override() -> float | None:
@@ -107,6 +108,7 @@ class EngineProcess:
         self._transport: asyncio.SubprocessTransport | None = None
         self._protocol: chess.engine.UciProtocol | None = None
         self._fault: asyncio.Future[BaseException] | None = None
+        self._closed = False
         self.options: Mapping[str, chess.engine.Option] = {}
         self.id: Mapping[str, str] = {}
         _LIVE.add(self)
@@ -127,7 +129,10 @@ class EngineProcess:
         return self._call("search", lambda p: p.analyse(board, limit, game=object()), limit)
 
     def close(self) -> None:
-        """Ask the engine to quit; kill it (and its process group) if it has not within QUIT seconds."""
+        """Ask the engine to quit; kill it (and its process group) if it has not within QUIT seconds.
+        A closed engine stays closed: a call after (one a grading thread waited on) is refused, never
+        a new process that nothing would close."""
+        self._closed = True
         with self._lock:
             if self._protocol is not None and self._transport is not None:
                 try:
@@ -136,6 +141,13 @@ class EngineProcess:
                     pass
             self._kill()
         _LIVE.discard(self)
+
+    def pid(self) -> int | None:
+        """The live process's id; None between a failure and its restart, and after `close`."""
+        transport = self._transport
+        if transport is None or transport.get_returncode() is not None:
+            return None
+        return int(transport.get_pid())
 
     # restarts -------------------------------------------------------------------------------
     def _call(
@@ -152,6 +164,10 @@ class EngineProcess:
             seconds = deadline_for(limit)
             why = ""
             for _ in range(1 + RESTARTS):
+                if self._closed:
+                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
+                if self.path in _GAVE_UP:  # another process of its pool gave it up meanwhile
+                    raise ProviderFailure("engine", _GAVE_UP[self.path])
                 try:
                     if self._protocol is None:
                         self._start()
@@ -163,7 +179,10 @@ class EngineProcess:
                 f"{self.name} ({self.path}) failed {1 + RESTARTS} times ({why}); the game is left "
                 f"unfinished: re-run the same command to resume"
             )
-            _GAVE_UP[self.path] = message
+            with _GIVE_UP_LOCK:  # another process of a pool may have given up on it meanwhile
+                if self.path in _GAVE_UP:
+                    raise ProviderFailure("engine", _GAVE_UP[self.path])
+                _GAVE_UP[self.path] = message
             print(f"plylab: {message}", file=sys.stderr)
             raise ProviderFailure("engine", message)
 

@@ -15,6 +15,7 @@ declares which through its ground truth (`games.base.GroundTruth`). `grade_of` g
 from __future__ import annotations
 
 import json
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
@@ -178,10 +179,13 @@ class ExactGrader:
 @dataclass(frozen=True)
 class SelfGrader:
     """An oracle that grades a decision itself (an equilibrium, an engine); a decision it raises one
-    of `ungraded` for is left ungraded."""
+    of `ungraded` for is left ungraded. `executor`: threads on which this grader may judge several
+    decisions at once (an engine's pool of processes); the session then grades each move there while
+    the game goes on. None: judged where the game plays, one decision at a time."""
 
     oracle: GradingOracle
     ungraded: tuple[type[Exception], ...] = ()
+    executor: Executor | None = None
 
     def judge(self, state: pyspiel.State, action: int) -> Judged:
         try:

@@ -41,11 +41,16 @@ def die_with_parent() -> None:
             os._exit(1)
 
 
-def _init_worker() -> None:
-    """Pool workers leave Ctrl-C and SIGTERM to the parent, which stops them; no tracebacks from children."""
+def _init_worker(workers: int = 1) -> None:
+    """Pool workers leave Ctrl-C and SIGTERM to the parent, which stops them; no tracebacks from
+    children. Each grades with its share of the cores (oracles/engine_pool.py), so `workers` pools
+    of engines never start more graders than the run has cores."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
+    from ...oracles.engine_pool import cores, set_share
+
+    set_share(cores() // max(1, workers))
 
 
 def _kill_pool(pool: cf.ProcessPoolExecutor) -> None:
@@ -73,7 +78,11 @@ class LocalExecutor:
         workers = max(1, self.options.workers)
         limits = (max(1, self.options.concurrency), workers * 4)
         loop = asyncio.get_running_loop()
-        pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) if workers > 1 else None
+        pool = (
+            cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(workers,))
+            if workers > 1
+            else None
+        )
         lanes: tuple[set[asyncio.Future[object]], set[asyncio.Future[object]]] = (set(), set())
         source = iter(jobs)
         held: object = None  # a drawn job waiting for a slot in its lane

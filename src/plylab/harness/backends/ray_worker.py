@@ -174,6 +174,15 @@ async def _cluster_permit(gates: GatesHandle, model: str, limit: int) -> AsyncIt
         gates.release.remote(model)
 
 
+def _grade_with_my_cpus() -> None:
+    """The worker grades where it plays, with as many engine processes as Ray gave this task CPUs
+    (at least one; oracles/engine_pool.py), not one per core of the node."""
+    from ...oracles.engine_pool import set_share
+
+    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0)
+    set_share(int(cpus))
+
+
 def play_batch(
     jobs: list[object], context: RunContext, concurrent: bool, services: Services | None
 ) -> Iterator[tuple[str, object]]:
@@ -184,6 +193,7 @@ def play_batch(
     """
     loop = _loop()
     node = ray.get_runtime_context().get_node_id()
+    _grade_with_my_cpus()
     ctx = context
     if services is not None:
         _install_gates(services.gates)
