@@ -1,5 +1,5 @@
 """`python -m plylab` is the `plylab` command."""
 
-from .cli import entry
+from .entry import entry
 
 entry()

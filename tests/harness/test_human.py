@@ -9,12 +9,12 @@ import re
 import signal
 import sqlite3
 import sys
-import time
 
 import pexpect
 import pytest
 
 from tests.support.cli import plylab_subprocess, run_args
+from tests.support.runs import as_a_background_suite, foreground
 
 
 @pytest.mark.slow
@@ -54,12 +54,11 @@ def test_human_is_reasked_until_the_move_is_legal(tmp_path):
 # -- a person at a real terminal (a pseudo-terminal): what they see, and Ctrl-C at the prompt ------
 
 
-START = 300  # seconds for the first prompt: a start-up on a loaded machine, not what a test checks
-
-
 def _terminal(*args: str) -> pexpect.spawn:
-    """`plylab ARGS` on a pseudo-terminal, as a person at a keyboard runs it (no --quiet). Waits are
-    60 s each; the first prompt, which waits for the start-up, gets START."""
+    """`plylab ARGS` on a pseudo-terminal, as a person at a keyboard runs it (no --quiet), taking
+    Ctrl-C as the foreground job does: a suite run in the background (two at once) passed its
+    ignored SIGINT on, and both Ctrl-C tests below waited out their time (they start their child
+    as such a suite would, `as_a_background_suite`). Waits are 60 s each."""
     return pexpect.spawn(
         sys.executable,
         ["-m", "plylab", *args],
@@ -67,6 +66,7 @@ def _terminal(*args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=60,
         dimensions=(40, 100),
+        preexec_fn=foreground,
     )
 
 
@@ -98,8 +98,9 @@ def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
 
 def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_path):
     store = tmp_path / "s.sqlite"
-    child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
-    child.expect_exact("Your move: ", timeout=START)
+    with as_a_background_suite():
+        child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
+    child.expect_exact("Your move: ")
     child.sendline("pile 4, take 7")  # one move played, then Ctrl-C at the next prompt
     child.expect_exact("Your move: ")
     child.sendintr()
@@ -117,9 +118,9 @@ def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
     main one (the prompt's reader, the lease's heartbeat or the progress bar), as that rare delivery
     was: the run used to wait at the prompt for ever, its loop asleep with nothing scheduled."""
     store = tmp_path / "s.sqlite"
-    child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
-    child.expect_exact("Your move: ", timeout=START)
-    time.sleep(0.5)  # the prompt's reader thread is polling
+    with as_a_background_suite():
+        child = _terminal(*run_args("nim", "human", "random", games=2, store=store, quiet=False))
+    child.expect_exact("Your move: ")  # the lease's heartbeat runs (the reader's thread may be starting)
     others = [int(t) for t in os.listdir(f"/proc/{child.pid}/task") if int(t) != child.pid]
     assert others, "the run has threads beside its main one"
     number = {"x86_64": 234, "aarch64": 131}.get(platform.machine())  # SYS_tgkill

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -95,3 +97,34 @@ def test_first_use_assembles_and_stamps_the_weights(tmp_path, monkeypatch):
     assert path == tmp_path / GGUF_NAME and path.stat().st_size > 200_000_000
     assert (tmp_path / f"{GGUF_NAME}.sha256").read_text().strip() == expected_sha256()
     assert is_prepared(path) and not list(tmp_path.glob("*.partial"))
+
+
+LOAD_BESIDE_MAIN = """
+import sys, threading, time
+from plylab.models.local import LocalEngine
+from plylab.models.weights import gguf_path
+load = threading.Thread(target=lambda: LocalEngine(gguf_path()).close())
+load.start()
+n = 0
+while load.is_alive() or n == 0:  # the main thread writes while a worker thread loads
+    print(f"main {n}", flush=True)
+    print(f"main {n}", file=sys.stderr, flush=True)
+    n += 1
+    time.sleep(0.002)
+load.join()
+print(f"wrote {n}", flush=True)
+"""
+
+
+def test_a_load_in_a_worker_thread_leaves_the_main_threads_output_alone():
+    """What the main thread writes while the model loads reaches the terminal, and llama.cpp's own
+    notes do not: llama-cpp-python used to point fds 1 and 2 (and sys.stdout, sys.stderr) at
+    /dev/null for the load, from the loading thread, and a run's closing line written then was lost."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD_BESIDE_MAIN], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    *lines, last = done.stdout.splitlines()
+    n = int(last.removeprefix("wrote "))
+    assert n > 1 and lines == [f"main {i}" for i in range(n)]
+    assert done.stderr.splitlines() == [f"main {i}" for i in range(n)]  # and nothing of llama.cpp's

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,23 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTED: list[subprocess.Popen[str]] = []
 
 
-def _foreground() -> None:
+def foreground() -> None:
     """The child takes Ctrl-C as a person's terminal would send it: a suite started in the background
-    by a shell without job control inherits SIGINT ignored, which a run rightly keeps ignoring."""
+    by a shell without job control (`make test &`, two suites at once) inherits SIGINT ignored, which
+    a run rightly keeps ignoring (POSIX: a background job is not the terminal's to interrupt). Every
+    child a test signals is started with this (`preexec_fn`)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def as_a_background_suite() -> Iterator[None]:
+    """This process ignores SIGINT, as a suite started by `make test &` does, while a child is started
+    in the block: a child that is to take Ctrl-C must not inherit that (see `foreground`)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def spawn(argv: list[str], **kwargs) -> subprocess.Popen[str]:
@@ -31,7 +45,7 @@ def spawn(argv: list[str], **kwargs) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         cwd=kwargs.pop("cwd", ROOT),
-        preexec_fn=kwargs.pop("preexec_fn", _foreground),
+        preexec_fn=kwargs.pop("preexec_fn", foreground),
         env={**os.environ, "PYTHONFAULTHANDLER": "1", **kwargs.pop("env", {})},  # SIGABRT: every stack
         **kwargs,
     )

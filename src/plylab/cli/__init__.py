@@ -140,4 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    sys.exit(main())
+    """The command as an installed script written before `plylab.entry` named it calls it."""
+    from ..entry import entry as start
+
+    start()

@@ -107,10 +107,11 @@ class LocalEngine:
         self.fixed_threads = n_threads or threads_setting()  # None: chosen before each call
         self.threads = self.fixed_threads or max_threads()
         self.choice = choice or choice_setting()
-        # llama.cpp prints context notes to fd 2 even when not verbose. A full-size sliding-window
-        # cache keeps every prompt token, so a kept prefix is always whole (Gemma 3 slides 5 of its 6
-        # layers); the sequences beside the prompt's score the labels of a choice (`choice.py`).
-        with _quiet_stderr(), _context_params(n_seq_max=SEQ_MAX, kv_unified=True):
+        # llama.cpp's notes are dropped where they are written (`_quiet_llama`). A full-size
+        # sliding-window cache keeps every prompt token, so a kept prefix is always whole (Gemma 3
+        # slides 5 of its 6 layers); the sequences beside the prompt's score the labels of a choice.
+        _quiet_llama()
+        with _context_params(n_seq_max=SEQ_MAX, kv_unified=True):
             self._llama: Llama | None = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
@@ -295,21 +296,46 @@ def _context_params(**fields: int | bool) -> Iterator[None]:
         lib.llama_context_default_params = original
 
 
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence file descriptor 2 (C code writes there directly) for the enclosed block."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no fd 2 at all: nothing to silence
-        yield
+class _Unsuppressed:
+    """llama-cpp-python's `suppress_stdout_stderr`, doing nothing (see `_quiet_llama`)."""
+
+    def __init__(self, disable: bool = True) -> None:
+        pass
+
+    def __enter__(self) -> _Unsuppressed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_DROPPED_LOGS: list[object] = []  # the log callback, kept alive as long as llama.cpp may call it
+
+
+def _quiet_llama() -> None:
+    """llama.cpp says nothing on the terminal: its log lines (context notes, a loader's warnings)
+    are dropped by a log callback of ours, and llama-cpp-python's own silencing is turned off.
+
+    That silencing (`verbose=False`) pointed the process's file descriptors 1 and 2 and
+    `sys.stdout`/`sys.stderr` at /dev/null for the whole load, from the worker thread the load runs
+    in: whatever the main thread wrote meanwhile was lost. A Ctrl-C during the load ended the run
+    with exit 130 and no line at all, its closing line written to /dev/null. Idempotent."""
+    if _DROPPED_LOGS:
         return
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+    import ctypes
+
+    import llama_cpp
+    import llama_cpp._internals
+    import llama_cpp.llama
+
+    def drop(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        return None
+
+    callback = llama_cpp.llama_log_callback(drop)
+    _DROPPED_LOGS.append(callback)
+    llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
+    for module in (llama_cpp.llama, llama_cpp._internals):
+        module.suppress_stdout_stderr = _Unsuppressed  # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=256)
