@@ -13,7 +13,6 @@ from dataclasses import replace
 
 from ..errors import UserError
 from ..render.table import Table
-from ..specs import parse_spec
 
 __all__ = ["BATCH_NOTE", "batch_note", "batched", "batched_roles", "noted"]
 
@@ -25,6 +24,8 @@ BATCH_NOTE = (
 
 def batched(spec: str) -> bool:
     """Did the `llm` player `spec` ask for its replies in a batch (`batch=on`)?"""
+    from ..specs import parse_spec  # pydantic: not on the path of `plylab --help`, which imports the tables
+
     try:
         parsed = parse_spec(spec)
     except UserError:
