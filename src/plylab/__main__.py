@@ -1,5 +1,62 @@
-"""`python -m plylab` is the `plylab` command."""
+"""The front door: `python -m plylab` and the `plylab` script start and end here.
 
-from .entry import entry
+A Ctrl-C before the command runs, or after it has said its last line, is one line (or nothing more)
+and exit 130, never a traceback.
 
-entry()
+Between the two, `cli.main` owns Ctrl-C (one line, exit 130) and a run owns it while it plays
+(`harness.driver`). Before: Python's own handler raised KeyboardInterrupt wherever the interpreter
+was, and a Ctrl-C in the first half second, inside the imports of `plylab.cli` (typer, the
+commands), ended the process with a page of traceback. After: a Ctrl-C while the interpreter shuts
+down (joining a thread that loads the model, closing engines in `atexit`) raised it in the middle of
+that clean-up, printed as "Exception ignored in ..." with its traceback.
+
+Until `entry` runs, this module imports nothing of plylab's and only `os`, `signal` and `sys`, so its handler is in
+place within milliseconds of the interpreter's start (a Ctrl-C earlier than that, while Python
+itself starts, is Python's). A SIGINT the process was started ignoring (a job a shell without job
+control put in the background) stays ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from types import FrameType
+
+
+def _interrupted_starting(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C before the command ran: nothing was written or started yet; say so and stop."""
+    os.write(2, b"plylab: interrupted\n")
+    os._exit(130)
+
+
+def _interrupted_ending(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C after the command returned: every game is saved and its line said; what is left is
+    the interpreter's clean-up, which the system does as well (memory, the model; an engine ends
+    when its input closes). Stop now, with what was written flushed."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe, a closed stream: nothing more can be said
+            pass
+    os._exit(130)
+
+
+def entry() -> None:
+    """The `plylab` command (the console script and `python -m plylab`)."""
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ours:
+        signal.signal(signal.SIGINT, _interrupted_starting)
+    from .cli import main
+
+    if ours:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    code = main()
+    if ours:
+        signal.signal(signal.SIGINT, _interrupted_ending)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    entry()

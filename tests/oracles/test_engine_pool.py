@@ -152,7 +152,7 @@ def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Pat
         plan.matchups = [dataclasses.replace(m, score_limit="nodes=3000") for m in plan.matchups]
         job = next(iter(plan.jobs()))
         engine_mod._close_all()
-        engine_mod._POOLS[str(engine_path("stockfish"))] = engine_pool.EnginePool(
+        engine_mod._POOLS[str(engine_path("stockfish"))] = engine_mod.EnginePool(
             "stockfish", str(engine_path("stockfish")), size=3
         )
         record = asyncio.run(play_game(job))

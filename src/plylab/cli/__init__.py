@@ -137,10 +137,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("plylab: interrupted", file=sys.stderr)
         return 130
-
-
-def entry() -> None:
-    """The command as an installed script written before `plylab.entry` named it calls it."""
-    from ..entry import entry as start
-
-    start()

@@ -1,4 +1,6 @@
-"""Engine processes that grade positions concurrently: one per core the run may use, each one thread.
+"""How many engine processes grade positions at once: one per core the run may use, each one thread.
+
+The pool itself is `oracles.engine.EnginePool`; this module sizes it (and is what the backends ask).
 
 One Stockfish process searching one position at a time is what grading a chess move costs (a
 search at the default 20,000 nodes takes one core about 34 ms), so a run grading with one process
@@ -22,18 +24,8 @@ its task), so a run never starts more graders than it has cores.
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
-from ..errors import ProviderFailure, UserError
-
-if TYPE_CHECKING:
-    import chess
-
-    from .engine import Engine, Evaluation, Limit
+from ..errors import UserError
 
 ENGINES_ENV = "PLYLAB_ENGINES"
 MAX_ENGINES = 1024
@@ -70,92 +62,3 @@ def pool_size() -> int:
             )
         return n
     return _share[0] if _share else cores()
-
-
-class EnginePool:
-    """Up to `size` processes of one engine, lent one search at a time; threads to grade on.
-
-    The first process starts now (a missing or broken engine is said before any game, and its
-    name and version are the grades' source); the others when a search finds every one busy.
-    `executor`: `size` threads on which graders run, so that many positions are searched at once.
-    """
-
-    def __init__(self, name: str, path: str, size: int | None = None) -> None:
-        from .engine import Engine
-
-        self.name, self.path = name, path
-        self.size = pool_size() if size is None else max(1, size)
-        self._cond = threading.Condition()
-        self._idle: list[Engine] = []
-        self._engines: list[Engine] = []
-        self._starting = 0
-        self._closed = False
-        first = Engine(name, path)
-        self._engines.append(first)
-        self._idle.append(first)
-        self.ident, self.version = first.ident, first.version
-        self.executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix=f"{name} grader")
-
-    @property
-    def started(self) -> int:
-        """Processes started so far (live or restarted), at most `size`."""
-        with self._cond:
-            return len(self._engines)
-
-    def pids(self) -> list[int]:
-        """The live processes' ids (for tests and the bench: none is left after `close`)."""
-        with self._cond:
-            return [p for e in self._engines if (p := e.pid()) is not None]
-
-    @contextmanager
-    def engine(self) -> Iterator[Engine]:
-        """An idle process for one search: one already started, else a new one while fewer than
-        `size` run, else the first to come back."""
-        from .engine import Engine
-
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
-                if self._idle:
-                    engine: Engine | None = self._idle.pop()
-                    break
-                if len(self._engines) + self._starting < self.size:
-                    engine = None
-                    self._starting += 1
-                    break
-                self._cond.wait()
-        if engine is None:  # started outside the lock: a handshake takes a while
-            try:
-                engine = Engine(self.name, self.path)
-            finally:
-                with self._cond:
-                    self._starting -= 1
-                    self._cond.notify()
-            with self._cond:
-                self._engines.append(engine)
-                if self._closed:
-                    engine.close()
-                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
-        try:
-            yield engine
-        finally:
-            with self._cond:
-                self._idle.append(engine)
-                self._cond.notify()
-
-    def analyse(self, board: chess.Board, limit: Limit) -> Evaluation:
-        """The position searched by whichever process is idle (the same search in any of them)."""
-        with self.engine() as engine:
-            return engine.analyse(board, limit)
-
-    def close(self) -> None:
-        """Every process closed (a search in progress is waited for, within its deadline); queued
-        grading dropped. Nothing of the pool outlives this."""
-        with self._cond:
-            self._closed = True
-            engines = list(self._engines)
-            self._cond.notify_all()
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for engine in engines:
-            engine.close()
