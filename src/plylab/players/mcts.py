@@ -8,17 +8,17 @@ which backs proven wins and losses up the tree. `solve=false` (plain UCT, a weak
 
 On a hidden-information game `mcts` is information-set MCTS: OpenSpiel's Python ISMCTSBot ("adapted
 from the C++ implementation": the same budget, uct_c, rollouts, unlimited world samples and final
-policy, the most visited move), which samples worlds from the mover's information state. It runs on
-numpy streams seeded from the job's seed -- its tie-breaks and final draw, its rollouts and the
-worlds it samples (a resampler that draws from that stream, not OpenSpiel's unseeded default) -- so a
-game replays move for move. OpenSpiel's C++ ISMCTSBot does not, whatever its seeds (the same bot,
-seeds and states give other moves even in one process: the order it visits its hash maps in
-varies); it is 40-60 times faster (bench/RESULTS-mcts.md) and stays an opt-in, `search=ismcts_cpp`.
-Where the engine cannot sample worlds (liar's dice, phantom tic-tac-toe: no
-`ResampleFromInfostate`), it is determinized MCTS instead: `worlds` worlds the mover cannot tell from
-the real one (players.worlds), the C++ MCTSBot searching each with an equal share of the budget, and
-the move most visited over all of them played; `search=determinized` plays that on every
-hidden-information game.
+policy, the C++ default -- the move drawn in proportion to its visits), which samples worlds from
+the mover's information state. It runs on numpy streams seeded from the job's seed -- its tie-breaks
+and final draw, its rollouts and the worlds it samples (a resampler that draws from that stream, not
+OpenSpiel's unseeded default) -- so a game replays move for move. OpenSpiel's C++ ISMCTSBot does
+not, whatever its seeds (the same bot, seeds and states give other moves even in one process: the
+order it visits its hash maps in varies); it is 20-60 times faster per move
+(bench/RESULTS-hidden.md) and stays an opt-in, `search=ismcts_cpp`. Where the engine cannot sample
+worlds (liar's dice, phantom tic-tac-toe: no `ResampleFromInfostate`), it is determinized MCTS
+instead: `worlds` worlds the mover cannot tell from the real one (players.worlds), the C++ MCTSBot
+searching each with an equal share of the budget, and the move most visited over all of them played;
+`search=determinized` plays that on every hidden-information game.
 """
 
 from __future__ import annotations
@@ -90,7 +90,10 @@ def ismcts_bot(engine: pyspiel.Game, options: MctsOptions, sims: int, rng: rando
     """
     search = np.random.RandomState(rng.randrange(2**31))
     evaluator = os_mcts.RandomRolloutEvaluator(options.rollouts, np.random.RandomState(rng.randrange(2**31)))
-    bot = os_ismcts.ISMCTSBot(engine, evaluator, options.uct_c, sims, random_state=search)
+    final = os_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT  # the C++ bot's default
+    bot = os_ismcts.ISMCTSBot(
+        engine, evaluator, options.uct_c, sims, random_state=search, final_policy_type=final
+    )
     bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, search.uniform))
     return bot
 
