@@ -3,8 +3,10 @@
 Per game (Kuhn, Leduc, Liar's dice, phantom tic-tac-toe), CPU time (time.process_time, so a shared
 machine's load does not inflate it) of: a random-vs-random game through the session; one sampled
 world the mover cannot tell from the real one (players/worlds.py, the determinized search's step);
-one `mcts` move (ISMCTSBot where OpenSpiel resamples, determinized MCTS elsewhere) and one
-`mcts:search=determinized` move, both at the default 1000 simulations. With --write the figures go
+one `mcts` move (OpenSpiel's Python ISMCTSBot, seeded, where OpenSpiel resamples, determinized MCTS
+elsewhere), one `mcts:search=ismcts_cpp` move (its C++ ISMCTSBot: faster, not reproducible from its
+seed; determinized where OpenSpiel cannot resample) and one `mcts:search=determinized` move, all at the
+default 1000 simulations. With --write the figures go
 to bench/RESULTS-hidden.md with the command and machine.
 """
 
@@ -66,7 +68,7 @@ def _figures(game: str) -> str:
     g = get_game(game)
     f = g.formulation("standard")
     moves = {}
-    for spec in ("mcts", "mcts:search=determinized"):
+    for spec in ("mcts", "mcts:search=ismcts_cpp", "mcts:search=determinized"):
         player = make_player(spec, g, 7)
         todo = iter(states[:20])
 
@@ -77,7 +79,8 @@ def _figures(game: str) -> str:
         moves[spec] = _cpu(move, 20)
     return (
         f"{game:<12} random game {per_game * 1e3:7.2f} ms · world {per_world * 1e3:6.2f} ms · "
-        f"mcts move {moves['mcts'] * 1e3:7.1f} ms · determinized move "
+        f"mcts move {moves['mcts'] * 1e3:7.1f} ms · ismcts_cpp move "
+        f"{moves['mcts:search=ismcts_cpp'] * 1e3:6.1f} ms · determinized move "
         f"{moves['mcts:search=determinized'] * 1e3:7.1f} ms"
     )
 

@@ -4,7 +4,11 @@ determinized MCTS over sampled worlds elsewhere (and on request), and the worlds
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -29,6 +33,38 @@ def test_determinized_mcts_replays_its_games(game: str) -> None:
     for job in plan.jobs():
         a, b = asyncio.run(play_game(job)), asyncio.run(play_game(job))
         assert [m.action for m in a.moves] == [m.action for m in b.moves] and a.returns == b.returns
+
+
+# Plays a plan's games in a fresh process and prints each game's moves: a reproducible player replays
+# them in another process (the C++ ISMCTSBot did not even within one).
+_PLAY = """
+import asyncio, json, sys
+from plylab.harness.plan import single_plan
+from plylab.harness.session import play_game
+plan = single_plan(sys.argv[1], "standard", sys.argv[2], "random", 20, int(sys.argv[3]), None)
+print(json.dumps([[m.action for m in asyncio.run(play_game(j)).moves] for j in plan.jobs()]))
+"""
+
+
+def _moves_in_a_new_process(game: str, player: str, seed: int) -> list[list[int]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAY, game, player, str(seed)],
+        capture_output=True, text=True, timeout=300, env=os.environ.copy(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+# A small budget: the C++ bot's games differed from run to run at it, and 20 games stay cheap.
+@pytest.mark.parametrize(
+    "game", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)]
+)  # leduc_poker: about 20 s, in `make test` only
+def test_ismcts_replays_its_games_in_another_process(game: str) -> None:
+    """The default search on a resampling game is information-set MCTS, seeded by the job alone."""
+    player = "mcts:sims=100"
+    first = _moves_in_a_new_process(game, player, 1)
+    assert _moves_in_a_new_process(game, player, 1) == first
+    assert _moves_in_a_new_process(game, player, 2) != first
 
 
 @pytest.mark.slow  # 20 searched games of liars_dice: half a minute or more, in `make test` only

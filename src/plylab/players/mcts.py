@@ -6,22 +6,31 @@ rollout, and MCTS-Solver (`solve=true`, OpenSpiel's MCTSBot default and the pape
 which backs proven wins and losses up the tree. `solve=false` (plain UCT, a weaker opponent) and
 `sims=N` are opt-in keys.
 
-On a hidden-information game `mcts` is OpenSpiel's C++ information-set MCTS (`ISMCTSBot`, the same
-budget, uct_c and rollouts), which samples worlds from the mover's information state. Where the
-engine cannot sample them (liar's dice, phantom tic-tac-toe: no `ResampleFromInfostate`), it is
-determinized MCTS instead: `worlds` worlds the mover cannot tell from the real one (players.worlds),
-the C++ MCTSBot searching each with an equal share of the budget, and the move most visited over
-all of them played. OpenSpiel's ISMCTSBot does not replay move for move from its seed (the order it
-visits its hash maps in varies), so a game with it is not reproducible; `search=determinized` plays
-determinized MCTS on every hidden-information game, which is.
+On a hidden-information game `mcts` is information-set MCTS: OpenSpiel's Python ISMCTSBot ("adapted
+from the C++ implementation": the same budget, uct_c, rollouts, unlimited world samples and final
+policy, the C++ default -- the move drawn in proportion to its visits), which samples worlds from
+the mover's information state. It runs on numpy streams seeded from the job's seed -- its tie-breaks
+and final draw, its rollouts and the worlds it samples (a resampler that draws from that stream, not
+OpenSpiel's unseeded default) -- so a game replays move for move. OpenSpiel's C++ ISMCTSBot does
+not, whatever its seeds (the same bot, seeds and states give other moves even in one process: the
+order it visits its hash maps in varies); it is 20-60 times faster per move
+(bench/RESULTS-hidden.md) and stays an opt-in, `search=ismcts_cpp`. Where the engine cannot sample
+worlds (liar's dice, phantom tic-tac-toe: no `ResampleFromInfostate`), it is determinized MCTS
+instead: `worlds` worlds the mover cannot tell from the real one (players.worlds), the C++ MCTSBot
+searching each with an equal share of the budget, and the move most visited over all of them played;
+`search=determinized` plays that on every hidden-information game.
 """
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts as os_ismcts
+from open_spiel.python.algorithms import mcts as os_mcts
 from pydantic import Field
 
 from ..games import GameDef, get_game
@@ -47,9 +56,9 @@ class MctsOptions(Params):
     solve: bool = True  # MCTS-Solver, as OpenSpiel's default and the paper
     # hidden-information games the engine cannot resample: worlds searched per move (determinized MCTS)
     worlds: int = Field(10, ge=1, le=10_000)
-    # hidden information: ismcts where OpenSpiel resamples (else determinized); determinized always
-    # (reproducible move for move: OpenSpiel's ISMCTSBot is not, whatever its seed)
-    search: Literal["ismcts", "determinized"] = "ismcts"
+    # hidden information: ismcts where OpenSpiel resamples (else determinized); ismcts_cpp the same
+    # search in OpenSpiel's C++ bot (faster, but not reproducible from its seed); determinized always
+    search: Literal["ismcts", "ismcts_cpp", "determinized"] = "ismcts"
 
 
 @lru_cache(maxsize=256)
@@ -72,6 +81,23 @@ def resamples(game: GameDef) -> bool:
     return True
 
 
+def ismcts_bot(engine: pyspiel.Game, options: MctsOptions, sims: int, rng: random.Random) -> pyspiel.Bot:
+    """OpenSpiel's Python ISMCTSBot with the C++ bot's defaults, drawing only from `rng`'s seeds.
+
+    Its own stream breaks ties and draws the final move, a second one plays the rollouts, and the
+    worlds come from a resampler that draws from the first: OpenSpiel's default resampler uses an
+    unseeded sampler, which alone would make a game differ from run to run.
+    """
+    search = np.random.RandomState(rng.randrange(2**31))
+    evaluator = os_mcts.RandomRolloutEvaluator(options.rollouts, np.random.RandomState(rng.randrange(2**31)))
+    final = os_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT  # the C++ bot's default
+    bot = os_ismcts.ISMCTSBot(
+        engine, evaluator, options.uct_c, sims, random_state=search, final_policy_type=final
+    )
+    bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, search.uniform))
+    return bot
+
+
 @register_player
 class MctsPlayer(Player[MctsOptions]):
     name = "mcts"
@@ -79,8 +105,9 @@ class MctsPlayer(Player[MctsOptions]):
     summary = (
         "OpenSpiel C++ MCTSBot (MCTS-Solver), random rollouts; sims=N (default: the paper's 1000 for "
         "tic-tac-toe and Nim, 5000 for Connect Four), solve=false for plain UCT, uct_c, rollouts; on "
-        "hidden-information games ISMCTSBot, or determinized MCTS over `worlds` sampled worlds where "
-        "the engine cannot resample (search=determinized: always, reproducible)"
+        "hidden-information games information-set MCTS (search=ismcts_cpp: OpenSpiel's faster C++ "
+        "ISMCTSBot, not reproducible from its seed), or determinized MCTS over `worlds` sampled worlds "
+        "where the engine cannot resample (search=determinized: always)"
     )
     cpu_bound = True
 
@@ -105,14 +132,21 @@ class MctsPlayer(Player[MctsOptions]):
         """One search from `state` with this player's bot; the root shows what the search proved."""
         return self._bot().mcts_search(state)
 
-    def _ismcts(self) -> pyspiel.ISMCTSBot:
+    def _ismcts(self) -> pyspiel.Bot:
+        """This player's information-set MCTS bot, every random draw of it from the job's seed."""
         bot = getattr(self, "_cached_ismcts", None)
+        if bot is None:
+            bot = self._cached_ismcts = ismcts_bot(self.game.engine, self.options, self.sims, self.rng)
+        return bot
+
+    def _ismcts_cpp(self) -> pyspiel.ISMCTSBot:
+        bot = getattr(self, "_cached_ismcts_cpp", None)
         if bot is None:
             o = self.options
             seed = self.rng.randrange(2**31)
             self._evaluator = pyspiel.RandomRolloutEvaluator(o.rollouts, seed)
             bot = pyspiel.ISMCTSBot(seed + 1, self._evaluator, o.uct_c, self.sims)
-            self._cached_ismcts = bot
+            self._cached_ismcts_cpp = bot
         return bot
 
     def _determinized(self, turn: Turn) -> Decision:
@@ -141,7 +175,9 @@ class MctsPlayer(Player[MctsOptions]):
         if self.game.perfect_information:
             return Decision(self._bot().step(turn.state))
         if self.options.search == "ismcts" and self._resamples:
-            return Decision(self._ismcts().step(turn.state))
+            return Decision(int(self._ismcts().step(turn.state)))
+        if self.options.search == "ismcts_cpp" and self._resamples:
+            return Decision(self._ismcts_cpp().step(turn.state))
         return self._determinized(turn)
 
     @property
