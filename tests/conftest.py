@@ -55,6 +55,24 @@ def local_model():
     return get_model("local")
 
 
+# A test file whose every test is in a lane (`pytestmark = pytest.mark.model`, `[pytest.mark.model, ...]`,
+# `browser_marks`): a run that leaves that lane out does not import the file at all, so the fast lane
+# pays nothing to collect what it never runs (the model, Ray and Playwright imports).
+_FILE_LANE = re.compile(
+    r"^pytestmark = \[?[^\n]*?(?:pytest\.mark\.(model|ray|browser|slow)\b|\*?(browser)_marks\b)", re.M
+)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Skip importing a test file whose module mark puts it in a lane the `-m` expression leaves out."""
+    expr = config.getoption("markexpr") or ""
+    if collection_path.suffix != ".py" or "not " not in expr:
+        return None
+    found = _FILE_LANE.search(collection_path.read_text(encoding="utf-8"))
+    lane = found and (found.group(1) or found.group(2))
+    return True if lane and re.search(rf"\bnot {lane}\b", expr) else None
+
+
 # Fixtures that load the local model: a test using one belongs to the `model` lane.
 MODEL_FIXTURES = {"local_model"}
 # Skip reasons that mean a piece of the set-up is missing, not that a test does not apply.

@@ -28,6 +28,7 @@ def test_gnubgs_thresholds_mark_an_error_above_each() -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(gnubg_path() is None, reason="gnubg is not installed (make engines)")
 def test_report_gives_error_per_decision_pr_and_marks(cli, tmp_path: Path) -> None:
     """Per turn, as gnubg counts: a double's two halves one decision (their errors added), unforced

@@ -48,6 +48,7 @@ def test_wilson_and_t_quantiles_match_scipy_without_importing_it():
             assert t_quantile(p, df) == pytest.approx(float(stdtrit(df, p)), rel=1e-11)
 
 
+@pytest.mark.slow
 def test_cluster_bootstrap_of_a_small_store_needs_no_numpy_and_agrees_with_the_numpy_path(monkeypatch):
     """Up to SMALL games the resampling is plain Python (numpy's import was most of a small report's
     start-up); both generators estimate the same interval, and each is the same on every call."""

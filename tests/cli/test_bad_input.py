@@ -95,6 +95,7 @@ def test_bad_report_options(cli, tmp_path):
         assert res.code == 2 and needle in res.err, res.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "player, needle",
     [

@@ -59,6 +59,7 @@ def test_rerun_skips_finished_games_and_extends(checked_store, cli):
     assert before == 5
 
 
+@pytest.mark.slow
 def test_runs_are_deterministic(tmp_path, cli):
     rows = []
     for name in ("a", "b"):

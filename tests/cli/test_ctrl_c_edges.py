@@ -58,6 +58,7 @@ def test_ctrl_c_while_the_command_imports_is_one_line_and_130(tmp_path: Path) ->
     assert done.stderr == "plylab: interrupted\n" and done.stdout == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -81,6 +82,7 @@ def test_ctrl_c_while_the_interpreter_shuts_down_adds_nothing_and_is_130(
         assert "tic_tac_toe" in done.stdout and done.stderr == ""
 
 
+@pytest.mark.slow
 def test_a_run_signalled_before_it_starts_keeps_sigint_ignored_when_started_ignoring_it(
     tmp_path: Path,
 ) -> None:

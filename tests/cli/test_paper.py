@@ -55,6 +55,7 @@ def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, says):
     assert says in r.err and len(r.err.strip().splitlines()) == 1, r.err
 
 
+@pytest.mark.slow
 def test_reference_rows_and_every_format(cli, tmp_path):
     store = str(tmp_path / "s.sqlite")
     r = cli("paper", "run", "table7", "--references", "--games", "4", "--store", store, "--quiet")

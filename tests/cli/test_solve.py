@@ -83,6 +83,7 @@ def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) ->
     assert r.err.count("\n") == 1 and r.err.startswith("plylab: error: ") and message in r.err
 
 
+@pytest.mark.slow
 def test_solve_takes_generic_and_parametrised_games(cli) -> None:
     """Any game with an oracle: moves in its listed labels (mnk), or Nim's PILE:TAKE under any piles."""
     r = cli("solve", "--game", "mnk:m=3,n=3,k=3", "--moves", "x(1,1) o(0,1)", "--format", "json")

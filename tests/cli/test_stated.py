@@ -19,6 +19,7 @@ def server(monkeypatch):
         yield srv
 
 
+@pytest.mark.slow
 def test_always_half_and_half_has_openspiels_uniform_exploitability(cli, server, tmp_path) -> None:
     server.queue(*[Behaviour(text='{"Pass": 0.5, "Bet": 0.5}') for _ in range(12)])
     store = tmp_path / "s.sqlite"
@@ -32,6 +33,7 @@ def test_always_half_and_half_has_openspiels_uniform_exploitability(cli, server,
     assert "exploitability 0.4583" in again.out and len(server.requests) == 12  # the store's replies
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, message",
     [

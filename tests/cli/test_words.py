@@ -44,6 +44,7 @@ def test_every_clue_study_option_has_help() -> None:
     assert missing == []
 
 
+@pytest.mark.slow
 def test_one_game_is_one_game_not_one_games(cli, tmp_path) -> None:  # noqa: ANN001
     store = str(tmp_path / "s.sqlite")
     args = ["run", "--game", "tic_tac_toe", "--player", "random", "--opponent", "random", "--games", "1"]

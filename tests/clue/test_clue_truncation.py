@@ -18,6 +18,7 @@ def cut_server(monkeypatch: pytest.MonkeyPatch):
         yield server
 
 
+@pytest.mark.slow
 def test_cut_replies_are_counted_in_the_clue_report(cli, tmp_path, cut_server) -> None:
     store = tmp_path / "clue.sqlite"
     cut_server.queue(*[Behaviour(text='{"action": "sugg', finish_reason="length")] * 40)

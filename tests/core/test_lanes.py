@@ -48,6 +48,7 @@ def test_missing_setup_fails_under_ci(inner: pytest.Pytester, monkeypatch: pytes
     result.stdout.fnmatch_lines(["*missing set-up is a failure*"])
 
 
+@pytest.mark.slow
 def test_a_module_level_importorskip_fails_under_ci(
     inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,7 @@ import pytest
 from plylab.cli import main
 
 
+@pytest.mark.slow
 def test_a_broken_clue_player_module_fails_the_import() -> None:
     """`plylab.clue` registers clue-llm by importing it; a module that cannot be imported must say so
     (the old code swallowed any missing `plylab.*` module and the player silently vanished)."""

@@ -81,7 +81,9 @@ def test_chance_is_drawn_from_the_job_seed(game: str) -> None:
     assert [m.state for m in a.moves] != [m.state for m in c.moves]
 
 
-@pytest.mark.parametrize("game", MCTS_SAMPLE)
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=pytest.mark.slow) if g in SLOW_TO_PLAY else g for g in MCTS_SAMPLE]
+)
 def test_mcts_plays_a_sample(game: str) -> None:
     rec = play(game, player="mcts:sims=50")
     assert rec.forfeit_by is None and rec.outcome in ("win", "draw", "loss")

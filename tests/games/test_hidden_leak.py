@@ -234,6 +234,7 @@ class AnnouncesHiddenMoves(HumanPlayer):
         return state
 
 
+@pytest.mark.slow
 def test_the_screen_check_catches_a_count_of_hidden_moves() -> None:
     found, _ = screen_leaks("phantom_ttt", 40, human=AnnouncesHiddenMoves)
     assert found

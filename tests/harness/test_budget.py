@@ -118,6 +118,7 @@ def test_budget_stops_then_a_larger_one_resumes(cli, tmp_path: Path, model: str)
     assert f"finished: 8/8 games saved in {store} ({8 - saved} played now, {saved} already there)" in more.out
 
 
+@pytest.mark.slow
 def test_replies_from_the_cache_do_not_count(cli, tmp_path: Path, model: str) -> None:
     store = tmp_path / "s.sqlite"
     assert run(cli, store, model).code == 0

@@ -54,6 +54,7 @@ def test_grid_plan_runs_every_matchup(cli, grid_store):
         assert set(r["optimality"]) >= {"rate", "low", "high", "scored"}
 
 
+@pytest.mark.slow
 def test_every_format_renders(cli, grid_store):
     md = cli("report", "--store", str(grid_store), "--format", "markdown").out
     assert md.startswith("| game | formulation |") and "mcts:sims=20" in md
@@ -89,6 +90,7 @@ def test_listing_commands(cli):
     } <= players
 
 
+@pytest.mark.slow
 def test_pivot_tables_by_formulation(cli, tmp_path):
     store = tmp_path / "f.sqlite"
     for form in ("standard", "magic_square"):

@@ -58,6 +58,7 @@ def test_a_run_against_the_equilibrium_is_reported_with_intervals(cli, tmp_path:
     )
 
 
+@pytest.mark.slow
 def test_the_equilibrium_table_names_each_row_s_run_and_formulation_in_every_format(
     cli, tmp_path: Path
 ) -> None:

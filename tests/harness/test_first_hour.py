@@ -38,6 +38,7 @@ def test_after_the_demo_a_plain_report_shows_its_games(cli, tmp_path, monkeypatc
     assert any(r["player"] == "llm:model=local,output=enum" for r in rows)
 
 
+@pytest.mark.slow
 def test_a_missing_store_names_the_stores_in_its_folder(cli, tmp_path):
     results = tmp_path / "results"
     assert cli(*run_args("nim", games=2, store=results / "demo.sqlite")).code == 0
@@ -71,6 +72,7 @@ def _two_runs_of_one_matchup(cli, store: Path) -> None:
         s.close()
 
 
+@pytest.mark.slow
 def test_report_rows_name_their_run_and_an_unfinished_runs_status(cli, tmp_path):
     store = tmp_path / "s.sqlite"
     _two_runs_of_one_matchup(cli, store)

@@ -44,6 +44,7 @@ def test_dry_run_prints_the_forecast_and_creates_no_store(cli, tmp_path: Path) -
     assert not store.exists()
 
 
+@pytest.mark.slow
 def test_a_run_states_its_forecast_first_and_learns_from_the_stores_earlier_moves(
     cli, tmp_path: Path, server: FakeOpenAIServer
 ) -> None:

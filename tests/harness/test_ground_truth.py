@@ -67,6 +67,7 @@ def test_mcts_on_nim_against_optimal_completes_and_is_scored(cli, tmp_path):
     assert opt["cluster_low"] <= opt["rate"] <= opt["cluster_high"]
 
 
+@pytest.mark.slow
 def test_connect_four_is_scored_exactly(cli, tmp_path):
     store = tmp_path / "s.sqlite"
     assert cli(*run_args("connect_four", "mcts:sims=200", "optimal", games=4, store=store)).code == 0

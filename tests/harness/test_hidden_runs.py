@@ -92,6 +92,7 @@ def test_kill_and_resume_plays_exactly_the_planned_games(
             assert (returns, actions) == (rec.returns, [m.action for m in rec.moves])
 
 
+@pytest.mark.slow
 def test_report_shows_outcomes_and_mean_payoff(tmp_path: Path, cli) -> None:
     store = tmp_path / "s.sqlite"
     for game in ("kuhn_poker", "tic_tac_toe"):

@@ -97,6 +97,7 @@ def _corrupt(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+@pytest.mark.slow
 def test_run_refuses_a_damaged_store_with_the_readers_line(cli, tmp_path: Path) -> None:
     path = _store(cli, tmp_path / "s.sqlite", games=200)
     _corrupt(path)

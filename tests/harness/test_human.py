@@ -96,6 +96,7 @@ def test_a_person_sees_each_board_the_replies_the_end_and_who_won(tmp_path):
     assert "run '" in seen and "1/1 game saved" in seen
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_path):
     store = tmp_path / "s.sqlite"
     with as_a_background_suite():
@@ -113,6 +114,7 @@ def test_ctrl_c_at_the_move_prompt_stops_at_once_without_saving_half_a_game(tmp_
         assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_handed_to_another_thread_still_stops_the_run(tmp_path):
     """The kernel may hand a process's SIGINT to any of its threads. Sent here to one that is not the
     main one (the prompt's reader, the lease's heartbeat or the progress bar), as that rare delivery

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from plylab.harness.plan import GAMES_PER_MATCHUP, PlanFile
 from tests.support.cli import run_args
 
 
+@pytest.mark.slow
 def test_run_defaults_to_the_papers_100_games(cli, tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     res = cli(*run_args("nim", store=store))

@@ -39,6 +39,7 @@ def test_a_toy_study_runs_through_the_cli_stops_on_ctrl_c_and_resumes(tmp_path: 
     assert rows == [(i, i * i) for i in range(40)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_is_an_interruption_whatever_the_cancellation_became(tmp_path: Path, sig: int) -> None:
     """Ctrl-C cancels the study's task; what is cancelled may fail on its way out (a library's

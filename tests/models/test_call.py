@@ -112,6 +112,7 @@ def test_a_store_written_before_the_rule_resumes_with_no_new_call(cli, tmp_path)
     assert len(turns) == 2 and all(turns)
 
 
+@pytest.mark.slow
 def test_reaper_components_seed_by_the_rule_and_old_runs_keep_theirs(server, remote) -> None:
     from plylab.players.reaper.calls import Caller
     from plylab.seeds import derive_seed

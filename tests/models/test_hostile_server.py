@@ -242,6 +242,7 @@ def test_keys_quoted_by_a_server_are_scrubbed_from_store_output_and_pages(cli, t
     assert failed and "bad key: Bearer [redacted]" in failed[0]["attempts"]
 
 
+@pytest.mark.slow
 def test_an_error_message_quoting_the_key_is_scrubbed(hostile):
     model = get_model("openai-api/hostile/error", base_url=hostile.url, backoff=0.01)
     hostile.queue(quoting(401))

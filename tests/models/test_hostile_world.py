@@ -67,6 +67,7 @@ def test_parse_json_refuses_deep_nesting_in_one_line(text: str) -> None:
     assert parse_json('{"a": "[[[[" , "b": [[1]]}') == {"a": "[[[[", "b": [[1]]}  # brackets in strings
 
 
+@pytest.mark.slow
 def test_a_deeply_nested_reply_is_unparseable_and_replays_as_a_failure(cli, tmp_path: Path, hostile) -> None:
     store = tmp_path / "s.sqlite"
     spec = f"llm:model=openai-api/hostile/m,base_url={hostile.url},output=json"
@@ -97,6 +98,7 @@ def test_clue_and_reaper_read_a_nested_reply_as_unparseable() -> None:
         read_planner('{"kind": "plan", "subtask_1": ' + "[" * DEEP + "]" * DEEP + "}", 2)
 
 
+@pytest.mark.slow
 def test_clue_run_records_a_nested_reply(cli, tmp_path: Path, hostile) -> None:
     store = tmp_path / "clue.sqlite"
     hostile.queue(*[Hostile(body=completion(json.dumps(NESTED_MOVE)))] * 40)

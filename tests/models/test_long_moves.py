@@ -27,6 +27,7 @@ def test_an_attempt_has_room_for_15k_tokens_and_the_move_for_retries(remote) -> 
     assert REMOTE_DEFAULTS.timeout is not None and REMOTE_DEFAULTS.timeout >= 3 * attempt  # room to retry
 
 
+@pytest.mark.slow
 def test_a_slow_first_attempt_is_retried_and_the_fast_one_answers(server, remote) -> None:
     server.queue(Behaviour(delay=4.0, text="too late"), Behaviour(text="ANSWER: B2"))
     reply = run(remote.generate(HI, config=GenerateConfig(timeout=20, attempt_timeout=1, max_retries=2)))
@@ -55,6 +56,7 @@ def test_a_reset_first_connection_is_retried_then_answered(hostile) -> None:
     assert len(hostile.requests) == 2
 
 
+@pytest.mark.slow
 def test_a_reset_on_every_attempt_stops_after_max_retries_as_a_connection_failure(hostile) -> None:
     model = get_model("openai-api/fake/reset-always", base_url=hostile.url, backoff=0.01)
     hostile.queue(*[Hostile(reset=True)] * 10)

@@ -75,6 +75,7 @@ def test_sdk_does_not_retry_underneath(server, remote):
     assert len(server.requests) == 1
 
 
+@pytest.mark.slow
 def test_retries_back_off_on_our_schedule(server, monkeypatch):
     model = get_model("openai-api/fake/backoff", base_url=server.url, backoff=0.3)
     server.queue(Behaviour(status=500), Behaviour(text="ok"))
@@ -91,6 +92,7 @@ def test_exhausted_retries_name_the_cause(server, remote):
     assert len(server.requests) == 3
 
 
+@pytest.mark.slow
 def test_client_errors_are_not_retried(server, remote):
     server.queue(Behaviour(status=400))
     with pytest.raises(ModelError) as err:
@@ -227,6 +229,7 @@ def test_one_instance_per_name_and_options(server):
 # -- a server that refuses json_schema (llama-cpp-python's does, with HTTP 500) ----------------------
 
 
+@pytest.mark.slow
 def test_a_refused_json_schema_falls_back_to_json_object_at_once(api_key, monkeypatch):
     from tests.models.hostile_server import HostileServer
 

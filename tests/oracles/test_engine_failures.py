@@ -162,6 +162,7 @@ def test_fairy_stockfish_takes_a_negative_skill(cli, tmp_path: Path) -> None:
     assert done.code == 0 and "1/1 game saved" in done.out, done.err
 
 
+@pytest.mark.slow
 def test_a_bad_engine_deadline_is_one_line(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     done = _run(

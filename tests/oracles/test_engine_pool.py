@@ -45,6 +45,7 @@ def _live(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(tmp_path: Path) -> None:
     decisions = _decisions(games=2, plies=12)
@@ -65,6 +66,7 @@ def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(
     assert len(pids[2]) == 2 and not any(_live(p) for p in pids[1] + pids[2])
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_a_position_two_threads_need_at_once_is_searched_once(tmp_path: Path) -> None:
     """The grades of consecutive moves share a position (after the one, before the next)."""
@@ -136,6 +138,7 @@ def test_a_run_grades_the_same_with_one_engine_or_three(tmp_path: Path) -> None:
     assert one == three
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Path) -> None:
     """The session hands each move to the pool's threads: one game's positions are searched by
@@ -166,6 +169,7 @@ def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Pat
     assert pids and not any(_live(p) for p in pids)
 
 
+@pytest.mark.slow
 def test_a_failing_engine_in_a_pool_is_still_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     env = {**install(fake, "hang", after=6), "PLYLAB_ENGINE_TIMEOUT": "2", "PLYLAB_ENGINES": "3"}

@@ -55,6 +55,7 @@ def turn_values(oracle: GnubgOracle, state: pyspiel.State) -> list[float]:
     return sorted(values.values(), reverse=True)
 
 
+@pytest.mark.slow
 def test_opening_61_is_13_7_8_7_at_gnubgs_equity(oracle: GnubgOracle) -> None:
     state = opening((6, 1))
     values = oracle.play_values(state)
@@ -114,6 +115,7 @@ def test_plays_map_onto_gnubgs_over_random_games(oracle: GnubgOracle) -> None:
     assert checked >= 20
 
 
+@pytest.mark.slow
 def test_backgammon_declares_gnubg_and_a_forced_play_is_not_informative() -> None:
     game = get_game("backgammon")
     assert game.ground_truth is not None and game.ground_truth.kind == "engine"
@@ -153,6 +155,7 @@ def test_games_lists_backgammon_as_graded_by_gnubg(cli) -> None:
     assert " engine " in line and "(graded by gnubg)" in line
 
 
+@pytest.mark.slow
 def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
     """A gnubg that never answers is killed at the deadline, started once more, then fails in one error."""
     import time
@@ -197,6 +200,7 @@ def test_the_default_level_is_gnubgs_own_analysis_level() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_default_level_agrees_with_gnubgs_2ply_hint(analysis: GnubgOracle) -> None:
     """On fixed positions, the plays the grader takes to 2 plies are gnubg's own (its hint with the
     analysis filter): the same number, the same equities to gnubg's three decimals, the same best."""
@@ -212,6 +216,7 @@ def test_the_default_level_agrees_with_gnubgs_2ply_hint(analysis: GnubgOracle) -
         )
 
 
+@pytest.mark.slow
 def test_a_play_the_filter_left_out_is_graded_at_2_plies(analysis: GnubgOracle) -> None:
     """gnubg's analysis evaluates the play made at the deepest ply even where its filter left it out:
     the grade of the opening 6-1's worst play is its 2-ply equity (gnubg's hint over every play at 2
@@ -248,6 +253,7 @@ def test_score_sets_gnubgs_level_and_refuses_others(cli, tmp_path: Path) -> None
     )
 
 
+@pytest.mark.slow
 def test_where_one_play_survives_the_filter_gnubg_goes_deeper_only_for_an_error(
     analysis: GnubgOracle,
 ) -> None:
@@ -279,6 +285,7 @@ def test_where_one_play_survives_the_filter_gnubg_goes_deeper_only_for_an_error(
     assert grade.expected[worse] != pytest.approx(zero[worse], abs=1e-6)
 
 
+@pytest.mark.slow
 def test_the_opt_in_1ply_level_agrees_with_gnubgs_1ply_hint() -> None:
     """`--score plies=1`: the same filter at 1 ply, gnubg's own 1-ply hint under it."""
     assert GNUBG is not None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from plylab.games import get_game
 from plylab.harness.store import connect
 from plylab.oracles.graded import Grade, expected_score, grade_of
@@ -18,6 +20,7 @@ def _states(state, seen):  # every reachable non-terminal state once
         _states(state.child(a), seen)
 
 
+@pytest.mark.slow
 def test_exact_grade_agrees_with_optimality_at_every_tic_tac_toe_state() -> None:
     game = get_game("tic_tac_toe")
     oracle = game.oracle()

@@ -130,6 +130,7 @@ def test_where_pig_has_ground_truth() -> None:
     assert get_game("pig:piglet=true").ground_truth is None  # a coin, not a die
 
 
+@pytest.mark.slow
 def test_plylab_run_reports_optimality_against_the_exact_policy(cli, tmp_path) -> None:
     store = tmp_path / "p.sqlite"
     r = cli(*run_args("pig:winscore=30", "random", "optimal", games=6, store=store))

@@ -79,6 +79,7 @@ def test_where_a_game_is_exact_is_derived_from_the_rule(name) -> None:
     assert get_game(SMALL[name]).ground_truth is not None
 
 
+@pytest.mark.slow
 def test_plylab_games_says_where_the_table_scores_and_why_go_has_none(cli) -> None:
     out = cli("games").out
     line = next(ln for ln in out.splitlines() if ln.startswith("breakthrough "))

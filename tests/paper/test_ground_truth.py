@@ -40,6 +40,7 @@ def _games(store_path, name):
         s.close()
 
 
+@pytest.mark.slow
 def test_optimal_vs_optimal_under_every_formulation(tmp_path):
     """Obfuscations keep the game tree (003 l.96): optimal play gives the game's value in each one:
     tic-tac-toe always drawn, Nim always won by the second player, Connect Four by the first."""

@@ -26,6 +26,7 @@ def test_an_unlimited_engine_plays_the_same_games_twice(cli, tmp_path) -> None:
     assert _moves(stores[0]) == _moves(stores[1]) and len(_moves(stores[0])) > 10
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_an_elo_below_the_engines_floor_plays_at_the_floor_and_says_so(cli, tmp_path) -> None:
     done = cli("run", "--game", "chess", "--player", "stockfish:elo=1320,nodes=300", "--opponent", "random",

@@ -58,6 +58,7 @@ def test_gnubgs_named_levels_as_gnubg_defines_them() -> None:
     assert LEVELS["world_class"].filter == "normal" and LEVELS["world_class"].prune
 
 
+@pytest.mark.slow
 def test_weaker_levels_lose_more_equity_per_decision_than_expert_reproducibly() -> None:
     """Graded at 0 plies (expert's own level, so expert loses nothing), beginner and casual lose
     equity on the same fixed positions; gnubg's deterministic noise gives the same plays again."""
@@ -79,6 +80,7 @@ def test_weaker_levels_lose_more_equity_per_decision_than_expert_reproducibly() 
     assert loss["beginner"] > 0.01 and loss["casual"] > 0.01
 
 
+@pytest.mark.slow
 def test_expert_plays_what_the_grader_values_best_at_0_plies(cli, tmp_path: Path) -> None:
     """At `expert` gnubg plays at the level `--score plies=0` grades at: no equity lost on any decision."""
     store = str(tmp_path / "s.sqlite")
@@ -100,6 +102,7 @@ def test_an_unknown_level_is_one_line(cli) -> None:
     assert r.code == 2 and "level" in r.err and "beginner" in r.err and "Traceback" not in r.err
 
 
+@pytest.mark.slow
 def test_world_class_plays_gnubgs_own_2ply_choice() -> None:
     """world_class's play on fixed positions is gnubg's best by its own 2-ply hint under the 'normal'
     move filter (8 within 0.16), the setting gnubg's world class uses."""

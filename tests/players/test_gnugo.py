@@ -81,6 +81,7 @@ def test_random_against_gnugo_level_1_plays_to_the_end(cli, tmp_path) -> None:
     assert row["losses"] == 2  # GNU Go beats a random player
 
 
+@pytest.mark.slow
 def test_a_gtp_call_has_a_deadline() -> None:
     """An engine that never answers fails in one line within the deadline, and is killed."""
     engine = Gtp(["sleep", "30"], timeout=0.5)

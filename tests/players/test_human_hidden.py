@@ -31,6 +31,7 @@ def test_a_human_at_kuhn_poker_sees_its_card_and_not_the_other(tmp_path) -> None
     assert "Payoffs:" in out and ("You win." in out or "You lose." in out)
 
 
+@pytest.mark.slow
 def test_a_human_plays_phantom_tic_tac_toe_that_reveals_the_count_of_turns(tmp_path) -> None:
     """`obstype=reveal-numturns` (the count of turns in the information state) stopped the human's
     first screen with an IndexError; now the game is played to its end, the count on screen."""

@@ -469,6 +469,7 @@ def test_the_papers_high_effort_is_sent_where_the_provider_takes_it(server):
     assert "reasoning_effort" not in body
 
 
+@pytest.mark.slow
 def test_reasoning_summaries_are_asked_for_by_key(server):
     base = f"llm:model=openai-api/play/m,base_url={server.url}"
     for spec, summary in (
@@ -525,6 +526,7 @@ def test_a_provider_failure_leaves_the_move_undecided_by_default(server):
     assert failure.value.kind == "timeout"
 
 
+@pytest.mark.slow
 def test_a_non_default_output_is_named_in_the_table(server, cli, tmp_path):
     """Constrained decoding is not the paper's protocol: every table shows the key with the player."""
     store = tmp_path / "s.sqlite"

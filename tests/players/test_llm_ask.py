@@ -126,6 +126,7 @@ def test_no_legal_sample_is_a_failure_under_the_policy() -> None:
     assert d.action is None and d.failure == "unparseable" and len(d.attempts) == 2
 
 
+@pytest.mark.slow
 def test_a_run_stores_every_sample_and_counts_their_tokens(cli, tmp_path, monkeypatch) -> None:
     with FakeOpenAIServer() as server:
         monkeypatch.setenv("FAKE_BASE_URL", server.url)
@@ -258,6 +259,7 @@ def test_each_information_set_gets_its_own_answer() -> None:
     assert got.strategy["2"] == {0: 0.0, 1: 1.0} and got.strategy["0"] == {0: 1.0, 1: 0.0}
 
 
+@pytest.mark.slow
 def test_the_report_prices_the_stated_distribution_beside_the_drawn_move(cli, tmp_path, monkeypatch) -> None:
     """Always (1/2, 1/2) in Kuhn poker: the stated distribution's loss is the mean over informative
     decisions of half of each move's loss, read back from the stored grades."""

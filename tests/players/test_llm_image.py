@@ -34,6 +34,7 @@ def _asked(server, view: str):
     return decision, content, state
 
 
+@pytest.mark.slow
 def test_the_image_sent_is_the_sites_board(server):
     decision, content, state = _asked(server, "image")
     assert isinstance(content, list), "view=image sends parts, not one text"

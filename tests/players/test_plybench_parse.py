@@ -156,6 +156,7 @@ def test_plylab_reads_every_reply_as_plybench_does(corpus: str) -> None:
         assert None in theirs and "<B2>" in theirs
 
 
+@pytest.mark.slow
 def test_the_default_prompt_states_plybenchs_one_line_format() -> None:
     """plybench asks for `Action: <format>` on a line of its own, the action only, no explanation;
     plylab's default prompt asks for the same line (the format its legal moves as listed)."""

@@ -27,6 +27,7 @@ def test_made_names_print_their_specs_canonically_and_given_names_as_given() -> 
         assert printed_run_name(given) == given
 
 
+@pytest.mark.slow
 def test_report_prints_a_runs_name_with_canonical_specs(tmp_path: Path, cli) -> None:
     store = tmp_path / "s.sqlite"
     assert cli(*run_args("tic_tac_toe", "mcts:sims=20,solve=off", "random", games=2, store=store)).code == 0

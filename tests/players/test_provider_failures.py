@@ -41,6 +41,7 @@ def report(cli, store: Path) -> dict:  # noqa: ANN001
     return json.loads(cli("report", "--store", str(store), "--format", "json").out)["matchups"][0]
 
 
+@pytest.mark.slow
 def test_a_failure_that_persists_leaves_the_game_unfinished_and_the_same_command_plays_it(
     cli, tmp_path, server
 ):
@@ -74,6 +75,7 @@ def test_a_failure_is_retried_with_back_off_and_the_game_goes_on(cli, tmp_path, 
     assert report(cli, store)["failures"] == 0
 
 
+@pytest.mark.slow
 def test_the_old_policy_forfeits_on_a_provider_failure_as_a_named_key(cli, tmp_path, server):
     store = tmp_path / "s.sqlite"
     server.queue(*FAILING)
@@ -85,6 +87,7 @@ def test_the_old_policy_forfeits_on_a_provider_failure_as_a_named_key(cli, tmp_p
     assert row["failures"] == 1 and "on_provider_failure=forfeit" in row["player"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "policy, saved", [("", []), (",on_provider_failure=forfeit", [(0, "failure", "provider_error")])]
 )
@@ -106,6 +109,7 @@ def clue_failures(store: Path) -> list[str]:
     return [t["failure_kind"] for t in support.clue_turns(store) if t["failure_kind"] is not None]
 
 
+@pytest.mark.slow
 def test_a_clue_game_is_left_unfinished_too_and_played_on_re_run(cli, tmp_path, server):
     store = tmp_path / "c.sqlite"
     seats = ["clue-llm:model=openai-api/infra/clue", "clue-random", "clue-random"]
@@ -120,6 +124,7 @@ def test_a_clue_game_is_left_unfinished_too_and_played_on_re_run(cli, tmp_path, 
     assert clue_games(store) == [0] and "provider_error" not in clue_failures(store)
 
 
+@pytest.mark.slow
 def test_clue_keeps_the_old_pass_as_a_named_key(cli, tmp_path, server):
     store = tmp_path / "c.sqlite"
     seats = [

@@ -28,6 +28,7 @@ def spec(server: FakeOpenAIServer, extra: str = "") -> str:
     return f"llm:model=openai-api/batched/m,base_url={server.url}{extra}"
 
 
+@pytest.mark.slow
 def test_plylab_report_says_which_replies_came_from_a_batch(cli, tmp_path: Path, server) -> None:  # noqa: ANN001
     store = tmp_path / "s.sqlite"
     batched, plain = spec(server, ",batch=on"), spec(server)
@@ -59,6 +60,7 @@ def test_an_unbatched_store_has_no_note(cli, tmp_path: Path, server) -> None:  #
     assert NOTE not in cli("report", "--store", str(store)).out
 
 
+@pytest.mark.slow
 def test_plylab_suite_report_says_which_replies_came_from_a_batch(
     cli,  # noqa: ANN001
     tmp_path: Path,

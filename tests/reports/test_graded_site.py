@@ -9,11 +9,14 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from plylab.cli import main
 from plylab.reports.gamelist import seat_choices
 from plylab.reports.truth import ground_truth
 
 
+@pytest.mark.slow
 def test_a_kuhn_site_shows_the_graded_scale(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     play = ["run", "--game", "kuhn_poker", "--player", "random", "--opponent", "equilibrium", "--games", "10"]

@@ -137,6 +137,7 @@ def test_a_broken_report_module_fails_loudly(cli, tmp_path: Path, monkeypatch: p
         cli("report", "--store", str(store_path), "--html", str(tmp_path / "site"))
 
 
+@pytest.mark.slow
 def test_a_long_reply_is_stored_once(cli, tmp_path: Path) -> None:
     """A 5 MB reply: the move's `reply` column holds it; its attempt refers to it instead of a
     second copy; the replay page and the export put it back (issue 15 point 7)."""

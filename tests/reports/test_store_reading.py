@@ -173,6 +173,7 @@ def _checkpointed(path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.slow
 def test_a_store_with_corrupted_pages_is_one_line(cli, tmp_path: Path) -> None:
     path = _store(cli, tmp_path / "s.sqlite", games=200)
     _checkpointed(path)

@@ -40,6 +40,7 @@ def test_a_clue_suite_built_twice_from_one_seed_is_the_same_bytes_and_hash(tmp_p
     assert suite.hash == a.hash and suite.positions == a.positions
 
 
+@pytest.mark.slow
 def test_every_stored_truth_is_what_the_live_sat_oracle_entails(tmp_path: Path) -> None:
     """Read back from the file, each snapshot's state rebuilt from its history: a fresh oracle on the
     mover's view entails exactly the stored facts (outside its hand), all true in the deal; the matrix
@@ -114,6 +115,7 @@ def _alternative_history(pos: Position, game: Any) -> tuple[int, ...] | None:
     return tuple(state.history())
 
 
+@pytest.mark.slow
 def test_no_clue_snapshot_prompt_shows_what_its_seat_cannot_know() -> None:
     """The suites' hidden-information test for Clue: each snapshot, rebuilt in another deal its seat
     cannot tell apart, gives the same view, information state and prompts (history and matrix)."""
@@ -197,6 +199,7 @@ def test_clue_suite_build_show_run_report_end_to_end(
     assert html.count("clue-oracle: <b>") == 12 and "missed 0" in html
 
 
+@pytest.mark.slow
 def test_a_clue_suite_from_a_stored_run_holds_that_runs_turns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

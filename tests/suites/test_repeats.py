@@ -31,6 +31,7 @@ def _rows(store: Path) -> list[tuple[int, str, int, int | None]]:
         return [tuple(r) for r in rows]
 
 
+@pytest.mark.slow
 def test_repeats_answer_each_position_n_times_with_their_own_seeds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

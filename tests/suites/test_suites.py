@@ -86,6 +86,7 @@ def test_every_stored_value_is_the_live_oracles(game: str, n: int) -> None:
         assert pos.features["chance"] == pytest.approx(len(grade.best_actions) / len(pos.moves))
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_a_chess_suite_is_graded_once_at_the_stated_limit() -> None:
     """Every legal move searched at the build's limit, which the file states; the values are what
@@ -291,6 +292,7 @@ def _safe_answers(store: Path) -> list[tuple[int, str]]:
         return []
 
 
+@pytest.mark.slow
 def test_suite_build_run_report_end_to_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -327,6 +329,7 @@ def test_suite_build_run_report_end_to_end(
         assert code == 0 and "optimal" in out and "random" in out
 
 
+@pytest.mark.slow
 def test_a_connect_four_suite_builds_runs_and_reports_from_the_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -457,6 +460,7 @@ t0002,6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,g8h8 d1d8,700,80,95,1000,backRankMat
 """
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_lichess_puzzles_import_with_the_first_move_applied(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -521,6 +525,7 @@ def test_a_suite_runs_on_ray_with_the_same_answers(tmp_path: Path) -> None:
     assert len(runs["local"]) == 20 and runs["ray"] == runs["local"]
 
 
+@pytest.mark.slow
 def test_the_site_draws_each_suite_position_with_every_players_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -146,6 +146,7 @@ def test_the_entry_point_names_the_tasks_module() -> None:
     assert registry_find(lambda i: i.type == "modelapi" and registry_unqualified_name(i) == "plylab")
 
 
+@pytest.mark.slow
 def test_a_game_per_sample_sides_switched_each_call_an_event_each_sample_scored(tmp_path: Path) -> None:
     """A scripted model that never names a move, `on_failure=random` playing a random move in its
     place (recorded as the model's failure): a sample per game, sides switched, one ModelEvent per
@@ -176,6 +177,7 @@ def test_a_game_per_sample_sides_switched_each_call_an_event_each_sample_scored(
     assert names["optimal"].metrics["plylab/wilson_high"].value == pytest.approx(wilson(best, n).high)
 
 
+@pytest.mark.slow
 def test_a_model_that_cannot_move_forfeits_and_scores_a_failure(tmp_path: Path) -> None:
     log = eval_in_process(tmp_path, "scripted-nomove/m", game="tic_tac_toe", opponent="random", games=2)
     assert log.status == "success", log.error
@@ -187,6 +189,7 @@ def test_a_model_that_cannot_move_forfeits_and_scores_a_failure(tmp_path: Path) 
         assert math.isnan(value["optimal"])  # no move played: unscored, not a zero
 
 
+@pytest.mark.slow
 def test_inspect_batch_reaches_the_generate_config_of_every_move(tmp_path: Path) -> None:
     """`inspect eval --batch`: the eval's generate config reaches each move's call (its ModelEvent
     records the config the provider was asked with), beside plylab's own per-call seed. Whether a
@@ -207,6 +210,7 @@ def test_inspect_batch_reaches_the_generate_config_of_every_move(tmp_path: Path)
     assert all(e.config.seed is not None for e in events)  # plylab's seed per call (models.call)
 
 
+@pytest.mark.slow
 def test_the_llm_players_batch_key_reaches_inspects_generate_config(tmp_path: Path) -> None:
     """`llm:...,batch=on` (plylab's own runs and `-T player=batch=on`): the same door, inspect's `batch`."""
     from plylab.models import GenerateConfig as PlylabConfig
@@ -233,6 +237,7 @@ def _scripted_other() -> type[ModelAPI]:
     return ScriptedAPI
 
 
+@pytest.mark.slow
 def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcript(tmp_path: Path) -> None:
     """`-T opponent=llm:... --model-role opponent=M`: the opponent's moves are calls of inspect's role
     model, each a ModelEvent of the sample with the role `opponent`, one per opponent move, asked
@@ -267,6 +272,7 @@ def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcrip
         )
 
 
+@pytest.mark.slow
 def test_an_llm_opponents_spec_model_is_the_roles_default_and_the_model_role_wins(tmp_path: Path) -> None:
     """`-T opponent=llm:model=M`: M is the `opponent` role's default (the task declares it), and
     `--model-role opponent=N` replaces it, as inspect lets an eval's roles replace a task's."""
@@ -296,6 +302,7 @@ def test_an_llm_opponents_spec_model_is_the_roles_default_and_the_model_role_win
     assert {e.model for e in events_by_role(sample)["opponent"]} == {"scripted-other/from-role"}
 
 
+@pytest.mark.slow
 def test_an_opponent_role_for_an_opponent_without_a_model_is_one_clear_error(tmp_path: Path) -> None:
     log = eval_in_process(
         tmp_path, "scripted-nomove/m", roles={"opponent": "scripted-other/o"}, game="tic_tac_toe", games=1

@@ -15,6 +15,7 @@ from plylab.cli import main
 from tests.tasks.test_inspect_game import eval_in_process  # also registers the scripted model
 
 
+@pytest.mark.slow
 def test_report_reads_game_logs_back_with_the_logs_figures(tmp_path: Path) -> None:
     from plylab.tasks.logs import import_game_logs
 

@@ -35,6 +35,7 @@ def eval_suite(tmp: Path, model: str, **task_args: Any) -> Any:
     return log
 
 
+@pytest.mark.slow
 def test_a_sample_per_position_its_target_the_best_moves_its_metadata_the_truth(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -80,6 +81,7 @@ def test_bad_task_parameters_are_one_clear_error(tmp_path: Path, monkeypatch: py
         suite(suite="t", output="enums")
 
 
+@pytest.mark.slow
 def test_suite_report_reads_inspect_logs_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
