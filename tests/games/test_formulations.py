@@ -109,7 +109,13 @@ def test_state_counts() -> None:
 
 # The other six symmetries and the second relabelling seed walk the same code again, and the two
 # costliest structured specs (seconds each) are covered by their cheaper siblings: `make test` only.
-SLOW_SPECS = {*MAGIC_INSTANCES[2:], f"relabel:seed={RELABEL_SEEDS[1]}", "struct", "struct:fields=3"}
+SLOW_SPECS = {
+    *MAGIC_INSTANCES[2:],
+    f"relabel:seed={RELABEL_SEEDS[1]}",
+    "struct",
+    "struct:fields=3",
+    "struct:actions=5",
+}
 
 
 @pytest.mark.parametrize(

@@ -66,8 +66,8 @@ def _refused_in_one_line(done: subprocess.CompletedProcess[str], spec: str, says
     assert not [p.name for p in folder.iterdir() if p.name.startswith("core")]
 
 
-# A crash (SIGSEGV) and an OpenSpiel error that then crashes in the fast lane; the others in `make test`.
-FAST_CRASHING = {"leduc_poker:starting_player=1000000", "universal_poker:numSuits=0"}
+# One crash (SIGSEGV) in the fast lane; the others in `make test`.
+FAST_CRASHING = {"leduc_poker:starting_player=1000000"}
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,9 @@ def test_reasoning_and_usage_come_back(server, remote):
     assert reply.latency > 0 and reply.stop_reason == "stop"
 
 
-@pytest.mark.parametrize("status", [500, 502, 503, 429])
+@pytest.mark.parametrize(
+    "status", [pytest.param(500, marks=pytest.mark.slow), 502, pytest.param(503, marks=pytest.mark.slow), 429]
+)
 def test_transient_errors_are_retried_by_inspect_alone(server, remote, status):
     server.queue(Behaviour(status=status), Behaviour(status=status), Behaviour(text="ok"))
     reply = run(remote.generate(HI, config=GenerateConfig(max_retries=3)))

@@ -57,8 +57,9 @@ def _moves_in_a_new_process(game: str, player: str, seed: int) -> list[list[int]
 
 # A small budget: the C++ bot's games differed from run to run at it, and 20 games stay cheap.
 @pytest.mark.parametrize(
-    "game", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)]
-)  # leduc_poker: about 20 s, in `make test` only
+    "game",
+    [pytest.param("kuhn_poker", marks=pytest.mark.slow), pytest.param("leduc_poker", marks=pytest.mark.slow)],
+)  # two fresh processes each (kuhn_poker about 3 s, leduc_poker about 20 s): in `make test` only
 def test_ismcts_replays_its_games_in_another_process(game: str) -> None:
     """The default search on a resampling game is information-set MCTS, seeded by the job alone."""
     player = "mcts:sims=100"
