@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.engines import needs_fairy, needs_stockfish
+from tests.support.engines import live, needs_fairy, needs_stockfish
 from tests.support.fake_engine import install
 
 DEADLINE = "2"  # PLYLAB_ENGINE_TIMEOUT: seconds per engine call, so a hang costs 3 x 2 s here
@@ -58,18 +58,9 @@ def _children(parent: int, text: str) -> list[int]:
                 ppid = int(f.read().rsplit(")", 1)[1].split()[1])
         except OSError:
             continue
-        if ppid == parent and text in cmd and _live(int(pid)):
+        if ppid == parent and text in cmd and live(int(pid)):
             pids.append(int(pid))
     return pids
-
-
-def _live(pid: int) -> bool:
-    """Running (not a zombie, not gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _run(store: Path, player: str, score: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -198,4 +189,4 @@ def test_ctrl_c_during_an_engine_game_stops_it_at_once_and_leaves_no_engine(tmp_
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert "interrupted" in out and time.monotonic() - started < 20
-    assert [pid for pid in engines if _live(pid)] == []  # closed by the run: none orphaned
+    assert [pid for pid in engines if live(pid)] == []  # closed by the run: none orphaned

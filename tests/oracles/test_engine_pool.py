@@ -18,7 +18,7 @@ from plylab.errors import UserError
 from plylab.games import get_game
 from plylab.oracles import engine_pool
 from plylab.oracles.engine import EngineOracle, EvalCache, Limit, engine_path
-from tests.support.engines import needs_stockfish
+from tests.support.engines import live, needs_stockfish
 from tests.support.fake_engine import install
 
 FAST = Limit(nodes=3000)
@@ -35,14 +35,6 @@ def _decisions(games: int, plies: int) -> list[tuple[object, int]]:
             state.apply_action(action)
         out.append((state.clone(), rng.choice(state.legal_actions())))
     return out
-
-
-def _live(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.slow
@@ -63,7 +55,7 @@ def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(
             oracle.close()
     assert started == {1: 1, 2: 2}  # two processes did search, each its share of the positions
     assert graded[1] == graded[2]  # evaluations, best moves, lines and losses: identical
-    assert len(pids[2]) == 2 and not any(_live(p) for p in pids[1] + pids[2])
+    assert len(pids[2]) == 2 and not any(live(p) for p in pids[1] + pids[2])
 
 
 @pytest.mark.slow
@@ -166,7 +158,7 @@ def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Pat
     finally:
         engine_mod._close_all()
         del os.environ["PLYLAB_CACHE"]
-    assert pids and not any(_live(p) for p in pids)
+    assert pids and not any(live(p) for p in pids)
 
 
 @pytest.mark.slow
@@ -180,7 +172,7 @@ def test_a_failing_engine_in_a_pool_is_still_one_line_and_leaves_nothing(tmp_pat
     lines = [x for x in done.stderr.splitlines() if not x.startswith("run '")]
     assert len(lines) == 1 and lines[0].startswith(f"plylab: stockfish ({fake / 'stockfish'}) failed 3 times")
     assert "unfinished by provider failures" in done.stdout, done.stdout
-    assert not any(_live(p) for p in _pids_of(str(fake)))
+    assert not any(live(p) for p in _pids_of(str(fake)))
 
 
 def _pids_of(text: str) -> list[int]:
@@ -225,7 +217,7 @@ def test_on_ray_each_worker_grades_where_it_plays_and_the_grades_are_local_s(tmp
         assert len(local) > 40 and all(g != "None" for _, _, g in on_ray)
         assert on_ray == local
         assert not _pids_of(str(folder))  # Ray's processes are gone
-        assert not [p for p in _pids_with_env(str(folder)) if _live(p)]  # and no engine they started
+        assert not [p for p in _pids_with_env(str(folder)) if live(p)]  # and no engine they started
 
 
 def _pids_with_env(text: str) -> list[int]:

@@ -12,3 +12,12 @@ needs_stockfish = pytest.mark.skipif(
 needs_fairy = pytest.mark.skipif(
     engine_path("fairy-stockfish") is None, reason="no fairy-stockfish (make engines installs it)"
 )
+
+
+def live(pid: int) -> bool:
+    """Running: not a zombie, not gone (read from /proc, so a test sees what the kernel sees)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
