@@ -52,7 +52,7 @@ GAME = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity, 
 
 
 def decisions(count: int, seed: int = 0) -> list[pyspiel.State]:
-    rng, out = random.Random(seed), []
+    rng, out = random.Random(seed), list[pyspiel.State]()
     while len(out) < count:
         state = get_game(GAME).engine.new_initial_state()
         while not state.is_terminal() and len(out) < count:
