@@ -11,10 +11,15 @@ analysis level: 2-ply, move filter "large"):
 - `gnubg hint`: gnubg's own CLI analysing the same decisions at the same level (`hint`, the same
   move filter), one process for all, its start-up subtracted (a run with every command but `hint`).
 
+`--pool-only`: decisions graded per second at the default level by pools of one and two gnubg
+processes (`GnubgPool`), every decision handed at once to the pool's threads as the session hands
+them, a fresh pool each (its first process warm, the second started when needed), cold cache; the
+section "Graded by a pool" of `--out` is replaced with it.
+
 Each figure is the least of `--repeats` runs (a fresh gnubg each): the machine is shared, and gnubg's
 `evaluate` call itself swings from under 1 to 10 ms under load.
 
-Usage: python bench/bench_gnubg.py [--decisions 40] [--decisions0 200] [--repeats 3] [--out bench/RESULTS-gnubg.md]
+Usage: python bench/bench_gnubg.py [--decisions 40] [--decisions0 200] [--repeats 3] [--pool-only] [--out bench/RESULTS-gnubg.md]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from plylab.oracles.gnubg import (
     LEVEL_KEYS,
     Board,
     GnubgOracle,
+    GnubgPool,
     GnubgProcess,
     Level,
     board_of,
@@ -46,7 +52,7 @@ GAME = "backgammon:scoring_type=full_scoring"  # gnubg's cubeless money equity, 
 
 
 def decisions(count: int, seed: int = 0) -> list[pyspiel.State]:
-    rng, out = random.Random(seed), []
+    rng, out = random.Random(seed), list[pyspiel.State]()
     while len(out) < count:
         state = get_game(GAME).engine.new_initial_state()
         while not state.is_terminal() and len(out) < count:
@@ -89,16 +95,59 @@ def gnubg_cli(path: str, script: str) -> float:
     return time.perf_counter() - t
 
 
+POOL_HEADING = "## Graded by a pool"
+
+
+def pool_rate(path: str, states: list[pyspiel.State], played: list[int], size: int) -> float:
+    """Decisions graded per second by a fresh pool of `size` at the default level, all at once."""
+    pool = GnubgPool(path, size=size, timeout=600)
+    pool.evaluate([board_of(states[0], 0)], 0)  # the first process started and warm before timing
+    oracle = GnubgOracle(pool, ANALYSIS)
+    executor = oracle.executor
+    assert executor is not None
+    t = time.perf_counter()
+    for future in [executor.submit(oracle.grade, s, a) for s, a in zip(states, played, strict=True)]:
+        future.result()
+    rate = len(states) / (time.perf_counter() - t)
+    oracle.close()
+    return rate
+
+
+def pool_section(path: str, count: int, repeats: int) -> list[str]:
+    states = decisions(count)
+    rng = random.Random(1)
+    played = [rng.choice(s.legal_actions()) for s in states]
+    rates = {n: max(pool_rate(path, states, played, n) for _ in range(repeats)) for n in (1, 2)}
+    return [
+        POOL_HEADING,
+        "",
+        f"Command: `python bench/bench_gnubg.py --pool-only --decisions {count} --repeats {repeats}`, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end (shared). {count} decisions "
+        "at the default level handed at once to the pool's threads (as the session does), cold cache, the "
+        "best of the repeats: "
+        f"a pool of one graded {rates[1]:.2f} decisions/s, a pool of two {rates[2]:.2f} "
+        f"({rates[2] / rates[1]:.2f}x); the same grades either way (tests/oracles/test_gnubg.py).",
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--decisions", type=int, default=40, help="decisions graded at the default level")
     ap.add_argument("--decisions0", type=int, default=200, help="decisions graded at plies=0")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--pool-only", action="store_true", help="only the pool section (pools of one and two)")
     ap.add_argument("--out", default="bench/RESULTS-gnubg.md")
     args = ap.parse_args()
     path = gnubg_path()
     if path is None:
         raise SystemExit("gnubg is not installed (make engines): nothing to measure")
+    if args.pool_only:
+        out = Path(args.out)
+        kept = out.read_text().split(POOL_HEADING)[0].rstrip("\n") if out.exists() else ""
+        section = pool_section(path, args.decisions, args.repeats)
+        out.write_text((kept + "\n\n" if kept else "") + "\n".join(section) + "\n")
+        print("\n".join(section))
+        return
     rows = []
     for level, count in ((LEVEL_KEYS[0], args.decisions0), (ANALYSIS, args.decisions)):
         states = decisions(count)

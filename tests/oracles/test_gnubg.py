@@ -5,6 +5,7 @@ the many-position checks at the opt-in 0-ply level, which costs a twenty-fifth a
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from plylab.oracles.gnubg import (
     LEVEL_KEYS,
     Board,
     GnubgOracle,
+    GnubgPool,
     GnubgProcess,
     board_of,
     gnubg_path,
@@ -153,6 +155,71 @@ def test_games_lists_backgammon_as_graded_by_gnubg(cli) -> None:
     assert r.code == 0, r.err
     (line,) = [x for x in r.out.splitlines() if x.startswith("backgammon ")]
     assert " engine " in line and "(graded by gnubg)" in line
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+def test_grades_are_the_same_whatever_the_pool_size() -> None:
+    """gnubg's evaluation is deterministic: fixed decisions graded by one process, and at once by a
+    pool of two on its threads (as the session grades), get identical grades; no process outlives it."""
+    assert GNUBG is not None
+    states = decisions(4, seed=5)
+    one = GnubgOracle(GnubgPool(GNUBG, size=1, timeout=60), LEVEL_KEYS[0])
+    try:
+        alone = [one.grade(s, s.legal_actions()[-1]) for s in states]
+    finally:
+        one.close()
+    pool = GnubgPool(GNUBG, size=2, timeout=60)
+    two = GnubgOracle(pool, LEVEL_KEYS[0])
+    assert two.executor is pool.executor
+    try:
+        futures = [two.executor.submit(two.grade, s.clone(), s.legal_actions()[-1]) for s in states]
+        together = [f.result() for f in futures]
+        assert pool.started == 2
+        pids = pool.pids()
+        assert len(pids) == 2
+    finally:
+        two.close()
+    assert [(g.expected, g.detail) for g in together] == [(g.expected, g.detail) for g in alone]
+    assert pool.pids() == [] and not any(alive(p) for p in pids)
+
+
+def test_backgammon_grades_on_the_pools_threads() -> None:
+    """The declared ground truth hands the session its pool's threads (moves graded while the game goes on)."""
+    game = get_game("backgammon")
+    assert game.ground_truth is not None
+    grader = game.ground_truth.grader(game, "plies=0")
+    assert grader is not None and getattr(grader, "executor", None) is not None
+
+
+@pytest.mark.slow
+def test_a_stuck_gnubg_in_a_pool_fails_within_its_deadline(tmp_path: Path) -> None:
+    """Two grades at once, each on its own stuck gnubg: each fails in one line within its deadline
+    (killed, started once more, killed), and no process is left."""
+    import time
+
+    stuck = tmp_path / "gnubg"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    pool = GnubgPool(str(stuck), size=2, timeout=0.5)
+    graded = GnubgOracle(pool)
+    state = opening((6, 1))
+    t = time.monotonic()
+    futures = [graded.executor.submit(graded.grade, state.clone(), a) for a in state.legal_actions()[:2]]
+    for future in futures:
+        with pytest.raises(ProviderFailure, match="within 0.5 s.*left unfinished") as info:
+            future.result(timeout=10)
+        assert "\n" not in str(info.value)
+    assert time.monotonic() - t < 5
+    assert pool.started == 2 and pool.pids() == []
+    graded.close()
 
 
 @pytest.mark.slow

@@ -189,7 +189,7 @@ class GroundTruth:
         default); None where it cannot grade here (the engine is not installed)."""
         if self.engine is not None:
             own = self.engine(game, limit)
-            return None if own is None else SelfGrader(own)
+            return None if own is None else SelfGrader(own, executor=getattr(own, "executor", None))
         if self.kind == "engine":
             from ..oracles.engine import Ungraded, engine_oracle  # python-chess: only when chess is scored
 

@@ -25,6 +25,13 @@ threshold (0.03), as gnubg does. A play left at 0 plies never ranks above the be
 promoted (gnubg lists it below them). `--score plies=0` (every play at 0 plies, the "expert" net)
 and `plies=1` (gnubg's large filter at 1 ply) are opt-in levels (`parse_level`).
 
+Graded in parallel, as chess is (oracles/engine_pool.py sizes the pool): `gnubg_oracle` lends each
+batch to one of up to `pool_size()` gnubg processes (`GnubgPool`; another started only when every one
+is busy) and offers as many threads (`executor`), on which the session grades moves while the game
+goes on. gnubg's evaluation is deterministic (noise off, no state kept between positions), so a
+grade never depends on which process made it: the same decisions get the same grades whatever the
+pool's size (tests/oracles/test_gnubg.py).
+
 Reproducible: a fixed level, noise off, every position cached in memory by (board, plies, noise,
 pruning), and each call to the engine bounded by a wall-clock deadline (`timeout`): past it the
 process is killed, started once more, then the game is left unfinished (a world's failure, as a
@@ -39,13 +46,18 @@ import os
 import selectors
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ProviderFailure, UserError
 from .binary import find_binary
+from .engine_pool import pool_size
 from .graded import Grade
 
 if TYPE_CHECKING:
@@ -90,8 +102,11 @@ class GnubgProcess:
         self._script.write_text(SERVER)
         self.proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._closed = False
 
     def _start(self) -> subprocess.Popen[bytes]:
+        if self._closed:  # a pool closed while this process was busy: never started again
+            raise GnubgError("gnubg was closed")
         argv = [self.path, "-t", "-q", "-p", str(self._script)]
         try:
             self.proc = subprocess.Popen(
@@ -159,7 +174,13 @@ class GnubgProcess:
             self.proc.wait()
         self.proc = None
 
+    def pid(self) -> int | None:
+        """The live subprocess's id, None where none runs."""
+        proc = self.proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
     def close(self) -> None:
+        self._closed = True
         if self.proc is not None and self.proc.poll() is None:
             assert self.proc.stdin is not None
             try:
@@ -169,6 +190,72 @@ class GnubgProcess:
                 self.kill()
         self.proc = None
         self._dir.cleanup()
+
+
+class GnubgPool:
+    """Up to `size` gnubg processes (default `pool_size()`: PLYLAB_ENGINES, else the cores), lent one
+    batch at a time, as chess's EnginePool lends searches: a new process only when every one is busy,
+    so a run that grades one decision at a time holds one. `executor`: `size` threads to grade on."""
+
+    def __init__(self, path: str, size: int | None = None, timeout: float = TIMEOUT) -> None:
+        self.path, self.timeout = path, timeout
+        self.size = pool_size() if size is None else max(1, size)
+        self._cond = threading.Condition()
+        self._idle: list[GnubgProcess] = []
+        self._all: list[GnubgProcess] = []
+        self._closed = False
+        self.executor: Executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="gnubg grader")
+
+    @property
+    def started(self) -> int:
+        """Processes made so far, at most `size`."""
+        with self._cond:
+            return len(self._all)
+
+    def pids(self) -> list[int]:
+        """The live subprocesses' ids (for tests: none is left after `close`)."""
+        with self._cond:
+            return [p for g in self._all if (p := g.pid()) is not None]
+
+    @contextmanager
+    def _lend(self) -> Iterator[GnubgProcess]:
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise GnubgError("gnubg was closed")
+                if self._idle:
+                    process = self._idle.pop()
+                    break
+                if len(self._all) < self.size:  # its subprocess starts on its first batch
+                    process = GnubgProcess(self.path, self.timeout)
+                    self._all.append(process)
+                    break
+                self._cond.wait()
+        try:
+            yield process
+        finally:
+            with self._cond:
+                self._idle.append(process)
+                self._cond.notify()
+
+    def evaluate(
+        self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
+    ) -> list[list[float]]:
+        """GnubgProcess.evaluate by whichever process is idle (the same answer from any of them)."""
+        if not boards:
+            return []
+        with self._lend() as process:
+            return process.evaluate(boards, plies, noise, prune)
+
+    def close(self) -> None:
+        """Every process closed, queued grading dropped: nothing of the pool outlives this."""
+        with self._cond:
+            self._closed = True
+            processes = list(self._all)
+            self._cond.notify_all()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.close()
 
 
 def board_of(state: pyspiel.State, on_roll: int) -> Board:
@@ -306,11 +393,22 @@ class Ranked:
 
 class GnubgOracle:
     """Grades a backgammon checker play by gnubg's cubeless equity after it, against gnubg's best,
-    ranked as gnubg's analysis ranks plays at `level` (gnubg's default analysis level unless set)."""
+    ranked as gnubg's analysis ranks plays at `level` (gnubg's default analysis level unless set).
 
-    def __init__(self, process: GnubgProcess, level: Level = ANALYSIS) -> None:
+    With a `GnubgPool`, `grade` may be called from several threads at once (the pool's `executor`);
+    the cache is shared under a lock (a position two threads need at once may be evaluated twice,
+    to the same probabilities)."""
+
+    def __init__(self, process: GnubgProcess | GnubgPool, level: Level = ANALYSIS) -> None:
         self.process, self.level = process, level
         self._cache: dict[tuple[Board, int, float, bool], list[float]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def executor(self) -> Executor | None:
+        """Threads to grade on, one per process of the pool (the session grades there); None for
+        one process: graded where the game plays."""
+        return self.process.executor if isinstance(self.process, GnubgPool) else None
 
     @property
     def plies(self) -> int:
@@ -324,10 +422,14 @@ class GnubgOracle:
         """gnubg's probabilities of each board (side on roll), each position evaluated once."""
         lv = self.level
         n = lv.plies if plies is None else plies
-        todo = list(dict.fromkeys(b for b in boards if (b, n, lv.noise, lv.prune) not in self._cache))
-        for board, probs in zip(todo, self.process.evaluate(todo, n, lv.noise, lv.prune), strict=True):
-            self._cache[(board, n, lv.noise, lv.prune)] = probs
-        return [self._cache[(b, n, lv.noise, lv.prune)] for b in boards]
+        with self._lock:
+            known = {b: self._cache[k] for b in boards if (k := (b, n, lv.noise, lv.prune)) in self._cache}
+        todo = list(dict.fromkeys(b for b in boards if b not in known))
+        found = self.process.evaluate(todo, n, lv.noise, lv.prune)  # outside the lock: other threads go on
+        with self._lock:
+            for board, probs in zip(todo, found, strict=True):
+                self._cache[(board, n, lv.noise, lv.prune)] = known[board] = probs
+        return [known[b] for b in boards]
 
     def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, float]:
         """The mover's equity after each play at `plies` (a finished game: its result)."""
@@ -451,12 +553,13 @@ _ORACLES: dict[Level, GnubgOracle] = {}
 
 
 def gnubg_oracle(level: Level = ANALYSIS) -> GnubgOracle | None:
-    """The process's gnubg oracle at `level`; None where gnubg is not installed."""
+    """The process's gnubg oracle at `level`, grading on a pool of `pool_size()` gnubg processes;
+    None where gnubg is not installed."""
     if level not in _ORACLES:
         path = gnubg_path()
         if path is None:
             return None
-        _ORACLES[level] = GnubgOracle(GnubgProcess(path), level)
+        _ORACLES[level] = GnubgOracle(GnubgPool(path), level)
     return _ORACLES[level]
 
 
