@@ -80,5 +80,5 @@ def test_the_report_states_the_default_level() -> None:
     notes = backgammon_table([row]).notes
     assert (
         "level: 2-ply with gnubg's 'large' move filter (gnubg's default analysis level): every play at 0 plies, "
-        "up to 16 within 0.32 of the best then at 2 plies, the play made always" in notes
+        "up to 16 within 0.32 of the best then at 2 plies, and the play made always at 2 plies too" in notes
     )

@@ -343,7 +343,7 @@ class Level:
         return (
             f"{self.plies}-ply with gnubg's '{self.filter}' move filter{default}: every play at 0 plies, "
             f"up to {first.extra} within {first.threshold:g} of the best then at {self.plies} plies, "
-            "the play made always"
+            f"and the play made always at {self.plies} plies too"
         )
 
 
