@@ -90,3 +90,90 @@ def test_a_chess_forecast_counts_a_typical_game_not_the_longest(cli, tmp_path: P
     assert res.code == 0, res.err
     assert "local: ≈ 80 calls (a typical game: 40 moves a side, at most 8,848)" in res.out, res.out
     assert "17,696" not in res.out
+
+
+def test_the_forecast_bounds_the_calls_each_way_of_asking_makes(cli, tmp_path: Path) -> None:
+    """`sample=majority:3` was forecast at one call a move ("≤ 10 calls" where the run made 24)."""
+    store = tmp_path / "s.sqlite"
+    # tic-tac-toe: 5 moves at most per seat, 2 games: 10 moves
+    for player, calls in (
+        ("llm:model=local", 10),
+        ("llm:model=local,sample=majority:3", 30),  # three answers a move
+        ("llm:model=local,sample=rethink:2", 30),  # one answer and up to two rethinks
+        ("llm:model=local,sample=majority:3,on_failure=retry:1", 60),  # each answer re-asked once
+    ):
+        res = cli(*run_args("tic_tac_toe", player, "optimal", games=2, store=store), "--dry-run")
+        assert res.code == 0, res.err
+        assert f"local: ≤ {calls} calls (local, no cost)" in res.out, (player, res.out)
+
+
+@pytest.mark.slow
+def test_a_majority_run_makes_the_calls_its_forecast_said(
+    cli, tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    """Checked against a real run (scripted replies): every call is within the bound, and the store's
+    earlier moves then forecast the same run's calls exactly."""
+    import sqlite3
+
+    store = tmp_path / "s.sqlite"
+    player = "llm:model=openai-api/fore/m,sample=majority:3"
+    before = cli(*run_args("nim", player, "random", games=2, store=store), "--dry-run").out
+    assert "openai-api/fore/m: ≤ 48 calls" in before, before  # 8 moves at most a game, 3 answers each
+    assert cli(*run_args("nim", player, "random", games=2, store=store)).code == 0
+    made = len(server.requests)
+    moves = sqlite3.connect(store).execute("SELECT COUNT(*) FROM moves WHERE calls > 0").fetchone()[0]
+    assert made == 3 * moves and made <= 48
+    again = cli(*run_args("nim", player, "random", games=2, store=store), "--run", "again", "--dry-run").out
+    assert f"openai-api/fore/m: ≈ {made} calls" in again, again
+
+
+class Listener:
+    """A loopback port that records every connection made to it (and answers none)."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.contacts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.contacts += 1
+            conn.close()
+
+
+def test_a_dry_run_of_a_hosted_model_needs_no_key_and_contacts_no_server(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was "no API key: set FORE_API_KEY", and with a key a probe of the server."""
+    listener = Listener()
+    for var in ("FORE_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("FORE_BASE_URL", listener.url)
+    monkeypatch.setenv("OPENAI_BASE_URL", listener.url)
+    store = tmp_path / "s.sqlite"
+    for args in (
+        run_args("nim", "llm:model=openai-api/fore/m", "random", games=2, store=store),
+        run_args("nim", "llm:model=openai/gpt-5-mini", "llm:model=openai-api/fore/m", games=2, store=store),
+        ["learn", "--game", "nim", "--player", "reaper:model=openai-api/fore/m", "--opponent", "optimal"]
+        + ["--runs", "1", "--epochs", "1", "--learn-games", "1", "--eval-games", "1", "--store", str(store)],
+    ):
+        res = cli(*args, "--dry-run")
+        assert res.code == 0, res.err
+        assert "openai-api/fore/m: " in res.out and "games to play" in res.out, res.out
+    assert listener.contacts == 0 and not store.exists()
+    res = cli(*run_args("nim", "llm:model=nosuch/m", "random", games=2, store=store), "--dry-run")
+    assert res.code == 2 and "unknown provider 'nosuch'" in res.err, res.err  # the name is still checked
+    listener.sock.close()

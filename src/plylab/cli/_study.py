@@ -3,6 +3,7 @@ line (also under --quiet) and exit 130 on a signal; `--dry-run` stops after the 
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,16 @@ def say(line: str, *, err: bool = False) -> None:
     from ..printable import printable
 
     typer.echo(printable(line), err=err)
+
+
+def naming_only(dry_run: bool) -> AbstractContextManager[None]:
+    """Where a command checks its players (building a plan, an experiment): under `--dry-run` a hosted
+    model is named and never built, so a dry run needs no API key and contacts no server."""
+    if not dry_run:
+        return nullcontext()
+    from ..models.model import naming_only as models_named
+
+    return models_named()
 
 
 def finish(summary: RunSummary) -> None:

@@ -7,7 +7,7 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from . import options as o
-from ._study import play
+from ._study import naming_only, play
 
 
 def learn(
@@ -47,22 +47,28 @@ def learn(
     learner_spec = player or agent
     if learner_spec is None:
         raise UserError("missing --player (the learning agent, e.g. reaper:model=local)")
-    exp = Experiment(
-        game,
-        formulation,
-        learner_spec,
-        opponent,
-        runs,
-        epochs,
-        learn_games,
-        eval_games,
-        seed,
-        run_name or name,
-        reference,
-    )
-    learner = Learner(
-        exp, store, concurrency=parallel or concurrency, progress=not quiet, backend=backend, address=address
-    )
+    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
+        exp = Experiment(
+            game,
+            formulation,
+            learner_spec,
+            opponent,
+            runs,
+            epochs,
+            learn_games,
+            eval_games,
+            seed,
+            run_name or name,
+            reference,
+        )
+        learner = Learner(
+            exp,
+            store,
+            concurrency=parallel or concurrency,
+            progress=not quiet,
+            backend=backend,
+            address=address,
+        )
     play(learner, store, options=learner.exec_options, backend=backend, quiet=quiet, dry_run=dry_run)
 
 

@@ -10,7 +10,7 @@ import typer
 from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from . import options as o
-from ._study import play
+from ._study import naming_only, play
 
 
 def run(
@@ -65,25 +65,26 @@ def run(
     run_name, concurrency = run_name or old_name, parallel or concurrency
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost)
     named = {"--game": game, "--player": player, "--opponent": opponent}
-    if config is not None:
-        given = [flag for flag, v in named.items() if v is not None]
-        if given or formulation != "standard":
-            drop = ", ".join(given or ["--formulation"])
-            raise UserError(f"--config sets the games and players; drop {drop} (or drop --config)")
-        plan = load_plan(config, seed=seed, games=games, name=run_name)
-    elif game is None or player is None or opponent is None:
-        missing = [flag for flag, v in named.items() if v is None]
-        raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
-    else:
-        plan = single_plan(
-            game,
-            formulation,
-            player,
-            opponent,
-            GAMES_PER_MATCHUP if games is None else games,
-            seed or 0,
-            run_name,
-        )
+    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
+        if config is not None:
+            given = [flag for flag, v in named.items() if v is not None]
+            if given or formulation != "standard":
+                drop = ", ".join(given or ["--formulation"])
+                raise UserError(f"--config sets the games and players; drop {drop} (or drop --config)")
+            plan = load_plan(config, seed=seed, games=games, name=run_name)
+        elif game is None or player is None or opponent is None:
+            missing = [flag for flag, v in named.items() if v is None]
+            raise UserError(f"missing {', '.join(missing)} (or give --config plan.yaml)")
+        else:
+            plan = single_plan(
+                game,
+                formulation,
+                player,
+                opponent,
+                GAMES_PER_MATCHUP if games is None else games,
+                seed or 0,
+                run_name,
+            )
     if score == "off":  # carried by each matchup, so it is stored with the run's plan
         plan.matchups = [dataclasses.replace(m, score=False) for m in plan.matchups]
     elif score != "on":  # an engine limit: checked here, stored with the plan (a different limit, a new run)

@@ -3,9 +3,12 @@
 Games to play are the planned ones the store lacks. Model calls per game are learned from the
 store's earlier games of the same game and player where it has some (≈), else a typical game's
 length where the longest play is no guide (chess: OpenSpiel allows 17,695 plies, a game lasts about
-40 moves a side; ≈, the bound beside it), else bounded by the game's longest play (≤). A REAPER-family move makes one to several calls (planner rounds and their
-executor subtasks): its calls per move come from the store's earlier moves of that player, else
-are estimated as the geometric mean of the fewest and the most its loop can make, the range shown.
+40 moves a side; ≈, the bound beside it), else bounded by the game's longest play (≤). A move makes
+as many calls as its way of asking: `sample=majority:N` N, a re-ask (`sample=rethink:N`,
+`on_failure=retry:N`) one more per failed answer; a bound (≤) counts every re-ask. A REAPER-family
+move makes one to several calls (planner rounds and their executor subtasks). Calls per move come
+from the store's earlier moves of that player, else are estimated (a loop: the geometric mean of the
+fewest and the most it can make; an `llm`: the fewest), the range shown.
 Tokens, for hosted models only: the paper's published output tokens per move where the run is a
 paper table, else the store's earlier moves of that model, else unknown; cost the same way from
 the store (the paper prints no prices).
@@ -165,14 +168,44 @@ def loop_calls(spec: str) -> tuple[int, int]:
     return 1 + descriptor, rounds + (rounds - 1) * subtasks + rounds * descriptor
 
 
+def answer_calls(spec: str) -> tuple[int, int]:
+    """The fewest and the most model calls one move of an `llm` `spec` makes by its way of asking
+    (players/llm.py): `sample=majority:N` asks N times; each answer is one call, and up to N more
+    under `sample=rethink:N` or `on_failure=retry:N` when it is illegal or unreadable. (1, 1) for
+    any other player."""
+    from ..players.llm import policy_of, sampler_of
+
+    parsed = parse_spec(spec)
+    if parsed.name != "llm":
+        return 1, 1
+    sampler, samples = sampler_of(str(parsed.options.get("sample", "one")))
+    _, retries = policy_of(str(parsed.options.get("on_failure", "forfeit")))
+    if sampler == "rethink":
+        retries = samples
+    answers = samples if sampler == "majority" else 1
+    return answers, answers * (1 + retries)
+
+
+def move_calls(spec: str) -> tuple[int, int]:
+    """The fewest and the most model calls one move of `spec` makes: its loop (REAPER's family) or
+    its way of asking (`llm`'s sampling and re-asks)."""
+    low, high = loop_calls(spec)
+    if (low, high) != (1, 1):
+        return low, high
+    return answer_calls(spec)
+
+
 def calls_per_move(view: StoreView, game: str, spec: str) -> tuple[float, int, int]:
     """(expected calls per move, fewest, most) for `spec` in `game`: the store's earlier moves of
-    this player where it has some, else the geometric mean of the fewest and the most."""
-    low, high = loop_calls(spec)
+    this player where it has some, else the geometric mean of the fewest and the most for a loop (its
+    rounds vary by design), else the fewest (an `llm` re-asks only after a failure)."""
+    low, high = move_calls(spec)
     seen = view.mean_move_calls(game, spec) if high > 1 else None
     if seen is not None:
         return seen, low, high
-    return math.sqrt(low * high), low, high
+    if parse_spec(spec).name in LOOP_PLAYERS:
+        return math.sqrt(low * high), low, high
+    return float(low), low, high
 
 
 def game_bound(game: str) -> int:

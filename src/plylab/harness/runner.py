@@ -16,6 +16,7 @@ from .forecast import (
     Forecast,
     TokenFigures,
     add_tokens,
+    calls_per_move,
     model_of,
     moves_per_game,
     read_store,
@@ -91,13 +92,18 @@ class PlanStudy:
                     if model is None:
                         continue
                     load = out.load(model)
-                    seen = conn.mean_player_moves(
-                        m.game, scrub_spec(canonical_spec(spec))
-                    )  # as moves store it
+                    stored = scrub_spec(canonical_spec(spec))  # as moves store it
+                    seen = conn.mean_player_moves(m.game, stored)
                     moves = seen if seen is not None else moves_per_game(m.game, load)
-                    if seen is None and typical_moves(m.game) is None:
-                        load.mark = "≥" if parse_spec(spec).name != "llm" else "≤"
-                    load.calls += self.plan.games * share * moves
+                    games = self.plan.games * share
+                    # calls per move by the player's way of asking (majority:N asks N times) or loop
+                    per_move, low, high = calls_per_move(conn, m.game, stored)
+                    if seen is None and typical_moves(m.game) is None and parse_spec(spec).name == "llm":
+                        load.mark, per_move = "≤", high  # a bound: the longest game, every re-ask made
+                    elif high > low:
+                        load.low = (load.low or 0) + games * moves * low
+                        load.high = (load.high or 0) + games * moves * high
+                    load.calls += games * moves * per_move
                     effort = parse_spec(spec).options.get("effort", "high")
                     columns += [m.formulation, f"tokens.{effort}"]
             add_tokens(

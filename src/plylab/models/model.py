@@ -88,7 +88,7 @@ class Model:
     def __init__(
         self,
         name: str,
-        inspect_model: InspectModel,
+        inspect_model: InspectModel | None,
         *,
         identity: str,
         defaults: GenerateConfig,
@@ -103,7 +103,7 @@ class Model:
         self.identity = identity  # what the response cache keys on: name, server, weights
         self.defaults = defaults
         self.max_connections = max_connections
-        self._inspect = inspect_model
+        self._named_only = inspect_model  # None: named by a dry run, never built (`naming_only`)
         # How a schema is sent: json_schema (strict structured output) until the server refuses it
         # once, then json_object with the schema, then the schema in the prompt (see SCHEMA_FORMATS).
         self.schema_format = "json_schema"
@@ -111,6 +111,13 @@ class Model:
     @property
     def is_local(self) -> bool:
         return self._local
+
+    @property
+    def _inspect(self) -> InspectModel:
+        """inspect's model; a model a dry run named (`naming_only`) has none and is never asked."""
+        if self._named_only is None:
+            raise UserError(f"model '{self.name}' was only named by a dry run, which asks no model")
+        return self._named_only
 
     @classmethod
     def under_evaluation(cls, inspect_model: InspectModel) -> Model:
@@ -290,6 +297,8 @@ def get_model(
         raise UserError(
             "API keys are read from the environment only (e.g. OPENAI_API_KEY), never passed as options"
         )
+    if _naming.get() and name.strip() != LOCAL:
+        return _named(name, base_url, max_connections)
     register_url(base_url)  # a key written into base_url is scrubbed like an env key
     install_log_scrubber()  # and nothing logged (by inspect, httpx, a provider SDK) carries a key
     # a base URL from the environment is part of the model: a process that changes it gets a new one
@@ -326,6 +335,47 @@ def bound_model(model: Model, role: str | None = None) -> Iterator[None]:
         yield
     finally:
         _bound.reset(token)
+
+
+_naming: contextvars.ContextVar[bool] = contextvars.ContextVar("plylab_naming_only", default=False)
+
+
+@contextlib.contextmanager
+def naming_only() -> Iterator[None]:
+    """A dry run: within the block, `get_model` of a hosted model checks its name and builds nothing,
+    so it needs no API key and asks no server (building reads the key, and `check` probes the
+    server); what it returns refuses to generate. The local model is built as ever (offline)."""
+    token = _naming.set(True)
+    try:
+        yield
+    finally:
+        _naming.reset(token)
+
+
+def _named(name: str, base_url: str | None, max_connections: int | None) -> Model:
+    """A hosted model as a dry run knows it: its name's form and provider checked, nothing built."""
+    name = name.strip()
+    if "/" not in name:
+        raise UserError(
+            f"unknown model '{name}'; expected 'local' or '<provider>/<model>' with a provider among: "
+            f"{', '.join(KNOWN_PROVIDERS)} (e.g. openai/gpt-5-mini)"
+        )
+    if not _known_provider(provider_of(name)):
+        raise UserError(
+            f"cannot use model '{name}': unknown provider '{provider_of(name)}'; "
+            f"accepted: {', '.join(KNOWN_PROVIDERS)}"
+        )
+    identity = name if base_url is None else f"{name}@{scrub_spec(base_url)}"
+    connections = max_connections or DEFAULT_MAX_CONNECTIONS
+    return Model(name, None, identity=identity, defaults=REMOTE_DEFAULTS, max_connections=connections)
+
+
+def _known_provider(provider: str) -> bool:
+    """Is `provider` one of inspect's model APIs (its registry, read without building one)?"""
+    import inspect_ai.model._providers.providers  # noqa: F401 - where the providers register
+    from inspect_ai._util.registry import registry_lookup
+
+    return registry_lookup("modelapi", provider) is not None
 
 
 def provider_of(name: str) -> str:
