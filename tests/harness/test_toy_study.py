@@ -93,3 +93,38 @@ def test_a_part_is_finished_only_after_what_completes_it(tmp_path: Path, fail: b
     assert study.seen == [("running",)]  # its games were saved, the part not yet finished
     status, reason = sqlite3.connect(store).execute("SELECT status, stop_reason FROM runs").fetchone()
     assert (status, reason) == (("failed", "RuntimeError: extraction failed") if fail else ("finished", None))
+
+
+class StoppedInAfter(Completed):
+    """The toy study whose completing step (a learning phase's rule extraction) is cut by SIGTERM."""
+
+    def __init__(self) -> None:
+        super().__init__(False)
+
+    async def parts(self, store, context):
+        async for part in self.toy.parts(store, context):
+
+            async def after() -> None:
+                import asyncio
+                import os
+
+                os.kill(os.getpid(), signal.SIGTERM)
+                await asyncio.sleep(60)  # cancelled by the signal
+
+            part.after = after
+            yield part
+
+
+def test_a_run_stopped_while_completing_a_part_counts_the_stored_games_and_says_to_rerun(
+    tmp_path: Path,
+) -> None:
+    """`learn` stopped during its rule extraction said "3/3 games saved" with 2 stored and no hint:
+    the part's games were counted once when played and again when the signal came."""
+    from plylab.harness.driver import run_study
+
+    store = tmp_path / "toy.sqlite"
+    summary = run_study(StoppedInAfter(), store, progress=False)
+    stored = sqlite3.connect(store).execute("SELECT COUNT(*) FROM toy_squares").fetchone()[0]
+    assert summary.status == "interrupted" and stored == 3
+    assert summary.saved == stored, summary.line()
+    assert "re-run the same command" in summary.line(), summary.line()

@@ -81,6 +81,11 @@ class RunSummary:
     def line(self) -> str:
         left = self.planned - self.saved
         tail = "" if left <= 0 else f"; {left} left — re-run the same command to resume"
+        if left <= 0 and self.status in (
+            "interrupted",
+            "stopped",
+        ):  # its games saved, not what completes them
+            tail = "; not complete — re-run the same command to finish it"
         why = f" ({self.reason})" if self.reason else ""
         again = f", {self.replayed} replayed from the cache" if self.replayed else ""
         extra = "".join(f"; {d}" for d in self.details)
@@ -479,6 +484,7 @@ def run_study(
                         )
                         summary.played += tally.played
                         summary.replayed += tally.replayed
+                        driver.tally = Tally()  # counted: a signal in `after` must not count it again
                         for kind, n in tally.unfinished.items():
                             summary.unfinished[kind] = summary.unfinished.get(kind, 0) + n
                         part.complete = part.already + tally.played + tally.replayed >= part.games
