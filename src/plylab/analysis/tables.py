@@ -10,6 +10,7 @@ from ..jsontypes import JSONObject, JSONValue
 from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
+from ..words import count
 from .batch import noted
 from .ratings_table import ABOUT as RATINGS_ABOUT
 from .ratings_table import ratings_table
@@ -113,7 +114,7 @@ def _matchup_table(rows: list[MatchupRow]) -> tuple[list[str], list[list[str]]]:
             str(r.draws),
             str(r.losses),
             str(r.failures),
-            rate_cell(r.optimality),
+            optimality_cell(r),
             interval_cell(r.optimality),
             str(r.optimality.scored),
             mean_cell(r.tokens_per_move),
@@ -143,8 +144,37 @@ VALUES: dict[str, Callable[[MatchupRow], JSONValue]] = {
     "outcomes": _outcomes,
 }
 
+FORFEITED = "†"  # the paper's mark (Table 2, 003 l.74): the rate leaves out the moves that failed
+
+
+def optimality_cell(r: MatchupRow) -> str:
+    """The optimality rate over the moves the player made, marked † where it forfeited games: as
+    the paper's Table 2 does (003 l.74), a failed move is no decision and is counted apart, in F."""
+    return rate_cell(r.optimality) + (FORFEITED if r.failures else "")
+
+
+def optimality_notes(rows: list[MatchupRow]) -> list[str]:
+    """What a reader needs beside an optimality column: what n counts, and what † leaves out."""
+    notes = []
+    opt = [r.optimality for r in rows]
+    if any(o.rate is not None and not interval_holds(o.low, o.high, o.scored) for o in opt):
+        notes.append(
+            "optimality (n=k): a rate over k graded decisions (positions where some move is not "
+            "optimal), too few or too alike for an interval"
+        )
+    for r in rows:
+        if r.failures:
+            notes.append(
+                f"{FORFEITED} {r.player} vs {r.opponent} ({r.game}, {r.formulation}): failed to return a legal "
+                f"action in {r.failures} of {count(r.games, 'game')} (F), each forfeited; its optimality is "
+                f"over the {count(r.optimality.scored, 'decision')} it did make, as the paper's Table 2 "
+                "(003 l.74)"
+            )
+    return notes
+
+
 CELLS: dict[str, Callable[[MatchupRow], str]] = {
-    "optimality": lambda r: rate_cell(r.optimality),
+    "optimality": optimality_cell,
     "recognition": lambda r: recognition_cell(r.recognition),
     "tokens": lambda r: mean_cell(r.tokens_per_move),
     "outcomes": lambda r: f"{r.wins} {r.draws} {r.losses} {r.failures}",
@@ -223,7 +253,8 @@ def _table_of(rows: list[MatchupRow], table: str, by: str) -> Table:
         groups = [("", 2)] + [(c, 4) for c in cols]
         return Table(header[:2] + ["W", "D", "L", "F"] * len(cols), wide, groups=groups, data=data)
     header, body = _matchup_table(rows) if table == "matchups" else pivot(rows, table, by)
-    return Table(header, body, data=data)
+    notes = optimality_notes(rows) if table in ("matchups", "optimality") else []
+    return Table(header, body, notes=notes, data=data)
 
 
 def equilibrium_table(rows: list[MatchupRow]) -> Table:
