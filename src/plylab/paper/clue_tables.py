@@ -18,13 +18,16 @@ from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..render.grid import comment, html_page
 from ..render.table import Table, register_table, render
-from .protocols import PROTOCOLS, get_protocol
+from ..specs import parse_spec
+from ..words import count
+from .protocols import PROTOCOLS, Protocol, get_protocol
 from .published import published
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from ..clue.metrics import ConditionMetrics, Delays, PlayerMetrics
+    from ..clue.records import ClueRun
 
 CellValue = JSONScalar  # a reproduced cell: a number, a text such as "3/5", or None
 Getter = Callable[["PlayerMetrics"], CellValue]
@@ -149,6 +152,47 @@ def _same_model(paper_label: str, spec: str) -> bool:
     return key in _model_of(spec).lower()
 
 
+# The seed's setting (000 l.57, l.82, l.95): six seats, three per model, the two models below, six
+# games per condition; it states no turn limit, so plylab's default (clue.engine) stands in for it.
+PAPER_MODELS = ("GPT-4o-mini", "Gemini-2.5-Flash")
+PAPER_SEATS_PER_MODEL = 3
+
+
+def _deviations(runs: list[ClueRun], games: dict[str, int], p: Protocol) -> list[str]:
+    """What this store's Clue runs of the table's conditions changed from the seed's setting: seats,
+    models, turn limit, games per condition and player options, as PlyBench's tables name theirs."""
+    from ..clue.engine import DEFAULT_TURN_LIMIT
+
+    out: set[str] = set()
+    paper_models = " and ".join(PAPER_MODELS)
+    for run in runs:
+        seats = len(run.specs)
+        models = [_model_of(spec) for spec in run.specs]
+        if seats != PAPER_SEATS_PER_MODEL * len(PAPER_MODELS):
+            out.add(f"{seats} seats in {run.condition} (paper: 6, three per model)")
+        for model in sorted(set(models)):
+            if not any(_same_model(label, f"model={model}") for label in PAPER_MODELS):
+                out.add(f"model {model} (paper: {paper_models})")
+            elif models.count(model) != PAPER_SEATS_PER_MODEL:
+                out.add(f"{models.count(model)} seats of {model} in {run.condition} (paper: three per model)")
+        if run.turn_limit != DEFAULT_TURN_LIMIT:
+            out.add(
+                f"turn limit {run.turn_limit} in {run.condition} "
+                f"(the paper states none; plylab's default {DEFAULT_TURN_LIMIT})"
+            )
+        for spec in run.specs:
+            options = parse_spec(spec, kind="Clue player spec").options
+            extra = {k: v for k, v in options.items() if k not in ("model", "matrix")}
+            if extra:
+                out.add(
+                    "player options " + ",".join(f"{k}={v}" for k, v in extra.items()) + " (not the paper's)"
+                )
+    for condition, n in games.items():
+        if n != p.games_per_matchup:
+            out.add(f"{count(n, 'game')} in {condition} (paper: {p.games_per_matchup})")
+    return sorted(out)
+
+
 @dataclass(frozen=True)
 class ClueRow:
     """One row of a Clue table: a condition pooled over its players, one (condition, player) row, or a
@@ -188,6 +232,7 @@ class ClueResults:
     store: str | None
     store_note: str | None
     truncated: int  # model replies cut off at max_tokens (recorded passes): none at the paper's cap
+    deviations: list[str]  # what the runs changed from the seed's setting (seats, models, turn limit)
 
     def to_json(self) -> JSONObject:
         return {
@@ -204,6 +249,7 @@ class ClueResults:
             "store": self.store,
             "store_note": self.store_note,
             "truncated": self.truncated,
+            "deviations": list(self.deviations),
         }
 
 
@@ -217,6 +263,7 @@ def clue_data(store_path: Path | None, name: str) -> ClueResults:
     conditions: dict[str, ConditionMetrics] = {}
     all_groups: list[PlayerMetrics] = []
     missing = None
+    runs: list[ClueRun] = []
     if store_path is not None:
         try:
             store = ClueRecords(store_path)
@@ -225,6 +272,7 @@ def clue_data(store_path: Path | None, name: str) -> ClueResults:
         else:
             try:
                 data = clue_report(store)
+                runs = [r for r in store.runs() if r.condition in p.conditions]
             finally:
                 store.close()
             conditions, all_groups = data.conditions, data.groups
@@ -285,6 +333,7 @@ def clue_data(store_path: Path | None, name: str) -> ClueResults:
         None if store_path is None else str(store_path),
         missing,
         sum(g.model.truncated if g.model else 0 for g in groups),
+        _deviations(runs, {c: m.games for c, m in conditions.items() if c in p.conditions}, p),
     )
 
 
@@ -355,6 +404,8 @@ for _name, _p in PROTOCOLS.items():
 
 
 def render_clue(data: ClueResults, fmt: str) -> str:
+    from .report import deviations_line
+
     if fmt == "json":
         return json.dumps(data.to_json(), indent=2)
     head = [f"{data.table}: {data.title}", "protocol: " + "; ".join(data.cite)]
@@ -364,6 +415,7 @@ def render_clue(data: ClueResults, fmt: str) -> str:
             + (data.store_note or f"no Clue study games in {data.store}" if data.store else "no store")
             + f"; run `plylab paper run {data.table} --model M` to add yours"
         )
+    head.append(deviations_line(data.deviations))
     text = comment(fmt, head) + "\n\n" + render(clue_table(data), fmt) + "\n"
     return html_page(data.table, text) if fmt == "html" else text
 

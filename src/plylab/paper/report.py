@@ -685,8 +685,13 @@ def _header_lines(data: PaperTableData) -> list[str]:
         )
     if data.runs:
         lines.append("runs: " + ", ".join(data.runs))
-    lines.append("deviations from the paper's protocol: " + ("; ".join(data.deviations) or "none"))
+    lines.append(deviations_line(data.deviations))
     return lines
+
+
+def deviations_line(deviations: list[str]) -> str:
+    """The line every paper table's head carries (PlyBench's and Clue's): what its runs changed."""
+    return "deviations from the paper's protocol: " + ("; ".join(deviations) or "none")
 
 
 def paper_table(data: PaperTableData) -> Table:
