@@ -14,7 +14,7 @@ from ..games import boards, get_game
 from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
 from ..suites.answer import Answer
-from ..suites.file import Position
+from ..suites.file import Position, Suite
 from ..suites.report import (
     SuiteResults,
     deductions_table,
@@ -118,6 +118,22 @@ def _position(game_name: str, formulation: str, pos: Position, answers: list[Ans
     }
 
 
+def _suite_of(name: str, digest: str, store_path: Path) -> Suite | None:
+    """The suite file a run answered, as it was: `suites/NAME.jsonl` from the working directory (where
+    `suite run` read it) or beside the store (a report made from another directory); None where
+    neither holds it unchanged (another machine): the tables still show."""
+    from ..suites.file import SUITES_DIR, read_suite
+
+    for where in (name, str(store_path.resolve().parent / SUITES_DIR / f"{name}.jsonl")):
+        try:
+            suite, _ = read_suite(where)
+        except UserError:
+            continue
+        if suite.hash == digest:
+            return suite
+    return None
+
+
 def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | None:
     """The store's suite runs, or None when it has none (or a single run of games is asked for)."""
     if run is not None:
@@ -128,14 +144,9 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
         return None
     listed = []
     for suite_run, answers in results.runs:
-        from ..suites.file import read_suite
-
         page = f"suites/{suite_run.id}.html"
-        try:
-            suite, path = read_suite(suite_run.suite)
-        except UserError:  # the file is not beside the store (another machine): the tables still show
-            suite = None
-        if suite is not None and suite.hash == suite_run.hash:
+        suite = _suite_of(suite_run.suite, suite_run.hash, store_path)
+        if suite is not None:
             by_position: dict[int, list[Answer]] = {}
             for a in answers:
                 by_position.setdefault(a.position, []).append(a)
@@ -182,10 +193,14 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
         "Suites",
         "Fixed positions answered once by each player, against the suite's stored truth; pairs compared "
         "on the same positions (McNemar for rates, a paired bootstrap for loss).",
-        tables=[
-            suites,
-            _grid(noted(players_table(results), _players(results)), "suite-players"),
-            _grid(deductions_table(results), "suite-deductions"),
-            _grid(pairs_table(results), "suite-pairs"),
+        tables=[  # a table with no rows (Clue deductions of a game's suite, pairs of one player): no heading
+            grid
+            for grid in (
+                suites,
+                _grid(noted(players_table(results), _players(results)), "suite-players"),
+                _grid(deductions_table(results), "suite-deductions"),
+                _grid(pairs_table(results), "suite-pairs"),
+            )
+            if grid.rows
         ],
     )
