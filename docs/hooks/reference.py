@@ -377,6 +377,22 @@ def pages() -> dict[str, str]:
     }
 
 
+def on_config(config: Any) -> Any:
+    """MkDocs' hook: snippets (`--8<-- "src/..."`) are read from the repository, wherever the build
+    runs. pymdownx.snippets takes a relative `base_path` from the working directory, so
+    `mkdocs build -f /repo/mkdocs.yml` from elsewhere failed on every snippet; each relative base is
+    made relative to mkdocs.yml's folder, as MkDocs already reads `docs_dir` and `hooks`."""
+    from pathlib import Path
+
+    root = Path(config.config_file_path).resolve().parent
+    snippets = config.mdx_configs.get("pymdownx.snippets")
+    if snippets is not None:
+        bases = snippets.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases
+        snippets["base_path"] = [str(root / b) for b in bases]
+    return config
+
+
 def on_files(files: Any, config: Any) -> Any:
     """MkDocs' hook: add the generated pages to the build (they exist only in the built manual)."""
     from mkdocs.structure.files import File

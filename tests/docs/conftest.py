@@ -12,11 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def build(out: Path) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` into `out`, as `make docs` runs it (a broken link or page fails it)."""
+def build(out: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` into `out`, as `make docs` runs it (a broken link or page fails it);
+    from `cwd`, naming the repository's mkdocs.yml."""
+    config = ["--config-file", str(ROOT / "mkdocs.yml")]
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
+        [sys.executable, "-m", "mkdocs", "build", "--strict", *config, "--site-dir", str(out)],
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=600,

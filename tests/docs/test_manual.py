@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.docs.conftest import build
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
@@ -50,6 +52,15 @@ def test_the_worked_examples_are_the_tests_code(manual: Path) -> None:
         ("oracle", "def move_values(self, state: pyspiel.State) -> MoveValues"),
     ):
         assert code in text_of(manual / "extending" / f"{page}.html", between_tags=""), page
+
+
+@pytest.mark.slow
+def test_the_manual_builds_from_outside_the_repository(tmp_path: Path) -> None:
+    """`mkdocs build -f /repo/mkdocs.yml` from another folder: the snippets' paths were taken from the
+    working directory, so every `--8<--` failed the strict build there."""
+    done = build(tmp_path / "site", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "class Lowest(Player)" in text_of(tmp_path / "site" / "extending" / "player.html", between_tags="")
 
 
 @pytest.mark.slow
