@@ -169,10 +169,23 @@ def test_a_dry_run_of_a_hosted_model_needs_no_key_and_contacts_no_server(
         run_args("nim", "llm:model=openai/gpt-5-mini", "llm:model=openai-api/fore/m", games=2, store=store),
         ["learn", "--game", "nim", "--player", "reaper:model=openai-api/fore/m", "--opponent", "optimal"]
         + ["--runs", "1", "--epochs", "1", "--learn-games", "1", "--eval-games", "1", "--store", str(store)],
+        [
+            "clue",
+            "study",
+            "--condition",
+            "mixed",
+            "--model",
+            "openai-api/fore/m",
+            "--games",
+            "1",
+            "--store",
+            str(store),
+        ],
+        ["paper", "run", "table2", "--model", "openai-api/fore/m", "--games", "2", "--store", str(store)],
     ):
         res = cli(*args, "--dry-run")
         assert res.code == 0, res.err
-        assert "openai-api/fore/m: " in res.out and "games to play" in res.out, res.out
+        assert "openai-api/fore/m: " in res.out and " to play" in res.out, res.out
     assert listener.contacts == 0 and not store.exists()
     res = cli(*run_args("nim", "llm:model=nosuch/m", "random", games=2, store=store), "--dry-run")
     assert res.code == 2 and "unknown provider 'nosuch'" in res.err, res.err  # the name is still checked

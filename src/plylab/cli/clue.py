@@ -12,7 +12,7 @@ from ..errors import UserError
 from ..harness.store import DEFAULT_STORE, stores_beside
 from ..printable import printable
 from . import options as o
-from ._study import play
+from ._study import naming_only, play
 
 if TYPE_CHECKING:
     from ..clue.study import RunPlan
@@ -33,7 +33,9 @@ def _run(plan: RunPlan, store: Path, quiet: bool, backend: str, address: str | N
     from ..harness.driver import exec_options
 
     options = exec_options(store, concurrency=plan.concurrency, address=address)
-    play(ClueStudy(plan), store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
+    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
+        study = ClueStudy(plan)
+    play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
 
 
 @clue_app.command("run")

@@ -15,7 +15,7 @@ from ..errors import UserError
 from ..harness.store import DEFAULT_STORE
 from ..printable import printable
 from . import options as o
-from ._study import play
+from ._study import naming_only, play
 
 if TYPE_CHECKING:
     from ..harness.backends import ExecOptions
@@ -153,22 +153,23 @@ def run(
             f"--max-calls/--max-tokens/--max-cost apply to table runs; {table} is not one (cap it with --games/--runs)"
         )
     where = _Where(store, run_name, concurrency, backend, address, quiet, dry_run)
-    if p.kind == "clue":
-        if player_options:
-            raise UserError(
-                "--player-options is for PlyBench tables and figures; the Clue study seats take none"
-            )
-        _run_clue(p, models, games, seed, where)
-        return
-    if len(models) > 1:
-        raise UserError(f"{table} takes one --model per run (got {len(models)})")
-    opts = Options(
-        models[0] if models else "", games, seed, player_options, runs, epochs, learn_games, eval_games
-    )
-    if p.kind == "learn":
-        _run_learn(p, opts, where)
-        return
-    _run_tables(p, opts, references, where, (max_calls, max_tokens, max_cost))
+    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
+        if p.kind == "clue":
+            if player_options:
+                raise UserError(
+                    "--player-options is for PlyBench tables and figures; the Clue study seats take none"
+                )
+            _run_clue(p, models, games, seed, where)
+            return
+        if len(models) > 1:
+            raise UserError(f"{table} takes one --model per run (got {len(models)})")
+        opts = Options(
+            models[0] if models else "", games, seed, player_options, runs, epochs, learn_games, eval_games
+        )
+        if p.kind == "learn":
+            _run_learn(p, opts, where)
+            return
+        _run_tables(p, opts, references, where, (max_calls, max_tokens, max_cost))
 
 
 @dataclass(frozen=True)
