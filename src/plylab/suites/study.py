@@ -106,15 +106,13 @@ class SuiteStore(Store):
             "SELECT * FROM suite_answers WHERE run_id=? ORDER BY player, position, repeat", (run_id,)
         ).fetchall()
         fields = Answer.__dataclass_fields__
-        later = ("features", "optimal", "deduction", "memory", "repeat")  # read below: older stores lack some
+        later = ("features", "optimal", "deduction")  # parsed below
         return [
             Answer(
                 **{k: r[k] for k in fields if k not in later},
                 optimal=bool(r["optimal"]),
                 features=json.loads(r["features"]),
                 deduction=json.loads(r["deduction"]) if r["deduction"] else None,
-                memory=r["memory"],
-                repeat=int(r["repeat"]),
             )
             for r in rows
         ]
