@@ -3,7 +3,7 @@ loader of extensions that stand above the registry they extend.
 
 A registry never names the modules that fill it. Most register themselves when their package imports them
 (a game module of `games/`); the rest are declared as entry points in pyproject.toml, as inspect_ai and
-Gymnasium load theirs: `[project.entry-points."plylab.players"]` says `mcts = "plylab.players.mcts:MCTSPlayer"`,
+Gymnasium load theirs: `[project.entry-points."plylab.players"]` says `mcts = "plylab.players.mcts:MctsPlayer"`,
 the one place the player's name is written. The loader imports an entry point's module the first time its name
 is asked for (so a report of MCTS games loads no model code), and Clue, the best response (above the store)
 and a contributor's own package extend the registries below them without those naming them. Nothing else in
