@@ -115,9 +115,8 @@ class BasePlayer(ABC, Generic[OptionsT, ViewT, DecisionT]):
     two-player games, `plylab.clue.CluePlayer` for Clue) fixes what a turn shows and what it answers.
     """
 
-    name: ClassVar[
-        str
-    ]  # what a spec names: the player's entry point in pyproject.toml (see `register_player`)
+    # What a spec names: the player's entry point in pyproject.toml, set by `register_player`.
+    name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
     summary: ClassVar[str] = ""
     # The game family this player plays, and the command that plays it (named when a spec is refused).
