@@ -1,10 +1,12 @@
-"""CLI start-up (issue 22, point 5). Run: .venv/bin/python bench/bench_startup.py [--write]
+"""CLI start-up (issues 22 and 50). Run: .venv/bin/python bench/bench_startup.py [--short] [--write]
 
 Wall and CPU time (user + system) of short `plylab` commands, each a fresh process, beside a bare
-`python -c pass` on the same interpreter: `--help`, `games`, `solve`, `report` of a small store (20 tic-tac-toe games), and
-a 100-game tic-tac-toe run (random vs random, scored and stored), which is start-up bound. Commands
-alternate run by run so machine load hits them alike; the median of RUNS runs is reported. On a
-shared machine the CPU time is the steadier figure: wall time also counts waiting for a core. `--write` also writes bench/RESULTS-startup.md.
+`python -c pass` and the yardstick `python -c "import pyspiel"` on the same interpreter: `--help`, `games`,
+`solve`, `report` of a small store (20 tic-tac-toe games), and a 100-game tic-tac-toe run (random vs random,
+scored and stored), which is start-up bound (`--short`: `--help` and `games` only). Commands alternate run by
+run so machine load hits them alike; the median of RUNS runs is reported, with its ratio to the yardstick's
+median in the same run (the figure to compare across runs on a shared machine: importing OpenSpiel costs the
+same wherever it runs). `--write` also writes bench/RESULTS-startup.md.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RUNS = int(os.environ.get("BENCH_RUNS", "9"))
+RUNS = int(os.environ.get("BENCH_RUNS", "7"))
+YARDSTICK = 'python -c "import pyspiel"'
 BENCH = Path(__file__).resolve().parent
 
 
@@ -61,12 +64,15 @@ def main() -> None:
         solve = [*cmd, "solve", "--game", "tic_tac_toe", "--moves", "B2 A1"]
         cases: list[tuple[str, list[str], str]] = [
             ("python -c pass", [sys.executable, "-c", "pass"], ""),
-            ("plylab --help", [*cmd, "--help"], "0.25 s"),
+            (YARDSTICK, [sys.executable, "-c", "import pyspiel"], ""),
+            ("plylab --help", [*cmd, "--help"], "0.2 s"),
             ("plylab games", [*cmd, "games"], "0.5 s"),
             ("plylab solve --game tic_tac_toe --moves 'B2 A1'", solve, "0.5 s"),
             ("plylab report (a 20-game store)", [*cmd, "report", "--store", str(store)], "0.5 s"),
             ("plylab run: 100 tic-tac-toe games, random v random", [], ""),
         ]
+        if "--short" in sys.argv:
+            cases = cases[:4]
         big = work / "run.sqlite"
 
         def hundred(i: int) -> list[str]:
@@ -91,14 +97,18 @@ def main() -> None:
                 cpu[name].append(c)
         bare_wall, bare_cpu = statistics.median(wall[cases[0][0]]), statistics.median(cpu[cases[0][0]])
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        yard_wall, yard_cpu = statistics.median(wall[YARDSTICK]), statistics.median(cpu[YARDSTICK])
         lines = [
             f"python {platform.python_version()}, {os.cpu_count()} cores, load average {load}; median of {RUNS} runs",
-            f"{'command':<52} {'wall s':>7} {'cpu s':>7} {'cpu over bare':>14}  target",
+            f"{'command':<52} {'wall s':>7} {'cpu s':>7} {'cpu over bare':>14} {'wall/pyspiel':>13} "
+            f"{'cpu/pyspiel':>12}  target",
         ]
         for name, _, target in cases:
             w, c = statistics.median(wall[name]), statistics.median(cpu[name])
             over = "" if name == cases[0][0] else f"+{c - bare_cpu:.3f}"
-            lines.append(f"{name:<52} {w:7.3f} {c:7.3f} {over:>14}  {target}".rstrip())
+            lines.append(
+                f"{name:<52} {w:7.3f} {c:7.3f} {over:>14} {w / yard_wall:13.2f} {c / yard_cpu:12.2f}  {target}".rstrip()
+            )
         lines.append(f"(bare python: wall {bare_wall:.3f} s, cpu {bare_cpu:.3f} s)")
         print("\n".join(lines))
         if "--write" in sys.argv:
@@ -111,7 +121,7 @@ def write(lines: list[str]) -> None:
     """bench/RESULTS-startup.md: these figures; the notes below them are kept as they are."""
     path = BENCH / "RESULTS-startup.md"
     notes = path.read_text().split("\n```\n", 2)[2] if path.exists() else ""
-    head = """# CLI start-up (issue 22, point 5)
+    head = """# CLI start-up (issues 22 and 50)
 
 Command: `.venv/bin/python bench/bench_startup.py --write` (each command a fresh process, bytecode caches
 written; commands alternate run by run, so load on the shared machine hits them alike)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -22,17 +23,34 @@ code = main(sys.argv[1:])
 heavy = ["inspect_ai", "torch", "ray", "llama_cpp", "matplotlib", "sentence_transformers", "openai", "pysat",
          "scipy", "pyspiel", "numpy", "pydantic", "rich", "jinja2", "pyarrow", "yaml",
          "plylab.players.reaper", "plylab.players.llm", "plylab.players.mcts"]
-print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}), file=sys.stderr)
+ours = sorted(m for m in sys.modules if m.startswith("plylab."))
+print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules], "ours": ours}), file=sys.stderr)
 """
 
 
-def loaded(*args: str) -> set[str]:
+def probe(*args: str) -> dict[str, Any]:
     res = subprocess.run(
         [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120, check=False
     )
-    report = json.loads(res.stderr.strip().splitlines()[-1])
+    report: dict[str, Any] = json.loads(res.stderr.strip().splitlines()[-1])
     assert report["code"] == 0, res.stderr
-    return set(report["loaded"])
+    return report
+
+
+def loaded(*args: str) -> set[str]:
+    return set(probe(*args)["loaded"])
+
+
+# What the front door must not open for a command that reads no results (issue 50, point 8): the store,
+# any analysis module, Clue. `plylab.analysis` itself only names the report's tables and formats.
+NOT_FOR_SHORT_COMMANDS = ("plylab.harness.store", "plylab.analysis.", "plylab.clue", "plylab.players.")
+
+
+@pytest.mark.parametrize("args", [("--help",), ("games",)])
+def test_help_and_games_open_no_store_analysis_or_clue(args: tuple[str, ...]) -> None:
+    ours = probe(*args)["ours"]
+    assert "plylab.cli.report" in ours  # every command's module is imported (each registers its command)
+    assert [m for m in ours if m.startswith(NOT_FOR_SHORT_COMMANDS)] == []
 
 
 @pytest.fixture(scope="module")

@@ -1,18 +1,14 @@
-"""Clue on the one session, driver and store: same seeds, same games and metrics as before; an older
-store (tests/data/stores/clue_v1.sqlite, written by plylab before the change) reports in place and
-resumes.
+"""Clue on the one session, driver and store: same seeds, same games and metrics as before.
 
-The fixture was made with the code before the change:
-  plylab clue run -p clue-oracle -p clue-matrix -p clue-random -p clue-random --games 3 --seed 1
+`tests/data/stores/clue_v1.resumed.*` are the report and games of these runs as the code before Clue ran on
+the session played them:
+  plylab clue run -p clue-oracle -p clue-matrix -p clue-random -p clue-random --games 4 --seed 1
   plylab clue run -p clue-matrix -p clue-random:accuse=0.05 -p clue-oracle --games 2 --seed 7 --turn-limit 60
-and `clue_v1.resumed.*` are its report and games after the first run was extended to 4 games by
-that same code (`--games 4`).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -89,18 +85,6 @@ def test_same_seeds_give_the_same_games_and_metrics_as_before(tmp_path: Path, cl
         annotated = conn.execute("SELECT COUNT(*) FROM moves WHERE annotation IS NOT NULL").fetchone()[0]
     assert not {t for t in tables if t.startswith("clue_")} and kinds == {"clue"}
     assert annotated == sum(g["turns"] for g in expected("clue_v1.resumed.games.json"))
-
-
-def test_an_older_store_reports_in_place_and_resumes(tmp_path: Path, cli: Any) -> None:
-    store = tmp_path / "old.sqlite"
-    shutil.copyfile(DATA / "clue_v1.sqlite", store)
-    assert report(cli, store) == expected("clue_v1.report.json")  # read in place
-    res = cli("clue", "run", *FIRST, "--games", "4", "--store", str(store), "-q")
-    assert res.code == 0 and "(1 played now, 3 already there)" in res.out, res.out + res.err
-    assert games_of(store) == expected("clue_v1.resumed.games.json")
-    assert report(cli, store) == expected("clue_v1.resumed.report.json")
-    res = cli("clue", "run", *SECOND, "--store", str(store), "-q")  # finished there: nothing to play
-    assert res.code == 0 and "(0 played now, 2 already there)" in res.out
 
 
 def test_a_turn_is_one_annotated_move_and_a_shown_card_its_own(tmp_path: Path) -> None:

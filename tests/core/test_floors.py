@@ -12,7 +12,10 @@ the house has no circle and no stair back up, and a new package must be given it
 
 from __future__ import annotations
 
+import ast
 import functools
+import tomllib
+from pathlib import Path
 
 import grimp
 
@@ -126,3 +129,92 @@ def test_at_most_nine_floors() -> None:
     edges = set(room_imports())
     assert max(FLOORS.values()) <= MOST_FLOORS
     assert longest_path(edges, {r for e in edges for r in e}) <= MOST_FLOORS
+
+
+# ---- dependencies named in strings ---------------------------------------------------------------------
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
+LOADER = "registry.py"  # the one loader: entry points, and a package's lazy attributes
+IMPORTERS = {"import_module", "__import__"}
+# Modules that import a third-party library chosen at run time (never a plylab module), and why.
+THIRD_PARTY = {"models/wire.py": "httpx or httpcore, whichever the transport comes from"}
+
+
+def imports_by_string(path: Path, root: Path = SRC) -> list[str]:
+    """The lines of `path` that import a module named by a string (importlib, `__import__`)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in IMPORTERS:
+                out.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
+    return out
+
+
+def test_the_string_import_finder_finds_them(tmp_path: Path) -> None:
+    """The check below is only worth something if it sees each way of writing one."""
+    sample = tmp_path / "m.py"
+    sample.write_text(
+        "import importlib\nfrom importlib import import_module\n"
+        "import_module('plylab.clue.game')\nimportlib.import_module(f'{__name__}.x')\n__import__('plylab')\n"
+    )
+    assert len(imports_by_string(sample, tmp_path)) == 3
+    assert imports_by_string(SRC / "games" / "__init__.py") == []
+
+
+def test_no_module_is_imported_by_a_string_outside_the_loader() -> None:
+    """A module named in a string is a dependency grimp cannot see (issue 50: `games/base.py` loaded
+    `plylab.clue.game`, floor 3 naming floor 6). Extensions above a registry are entry points in
+    pyproject.toml, loaded by `plylab.registry` alone; everything else is an import statement."""
+    found = [
+        line
+        for path in sorted(SRC.rglob("*.py"))
+        if (rel := str(path.relative_to(SRC))) != LOADER and rel not in THIRD_PARTY
+        for line in imports_by_string(path)
+    ]
+    assert found == [], "modules imported by name in a string:\n" + "\n".join(found)
+    for rel in THIRD_PARTY:  # only ever a library's name, never plylab's
+        for line in imports_by_string(SRC / rel):
+            assert "plylab" not in line and "__name__" not in line and "package" not in line, line
+
+
+def declared_entry_points() -> dict[str, dict[str, str]]:
+    """pyproject.toml's plylab entry points: group -> name -> "module[:attr]"."""
+    project = tomllib.loads((SRC.parents[1] / "pyproject.toml").read_text())["project"]
+    return {g: eps for g, eps in project["entry-points"].items() if g.startswith("plylab.")}
+
+
+# Each entry-point group extends one registry, in this room.
+EXTENDS = {"plylab.players": "plylab.players", "plylab.unlisted_games": "plylab.games"}
+
+
+def test_every_entry_point_stands_above_the_registry_it_extends() -> None:
+    """An entry point is a dependency too, from the declared module to the registry it fills: the module
+    exists, imports that registry's room (it registers itself there) and stands on the same or a higher
+    floor, so the loader never brings a lower floor's module into a higher one's registry."""
+    graph = grimp.build_graph("plylab", exclude_type_checking_imports=False, cache_dir=None)
+    declared = declared_entry_points()
+    assert set(declared) == set(EXTENDS), "give each new entry-point group the registry it extends in EXTENDS"
+    for group, eps in declared.items():
+        target = EXTENDS[group]
+        for name, value in eps.items():
+            module = value.partition(":")[0]
+            assert module in graph.modules, f"{group} '{name}': no module {module}"
+            assert FLOORS[room(module)] >= FLOORS[target], f"{group} '{name}': {module} is below {target}"
+            reached = graph.find_upstream_modules(module) | {module}  # what it depends on
+            assert any(m == target or m.startswith(target + ".") for m in reached), (
+                f"{group} '{name}': {module} does not import {target}, the registry it extends"
+            )
+
+
+def test_the_installed_entry_points_are_pyprojects() -> None:
+    """The loader reads the installed metadata: an install older than pyproject.toml would lose players
+    silently, so say here that it must be reinstalled (`pip install -e .`)."""
+    from importlib.metadata import entry_points
+
+    for group, eps in declared_entry_points().items():
+        installed = {ep.name: ep.value for ep in entry_points(group=group)}
+        assert {n: v for n, v in installed.items() if v.startswith("plylab.")} == {
+            n: v.replace(" ", "") for n, v in eps.items()
+        }, f"plylab's installed '{group}' entry points differ from pyproject.toml: pip install -e ."

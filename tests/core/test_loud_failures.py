@@ -29,7 +29,7 @@ def test_every_clue_player_is_registered() -> None:
     from plylab.clue import CluePlayer
     from plylab.players import family_names
 
-    assert family_names(CluePlayer) == ["clue-random", "clue-matrix", "clue-oracle", "clue-llm"]
+    assert family_names(CluePlayer) == ["clue-llm", "clue-matrix", "clue-oracle", "clue-random"]  # name order
 
 
 def test_inspects_transcript_hook_is_found_today() -> None:

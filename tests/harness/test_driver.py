@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import resource
 import signal
 import sqlite3
@@ -270,8 +269,6 @@ def test_old_flag_spellings_still_work(cli, tmp_path: Path) -> None:
 
 @pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
 def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_path: Path) -> None:
-    import shutil
-
     from plylab.clue.study import RunPlan, key_spelling, run_plan
     from plylab.seeds import clue_seed_v1
     from tests.support.clue import clue_games
@@ -279,19 +276,11 @@ def test_clue_runs_stored_before_seeds_were_shared_resume_with_their_seeds(tmp_p
     store = tmp_path / "c.sqlite"
     plan = RunPlan(["clue-random"] * 3, 3, seed=7, turn_limit=40)
     specs = [key_spelling(s) for s in plan.specs]
-    # a run as the old code stored it (in its own tables, kept by the fixture): its key has no seed marker
-    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", store)
-    with sqlite3.connect(store) as conn:
-        conn.execute(
-            "INSERT INTO clue_runs(key, condition, seed, turn_limit, specs, created, updated) VALUES (?,?,?,?,?,0,0)",
-            (
-                plan.key(specs, legacy=True, seeding=1),
-                plan.condition,
-                plan.seed,
-                plan.turn_limit,
-                json.dumps(specs),
-            ),
-        )
+    # a run stored before seeds were shared: its key has no seed marker
+    old = Store(store)
+    spec = {"condition": plan.condition, "turn_limit": plan.turn_limit, "specs": specs}
+    old.open_run(plan.key(specs, legacy=True, seeding=1), plan.seed, spec, kind="clue")
+    old.close()
     outcome = run_plan(plan, store, progress=False)
     assert outcome.run == plan.key(specs, legacy=True, seeding=1) and outcome.played == 3
     fresh = run_plan(

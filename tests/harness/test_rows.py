@@ -18,9 +18,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
 # Modules that own SQL against these tables: the store itself, and its module for texts stored once
 # (harness/text_homes.py: the moves that hold a text, and the trigger that hands it back). The response
 # cache and the ground floor's `texts` table have none: the cache reads a text at home through the
-# store's reader. Clue games are stored here too; the Clue tables of older stores are only read, by
-# harness/oldclue.py, whose rows clue/legacy.py turns into Clue's.
-OWNERS = {"harness/store.py", "harness/text_homes.py", "harness/oldclue.py"}
+# store's reader. Clue games are stored here too.
+OWNERS = {"harness/store.py", "harness/text_homes.py"}
 SQL_ON_CORE_TABLES = re.compile(
     r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+"
     r"(?:games|moves|runs|run_leases|clue_runs|clue_games|clue_turns|clue_knowledge)\b"

@@ -1,11 +1,9 @@
 """Every study records its status (issue 21 point 1): a Clue run as a game plan does, a learning
 phase interrupted mid-way says `interrupted` (not `running`), `paper run` of a Clue table stops on
-Ctrl-C with exit 130 instead of starting the next condition, and a store written before Clue runs
-had a status still reports and resumes."""
+Ctrl-C with exit 130 instead of starting the next condition."""
 
 from __future__ import annotations
 
-import shutil
 import signal
 import sqlite3
 from pathlib import Path
@@ -24,20 +22,10 @@ def clue_status(store: Path) -> list[tuple[str, str | None]]:
 
 
 @pytest.mark.slow  # seconds on two cores: `make test` only (bench/RESULTS-house.md, the fast lane)
-def test_a_clue_run_records_finished_and_an_old_store_without_status_resumes(cli, tmp_path: Path) -> None:
+def test_a_clue_run_records_finished(cli, tmp_path: Path) -> None:
     store = tmp_path / "c.sqlite"
     assert cli("clue", "run", *SEATS, "--games", "1", "--store", str(store), "-q").code == 0
     assert clue_status(store) == [("custom", "finished")]
-    old = tmp_path / "old.sqlite"  # Clue's own tables, as plylab wrote them before Clue ran on the session
-    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", old)
-    with sqlite3.connect(old) as conn:  # ... and before runs had a status
-        conn.execute("ALTER TABLE clue_runs DROP COLUMN status")
-        conn.execute("ALTER TABLE clue_runs DROP COLUMN stop_reason")
-    assert cli("clue", "report", "--store", str(old)).code == 0
-    seats = ["-p", "clue-oracle", "-p", "clue-matrix", "-p", "clue-random", "-p", "clue-random"]
-    res = cli("clue", "run", *seats, "--seed", "1", "--games", "4", "--store", str(old), "-q")
-    assert res.code == 0 and "4/4 games saved" in res.out and "(1 played now, 3 already there)" in res.out
-    assert clue_status(old) == [("custom", "finished")]
 
 
 @pytest.mark.slow

@@ -167,11 +167,8 @@ def test_game_list_search_reads_the_models_texts_and_filters_combine(
     assert rows.count() == first
 
 
-def test_clue_replays_of_an_older_store_and_of_the_session_both_show_matrix_and_oracle(
-    page, tmp_path: Path
-) -> None:
-    """The stored fixture (written before Clue ran on the session), resumed by one game: its old games
-    and the new one each get the matrix-beside-oracle replay; a screenshot is kept for a look."""
+def test_clue_replays_show_matrix_and_oracle(page, tmp_path: Path) -> None:
+    """Each Clue game gets the matrix-beside-oracle replay; a screenshot is kept for a look."""
     import shutil
     from concurrent.futures import ThreadPoolExecutor
 
@@ -181,15 +178,13 @@ def test_clue_replays_of_an_older_store_and_of_the_session_both_show_matrix_and_
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(plylab, args).result()
 
-    store = tmp_path / "old.sqlite"
-    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "stores" / "clue_v1.sqlite", store)
+    store = tmp_path / "c.sqlite"
     seats = ["-p", "clue-oracle", "-p", "clue-matrix", "-p", "clue-random", "-p", "clue-random"]
-    assert main(["clue", "run", *seats, "--games", "4", "--seed", "1", "--store", str(store), "-q"]) == 0
+    assert main(["clue", "run", *seats, "--games", "2", "--seed", "1", "--store", str(store), "-q"]) == 0
     assert main(["report", "--store", str(store), "--html", str(tmp_path / "site")]) == 0
     pages = sorted((tmp_path / "site" / "games").glob("clue-*.html"))
-    old = [p for p in pages if p.name.startswith("clue-old-")]  # an older plylab's tables
-    assert len(old) == 5 and len(pages) == 6
-    for replay in (old[0], next(p for p in pages if p not in old)):
+    assert len(pages) == 2
+    for replay in pages:
         _open(page, replay)
         assert page.locator("#position").inner_text() == "The deal"
         for grid in ("#matrix", "#oracle"):

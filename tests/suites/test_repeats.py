@@ -1,19 +1,15 @@
 """`suite run --repeats N`: each position asked N times of each player, each answer with its own seed,
-stored under its repeat number; the first answer is the one a run without repeats gives; a store from
-before repeats is rebuilt with every answer kept as repeat 0."""
+stored under its repeat number; the first answer is the one a run without repeats gives."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from plylab.cli import main
-from plylab.harness.store import Store
-from plylab.suites.study import SuiteStore
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -83,32 +79,3 @@ def test_repeats_below_one_are_refused_in_one_line(
     )
     code, _, err = _cli(capsys, "suite", "run", "t", "--player", "random", "--repeats", value, "-q")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--repeats" in err and value in err
-
-
-OLD = """CREATE TABLE suite_answers (
-    run_id INTEGER NOT NULL, position INTEGER NOT NULL, player TEXT NOT NULL, position_id TEXT NOT NULL,
-    action INTEGER, label TEXT, optimal INTEGER NOT NULL, loss REAL NOT NULL, span REAL NOT NULL,
-    chance REAL NOT NULL, features TEXT NOT NULL, failure TEXT, prompt TEXT, reply TEXT,
-    input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
-    calls INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, cost REAL, elapsed REAL,
-    deduction TEXT, PRIMARY KEY (run_id, position, player))"""
-
-
-def test_a_store_from_before_repeats_keeps_its_answers_as_the_first(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite"
-    Store(path).close()  # the games' tables, then the answers' table as it was
-    with sqlite3.connect(path) as conn:
-        conn.execute(OLD)
-        conn.execute(
-            "INSERT INTO suite_answers (run_id, position, player, position_id, action, optimal, loss, span,"
-            " chance, features) VALUES (1, 3, 'random', 'p3', 4, 1, 0.0, 1.0, 0.5, '{}')"
-        )
-    store = SuiteStore(path)
-    try:
-        assert store.answered(1) == {(3, "random", 0)}
-        (answer,) = store.answers(1)
-        assert (answer.position, answer.action, answer.repeat, answer.memory) == (3, 4, 0, None)
-        assert store.save_answer(1, replace(answer, repeat=1))  # a second answer is no duplicate now
-        assert store.answered(1) == {(3, "random", 0), (3, "random", 1)}
-    finally:
-        store.close()

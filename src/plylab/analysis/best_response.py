@@ -134,7 +134,6 @@ def _store_of(options: BestResponseOptions, run_store: Path | None) -> str:
 
 @register_player
 class BestResponsePlayer(Player[BestResponseOptions]):
-    name = "best_response"
     needs_oracle = True
     Options = BestResponseOptions
     summary = (

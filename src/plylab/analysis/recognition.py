@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from . import SCOPES
 from .results import Recognition
 from .stats import wilson
 
@@ -53,12 +54,6 @@ def recognizer(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     if not patterns:
         return None
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
-# Which wording counts: the game's names and spellings (the paper's, 003 l.305 "explicitly identify"
-# the game "by name") or, as a named option, also the wider set (other languages, "X and O",
-# "misère", "marienbad", nimber).
-SCOPES = ("names", "wide")
 
 
 def patterns_for(game: GameDef, scope: str = "names") -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from ..render.grid import Groups, format_grid, latex_escape
 from ..render.table import Table, register_table
 from ..render.table import render as render_table
 from ..words import count
+from . import BY, FORMATS, REPORT_TABLES, TABLES
 from .batch import noted
 from .ratings_table import ABOUT as RATINGS_ABOUT
 from .ratings_table import ratings_table
@@ -18,10 +19,7 @@ from .report_source import ReportSource
 from .results import Interval, MatchupRow, Rate, Recognition
 from .stats import estimate_text, interval_holds
 
-FORMATS = ("table", "markdown", "csv", "latex", "json")
-__all__ = ["BY", "FORMATS", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
-TABLES = ("matchups", "outcomes", "optimality", "recognition", "tokens", "equilibrium")
-BY = ("formulation", "opponent", "game")
+__all__ = ["BY", "FORMATS", "REPORT_TABLES", "TABLES", "Groups", "format_grid", "latex_escape", "render"]
 
 
 def proportion(x: float | None) -> str:
@@ -312,6 +310,3 @@ def chess_table(source: ReportSource) -> Table:
     from .chess import chess_table as build
 
     return build(chess_rows(source.store, source.run))
-
-
-REPORT_TABLES = (*TABLES, "chess", "ratings")  # what `plylab report --table` accepts

@@ -1,4 +1,6 @@
-"""The `plylab` command. Each subcommand lives in its own module here with `register(app)`.
+"""The `plylab` command. Each subcommand lives in its own module here with `register(app)`, listed in
+`_load_commands`; a command module imports what its command uses inside the command's function, so
+`plylab --help` loads no store, analysis or Clue (tests/cli/test_startup.py).
 
 User mistakes (UserError, click usage errors) become one line on stderr and exit code 2.
 `PLYLAB_DEBUG=1` prints the whole exception chain above that line (even a `raise ... from None`).
@@ -6,9 +8,7 @@ User mistakes (UserError, click usage errors) become one line on stderr and exit
 
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import re
 import sys
 import traceback
@@ -34,13 +34,10 @@ app = typer.Typer(
 
 
 def _load_commands() -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(app)
+    from . import clue, demo, export, learn, listing, models, paper, report, run, solve, stated, suite
+
+    for module in (clue, demo, export, learn, listing, models, paper, report, run, solve, stated, suite):
+        module.register(app)
 
 
 _load_commands()

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Literal
 
 import typer
 
+from ..db import DEFAULT_STORE, stores_beside
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, stores_beside
 from ..printable import printable
 from . import options as o
 from ._study import naming_only, play

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ..harness.store import DEFAULT_STORE
+from ..db import DEFAULT_STORE
 from . import options as o
 
 DEMO_MATCHUPS = [

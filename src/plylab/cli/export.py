@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from ..cells import cell
+from ..db import DEFAULT_STORE, reading
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store, reading
 from ..printable import printable
 from ..words import count as counted
 from . import options as o
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from ..harness.store import Store
 
 FORMATS = ("csv", "parquet", "inspect", "pgn")
 
@@ -55,6 +57,8 @@ def export(
     if not out.parent.is_dir():
         raise UserError(f"cannot write '{out}': directory '{out.parent}' does not exist; create it first")
     refuse_store_as_output(out, store)
+    from ..harness.store import Store
+
     s = Store(store, create=False)
     try:
         with reading(store):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from ..db import DEFAULT_STORE
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE
 from . import options as o
 from ._study import naming_only, play
 

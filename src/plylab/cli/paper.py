@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Literal
 
 import typer
 
+from ..db import DEFAULT_STORE
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE
 from ..printable import printable
 from . import options as o
 from ._study import naming_only, play

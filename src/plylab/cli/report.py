@@ -11,10 +11,9 @@ from pathlib import Path
 
 import typer
 
-from ..analysis.recognition import SCOPES
-from ..analysis.tables import BY, FORMATS, REPORT_TABLES
+from ..analysis import BY, FORMATS, REPORT_TABLES, SCOPES
+from ..db import DEFAULT_STORE, reading
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE, Store, reading
 from . import options as o
 
 REPLAYS = 50  # replay pages per matchup and seat in --html (keeps the site's size bounded)
@@ -66,6 +65,8 @@ def report(
         raise UserError(f"unknown table '{table}'; accepted: {', '.join(REPORT_TABLES)}")
     if by not in BY:
         raise UserError(f"unknown --by '{by}'; accepted: {', '.join(BY)}")
+    from ..harness.store import Store
+
     opened = Store(store, create=False)  # one clear line if the store is missing, foreign or unreadable
     run = opened.stored_run_name(run) if run is not None else None  # a printed name finds its run
     opened.close()

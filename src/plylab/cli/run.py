@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
+from ..db import DEFAULT_STORE
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE
 from . import options as o
 from ._study import naming_only, play
 

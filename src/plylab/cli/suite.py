@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from ..db import DEFAULT_STORE
 from ..errors import UserError
-from ..harness.store import DEFAULT_STORE
 from ..words import count
 from . import options as o
 from ._study import play, say

@@ -1,12 +1,12 @@
 """Clue: a six-player text deduction game for LLM agents, with a possibility matrix, a complete
 SAT-backbone oracle, and the paper's metrics (see README.md in this folder).
 
-Importing this package registers `python_clue` with pyspiel, the game `clue` with plylab's games
-(played by the one session loop, `game.py`) and the Clue players (in the one player registry,
-`plylab.players.PLAYERS`, as the `clue` family).
+Clue extends the registries below it from above: importing this package registers `python_clue` with
+pyspiel, the game `clue` with plylab's games (played by the one session loop, `game.py`) and the Clue players
+(in the one player registry, `plylab.players.PLAYERS`, as the `clue` family). Those registries never name
+Clue: its players and its game are declared as entry points in pyproject.toml, which `plylab.registry` loads
+when one of their names is first asked for.
 """
-
-from importlib import import_module
 
 from .base import ClueDecision, CluePlayer, make_clue_player
 from .cards import CLASSIC, Deck
@@ -17,8 +17,10 @@ from .oracle import ClueOracle
 from .view import ClueView
 
 # Register the players (the bots, then `clue-llm`) and the game. A broken module fails here, loudly.
-for _module in ("players", "llm", "game"):
-    import_module(f"{__name__}.{_module}")
+# isort: off
+from . import players, llm, game  # noqa: E402, F401
+
+# isort: on
 
 __all__ = [
     "CLASSIC",

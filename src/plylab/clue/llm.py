@@ -47,7 +47,6 @@ class LLMOptions(Params):
 
 @register_player
 class LLMPlayer(CluePlayer[LLMOptions]):
-    name = "clue-llm"
     Options = LLMOptions
     summary = "language model; matrix=on gives it the possibility matrix instead of the history"
     uses_model = True

@@ -37,7 +37,6 @@ class RandomOptions(Params):
 class RandomPlayer(CluePlayer[RandomOptions]):
     """Suggests uniformly at random; states nothing; accuses at random only if asked to."""
 
-    name = "clue-random"
     Options = RandomOptions
     summary = "random suggestions (and random accusations with probability `accuse`)"
 
@@ -52,7 +51,6 @@ class RandomPlayer(CluePlayer[RandomOptions]):
 class MatrixPlayer(CluePlayer[Params]):
     """The rule-based matrix alone: suggests envelope candidates, accuses as soon as it is ready."""
 
-    name = "clue-matrix"
     summary = "possibility-matrix bot: accuses when the matrix is ready"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -80,7 +78,6 @@ class MatrixPlayer(CluePlayer[Params]):
 class OraclePlayer(CluePlayer[Params]):
     """Complete deduction: states only entailed facts, accuses the moment the solution is entailed."""
 
-    name = "clue-oracle"
     summary = "SAT-backbone bot: accuses when the solution is entailed"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

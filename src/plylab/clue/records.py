@@ -3,8 +3,7 @@
 A Clue run is a `runs` row of kind `clue`, its games are `games` rows (the game's summary in
 `extra`), and its turns are the moves whose annotation the Clue game wrote (`game.py`). This
 reader gives them back as one row per game, per turn and per (turn, seat) of knowledge, the
-shape every Clue report reads; games an older plylab stored in its own tables are read in place
-(`legacy.py`) in the same shape, so old and new stores report alike.
+shape every Clue report reads.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from ..errors import UserError
 from ..harness.rows import MoveRow
 from ..harness.store import Store
 from ..jsontypes import JSONObject, JSONValue
-from . import legacy
 from .report_rows import ClueGameRow, ClueTurnRow, KnowledgeRow, belief, cards, claims, flag, ints
 
 KIND = "clue"  # the runs' kind
@@ -25,16 +23,14 @@ KIND = "clue"  # the runs' kind
 
 @dataclass(frozen=True)
 class ClueRun:
-    """One Clue run, wherever its games are stored: the one schema, an older plylab's tables, or both
-    (a run stored before the change and resumed after it)."""
+    """One Clue run: a `runs` row of kind `clue`."""
 
     key: str
     condition: str
     seed: int
     turn_limit: int
     specs: list[str]
-    run_id: int | None = None  # in `runs`
-    legacy_id: int | None = None  # in `clue_runs`
+    run_id: int
 
 
 def _turn_row(move: MoveRow, note: JSONObject) -> ClueTurnRow:
@@ -58,8 +54,7 @@ def _int(value: JSONValue) -> int | None:
 
 
 class ClueRecords:
-    """Read-only access to a store's Clue runs, games, turns and knowledge (old tables included), as
-    typed rows; its connection stays inside it."""
+    """Read-only access to a store's Clue runs, games, turns and knowledge, as typed rows; its connection stays inside it."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -80,85 +75,66 @@ class ClueRecords:
         self._store.close()
 
     def _read_runs(self) -> list[ClueRun]:
-        found: dict[str, ClueRun] = {}
-        for old_run in self._store.old_clue_runs():
-            r = legacy.run(old_run)
-            found[r.key] = ClueRun(r.key, r.condition, r.seed, r.turn_limit, r.specs, None, r.id)
+        found: list[ClueRun] = []
         for run in self._store.runs():
             if run.kind != KIND:
                 continue
             plan = json.loads(run.plan)
-            old = found.get(run.name)
-            found[run.name] = ClueRun(
-                run.name,
-                plan["condition"],
-                run.seed,
-                plan["turn_limit"],
-                plan["specs"],
-                run.id,
-                None if old is None else old.legacy_id,
+            found.append(
+                ClueRun(run.name, plan["condition"], run.seed, plan["turn_limit"], plan["specs"], run.id)
             )
-        return list(found.values())
+        return found
 
     def runs(self) -> list[ClueRun]:
         return list(self._runs)
 
     def games(self) -> list[ClueGameRow]:
-        """Every game, run by run and by index; a legacy game's id is negative (its own table's id)."""
+        """Every game, run by run and by index."""
         out: list[ClueGameRow] = []
         for run in self._runs:
             mine: list[ClueGameRow] = []
-            if run.legacy_id is not None:
-                mine += [legacy.game(g, run.condition) for g in self._store.old_clue_games(run.legacy_id)]
-            if run.run_id is not None:
-                for row in self._store.games([run.run_id]):
-                    extra = json.loads(row.extra or "{}")
-                    mine.append(
-                        ClueGameRow(
-                            row.id,
-                            row.run_id,
-                            row.idx,
-                            row.seed,
-                            list(extra["seats"]),
-                            ints(extra["envelope"]),
-                            [ints(h) for h in extra["hands"]],
-                            extra["winner"],
-                            extra["end_reason"],
-                            extra["turns"],
-                            extra["rounds"],
-                            extra["solution_suggested_turn"],
-                            row.started,
-                            row.finished,
-                            run.condition,
-                        )  # fmt: skip
-                    )
+            for row in self._store.games([run.run_id]):
+                extra = json.loads(row.extra or "{}")
+                mine.append(
+                    ClueGameRow(
+                        row.id,
+                        row.run_id,
+                        row.idx,
+                        row.seed,
+                        list(extra["seats"]),
+                        ints(extra["envelope"]),
+                        [ints(h) for h in extra["hands"]],
+                        extra["winner"],
+                        extra["end_reason"],
+                        extra["turns"],
+                        extra["rounds"],
+                        extra["solution_suggested_turn"],
+                        row.started,
+                        row.finished,
+                        run.condition,
+                    )  # fmt: skip
+                )
             out += sorted(mine, key=lambda g: g.idx)
         return out
 
     def run_of(self, game: ClueGameRow) -> ClueRun:
         """The run a game of `games()` belongs to."""
-        legacy_game = game.id < 0
         for run in self._runs:
-            if (run.legacy_id if legacy_game else run.run_id) == game.run_id:
+            if run.run_id == game.run_id:
                 return run
         raise KeyError(game.id)
 
     def turns(self, game_id: int) -> list[ClueTurnRow]:
         """The game's turns in order (one row per turn, a shown card on its suggestion's row)."""
         if game_id not in self._turns:
-            if game_id < 0:
-                rows = [legacy.turn(t) for t in self._store.old_clue_turns(-game_id)]
-            else:
-                rows = [
-                    _turn_row(m, json.loads(m.annotation)) for m in self._store.moves(game_id) if m.annotation
-                ]
+            rows = [
+                _turn_row(m, json.loads(m.annotation)) for m in self._store.moves(game_id) if m.annotation
+            ]
             self._turns = {game_id: rows}
         return self._turns[game_id]
 
     def knowledge(self, game_id: int) -> list[KnowledgeRow]:
         """Every seat's standing against the oracle after each turn, by turn and seat."""
-        if game_id < 0:
-            return [legacy.knowledge(k) for k in self._store.old_clue_knowledge(-game_id)]
         out = []
         for m in self._store.moves(game_id):
             note = json.loads(m.annotation) if m.annotation else {}

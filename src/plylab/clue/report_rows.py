@@ -1,8 +1,7 @@
 """The typed rows Clue's reports read: one per game, per turn and per (turn, seat) of knowledge.
 
 `records.ClueRecords` makes them from the one store schema (a game's `extra`, a turn's annotated
-move) and `legacy` from an older plylab's own tables, so every reader sees one shape. The JSON an
-older table held as text is parsed here, once: a turn's cards are a list, its claims triples.
+move), so every reader sees one shape: a turn's cards are a list, its claims triples.
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ Claim = tuple[int, int, str]  # (card, holder, verdict): holder == seats is the 
 
 @dataclass(frozen=True, slots=True)
 class ClueGameRow:
-    """One game: its seats (canonical specs), deal, and how it ended. A legacy game's id is negative
-    (its own table's id), its `run_id` the legacy run's."""
+    """One game: its seats (canonical specs), deal, and how it ended."""
 
     id: int
     run_id: int

@@ -169,7 +169,6 @@ class ClueStudy:
         # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
         # seeds their games were played with (their replies are cached under them).
         stored = {r.name for r in store.runs() if r.kind == KIND}
-        stored |= {r.key for r in store.old_clue_runs()}
         self.legacy = self.plan.key(self.specs, legacy=True, seeding=1) in stored
         self.seeding = 1 if self.legacy or self.plan.key(self.specs, seeding=1) in stored else SEEDING
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)
@@ -196,7 +195,7 @@ class ClueStudy:
         plan, key = self.plan, self.key
         spec = {"condition": plan.condition, "turn_limit": plan.turn_limit, "specs": self.specs}
         run_id = store.open_run(key, plan.seed, spec, kind=KIND)
-        done = {g.idx for g in store.games([run_id])} | store.old_clue_saved(key)
+        done = {g.idx for g in store.games([run_id])}
         model = any(clue_player_class(s)[1].uses_model for s in self.specs)
         context.label(f"clue {key}")
 
@@ -226,7 +225,7 @@ class ClueStudy:
         with read_store(store_path) as view:
             done: set[int] = set()
             for key in self._keys():
-                done |= view.old_clue_saved(key) | view.saved_indexes(key)
+                done |= view.saved_indexes(key)
         saved = sum(i < self.plan.games for i in done)
         out = Forecast(self.kind, self.name, self.plan.games - saved, saved)
         for spec in self.specs:

@@ -12,7 +12,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
 import pyspiel
@@ -389,9 +388,10 @@ class GameDef:
         return state
 
 
-# Games with a command of their own (`plylab clue`): found by name (their module is imported on first
-# use), never listed with the games `plylab run` plays, so `plylab games` is the same in every process.
-UNLISTED = {"clue": "plylab.clue.game"}
+# Games with a command of their own (`plylab clue`), declared as entry points of this group in pyproject.toml:
+# found by name (their module is imported on first use and registers them with `add_unlisted`), never listed
+# with the games `plylab run` plays, so `plylab games` is the same in every process.
+UNLISTED_GROUP = "plylab.unlisted_games"
 
 
 class GameRegistry(Registry[GameDef]):
@@ -400,18 +400,16 @@ class GameRegistry(Registry[GameDef]):
     def __init__(self) -> None:
         super().__init__("game")
         self._derived: dict[str, GameDef] = {}
-        self._unlisted: dict[str, GameDef] = {}
+        self._unlisted: Registry[GameDef] = Registry("game", group=UNLISTED_GROUP)
 
     def add_unlisted(self, game: GameDef) -> GameDef:
-        """Register one of the `UNLISTED` games (by its module, when it is imported)."""
-        self._unlisted[game.name] = game
-        return game
+        """Register a game its entry point declares in `UNLISTED_GROUP` (its module calls this when imported)."""
+        return self._unlisted.add(game.name, game)
 
     def _base(self, name: str) -> GameDef:
-        if name in UNLISTED:
-            import_module(UNLISTED[name])
-            return self._unlisted[name]
-        return super().get(name)
+        if name in self._items or name not in self._unlisted:
+            return super().get(name)
+        return self._unlisted.get(name)
 
     def get(self, name: str) -> GameDef:
         if ":" not in name:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .. import db
+from ..db import DEFAULT_STORE as DEFAULT_STORE
 from ..db import REQUIRED as REQUIRED  # the file's opening and reading rules, re-exported from their home
 from ..db import SQLITE_MAGIC as SQLITE_MAGIC
 from ..db import check_before_writing as check_before_writing
@@ -36,7 +37,6 @@ from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
-from . import oldclue
 from .records import GameRecord, MoveRecord
 from .rows import (
     USAGE,
@@ -65,8 +65,6 @@ from .rows import (
     rows_of,
 )
 from .text_homes import hand_over, keep_texts_trigger
-
-DEFAULT_STORE = Path("results/plylab.sqlite")
 
 # Who plays a run: the driver's claim (harness/driver.py), so two processes never play one run.
 LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
@@ -473,26 +471,6 @@ class Store:
         self.path = Path(path)
         self._conn = connect(self.path, create=create)  # never handed out: every SQL is a method here
 
-    # the Clue tables of an older plylab (harness/oldclue.py), read only -------------------------
-
-    def holds_old_clue_games(self) -> bool:
-        return oldclue.has_games(self._conn)
-
-    def old_clue_runs(self) -> list[oldclue.OldClueRun]:
-        return oldclue.runs(self._conn)
-
-    def old_clue_saved(self, key: str) -> set[int]:
-        return oldclue.saved(self._conn, key)
-
-    def old_clue_games(self, run_id: int) -> list[oldclue.OldClueGame]:
-        return oldclue.games(self._conn, run_id)
-
-    def old_clue_turns(self, game_id: int) -> list[oldclue.OldClueTurn]:
-        return oldclue.turns(self._conn, game_id)
-
-    def old_clue_knowledge(self, game_id: int) -> list[oldclue.OldClueKnowledge]:
-        return oldclue.knowledge(self._conn, game_id)
-
     def close(self) -> None:
         self._conn.close()
 
@@ -871,9 +849,6 @@ class StoreView:
 
     def saved_indexes(self, run: str) -> set[int]:
         return self._read(lambda c: saved_indexes(c, run), set())
-
-    def old_clue_saved(self, key: str) -> set[int]:
-        return self._read(lambda c: oldclue.saved(c, key), set())
 
     def mean_player_moves(self, game: str, spec: str) -> float | None:
         return self._read(lambda c: mean_player_moves(c, game, spec), None)

@@ -10,8 +10,9 @@ import the one it needs and no more), and inspect_ai and llama.cpp load on the f
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ..registry import lazy_attributes
 
 if TYPE_CHECKING:
     from .cache import CacheRequest, ReplyCache, ResponseCache, make_key, request_record
@@ -40,13 +41,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_attributes(__name__, _HOME)
 
 __all__ = [
     "LOCAL",

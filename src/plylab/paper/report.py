@@ -721,8 +721,14 @@ def _entry(p: Protocol) -> None:
 for _p in PROTOCOLS.values():
     if _p.kind == "play":
         _entry(_p)
-# Clue's tables are registered by their module, loaded when one is first asked for
-TABLE_DEFS.defer({n: "plylab.paper.clue_tables" for n, p in PROTOCOLS.items() if p.kind == "clue"})
+
+
+def _clue_tables() -> None:
+    """Clue's tables are registered by their module, loaded when one is first asked for."""
+    from . import clue_tables  # noqa: F401
+
+
+TABLE_DEFS.defer([n for n, p in PROTOCOLS.items() if p.kind == "clue"], _clue_tables)
 
 
 def render_table(data: PaperTableData, fmt: str) -> str:

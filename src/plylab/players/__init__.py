@@ -1,5 +1,9 @@
 """Players: base classes, one registry for every game family, and one module per player.
-Adding a player is one module (and, for a lazily loaded one, one entry below)."""
+
+Adding a player is one module and one line in pyproject.toml (`[project.entry-points."plylab.players"]`,
+`name = "module:Class"`), the one place its name is written: the registry imports the module when the name is
+first used (a report of MCTS games loads no model code), and players that stand above this floor (the best
+response, Clue's) are declared the same way, so nothing here names them."""
 
 from .base import (
     PLAYERS,
@@ -16,33 +20,6 @@ from .base import (
     register_player,
     resolve,
 )
-
-# One module per player, imported when one of its names is first used (a report of MCTS games
-# loads no model code); adding a player is one more entry here.
-PLAYERS.defer(
-    {
-        name: f"{__name__}.{module}"
-        for name, module in {
-            "random": "random_player",
-            "mcts": "mcts",
-            "optimal": "optimal",
-            "equilibrium": "equilibrium",
-            "human": "human",
-            "llm": "llm",
-            "reaper": "reaper",
-            "memento": "reaper",
-            "cbr": "reaper",
-            "stockfish": "engines",
-            "fairy-stockfish": "engines",
-            "gnugo": "gnugo",
-            "gnubg": "gnubg",
-        }.items()
-    }
-)
-# A best response reads a stored run's empirical strategy, so it stands above the store (analysis).
-PLAYERS.defer({"best_response": "plylab.analysis.best_response"})
-# Clue's players (the `clue` family, played by `plylab clue run`): importing the package registers all four.
-PLAYERS.defer(dict.fromkeys(("clue-random", "clue-matrix", "clue-oracle", "clue-llm"), "plylab.clue"))
 
 __all__ = [
     "PLAYERS",

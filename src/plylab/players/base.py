@@ -17,7 +17,7 @@ from typing_extensions import TypeVar
 
 from ..errors import UserError, one_of
 from ..models.call import SEEDING, Attempt
-from ..registry import Registry
+from ..registry import Registry, declared_name
 from ..seeds import LLM_PROMPT
 from ..specs import Params, Spec, bind, parse_spec
 
@@ -115,6 +115,7 @@ class BasePlayer(ABC, Generic[OptionsT, ViewT, DecisionT]):
     two-player games, `plylab.clue.CluePlayer` for Clue) fixes what a turn shows and what it answers.
     """
 
+    # What a spec names: the player's entry point in pyproject.toml, set by `register_player`.
     name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
     summary: ClassVar[str] = ""
@@ -194,18 +195,29 @@ class Player(BasePlayer[OptionsT, Turn, Decision]):
         failed run behind. Most players need nothing of it."""
 
 
-PLAYERS: Registry[type[BasePlayer[Any, Any, Any]]] = Registry("player")
+# Every player of every family, by name: plylab's own and a contributor's package's are declared in its
+# pyproject.toml (`[project.entry-points."plylab.players"]`, name = "module:Class") and imported on first use.
+PLAYER_GROUP = "plylab.players"
+PLAYERS: Registry[type[BasePlayer[Any, Any, Any]]] = Registry("player", group=PLAYER_GROUP)
 P = TypeVar("P", bound=BasePlayer[Any, Any, Any])
 
 
 def register_player(cls: type[P]) -> type[P]:
-    """Register a player of any family under its `name` (one registry for every game)."""
-    PLAYERS.add(cls.name, cls)
+    """Register a player of any family (one registry for every game) under the name its entry point
+    declares, written there once; a class no entry point declares (a test's toy) sets `name` itself."""
+    name = cls.__dict__.get("name") or declared_name(PLAYER_GROUP, cls)
+    if not name:
+        raise ValueError(
+            f"{cls.__module__}:{cls.__qualname__} has no name: declare it under "
+            f'[project.entry-points."{PLAYER_GROUP}"] in pyproject.toml'
+        )
+    cls.name = name
+    PLAYERS.add(name, cls)
     return cls
 
 
 def family_names(base: type[BasePlayer[Any, Any, Any]]) -> list[str]:
-    """The registered players of `base`'s family, in registration order."""
+    """The registered players of `base`'s family, in name order."""
     return [n for n in PLAYERS.names() if issubclass(PLAYERS.get(n), base)]
 
 

@@ -149,7 +149,6 @@ class EnginePlayer(Player[EngineOptions]):
 
 @register_player
 class StockfishPlayer(EnginePlayer):
-    name = "stockfish"
     engine_name = "stockfish"
     games = ("chess",)
     summary = (
@@ -160,7 +159,6 @@ class StockfishPlayer(EnginePlayer):
 
 @register_player
 class FairyStockfishPlayer(EnginePlayer):
-    name = "fairy-stockfish"
     engine_name = "fairy-stockfish"
     games = tuple(FAMILY)
     summary = "Fairy-Stockfish over UCI (chess, antichess, crazyhouse): the same keys as stockfish"

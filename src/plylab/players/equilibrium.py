@@ -51,7 +51,6 @@ def equilibrium_of(player: Player[Any]) -> EquilibriumOracle:
 
 @register_player
 class EquilibriumPlayer(Player):
-    name = "equilibrium"
     needs_oracle = True
     summary = "samples the game's equilibrium strategy (CFR+) at its information set, seeded"
 

@@ -47,7 +47,6 @@ class GnubgOptions(Params):
 
 @register_player
 class GnubgPlayer(Player[GnubgOptions]):
-    name = "gnubg"
     games = ("backgammon",)
     Options = GnubgOptions
     cpu_bound = True

@@ -127,7 +127,6 @@ class GnuGoOptions(Params):
 
 @register_player
 class GnuGoPlayer(Player[GnuGoOptions]):
-    name = "gnugo"
     games = ("go",)
     Options = GnuGoOptions
     cpu_bound = True

@@ -98,7 +98,6 @@ async def read_line() -> str:
 
 @register_player
 class HumanPlayer(Player):
-    name = "human"
     summary = "you, in the terminal"
     shows_observation = True
     interactive = True

@@ -393,7 +393,6 @@ def last_line_answer(text: str) -> str:
 
 @register_player
 class LLMPlayer(Player[LLMOptions]):
-    name = "llm"
     Options = LLMOptions
     summary = (
         "a language model, one call per move; model=local|<provider>/<model>, "

@@ -100,7 +100,6 @@ def ismcts_bot(engine: pyspiel.Game, options: MctsOptions, sims: int, rng: rando
 
 @register_player
 class MctsPlayer(Player[MctsOptions]):
-    name = "mcts"
     Options = MctsOptions
     summary = (
         "OpenSpiel C++ MCTSBot (MCTS-Solver), random rollouts; sims=N (default: the paper's 1000 for "

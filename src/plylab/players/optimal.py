@@ -23,7 +23,6 @@ class OptimalOptions(Params):
 
 @register_player
 class OptimalPlayer(Player[OptimalOptions]):
-    name = "optimal"
     needs_oracle = True  # plans refuse it on a game with no exact oracle
     Options = OptimalOptions
     summary = "minimax, uniform tie-breaking among best moves; epsilon=E random moves; by=value|score"

@@ -7,7 +7,6 @@ from .base import Decision, Player, Turn, register_player
 
 @register_player
 class RandomPlayer(Player):
-    name = "random"
     summary = "uniform over legal moves, seeded"
 
     async def act(self, turn: Turn) -> Decision:

@@ -146,8 +146,7 @@ def replay_payload(g: ClueGameRow, turns: list[ClueTurnRow], turn_limit: int, ru
     holder_of = {c: s for s, hand in enumerate(hands) for c in hand} | {c: len(specs) for c in envelope}
     return {
         "id": g.id,
-        # an older plylab's game (its own table's id, negative here) is named apart from the one schema's
-        "label": str(g.id) if g.id >= 0 else f"old-{-g.id}",
+        "label": str(g.id),
         "run": run_key,
         "condition": g.condition,
         "seed": g.seed,

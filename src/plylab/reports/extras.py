@@ -66,10 +66,10 @@ def clue(writer: PageWriter, store_path: Path, run: str | None) -> Section | Non
         return None
     store = Store(store_path, create=False)
     try:
-        kinds, old = store.run_kinds(), store.holds_old_clue_games()
+        kinds = store.run_kinds()
     finally:
         store.close()
-    if "clue" not in kinds and not old:  # Clue games of this plylab, or of an older one (clue/legacy.py)
+    if "clue" not in kinds:
         return None
     from . import clue as clue_data  # part of plylab: a broken module fails loudly, never hides the section
 

@@ -17,7 +17,6 @@ from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from ..db import transaction
 from ..errors import UserError
 from ..games import get_game
 from ..harness.forecast import Forecast, model_of
@@ -60,42 +59,17 @@ class SuiteStore(Store):
         super().__init__(path, create=create)
         if create:
             self._conn.execute(ANSWERS)
-            have = self._answer_columns()
-            for column in ("deduction", "memory"):  # a store from before Clue suites, or REAPER's
-                if column not in have:
-                    self._conn.execute(f"ALTER TABLE suite_answers ADD COLUMN {column} TEXT")
-            if "repeat" not in have:
-                self._add_repeats()
-
-    def _add_repeats(self) -> None:
-        """A store from before `--repeats`: its table rebuilt with `repeat` in the key (SQLite cannot
-        change a key in place), every answer kept as repeat 0, in one transaction."""
-        with transaction(self._conn) as conn:
-            have = self._answer_columns()
-            if "repeat" in have:  # another process rebuilt it first
-                return
-            columns = ", ".join(sorted(have))
-            conn.execute(ANSWERS.replace("EXISTS suite_answers", "EXISTS suite_answers_keyed"))
-            conn.execute(f"INSERT INTO suite_answers_keyed ({columns}) SELECT {columns} FROM suite_answers")
-            conn.execute("DROP TABLE suite_answers")
-            conn.execute("ALTER TABLE suite_answers_keyed RENAME TO suite_answers")
-
-    def _answer_columns(self) -> set[str]:
-        return {str(r[1]) for r in self._conn.execute("PRAGMA table_info(suite_answers)")}
 
     def answered(self, run_id: int) -> set[tuple[int, str, int]]:
         """(position, player, repeat) of every stored answer of the run."""
-        repeat = "repeat" if "repeat" in self._answer_columns() else "0"
         rows = self._conn.execute(
-            f"SELECT position, player, {repeat} FROM suite_answers WHERE run_id=?", (run_id,)
+            "SELECT position, player, repeat FROM suite_answers WHERE run_id=?", (run_id,)
         )
         return {(int(r[0]), str(r[1]), int(r[2])) for r in rows}
 
     def memories(self, run_id: int) -> dict[str, set[str | None]]:
         """Per player of the run, the memory hashes its stored answers were given with."""
         out: dict[str, set[str | None]] = {}
-        if "memory" not in self._answer_columns():
-            return out
         rows = self._conn.execute(
             "SELECT DISTINCT player, memory FROM suite_answers WHERE run_id=?", (run_id,)
         )
@@ -128,20 +102,17 @@ class SuiteStore(Store):
     def answers(self, run_id: int) -> list[Answer]:
         if not self.has_answers():
             return []
-        order = "player, position, repeat" if "repeat" in self._answer_columns() else "player, position"
         rows = self._conn.execute(
-            f"SELECT * FROM suite_answers WHERE run_id=? ORDER BY {order}", (run_id,)
+            "SELECT * FROM suite_answers WHERE run_id=? ORDER BY player, position, repeat", (run_id,)
         ).fetchall()
         fields = Answer.__dataclass_fields__
-        later = ("features", "optimal", "deduction", "memory", "repeat")  # read below: older stores lack some
+        later = ("features", "optimal", "deduction")  # parsed below
         return [
             Answer(
                 **{k: r[k] for k in fields if k not in later},
                 optimal=bool(r["optimal"]),
                 features=json.loads(r["features"]),
-                deduction=json.loads(r["deduction"]) if "deduction" in r.keys() and r["deduction"] else None,
-                memory=r["memory"] if "memory" in r.keys() else None,
-                repeat=int(r["repeat"]) if "repeat" in r.keys() else 0,
+                deduction=json.loads(r["deduction"]) if r["deduction"] else None,
             )
             for r in rows
         ]

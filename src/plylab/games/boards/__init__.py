@@ -10,16 +10,16 @@ text, or None when it cannot read the position; a game without a drawer keeps it
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
+# isort: off
+from . import grid, hexboard, nim, dots  # noqa: F401 (each registers its drawings)
+
+# isort: on
 from .base import DRAWINGS, Marks, register_drawing
 
 if TYPE_CHECKING:
     import pyspiel
-
-for _module in ("grid", "hexboard", "nim", "dots"):
-    import_module(f"{__name__}.{_module}")
 
 
 def seat_colours(game: str) -> tuple[str, str] | None:

@@ -107,7 +107,6 @@ def encode(texts: list[str]) -> np.ndarray:
 
 @register_player
 class ReaperPlayer(Player[ReaperOptions]):
-    name = "reaper"
     Options = ReaperOptions
     summary = (
         "REAPER: planner-executor LLM agent with case memory, post-game reflection and rule extraction; "
@@ -373,7 +372,6 @@ def _update(kind: str, caller: Caller, failure: str | None) -> Update:
 
 @register_player
 class BaselinePlayer(ReaperPlayer):
-    name = "cbr"
     Options = BaselineOptions
     summary = (
         "the paper's Baseline: REAPER's loop with JSON messages, deduplicated cases and stratified "
@@ -383,7 +381,6 @@ class BaselinePlayer(ReaperPlayer):
 
 @register_player
 class OriginalPlayer(ReaperPlayer):
-    name = "memento"
     Options = OriginalOptions
     summary = (
         "the paper's Original: a direct Memento port (prose messages, terminal reward on every move, "
