@@ -20,7 +20,7 @@ from ..render.grid import comment, html_page
 from ..render.table import Table, register_table, render
 from ..specs import parse_spec
 from ..words import count
-from .protocols import PROTOCOLS, Protocol, get_protocol
+from .protocols import PROTOCOLS, Protocol, deviations_line, get_protocol
 from .published import published
 
 if TYPE_CHECKING:
@@ -404,8 +404,6 @@ for _name, _p in PROTOCOLS.items():
 
 
 def render_clue(data: ClueResults, fmt: str) -> str:
-    from .report import deviations_line
-
     if fmt == "json":
         return json.dumps(data.to_json(), indent=2)
     head = [f"{data.table}: {data.title}", "protocol: " + "; ".join(data.cite)]

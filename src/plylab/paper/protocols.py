@@ -428,3 +428,8 @@ def get_protocol(name: str) -> Protocol:
         return PROTOCOLS[name]
     except KeyError:
         raise UserError(f"unknown table or figure '{name}'; accepted: {', '.join(PROTOCOLS)}") from None
+
+
+def deviations_line(deviations: list[str]) -> str:
+    """The line every paper table's head carries (PlyBench's and Clue's): what its runs changed."""
+    return "deviations from the paper's protocol: " + ("; ".join(deviations) or "none")

@@ -27,7 +27,7 @@ from ..render.table import TABLE_DEFS, Table, register_table, render
 from ..specs import parse_spec
 from ..words import count
 from .plan import MODEL_PLAYERS, reference_run_name
-from .protocols import PROTOCOLS, Column, Protocol, get_protocol, opponent_spec
+from .protocols import PROTOCOLS, Column, Protocol, deviations_line, get_protocol, opponent_spec
 from .published import PublishedCell, paper_model, published, published_rows
 
 FORMATS = ("markdown", "csv", "latex", "json", "html", "table")
@@ -687,11 +687,6 @@ def _header_lines(data: PaperTableData) -> list[str]:
         lines.append("runs: " + ", ".join(data.runs))
     lines.append(deviations_line(data.deviations))
     return lines
-
-
-def deviations_line(deviations: list[str]) -> str:
-    """The line every paper table's head carries (PlyBench's and Clue's): what its runs changed."""
-    return "deviations from the paper's protocol: " + ("; ".join(deviations) or "none")
 
 
 def paper_table(data: PaperTableData) -> Table:
