@@ -185,7 +185,7 @@ def test_bad_input_is_one_line_and_exit_2(
         ('{"x": 1}\n', "not a plylab suite file"),
         ("", "is empty"),
         ('{"plylab_suite": 2}\n', "format version 2"),
-        ('{"plylab_suite": 1}\n{"index": 0}\n', "line 2 lacks or mistypes"),
+        ('{"plylab_suite": 1}\n{"index": 0}\n', "line 2 lacks 'moves'"),
     ],
 )
 def test_a_malformed_file_is_one_line(
