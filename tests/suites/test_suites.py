@@ -486,7 +486,7 @@ def test_lichess_puzzles_import_with_the_first_move_applied(
         )
         best = pos.grade().best_actions
         assert [mapping("chess", state).uci(a) for a in best] == [pos.features["lichess_answer"]]
-    job = SuiteStudy(suite, ["random"]).jobs(set())[0]
+    job = next(SuiteStudy(suite, ["random"]).jobs())
     assert job.turn().state.history() == suite.positions[0].state(g).history()  # a run asks the same position
     (tmp_path / "bad.csv").write_text(PUZZLES.replace("g8f6 h5f7", "g8g6 h5f7"))
     code, _, err = _cli(capsys, *argv[:6], "bad.csv")

@@ -145,7 +145,7 @@ class Position:
         moves = _items(d, "moves")
         return cls(
             index=_whole(d, "index"),
-            history=tuple(_whole({"history": a}, "history") for a in _items(d, "history")),
+            history=_actions(_items(d, "history")),
             mover=_whole(d, "mover"),
             ply=_whole(d, "ply"),
             moves=tuple(
@@ -213,6 +213,14 @@ def _whole(d: dict[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64:
         raise ValueError(f"'{key}' must be a whole number from 0 to {INT64} (got {value!r})")
     return value
+
+
+def _actions(values: list[Any]) -> tuple[int, ...]:
+    """A history: whole numbers from 0 (OpenSpiel's actions), checked in one pass."""
+    if not all(type(a) is int and 0 <= a <= INT64 for a in values):
+        bad = next(a for a in values if type(a) is not int or not 0 <= a <= INT64)
+        raise ValueError(f"'history' holds actions, whole numbers from 0 to {INT64} (got {bad!r})")
+    return tuple(values)
 
 
 def _number(d: dict[str, Any], key: str, least: float = -math.inf) -> float:
