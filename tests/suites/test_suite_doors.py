@@ -189,3 +189,15 @@ def test_suite_run_accepts_the_empty_store_file_that_run_accepts(built: Path, tm
     assert "5/5 answers saved" in done.stdout
     done = plylab_subprocess("suite", "report", "--store", str(answers), "--format", "json")
     assert done.returncode == 0 and json.loads(done.stdout)["players"]["players"][0]["n"] == 5
+
+
+def test_a_suite_line_respelled_with_the_same_values_is_still_read(built: Path, tmp_path: Path) -> None:
+    """A line no longer canonical (spaces, a number spelled 0.50) but holding the same values is the
+    same suite: read by re-serialising its values, as a tool that reformats JSON would leave it."""
+    lines = built.read_text().splitlines()
+    lines[1] = json.dumps(json.loads(lines[1]), indent=None)  # spaces after ':' and ','
+    respelled = tmp_path / "r.jsonl"
+    respelled.write_text("\n".join(lines) + "\n")
+    assert respelled.read_text() != built.read_text()
+    done = plylab_subprocess("suite", "show", str(respelled))
+    assert done.returncode == 0 and "5 positions of tic_tac_toe" in done.stdout, done.stderr

@@ -148,10 +148,7 @@ class Position:
             history=_actions(_items(d, "history")),
             mover=_whole(d, "mover"),
             ply=_whole(d, "ply"),
-            moves=tuple(
-                MoveTruth(_whole(m, "action"), _text(m, "label"), _number(m, "value"))
-                for m in (_object({"move": m}, "move") for m in moves)
-            ),
+            moves=tuple(_move(m) for m in moves),
             unit=_text(d, "unit"),
             span=_number(d, "span", least=0.0),
             exact=_flag(d, "exact"),
@@ -213,6 +210,12 @@ def _whole(d: dict[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64:
         raise ValueError(f"'{key}' must be a whole number from 0 to {INT64} (got {value!r})")
     return value
+
+
+def _move(m: object) -> MoveTruth:
+    if not isinstance(m, dict):
+        raise ValueError(f"'moves' holds objects with action, label and value (got {m!r})")
+    return MoveTruth(_whole(m, "action"), _text(m, "label"), _number(m, "value"))
 
 
 def _actions(values: list[Any]) -> tuple[int, ...]:
@@ -405,6 +408,24 @@ def _json_line(path: Path, number: int, text: str) -> dict[str, Any]:
     return value
 
 
+def _hashes_to(text: str, pid: object, pos: Position) -> bool:
+    """Whether the line as written, less its own `"id"` member, hashes to its id; if so the id is
+    taken as `pos.id` (its cache) without serialising the position again.
+
+    A built file's lines are canonical JSON, so reading one never needs to re-serialise it: its own
+    bytes are what the id and the suite's hash were taken over (keys sorted, and no string holds an
+    unescaped quote, so the last `"id":"…",` of the line is its own member). A line that is not
+    canonical (reformatted by a tool) is checked the slow way, re-serialised from its values."""
+    if not isinstance(pid, str):
+        return False
+    member = f'"id":{canonical_json(pid)},'
+    at = text.rfind(member)
+    if at < 0 or digest(text[:at] + text[at + len(member) :])[:16] != pid:
+        return False
+    pos.__dict__["id"] = pid  # the cached_property's slot: a frozen dataclass keeps it in __dict__
+    return True
+
+
 def _field_error(exc: Exception) -> str:
     """What a missing or mistyped field says: the field (KeyError) or the check's own words."""
     return f"lacks {exc}" if isinstance(exc, KeyError) else str(exc)
@@ -435,7 +456,7 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
             pos = Position.from_json(d)
         except (KeyError, ValueError) as exc:
             raise UserError(f"suite file {path} is malformed: line {number} {_field_error(exc)}") from None
-        if d.get("id") != pos.id:
+        if not _hashes_to(text, d.get("id"), pos) and d.get("id") != pos.id:
             raise UserError(
                 f"suite file {path} was changed after it was built: position {pos.index} (line {number}) "
                 f"no longer matches its id {d.get('id')!r}; rebuild it with plylab suite build"
@@ -460,7 +481,10 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
             f"suite file {path} was changed after it was built: it holds {len(positions)} positions, "
             f"its header says {head.get('positions')}"
         )
-    if head.get("hash") != suite.hash:
+    as_read = "sha256:" + digest("\n".join([canonical_json(suite.header()), *lines[1:]]))
+    if as_read == head.get("hash"):
+        suite.__dict__["hash"] = as_read  # the cached `hash`, taken from the lines as they are
+    elif head.get("hash") != suite.hash:
         raise UserError(
             f"suite file {path} was changed after it was built: its header or the order of its positions "
             f"no longer matches its hash {head.get('hash')!r}; rebuild it with plylab suite build"

@@ -300,6 +300,7 @@ def _check(game_spec: str, spec: str) -> str | None:
     return cls.memory_hash(options, game)
 
 
+@lru_cache(maxsize=64)
 def _uses_model(game_spec: str, spec: str) -> bool:
     from .deduction import is_clue
 
