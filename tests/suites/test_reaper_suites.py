@@ -96,7 +96,7 @@ def test_reaper_answers_a_suite_with_its_memory_frozen_and_named(
     # Frozen: the positions asked in the other order, in one process, with no cache, give each
     # position the same prompt (the same retrieved cases) as the run did.
     study = SuiteStudy(read_suite(str(suite))[0], [spec])
-    jobs = study.jobs(set())
+    jobs = list(study.jobs())
     assert {j.memory for j in jobs} == {digest}
     reverse = {}
     for job in reversed(jobs):

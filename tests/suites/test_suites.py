@@ -185,7 +185,7 @@ def test_bad_input_is_one_line_and_exit_2(
         ('{"x": 1}\n', "not a plylab suite file"),
         ("", "is empty"),
         ('{"plylab_suite": 2}\n', "format version 2"),
-        ('{"plylab_suite": 1}\n{"index": 0}\n', "line 2 lacks or mistypes"),
+        ('{"plylab_suite": 1}\n{"index": 0}\n', "line 2 lacks 'moves'"),
     ],
 )
 def test_a_malformed_file_is_one_line(
@@ -486,7 +486,7 @@ def test_lichess_puzzles_import_with_the_first_move_applied(
         )
         best = pos.grade().best_actions
         assert [mapping("chess", state).uci(a) for a in best] == [pos.features["lichess_answer"]]
-    job = SuiteStudy(suite, ["random"]).jobs(set())[0]
+    job = next(SuiteStudy(suite, ["random"]).jobs())
     assert job.turn().state.history() == suite.positions[0].state(g).history()  # a run asks the same position
     (tmp_path / "bad.csv").write_text(PUZZLES.replace("g8f6 h5f7", "g8g6 h5f7"))
     code, _, err = _cli(capsys, *argv[:6], "bad.csv")

@@ -54,7 +54,8 @@ def play(
     """The run's first line says what it will play and ask of models; then it plays (not when dry)."""
     from ..harness.driver import run_study
 
-    line = study.forecast(store).line()
+    forecast = study.forecast(store)
+    line = forecast.line()
     if dry_run:
         say(line)
         return
@@ -66,5 +67,6 @@ def play(
         progress=not quiet,
         stderr=stderr,
         announce=lambda: say(line, err=True),
+        unit=forecast.unit,
     )
     finish(summary)

@@ -62,17 +62,17 @@ def build(
     margin: float | None = typer.Option(
         None,
         "--margin",
-        help="lichess-style selection: one best move, better than the second by at least M on the graded scale",
+        help="lichess-style selection: one best move, better than the second by at least M (a number, 0 or more) "
+        "on the graded scale",
     ),
     out: Path | None = typer.Option(None, "--out", help="file to write (default suites/NAME.jsonl)"),
 ) -> None:
     """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
     from ..suites.build import build_suite
     from ..suites.deduction import build_clue_suite, is_clue
-    from ..suites.file import SUITES_DIR
+    from ..suites.file import SUITES_DIR, check_name
 
-    if not name.strip() or "/" in name:
-        raise UserError(f"a suite name is a plain word without '/' (got '{name}'); give a path with --out")
+    check_name(name)
     suite = (build_clue_suite if is_clue(game) else build_suite)(
         name,
         game,

@@ -73,6 +73,7 @@ class RunSummary:
     replayed: int = 0  # games finished again from the response cache (a learning phase resumed)
     unfinished: dict[str, int] = field(default_factory=dict)  # provider failure kind -> games
     details: list[str] = field(default_factory=list)
+    unit: str = "game"  # what the study saves, as the line counts it (a suite run: "answer")
 
     @property
     def saved(self) -> int:
@@ -90,7 +91,7 @@ class RunSummary:
         again = f", {self.replayed} replayed from the cache" if self.replayed else ""
         extra = "".join(f"; {d}" for d in self.details)
         return printable(  # a run name comes from the user or a plan file: inert on the terminal
-            f"{self.kind} '{printed_run_name(self.run)}' {self.status}{why}: {self.saved}/{count(self.planned, 'game')} saved in "
+            f"{self.kind} '{printed_run_name(self.run)}' {self.status}{why}: {self.saved}/{count(self.planned, self.unit)} saved in "
             f"{self.store} ({self.played} played now, {self.already} already there{again}){extra}{tail}"
         )
 
@@ -435,6 +436,7 @@ def run_study(
     progress: bool = True,
     stderr: bool = False,
     announce: Callable[[], None] | None = None,
+    unit: str = "game",
 ) -> RunSummary:
     """Play a study whole: claim its run, play each part's missing games, record every part's status.
 
@@ -458,7 +460,7 @@ def run_study(
         driver.claim(store, study.lease)
         if announce is not None:  # the run is ours: say what it will do (a refusal said one line only)
             announce()
-        summary = RunSummary(study.name, store_path, study.planned, kind=study.kind)
+        summary = RunSummary(study.name, store_path, study.planned, kind=study.kind, unit=unit)
 
         async def main() -> None:
             with ExitStack() as held:

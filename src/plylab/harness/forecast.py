@@ -69,6 +69,7 @@ class Forecast:
     games: int  # to play now
     saved: int = 0
     loads: dict[str, ModelLoad] = field(default_factory=dict)
+    unit: str = "game"  # what the study plays and saves, as its lines count it (a suite: "answer")
 
     def load(self, model: str) -> ModelLoad:
         return self.loads.setdefault(model, ModelLoad(model))
@@ -76,7 +77,7 @@ class Forecast:
     def line(self) -> str:
         from ..players.canonical import printed_run_name  # a made name prints its specs canonically
 
-        head = f"{self.kind} '{printed_run_name(self.name)}': {count(self.games, 'game')} to play"
+        head = f"{self.kind} '{printed_run_name(self.name)}': {count(self.games, self.unit)} to play"
         if self.saved:
             head += f" ({self.saved:,} already saved)"
         if not self.loads:

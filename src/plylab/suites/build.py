@@ -16,6 +16,7 @@ so each other move costs one more search, at the limit stated in the file).
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -241,6 +242,11 @@ def build_suite(
         raise UserError(f"game '{game.spec}' has no ground truth to grade a suite by ({game.oracle_missing})")
     if positions < 1:
         raise UserError(f"--positions must be at least 1 (got {positions})")
+    if margin is not None and not 0 <= margin < math.inf:
+        raise UserError(
+            f"--margin must be a finite number, 0 or more, on the graded scale (got {margin}): the least "
+            "by which the one best move beats the second"
+        )
     puzzles = read_puzzles(from_puzzles, game) if from_puzzles is not None else None
     if from_run is None and puzzles is None:
         _, cls, _ = player_class(sampler)

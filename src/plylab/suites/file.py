@@ -8,17 +8,30 @@ Each position carries `id`, the hash of its own content, so a file changed by ha
 one line naming the position that changed, never read as if it were the suite that was built.
 Every line is canonical JSON (sorted keys, no spaces), so a suite built twice from one seed is the
 same bytes and the same hash.
+
+A hash proves a file unchanged since it was written, not that what was written makes sense: a file
+forged with correct hashes is as welcome as a built one. So a file is validated whole on load, every
+value against what the run, the report and `suite show` will do with it: numbers finite, counts
+and ids whole numbers in range, every position's moves non-empty and exactly the legal moves of its
+rebuilt state, its mover that state's player to move, no position twice. Anything else is one line
+naming the line of the file and what is accepted.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import stat
+from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
+from ..oracles.cachefile import kind_of
 from ..oracles.graded import Grade
 
 if TYPE_CHECKING:
@@ -28,6 +41,8 @@ if TYPE_CHECKING:
 
 VERSION = 1  # the file format; a reader refuses a version it does not know
 SUITES_DIR = Path("suites")  # where `suite build NAME` writes and `suite run NAME` reads
+INT64 = 2**63 - 1  # the largest whole number the store (SQLite) and the seeds take
+NAME_CHARS = 100  # a suite's name is a file name: short, one printable line
 
 
 def canonical_json(value: object) -> str:
@@ -115,9 +130,9 @@ class Position:
             | ({} if self.entailed is None else {"entailed": [list(f) for f in self.entailed]})
         )
 
-    @property
+    @cached_property
     def id(self) -> str:
-        """The hash of the position's content: what a hand edit changes."""
+        """The hash of the position's content: what a hand edit changes (computed once)."""
         return digest(canonical_json(self.content()))[:16]
 
     def line(self) -> str:
@@ -125,21 +140,149 @@ class Position:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Position:
+        """A position from its JSON object, every field checked for type and range (ValueError or
+        KeyError naming the field and what it accepts); what needs the game is `check`'s."""
+        moves = _items(d, "moves")
         return cls(
-            index=int(d["index"]),
-            history=tuple(int(a) for a in d["history"]),
-            mover=int(d["mover"]),
-            ply=int(d["ply"]),
-            moves=tuple(MoveTruth(int(m["action"]), str(m["label"]), float(m["value"])) for m in d["moves"]),
-            unit=str(d["unit"]),
-            span=float(d["span"]),
-            exact=bool(d["exact"]),
-            tolerance=float(d["tolerance"]),
-            source=str(d["source"]),
-            features=dict(d["features"]),
-            start=str(d.get("start", "")),
-            entailed=None if d.get("entailed") is None else tuple((int(c), int(h)) for c, h in d["entailed"]),
+            index=_whole(d, "index"),
+            history=_actions(_items(d, "history")),
+            mover=_whole(d, "mover"),
+            ply=_whole(d, "ply"),
+            moves=tuple(_move(m) for m in moves),
+            unit=_text(d, "unit"),
+            span=_number(d, "span", least=0.0),
+            exact=_flag(d, "exact"),
+            tolerance=_number(d, "tolerance", least=0.0),
+            source=_text(d, "source"),
+            features=_object(d, "features"),
+            start=_text(d, "start") if "start" in d else "",
+            entailed=None if d.get("entailed") is None else tuple(_fact(f) for f in _items(d, "entailed")),
         )
+
+    def check(self, game: GameDef, *, deduction: bool) -> None:
+        """What the file's types cannot say: the position is the game's and its truth is whole.
+        A move position has moves, each a different legal move, every legal move valued, and its
+        `chance` a share; a Clue snapshot (`deduction`) has its entailed facts; either way the mover
+        is the rebuilt state's player to move. ValueError naming what is wrong."""
+        state = self.state(game)
+        if state.is_terminal() or state.current_player() != self.mover:
+            to_move = (
+                "nobody (the game is over)" if state.is_terminal() else f"player {state.current_player()}"
+            )
+            raise ValueError(f"its mover is player {self.mover}, but {to_move} is to move after its history")
+        if deduction:
+            if self.entailed is None:
+                raise ValueError("a Clue suite's position needs its 'entailed' facts")
+            for key in ("entailed", "beyond_matrix"):
+                _whole(self.features, key)
+            return
+        if not self.moves:
+            raise ValueError("'moves' is empty; a position values every legal move")
+        actions = [m.action for m in self.moves]
+        if len(set(actions)) != len(actions):
+            raise ValueError(f"'moves' values a move twice (actions {sorted(actions)})")
+        legal = sorted(state.legal_actions())
+        if sorted(actions) != legal:
+            raise ValueError(f"'moves' values actions {sorted(actions)}; the legal moves are {legal}")
+        _whole(self.features, "legal")
+        chance = self.features.get("chance")
+        if isinstance(chance, bool) or not isinstance(chance, int | float) or not 0 <= chance <= 1:
+            raise ValueError(f"'features.chance' must be a share between 0 and 1 (got {chance!r})")
+
+
+def _object(d: dict[str, Any], key: str) -> dict[str, Any]:
+    value = d[key]
+    if not isinstance(value, dict):
+        raise ValueError(f"'{key}' must be a JSON object (got {value!r})")
+    return value
+
+
+def _items(d: dict[str, Any], key: str) -> list[Any]:
+    value = d[key]
+    if not isinstance(value, list):
+        raise ValueError(f"'{key}' must be a list (got {value!r})")
+    return value
+
+
+def _whole(d: dict[str, Any], key: str) -> int:
+    """A whole number from 0 to INT64, as the store and the seeds take it (never a float's 3.0)."""
+    value = d[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64:
+        raise ValueError(f"'{key}' must be a whole number from 0 to {INT64} (got {value!r})")
+    return value
+
+
+def _move(m: object) -> MoveTruth:
+    if not isinstance(m, dict):
+        raise ValueError(f"'moves' holds objects with action, label and value (got {m!r})")
+    return MoveTruth(_whole(m, "action"), _text(m, "label"), _number(m, "value"))
+
+
+def _actions(values: list[Any]) -> tuple[int, ...]:
+    """A history: whole numbers from 0 (OpenSpiel's actions), checked in one pass."""
+    if not all(type(a) is int and 0 <= a <= INT64 for a in values):
+        bad = next(a for a in values if type(a) is not int or not 0 <= a <= INT64)
+        raise ValueError(f"'history' holds actions, whole numbers from 0 to {INT64} (got {bad!r})")
+    return tuple(values)
+
+
+def _number(d: dict[str, Any], key: str, least: float = -math.inf) -> float:
+    value = d[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not least <= value < math.inf:
+        floor = "" if least == -math.inf else f" of at least {least:g}"
+        raise ValueError(f"'{key}' must be a finite number{floor} (got {value!r})")
+    return float(value)
+
+
+def _text(d: dict[str, Any], key: str) -> str:
+    value = d[key]
+    if not isinstance(value, str):
+        raise ValueError(f"'{key}' must be a string (got {value!r})")
+    return value
+
+
+def _flag(d: dict[str, Any], key: str) -> bool:
+    value = d[key]
+    if not isinstance(value, bool):
+        raise ValueError(f"'{key}' must be true or false (got {value!r})")
+    return value
+
+
+def _truth(truth: dict[str, Any]) -> dict[str, Any]:
+    """The header's truth as `suite show` prints it: its kind and name, the sources that graded it."""
+    _text(truth, "kind")
+    _text(truth, "name")
+    sources = truth.get("sources") or []
+    if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
+        raise ValueError(f"'truth.sources' must be a list of strings (got {sources!r})")
+    if "margin" in truth:
+        _number(truth, "margin", least=0.0)
+    return truth
+
+
+def _fact(value: object) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"'entailed' holds [card, holder] pairs (got {value!r})")
+    return _whole({"card": value[0]}, "card"), _whole({"holder": value[1]}, "holder")
+
+
+def check_name(name: str) -> str:
+    """A suite's name as a file name and one printable line: what `suite build` writes, `suite show`
+    reads back (a line separator such as U+2028 or U+0085 would split the header line in two)."""
+    if (
+        not name
+        or name != name.strip()
+        or not name.isprintable()
+        or "/" in name
+        or name in (".", "..")
+        or len(name) > NAME_CHARS
+    ):
+        raise UserError(
+            f"a suite name is one printable word of at most {NAME_CHARS} characters, without '/', "
+            f"control or line-separator characters, or leading or trailing spaces (got {name!r}); "
+            "give a path with --out"
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -170,9 +313,10 @@ class Suite:
             "notes": self.notes,
         }
 
-    @property
+    @cached_property
     def hash(self) -> str:
-        """sha256 of the header (without the hash) and every position line, in order."""
+        """sha256 of the header (without the hash) and every position line, in order: computed once
+        per suite (every job's key and seed name it; recomputing it per job made a run quadratic)."""
         lines = [canonical_json(self.header()), *(p.line() for p in self.positions)]
         return "sha256:" + digest("\n".join(lines))
 
@@ -181,10 +325,19 @@ class Suite:
         return "\n".join([head, *(p.line() for p in self.positions)]) + "\n"
 
     def write(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Written whole under a temporary name, then renamed (never half a suite under the name);
+        a path that cannot take it is one line."""
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.text(), encoding="utf-8")
-        tmp.replace(path)  # never a half-written suite under the name
+        try:
+            if path.is_dir():
+                raise UserError(f"cannot write suite file {path}: a directory is in its place")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(self.text(), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            with suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise UserError(f"cannot write suite file {path}: {exc.strerror or exc}") from None
 
 
 def suite_path(name_or_path: str) -> Path:
@@ -204,9 +357,50 @@ def suite_path(name_or_path: str) -> Path:
     raise UserError(f"unknown suite '{name_or_path}' (no {path}); {here}; build one with plylab suite build")
 
 
+def read_text_file(path: Path, what: str) -> str:
+    """The UTF-8 text of the regular file at `path`, or one line: anything else (a FIFO, whose
+    opening waits for a writer for ever; a directory; a device) is refused before a byte is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        raise UserError(f"{what} {path} is a directory, not a regular file") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise UserError(f"{what} {path} is {kind_of(mode)}, not a regular file")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read().decode("utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UserError(f"{what} {path} is not UTF-8 text") from None
+
+
+class _NotJSONNumber(ValueError):
+    """NaN, Infinity, or a number beyond a double (1e999): Python's json reads them, JSON has none."""
+
+
+def _refuse_constant(text: str) -> float:
+    raise _NotJSONNumber(text)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJSONNumber(text)
+    return value
+
+
 def _json_line(path: Path, number: int, text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+    except _NotJSONNumber as exc:
+        raise UserError(
+            f"suite file {path} is malformed: line {number} holds {exc}, which is not a finite JSON number"
+        ) from None
     except json.JSONDecodeError as exc:
         raise UserError(f"suite file {path} is malformed: line {number} is not JSON ({exc.msg})") from None
     if not isinstance(value, dict):
@@ -214,14 +408,38 @@ def _json_line(path: Path, number: int, text: str) -> dict[str, Any]:
     return value
 
 
+def _hashes_to(text: str, pid: object, pos: Position) -> bool:
+    """Whether the line as written, less its own `"id"` member, hashes to its id; if so the id is
+    taken as `pos.id` (its cache) without serialising the position again.
+
+    A built file's lines are canonical JSON, so reading one never needs to re-serialise it: its own
+    bytes are what the id and the suite's hash were taken over (keys sorted, and no string holds an
+    unescaped quote, so the last `"id":"…",` of the line is its own member). A line that is not
+    canonical (reformatted by a tool) is checked the slow way, re-serialised from its values."""
+    if not isinstance(pid, str):
+        return False
+    member = f'"id":{canonical_json(pid)},'
+    at = text.rfind(member)
+    if at < 0 or digest(text[:at] + text[at + len(member) :])[:16] != pid:
+        return False
+    pos.__dict__["id"] = pid  # the cached_property's slot: a frozen dataclass keeps it in __dict__
+    return True
+
+
+def _field_error(exc: Exception) -> str:
+    """What a missing or mistyped field says: the field (KeyError) or the check's own words."""
+    return f"lacks {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
 def read_suite(name_or_path: str) -> tuple[Suite, Path]:
-    """The suite and its file, checked: a malformed file, an unknown version or any change since it
-    was built (a position's content, the header, the order or the count) is refused in one line."""
+    """The suite and its file, checked whole: a malformed file, an unknown version, any change since
+    it was built (a position's content, the header, the order or the count), or content that is not
+    a valid suite however its hashes read (`Position.check`) is refused in one line."""
     path = suite_path(name_or_path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read suite file {path}: {exc}") from None
+    # split on newlines only: str.splitlines also splits inside a line at U+2028, U+0085 and the like
+    lines = read_text_file(path, "suite file").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     if not lines:
         raise UserError(f"suite file {path} is empty")
     head = _json_line(path, 1, lines[0])
@@ -236,11 +454,9 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
         d = _json_line(path, number, text)
         try:
             pos = Position.from_json(d)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise UserError(
-                f"suite file {path} is malformed: line {number} lacks or mistypes {exc}"
-            ) from None
-        if d.get("id") != pos.id:
+        except (KeyError, ValueError) as exc:
+            raise UserError(f"suite file {path} is malformed: line {number} {_field_error(exc)}") from None
+        if not _hashes_to(text, d.get("id"), pos) and d.get("id") != pos.id:
             raise UserError(
                 f"suite file {path} was changed after it was built: position {pos.index} (line {number}) "
                 f"no longer matches its id {d.get('id')!r}; rebuild it with plylab suite build"
@@ -248,26 +464,52 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
         positions.append(pos)
     try:
         suite = Suite(
-            name=str(head["name"]),
-            game=str(head["game"]),
-            parameters=dict(head["parameters"]),
-            formulation=str(head["formulation"]),
-            sampler=str(head["sampler"]),
-            seed=int(head["seed"]),
-            truth=dict(head["truth"]),
+            name=check_name(_text(head, "name")),
+            game=_text(head, "game"),
+            parameters=_object(head, "parameters"),
+            formulation=_text(head, "formulation"),
+            sampler=_text(head, "sampler"),
+            seed=_whole(head, "seed"),
+            truth=_truth(_object(head, "truth")),
             positions=tuple(positions),
-            notes=dict(head.get("notes") or {}),
+            notes=_object(head, "notes") if head.get("notes") is not None else {},
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UserError(f"suite file {path} is malformed: its header lacks or mistypes {exc}") from None
+    except (KeyError, ValueError) as exc:
+        raise UserError(f"suite file {path} is malformed: its header {_field_error(exc)}") from None
     if head.get("positions") != len(positions):
         raise UserError(
             f"suite file {path} was changed after it was built: it holds {len(positions)} positions, "
             f"its header says {head.get('positions')}"
         )
-    if head.get("hash") != suite.hash:
+    as_read = "sha256:" + digest("\n".join([canonical_json(suite.header()), *lines[1:]]))
+    if as_read == head.get("hash"):
+        suite.__dict__["hash"] = as_read  # the cached `hash`, taken from the lines as they are
+    elif head.get("hash") != suite.hash:
         raise UserError(
             f"suite file {path} was changed after it was built: its header or the order of its positions "
             f"no longer matches its hash {head.get('hash')!r}; rebuild it with plylab suite build"
         )
+    _check_positions(suite, path)
     return suite, path
+
+
+def _check_positions(suite: Suite, path: Path) -> None:
+    """Every position valid for the suite's game (`Position.check`), numbered by its place, and
+    none twice: a forged file with correct hashes is refused as a changed one is."""
+    from ..games import get_game
+    from .deduction import clue_game, is_clue
+
+    deduction = is_clue(suite.game)
+    game = clue_game(suite.game) if deduction else get_game(suite.game)
+    seen: dict[tuple[str, tuple[int, ...]], int] = {}
+    for number, pos in enumerate(suite.positions, start=2):
+        where = f"suite file {path} is not a valid suite: position {pos.index} (line {number})"
+        if pos.index != number - 2:
+            raise UserError(f"{where} is numbered {pos.index}; positions are numbered 0, 1, 2... in order")
+        again = seen.setdefault((pos.start, pos.history), pos.index)
+        if again != pos.index:
+            raise UserError(f"{where} is position {again} again (the same history); a suite asks each once")
+        try:
+            pos.check(game, deduction=deduction)
+        except (KeyError, ValueError) as exc:
+            raise UserError(f"{where}: {_field_error(exc)}") from None

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import UserError
 from ..games import GameDef
 from ..oracles.uci import mapping
+from .file import read_text_file
 
 REQUIRED = ("PuzzleId", "FEN", "Moves")
 
@@ -36,10 +37,7 @@ def read_puzzles(path: Path, game: GameDef) -> list[Puzzle]:
     """Every puzzle of the file, in its order; UserError in one line naming the row that is wrong."""
     if game.name != "chess":
         raise UserError(f"lichess puzzles are chess positions; give --game chess (not '{game.spec}')")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read puzzle file {path}: {exc}") from None
+    text = read_text_file(path, "puzzle file")  # a FIFO or a directory: one line, never a blocked read
     reader = csv.DictReader(text.splitlines())
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
     if missing:

@@ -6,6 +6,12 @@ baselines, `chance`), the rate in each difficulty band (by that baseline), failu
 tokens. Per pair (`suite-pairs`): on the positions both answered, the paired difference of rates
 (McNemar, exact) and of mean losses (paired bootstrap, seeded), each with interval and p-value.
 Both are entries of the one table registry, so every format `render` writes works.
+
+`n` counts positions, never answers: under `suite run --repeats` a position's answers are one
+observation of the player on it, so every interval and test is over positions
+(`analysis.repeated`: Wilson on the effective number of positions; the sign-flip test that is
+McNemar's when a position's answers agree); a deterministic player repeated is reported as if it
+had answered once.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from ..analysis.paired import mcnemar, paired_bootstrap
+from ..analysis.paired import paired_bootstrap
+from ..analysis.repeated import repeated_paired, repeated_rate
 from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
@@ -77,6 +84,14 @@ def player_label(answer: Answer) -> str:
     return f"{answer.player} [memory {answer.memory[: len('sha256:') + 12]}]"
 
 
+def _by_position(answers: Sequence[Answer]) -> dict[int, list[Answer]]:
+    """A player's answers grouped by position (its repeats together), in the suite's order."""
+    out: dict[int, list[Answer]] = {}
+    for a in sorted(answers, key=lambda x: (x.position, x.repeat)):
+        out.setdefault(a.position, []).append(a)
+    return out
+
+
 def _by_player(answers: Sequence[Answer]) -> dict[str, list[Answer]]:
     """Answers grouped by the player's label (`player_label`)."""
     out: dict[str, list[Answer]] = {}
@@ -112,17 +127,19 @@ def players_table(results: SuiteResults) -> Table:
         if is_clue(run.game):  # deduction snapshots have no moves: the deductions table reports them
             continue
         for player, mine in _by_player(answers).items():
-            n = len(mine)
-            rate = wilson(sum(a.optimal for a in mine), n)
-            loss = sum(a.loss for a in mine) / n
-            above = (rate.rate or 0.0) - sum(a.chance for a in mine) / n
+            per = _by_position(mine)
+            n, answered = len(per), len(mine)  # positions; answers (more under --repeats)
+            rate = repeated_rate([(sum(a.optimal for a in xs), len(xs)) for xs in per.values()])
+            loss = sum(a.loss for a in mine) / answered
+            above = (rate.rate or 0.0) - sum(a.chance for a in mine) / answered
             bands: dict[str, dict[str, object]] = {}
             cells = []
             for name, _, _ in BANDS:
                 inside = [a for a in mine if band_of(a.chance) == name]
                 r = sum(a.optimal for a in inside) / len(inside) if inside else None
-                bands[name] = {"rate": r, "n": len(inside)}
-                cells.append(f"{_num(r)} ({len(inside)})")
+                held = len({a.position for a in inside})
+                bands[name] = {"rate": r, "n": held, "answers": len(inside)}
+                cells.append(f"{_num(r)} ({held})")
             failures = sum(1 for a in mine if a.failure is not None and a.action is None)
             calls = sum(a.calls for a in mine)
             tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
@@ -152,7 +169,8 @@ def players_table(results: SuiteResults) -> Table:
                     "player": mine[0].player,
                     "memory": mine[0].memory,
                     "n": n,
-                    "positions": len({a.position for a in mine}),
+                    "positions": n,
+                    "answers": answered,
                     "optimal": rate.to_json(),
                     "mean_loss": loss,
                     "above_chance": above,
@@ -170,16 +188,21 @@ def players_table(results: SuiteResults) -> Table:
         "bands by that chance: hard <= 1/4 < medium <= 1/2 < easy",
     ]
     if any(a.repeat for _, answers in results.runs for a in answers):
-        notes.append(
-            "n: answers; a position answered more than once (suite run --repeats) counts each answer, so "
-            "the interval is the player's sampling on these positions, not positions the suite lacks"
-        )
+        notes.append(REPEATS_NOTE)
     if any(a.memory for _, answers in results.runs for a in answers):
         notes.append(
             "[memory sha256:...]: the content hash of the frozen experience memory the player answered with"
         )
     return Table(PLAYER_COLUMNS, rows, notes=notes, title="Suites: players", data={"players": data})
 
+
+REPEATS_NOTE = (
+    "n: positions; a position answered several times (suite run --repeats) counts once: the rate is "
+    "over all answers, its Wilson interval over the effective number of positions (from n, when a "
+    "player answers each position the same every time, to the answers, when answers vary within a "
+    "position as much as across positions); pairs: each position's repeats averaged, the sign-flip "
+    "test over positions"
+)
 
 PAIR_COLUMNS = [
     "suite",
@@ -205,11 +228,16 @@ def pairs_table(results: SuiteResults) -> Table:
         for first, second in combinations(sorted(players), 2):
             a = {(x.position, x.repeat): x for x in players[first]}  # a repeat pairs with the same repeat
             b = {(x.position, x.repeat): x for x in players[second]}
-            common = sorted(a.keys() & b.keys())
-            rate = mcnemar([a[i].optimal for i in common], [b[i].optimal for i in common])
-            loss = paired_bootstrap(
-                [a[i].loss for i in common],
-                [b[i].loss for i in common],
+            per: dict[int, list[tuple[Answer, Answer]]] = {}  # position -> its paired answers
+            for key in sorted(a.keys() & b.keys()):
+                per.setdefault(key[0], []).append((a[key], b[key]))
+            pairs = list(per.values())
+            rate = repeated_paired(
+                [(sum(x.optimal for x, _ in ps) - sum(y.optimal for _, y in ps), len(ps)) for ps in pairs]
+            )
+            loss = paired_bootstrap(  # each position's mean loss: positions resampled, not answers
+                [sum(x.loss for x, _ in ps) / len(ps) for ps in pairs],
+                [sum(y.loss for _, y in ps) / len(ps) for ps in pairs],
                 resamples=RESAMPLES,
                 seed=BOOTSTRAP_SEED,
             )
@@ -218,7 +246,7 @@ def pairs_table(results: SuiteResults) -> Table:
                     run.suite,
                     first,
                     second,
-                    str(len(common)),
+                    str(len(pairs)),
                     f"{rate.difference:+.3f} [{rate.low:+.3f}, {rate.high:+.3f}]",
                     f"{rate.p:.3g}",
                     f"{loss.difference:+.3f} [{loss.low:+.3f}, {loss.high:+.3f}]",
@@ -243,6 +271,8 @@ def pairs_table(results: SuiteResults) -> Table:
         f"rates: McNemar's exact test (binomial on discordant positions), Wald interval for paired proportions; "
         f"loss: paired bootstrap, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}",
     ]
+    if any(a.repeat for _, answers in results.runs for a in answers):
+        notes.append(REPEATS_NOTE)
     return Table(PAIR_COLUMNS, rows, notes=notes, title="Suites: pairs", data={"pairs": data})
 
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncGenerator
-from dataclasses import asdict, dataclass, replace
+from collections.abc import AsyncGenerator, Container, Iterator
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from pathlib import Path
+from typing import Any, cast
 
 from ..errors import UserError
-from ..games import get_game
+from ..games import Formulation, GameDef, get_game
 from ..harness.forecast import Forecast, model_of
 from ..harness.hooks import hooks_for
 from ..harness.store import Store
@@ -28,7 +30,7 @@ from ..players.canonical import canonical_spec
 from ..seeds import derive_seed
 from ..words import count
 from .answer import Answer
-from .file import Position, Suite
+from .file import INT64, Position, Suite
 from .until import WidthStop
 
 ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
@@ -60,12 +62,20 @@ class SuiteStore(Store):
         if create:
             self._conn.execute(ANSWERS)
 
-    def answered(self, run_id: int) -> set[tuple[int, str, int]]:
-        """(position, player, repeat) of every stored answer of the run."""
-        rows = self._conn.execute(
-            "SELECT position, player, repeat FROM suite_answers WHERE run_id=?", (run_id,)
+    def has_answer(self, run_id: int, position: int, player: str, repeat: int) -> bool:
+        """Whether the run holds the player's answer (its `repeat`-th) to the position."""
+        sql = "SELECT 1 FROM suite_answers WHERE run_id=? AND position=? AND player=? AND repeat=?"
+        return self._conn.execute(sql, (run_id, position, player, repeat)).fetchone() is not None
+
+    def answer_count(self, run_id: int, positions: int, players: list[str], repeats: int) -> int:
+        """The run's stored answers among those asked: positions below `positions`, of `players`,
+        repeats below `repeats` (counted in SQL, so however many are asked, nothing is listed)."""
+        marks = ", ".join("?" * len(players))
+        sql = (
+            f"SELECT COUNT(*) FROM suite_answers WHERE run_id=? AND position<? AND repeat<? "
+            f"AND player IN ({marks})"
         )
-        return {(int(r[0]), str(r[1]), int(r[2])) for r in rows}
+        return int(self._conn.execute(sql, (run_id, positions, repeats, *players)).fetchone()[0])
 
     def memories(self, run_id: int) -> dict[str, set[str | None]]:
         """Per player of the run, the memory hashes its stored answers were given with."""
@@ -78,7 +88,7 @@ class SuiteStore(Store):
         return out
 
     def save_answer(self, run_id: int, answer: Answer) -> bool:
-        row = asdict(answer)
+        row = {f.name: getattr(answer, f.name) for f in fields(answer)}  # asdict deep-copies: 4x slower
         row["features"] = json.dumps(row["features"], sort_keys=True)
         row["deduction"] = None if answer.deduction is None else json.dumps(answer.deduction, sort_keys=True)
         row["optimal"] = int(answer.optimal)
@@ -123,6 +133,22 @@ class SuiteStore(Store):
 
 
 @dataclass(frozen=True)
+class Answered:
+    """A run's stored answers, looked up one (position, player, repeat) at a time: memory stays flat
+    however many answers a run asks for (`--repeats 1000000000`), as the games' `SavedKeys`."""
+
+    store: SuiteStore
+    run_id: int
+    none: bool  # the run held no answer when its jobs were drawn: nothing to look up (a new run)
+
+    def __contains__(self, key: object) -> bool:
+        if self.none:
+            return False
+        position, player, repeat = cast(tuple[int, str, int], key)
+        return self.store.has_answer(self.run_id, position, player, repeat)
+
+
+@dataclass(frozen=True)
 class SuiteJob:
     """One position put to one player (picklable: a process pool or Ray may play it)."""
 
@@ -139,10 +165,9 @@ class SuiteJob:
     def turn(self) -> Turn:
         """The position as a session would put it to its mover: the state rebuilt from the history
         (chance included), the suite's formulation; what the player reads is `turn.view`."""
-        game = get_game(self.game)
+        game, formulation = _asked_in(self.game, self.formulation)
         pos = self.position
-        state = pos.state(game)
-        return Turn(game, game.formulation(self.formulation), state, pos.mover, pos.ply, self.key)
+        return Turn(game, formulation, pos.state(game), pos.mover, pos.ply, self.key)
 
     async def play(self, context: RunContext) -> Answer:
         if self.position.entailed is not None:  # a Clue deduction snapshot
@@ -194,6 +219,15 @@ class SuiteJob:
         )
 
 
+@lru_cache(maxsize=16)
+def _asked_in(game_spec: str, formulation: str) -> tuple[GameDef, Formulation[Any]]:
+    """The suite's game and formulation, made once per process: a session makes them once per game
+    and a suite's answer is one decision, so making them per answer (its labels with them) cost a
+    suite run a third more than games with as many decisions."""
+    game = get_game(game_spec)
+    return game, game.formulation(formulation)
+
+
 def run_name(suite: Suite) -> str:
     """A suite's run: its name and hash, so a rebuilt suite is another run."""
     return f"suite-{suite.name}-{suite.hash.removeprefix('sha256:')[:12]}"
@@ -237,6 +271,7 @@ def _check(game_spec: str, spec: str) -> str | None:
     return cls.memory_hash(options, game)
 
 
+@lru_cache(maxsize=64)
 def _uses_model(game_spec: str, spec: str) -> bool:
     from .deduction import is_clue
 
@@ -255,9 +290,9 @@ class SuiteStudy:
     def __init__(
         self, suite: Suite, players: list[str], until: float | None = None, repeats: int = 1
     ) -> None:
-        if repeats < 1:
+        if not 1 <= repeats <= INT64:
             raise UserError(
-                f"--repeats must be a whole number of answers per position, 1 or more (got {repeats})"
+                f"--repeats must be a whole number of answers per position, from 1 to {INT64} (got {repeats})"
             )
         self.suite = suite
         self.until = until
@@ -276,46 +311,44 @@ class SuiteStudy:
         s = self.suite
         return {"suite": s.name, "hash": s.hash, "game": s.game, "formulation": s.formulation}
 
-    def wanted(self) -> set[tuple[int, str, int]]:
-        """(position, player, repeat) of every answer this run asks for."""
-        return {
-            (p.index, spec, r)
-            for p in self.suite.positions
-            for spec in self.players
-            for r in range(self.repeats)
-        }
+    def asked(self, answer: Answer) -> bool:
+        """Whether the answer is one this run asks for (its player, one of its repeats)."""
+        return answer.player in self.players and answer.repeat < self.repeats
 
-    def jobs(self, done: set[tuple[int, str, int]]) -> list[SuiteJob]:
-        """Position by position in the suite's order (a position's repeats together), missing ones only."""
-        s = self.suite
-        out = []
-        for pos in s.positions:
+    def missing(self, done: Container[tuple[int, str, int]]) -> Iterator[tuple[Position, int, str]]:
+        """(position, repeat, player) of every answer not in `done`, in the run's order: position by
+        position in the suite's order, a position's repeats together; made as it is drawn, so a run
+        of any size starts at once with flat memory."""
+        for pos in self.suite.positions:
             for r in range(self.repeats):
                 for spec in self.players:
                     if (pos.index, spec, r) not in done:
-                        out.append(suite_job(s, pos, spec, self.memories[spec], r))
-        return out
+                        yield pos, r, spec
+
+    def jobs(self, done: Container[tuple[int, str, int]] = ()) -> Iterator[SuiteJob]:
+        """The missing answers' jobs (`missing`), made as they are drawn."""
+        for pos, r, spec in self.missing(done):
+            yield suite_job(self.suite, pos, spec, self.memories[spec], r)
 
     async def parts(
         self, store: SuiteStore, context: StudyContext
     ) -> AsyncGenerator[Part[SuiteJob, Answer], None]:
         run_id = store.open_run(self.name, 0, self.plan(), kind="suite")
         self._same_memories(store.memories(run_id))
-        wanted = self.wanted()
-        done = store.answered(run_id) & wanted
-        jobs = self.jobs(done)
+        already = store.answer_count(run_id, len(self.suite.positions), self.players, self.repeats)
+        done = Answered(store, run_id, none=not store.answer_count(run_id, INT64, self.players, INT64))
         budget = None
         if self.until is not None:
-            budget = WidthStop(self.until, self.players, [(j.position.index, j.player) for j in jobs])
+            budget = WidthStop(self.until, self.players, (pos.index for pos, _, _ in self.missing(done)))
             for a in store.answers(run_id):
-                if (a.position, a.player, a.repeat) in wanted:
+                if self.asked(a):
                     budget.count(a.player, a.optimal)
         yield Part(
-            jobs,
+            self.jobs(done),
             lambda answer: store.save_answer(run_id, answer),
             lambda status, why: store.finish_run(run_id, status, why),
             self.planned,
-            already=len(done),
+            already=already,
             model=any(_uses_model(self.suite.game, p) for p in self.players),
             extra=store.rules(run_id),
             budget=budget,
@@ -340,23 +373,34 @@ class SuiteStudy:
 
     def forecast(self, store_path: Path) -> Forecast:
         saved = 0
-        if store_path.exists():
-            store = SuiteStore(store_path, create=False)
+        store = self._stored(store_path)
+        if store is not None:
             try:
                 runs = [r for r in store.suite_runs() if r.name == self.name]
-                if runs:
-                    if store.has_answers():  # refused before the run's first line is printed
-                        self._same_memories(store.memories(runs[0].id))
-                    done = store.answered(runs[0].id) if store.has_answers() else set()
-                    saved = len(done & self.wanted())
+                if runs and store.has_answers():
+                    self._same_memories(store.memories(runs[0].id))  # refused before the first line
+                    n = len(self.suite.positions)
+                    saved = store.answer_count(runs[0].id, n, self.players, self.repeats)
             finally:
                 store.close()
-        out = Forecast(self.kind, self.name, self.planned - saved, saved)
+        out = Forecast(self.kind, self.name, self.planned - saved, saved, unit="answer")
         for spec in self.players:
             model = model_of(spec)
             if model is not None:
                 out.load(model).calls += len(self.suite.positions) * self.repeats
         return out
+
+    @staticmethod
+    def _stored(store_path: Path) -> SuiteStore | None:
+        """The store as the forecast reads it: as `plylab run`'s forecast (`harness.store.StoreView`),
+        what cannot be read (none yet, an empty file) has taught it nothing, and the run's own
+        opening, the games' `Store`'s, makes it a store or refuses it in one line."""
+        if not store_path.exists():
+            return None
+        try:
+            return SuiteStore(store_path, create=False)
+        except UserError:
+            return None
 
 
 __all__ = ["Answer", "SuiteJob", "SuiteRun", "SuiteStore", "SuiteStudy", "run_name", "suite_job"]

@@ -10,6 +10,7 @@ which may lengthen the prefix), and running on without `--until` completes the s
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..analysis.stats import MIN_UNITS, wilson
@@ -34,15 +35,16 @@ def parse_until(text: str) -> float:
 @dataclass
 class WidthStop:
     """The driver's budget for `--until width=W` (`harness.budget.RunBudget`): asked before each
-    answer starts, in the jobs' order (`order`: position, player), it refuses the first answer of a
-    new position once every player's interval is narrower than `width`."""
+    answer starts, in the jobs' order (`order`: each job's position, drawn as the jobs are, so a run
+    of any size never lists them), it refuses the first answer of a new position once every
+    player's interval is narrower than `width`."""
 
     width: float
     players: list[str]
-    order: list[tuple[int, str]]
+    order: Iterator[int]
     right: dict[str, int] = field(default_factory=dict)
     seen: dict[str, int] = field(default_factory=dict)
-    started: int = 0
+    last: int | None = None  # the position of the answer started last
     stopped_at: int | None = None
 
     def resume(self, store: Store, run_id: int) -> WidthStop:
@@ -63,14 +65,13 @@ class WidthStop:
         return True
 
     def allows_new_game(self) -> bool:
-        if self.started >= len(self.order):
+        position = next(self.order, None)
+        if position is None:
             return False
-        position = self.order[self.started][0]
-        boundary = self.started == 0 or self.order[self.started - 1][0] != position
-        if boundary and self.narrow():
+        if position != self.last and self.narrow():  # a new position's first answer
             self.stopped_at = position
             return False
-        self.started += 1
+        self.last = position
         return True
 
     def charge(self, rec: object) -> None:
