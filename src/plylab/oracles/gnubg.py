@@ -42,22 +42,17 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
-import selectors
-import subprocess
 import tempfile
 import threading
-import time
-from collections.abc import Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ProviderFailure, UserError
+from ..errors import UserError
 from .binary import find_binary
-from .engine_pool import pool_size
+from .engine_pool import ProcessPool
+from .engine_process import EngineFailure, TextProcess
 from .graded import Grade
 
 if TYPE_CHECKING:
@@ -88,155 +83,59 @@ def gnubg_path() -> str | None:
     return find_binary("gnubg", "PLYLAB_GNUBG")
 
 
-class GnubgError(RuntimeError):
-    """gnubg died, answered nonsense, or did not answer within its deadline."""
-
-
-class GnubgProcess:
-    """gnubg's evaluator in a subprocess: a batch of positions in, their probabilities out, in time."""
+class GnubgProcess(TextProcess):
+    """gnubg's evaluator in a subprocess: a batch of positions in, their probabilities out, in time,
+    under the restart and failure rules of every engine (oracles/engine_process.py)."""
 
     def __init__(self, path: str, timeout: float = TIMEOUT) -> None:
-        self.path, self.timeout = path, timeout
         self._dir = tempfile.TemporaryDirectory(prefix="plylab-gnubg-")
-        self._script = Path(self._dir.name) / "server.py"
-        self._script.write_text(SERVER)
-        self.proc: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
-        self._closed = False
+        script = Path(self._dir.name) / "server.py"
+        script.write_text(SERVER)
+        super().__init__("gnubg", [path, "-t", "-q", "-p", str(script)], timeout)
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._closed:  # a pool closed while this process was busy: never started again
-            raise GnubgError("gnubg was closed")
-        argv = [self.path, "-t", "-q", "-p", str(self._script)]
-        try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
-            )
-        except OSError as exc:
-            raise GnubgError(f"gnubg did not start ({exc.strerror or exc})") from None
-        self._buffer = b""
-        self._read("@ready")
-        return self.proc
+    def handshake(self) -> None:
+        self._answer("the start")
 
-    def _read(self, what: str) -> str:
+    def _answer(self, what: str) -> str:
         """The next line starting with '@' (gnubg's own banner lines are skipped), within the deadline."""
-        assert self.proc is not None and self.proc.stdout is not None
-        deadline = time.monotonic() + self.timeout
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.proc.stdout, selectors.EVENT_READ)
-            while True:
-                while b"\n" in self._buffer:
-                    line, self._buffer = self._buffer.split(b"\n", 1)
-                    if line.startswith(b"@"):
-                        return line[1:].decode()
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    self.kill()
-                    raise GnubgError(f"no answer to {what} within {self.timeout:g} s")
-                chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-                if not chunk:
-                    self.kill()
-                    raise GnubgError(f"gnubg exited while answering {what}")
-                self._buffer += chunk
-
-    def _ask(self, boards: list[Board], plies: int, noise: float, prune: bool) -> list[list[float]]:
-        proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
-        assert proc.stdin is not None
-        query = json.dumps({"plies": plies, "noise": noise, "prune": int(prune), "boards": boards})
-        try:
-            proc.stdin.write(query.encode() + b"\n")
-            proc.stdin.flush()
-        except OSError as exc:
-            self.kill()
-            raise GnubgError(f"gnubg is gone ({exc})") from None
-        out = json.loads(self._read(f"{len(boards)} positions"))
-        if not isinstance(out, list) or len(out) != len(boards):
-            raise GnubgError("gnubg answered a different number of positions")
-        return [[float(p) for p in probs] for probs in out]
+        while not (line := self.read("\n", what)).startswith("@"):
+            pass
+        return line[1:]
 
     def evaluate(
         self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
     ) -> list[list[float]]:
         """gnubg's five probabilities for each board (side on roll) at `plies` (`prune`: gnubg's
         pruning nets choose the replies inside the lookahead; `noise`: gnubg's deterministic noise,
-        a player's only); a stuck or dead gnubg is started once more, then GnubgError."""
+        a player's only)."""
         if not boards:
             return []
-        try:
-            return self._ask(boards, plies, noise, prune)
-        except GnubgError:
-            self.kill()
-            return self._ask(boards, plies, noise, prune)
+        query = json.dumps({"plies": plies, "noise": noise, "prune": int(prune), "boards": boards})
 
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
+        def ask() -> list[list[float]]:
+            self.write(query)
+            try:
+                out = json.loads(self._answer(f"{len(boards)} positions"))
+                if not isinstance(out, list) or len(out) != len(boards):
+                    raise ValueError("a different number of positions")
+                return [[float(p) for p in probs] for probs in out]
+            except (ValueError, TypeError) as exc:
+                raise EngineFailure(f"{len(boards)} positions: gnubg answered nonsense ({exc})") from None
 
-    def pid(self) -> int | None:
-        """The live subprocess's id, None where none runs."""
-        proc = self.proc
-        return proc.pid if proc is not None and proc.poll() is None else None
+        return self.call(ask)
 
     def close(self) -> None:
-        self._closed = True
-        if self.proc is not None and self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            try:
-                self.proc.stdin.close()
-                self.proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self.kill()
-        self.proc = None
+        super().close()
         self._dir.cleanup()
 
 
-class GnubgPool:
+class GnubgPool(ProcessPool[GnubgProcess]):
     """Up to `size` gnubg processes (default `pool_size()`: PLYLAB_ENGINES, else the cores), lent one
-    batch at a time, as chess's EnginePool lends searches: a new process only when every one is busy,
-    so a run that grades one decision at a time holds one. `executor`: `size` threads to grade on."""
+    batch at a time as every engine's pool lends (oracles/engine_pool.py); each starts on its first
+    batch. `executor`: `size` threads to grade on."""
 
     def __init__(self, path: str, size: int | None = None, timeout: float = TIMEOUT) -> None:
-        self.path, self.timeout = path, timeout
-        self.size = pool_size() if size is None else max(1, size)
-        self._cond = threading.Condition()
-        self._idle: list[GnubgProcess] = []
-        self._all: list[GnubgProcess] = []
-        self._closed = False
-        self.executor: Executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="gnubg grader")
-
-    @property
-    def started(self) -> int:
-        """Processes made so far, at most `size`."""
-        with self._cond:
-            return len(self._all)
-
-    def pids(self) -> list[int]:
-        """The live subprocesses' ids (for tests: none is left after `close`)."""
-        with self._cond:
-            return [p for g in self._all if (p := g.pid()) is not None]
-
-    @contextmanager
-    def _lend(self) -> Iterator[GnubgProcess]:
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise GnubgError("gnubg was closed")
-                if self._idle:
-                    process = self._idle.pop()
-                    break
-                if len(self._all) < self.size:  # its subprocess starts on its first batch
-                    process = GnubgProcess(self.path, self.timeout)
-                    self._all.append(process)
-                    break
-                self._cond.wait()
-        try:
-            yield process
-        finally:
-            with self._cond:
-                self._idle.append(process)
-                self._cond.notify()
+        super().__init__("gnubg", path, lambda: GnubgProcess(path, timeout), size)
 
     def evaluate(
         self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
@@ -244,18 +143,8 @@ class GnubgPool:
         """GnubgProcess.evaluate by whichever process is idle (the same answer from any of them)."""
         if not boards:
             return []
-        with self._lend() as process:
+        with self.lend() as process:
             return process.evaluate(boards, plies, noise, prune)
-
-    def close(self) -> None:
-        """Every process closed, queued grading dropped: nothing of the pool outlives this."""
-        with self._cond:
-            self._closed = True
-            processes = list(self._all)
-            self._cond.notify_all()
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.close()
 
 
 def board_of(state: pyspiel.State, on_roll: int) -> Board:
@@ -516,16 +405,9 @@ class GnubgOracle:
         return min(a for a, ends in leaves.items() if best in ends)
 
     def grade(self, state: pyspiel.State, action: int) -> Grade:
-        """`action` against gnubg's best; a gnubg that fails twice leaves the game unfinished (a
-        failure of the world's, as a chess engine's is: the same command resumes it)."""
-        try:
-            leaves, ranked = self.ranked(state, action)
-        except GnubgError as exc:
-            raise ProviderFailure(
-                "engine",
-                f"gnubg ({self.process.path}) failed twice ({exc}); the game is left unfinished: "
-                "re-run the same command to resume",
-            ) from None
+        """`action` against gnubg's best; a failing gnubg leaves the game unfinished (the rule of every
+        engine: oracles/engine_process.py)."""
+        leaves, ranked = self.ranked(state, action)
         values = {a: max(ranked.of(e) for e in ends) for a, ends in leaves.items()}
         game = state.get_game()
         span = float(game.max_utility() - game.min_utility())
