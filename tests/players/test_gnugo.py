@@ -1,6 +1,7 @@
 """GNU Go as a Go player (issue 42, point 3): OpenSpiel's actions as GTP vertices at 9, 13 and 19,
 GNU Go's board equal to OpenSpiel's over random games (captures included), a run that plays to the
-end, a deadline on every GTP call, and Go said to have no ground truth. A GNU Go that dies mid-game leaves the game unfinished in
+end, a deadline on every GTP call, and Go said to have no ground truth. A finished game's result is
+GNU Go's own count (issue 46, point 2), and a GNU Go that dies mid-game leaves the game unfinished in
 one line, as every engine does (issue 50, point 3)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from plylab.errors import ProviderFailure
 from plylab.games import get_game
 from plylab.harness.store import Store
-from plylab.oracles.gtp import Gtp, action_of, gnugo_path, vertex
+from plylab.oracles.gtp import Gtp, action_of, gnugo_path, returns_of, vertex
 from tests.support.cli import run_args
 from tests.support.fake_gtp import install
 
@@ -96,6 +97,76 @@ def test_a_gtp_call_has_a_deadline() -> None:
         engine.call(lambda: engine.send("name"))
     assert "\n" not in str(info.value) and "left unfinished" in str(info.value)
     assert time.monotonic() - start < 10 and engine.pid() is None
+
+
+def gnu_gos_count(moves: list[int], size: int = 9, komi: float = 7.5) -> str:
+    """GNU Go's own final_score of `moves`, asked of a separate GNU Go through its plain GTP input."""
+    plays = [f"play {'black' if i % 2 == 0 else 'white'} {vertex(a, size)}" for i, a in enumerate(moves)]
+    script = "\n".join([f"boardsize {size}", "clear_board", f"komi {komi:g}", *plays, "final_score", "quit"])
+    out = subprocess.run(
+        [str(gnugo_path()), "--mode", "gtp", "--chinese-rules"],
+        input=script + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    answers = [a.strip() for a in out.split("\n\n") if a.strip()]
+    assert not any(a.startswith("?") for a in answers), answers
+    return answers[-2].lstrip("= ")  # the last is quit's
+
+
+@pytest.mark.slow
+@needs_gnugo
+def test_every_stored_go_result_is_gnu_gos_own_count(cli, tmp_path) -> None:
+    """20 seeded 9x9 games of random against GNU Go: every stored winner is the winner of GNU Go's own
+    final_score of the same moves (Chinese rules, komi 7.5), where OpenSpiel's count, which keeps
+    dead stones on the board, names another winner in some; the report says which rules counted."""
+    store = tmp_path / "g.sqlite"
+    r = cli(*run_args("go:board_size=9", "random", "gnugo:level=1", games=20, store=store))
+    assert r.code == 0, r.err
+    s = Store(store, create=False)
+    try:
+        games = s.games()
+        moves = s.moves_for_games([g.id for g in games])
+    finally:
+        s.close()
+    assert len(games) == 20
+    naive_differs = 0
+    for g in games:
+        actions = [m.action for m in moves[g.id]]
+        assert None not in actions
+        theirs = gnu_gos_count([int(a) for a in actions])
+        stored = json.loads(g.returns)
+        assert stored == returns_of(theirs), (g.id, stored, theirs)
+        assert json.loads(str(g.extra))["scoring"].endswith(f"komi 7.5: {theirs}")
+        state = get_game("go:board_size=9").new_state()
+        for a in actions:
+            state.apply_action(int(a))
+        assert state.is_terminal()
+        naive_differs += [float(x) for x in state.returns()] != stored
+    assert naive_differs > 0  # the case that was wrong: OpenSpiel's count would have named another winner
+    report = cli("report", "--store", str(store))
+    assert (
+        "results: go:board_size=9: 20 games counted by GNU Go 3.8's final_score: Chinese (area) rules, dead "
+        "stones removed by GNU Go, komi 7.5" in report.out
+    ), report.out
+
+
+def test_without_gnu_go_the_result_is_openspiels_count_and_says_so(monkeypatch, tmp_path) -> None:
+    """Where GNU Go is not installed, a finished game's result is OpenSpiel's naive area count, and
+    the rules stored with it say so."""
+    monkeypatch.setenv("PLYLAB_GNUGO", str(tmp_path / "absent"))
+    game, rng = get_game("go:board_size=9"), random.Random(3)
+    state = game.new_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert game.count is not None
+    returns, rules = game.count(state)
+    assert returns == [float(x) for x in state.returns()]
+    assert (
+        rules.startswith("OpenSpiel's area count: every stone on the board counted alive")
+        and "not installed" in rules
+    )
 
 
 def test_a_gnu_go_that_dies_mid_game_leaves_the_game_unfinished_in_one_line(tmp_path: Path) -> None:

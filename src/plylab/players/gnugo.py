@@ -3,7 +3,8 @@
 Debian's `gnugo` (3.8, installed by `make engines`) over the Go Text Protocol (oracles/gtp.py), one
 process per game. GNU Go plays at `level` 0 to 10 (its own default is 10; level 1 answers in
 milliseconds on 9x9), seeded from the player's seed so a game replays. It is told OpenSpiel's
-board size (`go:board_size=9`), komi (7.5 by default) and Chinese (area) rules; the game is OpenSpiel's, so a move GNU Go
+board size (`go:board_size=9`), komi (7.5 by default) and Chinese (area) rules, the rules GNU Go
+scores the finished game by (oracles/gtp.py `go_count`); the game is OpenSpiel's, so a move GNU Go
 names that OpenSpiel does not allow (a superko repetition GNU Go does not check) is replaced by a
 pass and said in the move's note. GNU Go's `resign` is played as a pass: OpenSpiel's Go has no
 resignation.
