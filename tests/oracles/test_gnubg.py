@@ -29,7 +29,18 @@ from plylab.oracles.gnubg import (
     board_of,
     gnubg_path,
 )
-from tests.support.gnubg import FULL, LARGE_2PLY, decisions, dice_of, gnubg_cli, hint, hint_plies, opening
+from tests.support.gnubg import (
+    FULL,
+    LARGE_2PLY,
+    as_winloss,
+    decisions,
+    dice_of,
+    gnubg_cli,
+    hint,
+    hint_plies,
+    hint_wins,
+    opening,
+)
 
 GNUBG = gnubg_path()
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
@@ -281,6 +292,27 @@ def test_the_default_level_agrees_with_gnubgs_2ply_hint(analysis: GnubgOracle) -
         assert theirs[0][0] == 2 and max(analysis.play_values(state).values()) == pytest.approx(
             theirs[0][1], abs=6e-4
         )
+
+
+@pytest.mark.slow
+def test_under_winloss_scoring_gnubg_s_own_plays_go_to_2_plies(analysis: GnubgOracle) -> None:
+    """OpenSpiel's default backgammon counts a win as 1 however won, yet gnubg's analysis ranks and
+    filters plays by its cubeless money equity (gammons counted): on fixed positions where ranking by
+    win probability would take other plays deeper, the plays taken to 2 plies are gnubg's own 2-ply
+    hint plays (same number, same money equities), each valued 2p - 1 with gnubg's 2-ply p."""
+    checked = 0
+    for full in decisions(4):
+        state = as_winloss(full)
+        _, ranked = analysis.ranked(state)
+        theirs = hint_wins(board_of(state, state.current_player()), dice_of(state), 2, LARGE_2PLY)
+        deep = [(eq, win) for n, eq, win in theirs if n == 2]
+        assert len(ranked.top) == len(deep) > 1, str(state)
+        ours = sorted(ranked.top, key=lambda e: -ranked.money[e])
+        assert [ranked.money[e] for e in ours] == pytest.approx([eq for eq, _ in deep], abs=6e-4), str(state)
+        assert [ranked.value[e] for e in ours] == pytest.approx([2 * w - 1 for _, w in deep], abs=1.1e-3)
+        by_win = sorted(ranked.value, key=lambda e: -ranked.value[e])  # what ranking by 2p - 1 would keep
+        checked += set(by_win[: len(deep)]) != ranked.top
+    assert checked >= 2  # positions where a win-probability filter takes other plays deeper
 
 
 @pytest.mark.slow

@@ -25,7 +25,14 @@ threshold (0.03), as gnubg does. A play left at 0 plies never ranks above the be
 promoted (gnubg lists it below them). `--score plies=0` (every play at 0 plies, the "expert" net)
 and `plies=1` (gnubg's large filter at 1 ply) are opt-in levels (`parse_level`).
 
-Graded in parallel, as chess is (oracles/engine_pool.py sizes the pool): `gnubg_oracle` lends each
+Plays are ranked, filtered and chosen as gnubg ranks them whatever the game counts: by gnubg's own
+cubeless money equity (gammons and backgammons counted; `MONEY`), so the plays taken to 2 plies and a
+player's play are gnubg's own under every `scoring_type`. Each play's value is then the game's count
+at the ply gnubg reached (2p - 1 under `winloss_scoring`), and a grade's loss is measured on it: under
+`winloss_scoring` the best value is the best win probability among the plays gnubg looked at deepest,
+which may not be gnubg's own choice (one that plays for a gammon).
+
+Graded in parallel, as chess is (oracles/engine_pool.py's one pool): `gnubg_oracle` lends each
 batch to one of up to `pool_size()` gnubg processes (`GnubgPool`; another started only when every one
 is busy) and offers as many threads (`executor`), on which the session grades moves while the game
 goes on. gnubg's evaluation is deterministic (noise off, no state kept between positions), so a
@@ -34,8 +41,8 @@ pool's size (tests/oracles/test_gnubg.py).
 
 Reproducible: a fixed level, noise off, every position cached in memory by (board, plies, noise,
 pruning), and each call to the engine bounded by a wall-clock deadline (`timeout`): past it the
-process is killed, started once more, then the game is left unfinished (a world's failure, as a
-chess engine's: the same command resumes it).
+process is killed and restarted, then the game is left unfinished in one line (the rule of every
+engine, oracles/engine_process.py: the same command resumes it).
 """
 
 from __future__ import annotations
@@ -167,6 +174,9 @@ def board_of(state: pyspiel.State, on_roll: int) -> Board:
     return sides[0], sides[1]
 
 
+MONEY = "full_scoring"  # gnubg's cubeless money equity counts gammons and backgammons, as this scoring does
+
+
 def equity(probs: list[float], scoring: str) -> float:
     """Cubeless equity of the side on roll as OpenSpiel's `scoring_type` counts a game."""
     win, wg, wbg, lg, lbg = probs
@@ -259,21 +269,35 @@ def level_key(level: Level) -> str:
     return "" if level == ANALYSIS else f"plies={level.plies}"
 
 
+def won(board: Board) -> float:
+    """gnubg's cubeless money equity of a game the mover has just won (`board`: the winner's checkers
+    first, the loser's on roll): 1, 2 for a gammon (the loser bore off none), 3 for a backgammon (a
+    gammon with a loser's checker on the bar or in the winner's home board)."""
+    loser = board[1]
+    if sum(loser) < CHECKERS:
+        return 1.0
+    return 3.0 if sum(loser[18:25]) else 2.0
+
+
 @dataclass
 class Ranked:
-    """gnubg's ranking of the distinct plays of one turn: each play's value at the ply it was last
-    scored, and the plays scored at the deepest ply (the best among them is gnubg's best)."""
+    """gnubg's ranking of the distinct plays of one turn: each play's value as the game counts it at
+    the ply it was last scored (`value`), gnubg's own cubeless money equity there (`money`: what
+    gnubg ranks, filters and plays by), and the plays scored at the deepest ply (`top`)."""
 
     value: dict[End, float]
+    money: dict[End, float]
     top: set[End]
 
     @property
     def best(self) -> float:
+        """The best value (the game's count) of the plays taken to the deepest ply."""
         return max(self.value[e] for e in self.top)
 
     @property
     def best_end(self) -> End:
-        return max(self.top, key=lambda e: self.value[e])
+        """gnubg's play: the best by its own equity of those taken to the deepest ply."""
+        return max(self.top, key=lambda e: self.money[e])
 
     def of(self, end: End) -> float:
         """A play's value on gnubg's ranking: one left below the deepest ply never above the best."""
@@ -320,49 +344,63 @@ class GnubgOracle:
                 self._cache[(board, n, lv.noise, lv.prune)] = known[board] = probs
         return [known[b] for b in boards]
 
-    def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, float]:
-        """The mover's equity after each play at `plies` (a finished game: its result)."""
+    def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, tuple[float, float]]:
+        """Each play's (gnubg's cubeless money equity, the game's count of it) for the mover at
+        `plies`; a play that ends the game: the won game's money equity and its result."""
         open_boards = [b for b, result in ends if result is None]
         probs = dict(zip(open_boards, self.probabilities(open_boards, plies), strict=True))
-        return {(b, r): r if r is not None else -equity(probs[b], scoring) for b, r in ends}
+        return {
+            (b, r): (won(b), r) if r is not None else (-equity(probs[b], MONEY), -equity(probs[b], scoring))
+            for b, r in ends
+        }
 
     def rank(self, ends: list[End], scoring: str, key: End | None = None) -> Ranked:
         """gnubg's FindnSaveBestMoves (eval.c) over the distinct plays `ends`, `key` the play made:
         every play at 0 plies, the move filter's survivors ply by ply to the level's plies, the
         play made always at the deepest ply reached (both it and the best at the full plies where
-        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies)."""
-        value = self._score(ends, 0, scoring)
-        cands = sorted(value, key=lambda e: -value[e])
+        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies). The plays
+        are ranked and filtered by gnubg's own cubeless money equity (gammons and backgammons
+        counted), as gnubg ranks them whatever the game counts; each keeps its value as the game
+        counts it (`scoring_type`) at the ply it reached."""
+        money: dict[End, float] = {}
+        value: dict[End, float] = {}
+
+        def score(plays: list[End], plies: int) -> None:
+            for end, (m, v) in self._score(plays, plies, scoring).items():
+                money[end], value[end] = m, v
+
+        score(ends, 0)
+        cands = sorted(money, key=lambda e: -money[e])
         deepest, ply_of = 0, dict.fromkeys(cands, 0)
         alone = False
         for ply, step in enumerate(self.level.steps):
             if step.accept < 0:
                 continue
             if ply > 0:
-                value.update(self._score(cands, ply, scoring))
+                score(cands, ply)
                 ply_of.update(dict.fromkeys(cands, ply))
-                cands.sort(key=lambda e: -value[e])
+                cands.sort(key=lambda e: -money[e])
             keep = min(step.accept, len(cands))
             limit = min(len(cands), keep + step.extra)
-            while keep < limit and value[cands[keep]] >= value[cands[0]] - step.threshold:
+            while keep < limit and money[cands[keep]] >= money[cands[0]] - step.threshold:
                 keep += 1
             cands, deepest = cands[:keep], ply
             if len(cands) == 1 and step.accept != 1:  # one play left: gnubg looks no deeper
                 alone = True
                 break
         if self.level.plies and not alone:
-            value.update(self._score(cands, self.level.plies, scoring))
+            score(cands, self.level.plies)
             ply_of.update(dict.fromkeys(cands, self.level.plies))
             deepest = self.level.plies
         top = set(cands)
         if key is not None and key not in top:
             if ply_of[key] < deepest:
-                value.update(self._score([key], deepest, scoring))
-            best = max(top, key=lambda e: value[e])
-            if abs(value[key] - value[best]) > KEY_THRESHOLD and deepest < self.level.plies:
-                value.update(self._score([best, key], self.level.plies, scoring))
+                score([key], deepest)
+            best = max(top, key=lambda e: money[e])
+            if abs(money[key] - money[best]) > KEY_THRESHOLD and deepest < self.level.plies:
+                score([best, key], self.level.plies)
             top.add(key)
-        return Ranked(value, top)
+        return Ranked(value, money, top)
 
     def _turns(self, state: pyspiel.State) -> dict[int, list[End]]:
         """Each legal action's distinct ends of the turn (a double's first half: every completion)."""

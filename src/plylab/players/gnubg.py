@@ -1,7 +1,8 @@
 """GNU Backgammon as a player of backgammon (`gnubg[:level=...]`): an opponent of known strength.
 
-It plays gnubg's best play by cubeless equity (as `oracles.gnubg` ranks plays) at one of gnubg's
-named checker-play levels, as gnubg 1.07 defines them (eval.c's `aecSettings`, `aiSettingsMoveFilter`):
+It plays gnubg's best play by gnubg's own cubeless money equity (gammons and backgammons counted, as
+gnubg's levels choose, whatever OpenSpiel's `scoring_type` counts; `oracles.gnubg` ranks plays so)
+at one of gnubg's named checker-play levels, as gnubg 1.07 defines them (eval.c's `aecSettings`, `aiSettingsMoveFilter`):
 
 - `beginner`, `casual`, `intermediate`, `advanced`: its nets at 0 plies with noise of standard
   deviation 0.060, 0.050, 0.040 and 0.015 added to each output;
@@ -52,7 +53,7 @@ class GnubgPlayer(Player[GnubgOptions]):
     Options = GnubgOptions
     cpu_bound = True
     summary = (
-        "GNU Backgammon 1.07's best play by cubeless equity at its named levels: level=beginner, casual, "
+        "GNU Backgammon 1.07's best play by its own cubeless equity at its named levels: level=beginner, casual, "
         "intermediate, advanced (0-ply with gnubg's deterministic noise), expert (0-ply, default) or "
         "world_class (2-ply)"
     )
