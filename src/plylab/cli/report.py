@@ -125,7 +125,7 @@ def report(
             if counted and fmt == "json":
                 out = json.dumps({**json.loads(out), "scoring": counted}, indent=2)
             elif counted and fmt == "table":
-                out += "\n\n" + "\n".join(f"results: {line}" for line in counted)
+                out = out.rstrip("\n") + "\n\n" + "\n".join(f"results: {line}" for line in counted)
             print(out)
             if clue and fmt == "table":
                 print(
