@@ -41,6 +41,7 @@ import sys
 import threading
 import time
 import weakref
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -130,7 +131,7 @@ def given_up(path: str) -> ProviderFailure | None:
     return None if message is None else ProviderFailure("engine", message)
 
 
-class ProcessClient:
+class ProcessClient(ABC):
     """What every engine process shares, whatever its protocol (UCI here, GTP and gnubg's lines in
     `TextProcess`): its name and path, the restart rule (a failed call is tried on a fresh process
     `restarts` more times), the one failure rule after that (`give_up`), and closing for good.
@@ -141,17 +142,17 @@ class ProcessClient:
     restarts: int = RESTARTS
     _closed: bool = False
 
-    def _running(self) -> bool:
-        raise NotImplementedError
+    @abstractmethod
+    def _running(self) -> bool: ...
 
-    def _start(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def _start(self) -> None: ...
 
-    def _kill(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def _kill(self) -> None: ...
 
-    def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None: ...
 
     def _with_restarts(self, attempt: Callable[[], T]) -> T:
         """`attempt()` on a live process; a failure (EngineFailure) kills it and tries again on a fresh
