@@ -86,7 +86,7 @@ def pooled(path: str, fens: list[str], size: int) -> tuple[float, list[tuple[int
         try:
             with ExitStack() as every:  # all `size` processes started before the clock, as in a long run
                 for _ in range(size):
-                    every.enter_context(oracle.pool.engine())
+                    every.enter_context(oracle.pool.lend())
             boards = [chess.Board(fen) for fen in fens]
             t0 = time.perf_counter()
             futures = [oracle.executor.submit(oracle.evaluate, b) for b in boards]

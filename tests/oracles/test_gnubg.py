@@ -29,7 +29,18 @@ from plylab.oracles.gnubg import (
     board_of,
     gnubg_path,
 )
-from tests.support.gnubg import FULL, LARGE_2PLY, decisions, dice_of, gnubg_cli, hint, hint_plies, opening
+from tests.support.gnubg import (
+    FULL,
+    LARGE_2PLY,
+    as_winloss,
+    decisions,
+    dice_of,
+    gnubg_cli,
+    hint,
+    hint_plies,
+    hint_wins,
+    opening,
+)
 
 GNUBG = gnubg_path()
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
@@ -201,8 +212,8 @@ def test_backgammon_grades_on_the_pools_threads() -> None:
 
 @pytest.mark.slow
 def test_a_stuck_gnubg_in_a_pool_fails_within_its_deadline(tmp_path: Path) -> None:
-    """Two grades at once, each on its own stuck gnubg: each fails in one line within its deadline
-    (killed, started once more, killed), and no process is left."""
+    """Two grades at once, each on its own stuck gnubg: each fails in one line within its deadlines
+    (killed and restarted, then given up), and no process is left."""
     import time
 
     stuck = tmp_path / "gnubg"
@@ -224,10 +235,9 @@ def test_a_stuck_gnubg_in_a_pool_fails_within_its_deadline(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
-    """A gnubg that never answers is killed at the deadline, started once more, then fails in one error."""
+    """A gnubg that never answers is killed at the deadline and restarted, then given up in one line:
+    the game is left unfinished (the rule of every engine), and later calls fail at once."""
     import time
-
-    from plylab.oracles.gnubg import GnubgError
 
     stuck = tmp_path / "gnubg"
     stuck.write_text("#!/bin/sh\nexec sleep 60\n")
@@ -235,10 +245,11 @@ def test_a_stuck_gnubg_fails_within_its_deadline(tmp_path: Path) -> None:
     process = GnubgProcess(str(stuck), timeout=0.5)
     board = board_of(opening((6, 1)), 0)
     t = time.monotonic()
-    with pytest.raises(GnubgError, match="within 0.5 s"):
+    with pytest.raises(ProviderFailure, match=r"failed 3 times \(the start: no answer within 0.5 s") as info:
         process.evaluate([board])
+    assert "\n" not in str(info.value) and str(info.value).endswith("re-run the same command to resume")
     assert time.monotonic() - t < 5
-    assert process.proc is None  # killed, not left running
+    assert process.pid() is None  # killed, not left running
     graded = GnubgOracle(process)  # as the session meets it: the game left unfinished, for a rerun
     with pytest.raises(ProviderFailure, match="left unfinished"):
         graded.grade(opening((6, 1)), opening((6, 1)).legal_actions()[0])
@@ -281,6 +292,27 @@ def test_the_default_level_agrees_with_gnubgs_2ply_hint(analysis: GnubgOracle) -
         assert theirs[0][0] == 2 and max(analysis.play_values(state).values()) == pytest.approx(
             theirs[0][1], abs=6e-4
         )
+
+
+@pytest.mark.slow
+def test_under_winloss_scoring_gnubg_s_own_plays_go_to_2_plies(analysis: GnubgOracle) -> None:
+    """OpenSpiel's default backgammon counts a win as 1 however won, yet gnubg's analysis ranks and
+    filters plays by its cubeless money equity (gammons counted): on fixed positions where ranking by
+    win probability would take other plays deeper, the plays taken to 2 plies are gnubg's own 2-ply
+    hint plays (same number, same money equities), each valued 2p - 1 with gnubg's 2-ply p."""
+    checked = 0
+    for full in decisions(4):
+        state = as_winloss(full)
+        _, ranked = analysis.ranked(state)
+        theirs = hint_wins(board_of(state, state.current_player()), dice_of(state), 2, LARGE_2PLY)
+        deep = [(eq, win) for n, eq, win in theirs if n == 2]
+        assert len(ranked.top) == len(deep) > 1, str(state)
+        ours = sorted(ranked.top, key=lambda e: -ranked.money[e])
+        assert [ranked.money[e] for e in ours] == pytest.approx([eq for eq, _ in deep], abs=6e-4), str(state)
+        assert [ranked.value[e] for e in ours] == pytest.approx([2 * w - 1 for _, w in deep], abs=1.1e-3)
+        by_win = sorted(ranked.value, key=lambda e: -ranked.value[e])  # what ranking by 2p - 1 would keep
+        checked += set(by_win[: len(deep)]) != ranked.top
+    assert checked >= 2  # positions where a win-probability filter takes other plays deeper
 
 
 @pytest.mark.slow

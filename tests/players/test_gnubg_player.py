@@ -14,7 +14,7 @@ from plylab.games import get_game
 from plylab.harness.store import Store
 from plylab.oracles.gnubg import LEVEL_KEYS, GnubgOracle, GnubgProcess, board_of, gnubg_path
 from plylab.players.gnubg import LEVELS
-from tests.support.gnubg import decisions, dice_of, hint_plies, opening
+from tests.support.gnubg import as_winloss, decisions, dice_of, hint_plies, opening
 
 GNUBG = gnubg_path()
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (make engines)")
@@ -82,9 +82,11 @@ def test_weaker_levels_lose_more_equity_per_decision_than_expert_reproducibly() 
 
 @pytest.mark.slow
 def test_expert_plays_what_the_grader_values_best_at_0_plies(cli, tmp_path: Path) -> None:
-    """At `expert` gnubg plays at the level `--score plies=0` grades at: no equity lost on any decision."""
+    """At `expert` gnubg plays at the level `--score plies=0` grades at: no equity lost on any decision
+    where the game counts what gnubg plays for (its money equity: `full_scoring`; under the default
+    `winloss_scoring` gnubg's play may give up win probability for gammons, as gnubg's own does)."""
     store = str(tmp_path / "s.sqlite")
-    r = cli("run", "--game", "backgammon", "--player", "gnubg", "--opponent", "random", "--games", "1",
+    r = cli("run", "--game", "backgammon:scoring_type=full_scoring", "--player", "gnubg", "--opponent", "random", "--games", "1",
             "--score", "plies=0", "--store", store, "--quiet")  # fmt: skip
     assert r.code == 0, r.err
     s = Store(store, create=False)
@@ -120,3 +122,25 @@ def test_world_class_plays_gnubgs_own_2ply_choice() -> None:
             assert player.play_values(state)[chosen] == pytest.approx(ranked.best, abs=1e-9)
     finally:
         player.close()
+
+
+@pytest.mark.slow
+def test_expert_plays_gnubgs_top_hint_play_under_winloss_scoring() -> None:
+    """In OpenSpiel's default backgammon (a win counts 1 however won), the expert level plays what gnubg
+    plays: its top 0-ply hint play by its own cubeless money equity, not the play of best win
+    probability (which differs on some of these fixed positions)."""
+    assert GNUBG is not None
+    player = GnubgOracle(GnubgProcess(GNUBG, timeout=60), LEVELS["expert"])
+    differs = 0
+    try:
+        for full in decisions(7):
+            state = as_winloss(full)
+            chosen = player.best_action(state)
+            leaves, ranked = player.ranked(state)
+            [end] = leaves[chosen] if len(leaves[chosen]) == 1 else [ranked.best_end]
+            theirs = hint_plies(board_of(state, state.current_player()), dice_of(state))
+            assert ranked.money[end] == pytest.approx(theirs[0][1], abs=6e-4), str(state)
+            differs += max(ranked.value, key=lambda e: ranked.value[e]) != end
+    finally:
+        player.close()
+    assert differs >= 1

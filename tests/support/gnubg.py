@@ -28,6 +28,14 @@ def hint_plies(
 ) -> list[tuple[int, float]]:
     """gnubg's own cubeless hint (its CLI: `set board simple`, `hint`) at `plies` with the move filter
     `filters` (`set evaluation movefilter ...` arguments): every play's (ply, equity), best first."""
+    return [(n, eq) for n, eq, _ in hint_wins(board, dice, plies, filters)]
+
+
+def hint_wins(
+    board: Board, dice: tuple[int, int], plies: int = 0, filters: tuple[str, ...] = ()
+) -> list[tuple[int, float, float]]:
+    """gnubg's own cubeless hint as `hint_plies`, with each play's win probability: (ply, equity, win),
+    in gnubg's order (best by its cubeless money equity first)."""
     opp, me = board
     simple = [me[24]] + [me[k] - opp[23 - k] for k in range(24)] + [opp[24]]
     commands = [
@@ -45,8 +53,8 @@ def hint_plies(
         f"set dice {dice[0]} {dice[1]}",
         "hint 1000",
     ]
-    found = re.findall(r"Cubeless (\d)-ply .*Eq\.: ([+-]\d\.\d+)", gnubg_cli(commands))
-    return [(int(n), float(eq)) for n, eq in found]
+    found = re.findall(r"Cubeless (\d)-ply .*Eq\.: ([+-]\d\.\d+).*\n\s+(\d\.\d+) ", gnubg_cli(commands))
+    return [(int(n), float(eq), float(win)) for n, eq, win in found]
 
 
 def hint(board: Board, dice: tuple[int, int]) -> list[float]:
@@ -71,6 +79,14 @@ def opening(dice: tuple[int, int]) -> pyspiel.State:
         if dice_of(child) in (dice, dice[::-1]):
             return child
     raise AssertionError(f"no opening roll {dice}")
+
+
+def as_winloss(state: pyspiel.State) -> pyspiel.State:
+    """The same position in OpenSpiel's default backgammon (`winloss_scoring`: a win counts 1 however won)."""
+    out = get_game("backgammon").engine.new_initial_state()
+    for action in state.history():
+        out.apply_action(action)
+    return out
 
 
 def decisions(count: int, seed: int = 3) -> list[pyspiel.State]:

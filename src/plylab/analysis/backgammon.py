@@ -1,15 +1,16 @@
 """Backgammon's figures per matchup, as GNU Backgammon reports a player's checker play.
 
-From the grades gnubg gave (oracles/gnubg.py: the mover's cubeless equity after every legal play,
-ranked as gnubg's analysis ranks them at the run's level, gnubg's default analysis level unless
-`--score plies=N`), for the matchup's player's decisions: the error per decision in millipoints
-(thousandths of a point of equity), gnubg's performance rating PR (the mean error per unforced
-decision x 500) and the decisions gnubg would mark doubtful, bad and very bad: an error above gnubg
-1.07's default analysis thresholds of 0.03, 0.06 and 0.12 points (`show analysis`). A decision is
-gnubg's: one turn, so a double's two OpenSpiel halves are one decision whose error is the two
-halves' sum; it is unforced where the turn has more than one distinct play, as gnubg counts it (a
-forced play counts in neither the PR nor the marks, 003 l.62). Errors are in the game's own points
-(OpenSpiel's `scoring_type`); there is no cube, so no cube errors.
+From the grades gnubg gave (oracles/gnubg.py: the mover's cubeless equity after every legal play as
+the game counts it, ranked as gnubg's analysis ranks them, by its own money equity, at the run's
+level, gnubg's default analysis level unless `--score plies=N`), for the matchup's player's
+decisions: the error per decision in millipoints (thousandths of a point of equity), gnubg's
+performance rating PR (the mean error per unforced decision x 500) and the decisions gnubg would
+mark doubtful, bad and very bad: an error above gnubg 1.07's default analysis thresholds of 0.03,
+0.06 and 0.12 points (`show analysis`). A decision is gnubg's: one turn, so a double's two OpenSpiel
+halves are one decision whose error is the two halves' sum; it is unforced where the turn has more
+than one distinct play, as gnubg counts it (a forced play counts in neither the PR nor the marks,
+003 l.62). Errors are in the game's own points (OpenSpiel's `scoring_type`); there is no cube, so no
+cube errors.
 """
 
 from __future__ import annotations
@@ -171,8 +172,10 @@ def backgammon_table(rows: list[BackgammonRow]) -> Table:
     sources = sorted({r.source for r in rows if r.source})
     levels = sorted({r.level for r in rows if r.level})
     notes = [
-        f"graded by {', '.join(sources) or 'gnubg'}: the mover's cubeless equity after each play against gnubg's "
-        "best (OpenSpiel's backgammon has no cube); the player's decisions only",
+        f"graded by {', '.join(sources) or 'gnubg'}: the mover's cubeless equity after each play as the game "
+        "counts it (winloss_scoring: 2p - 1, gammons only where its scoring_type counts them; OpenSpiel's "
+        "backgammon has no cube) against the best of the plays gnubg took deepest, ranked by gnubg's own money "
+        "equity; the player's decisions only",
         *[f"level: {text}" for text in levels],
         f"a decision is a turn (a double's two halves are one); PR: mean error per unforced decision x "
         f"{PR_SCALE}; doubtful / bad / very bad: an error above {DOUBTFUL} / {BAD} / {VERY_BAD} points "

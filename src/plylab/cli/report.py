@@ -99,6 +99,7 @@ def report(
             from ..analysis.chess import chess_rows, chess_table
             from ..analysis.metrics import CLUE_KIND
             from ..analysis.report_source import ReportSource
+            from ..analysis.scoring import scoring_rules
             from ..analysis.tables import follow_ups
             from ..render.table import get_table
             from ..render.table import render as render_table
@@ -110,6 +111,7 @@ def report(
                 graded = chess_rows(s, run) if table == "matchups" else []  # engine-graded games (chess)
                 checker = backgammon_rows(s, run) if table == "matchups" else []  # gnubg-graded backgammon
                 clue = CLUE_KIND in s.run_kinds(run)
+                counted = scoring_rules(s, run) if table == "matchups" else []  # Go: GNU Go's count
             finally:
                 s.close()
             out = "\n\n".join(render_table(t, fmt) for t in built)
@@ -121,6 +123,10 @@ def report(
                 out = json.dumps({**json.loads(out), "backgammon": [r.to_json() for r in checker]}, indent=2)
             elif checker:
                 out += "\n\n" + render_table(backgammon_table(checker), fmt)
+            if counted and fmt == "json":
+                out = json.dumps({**json.loads(out), "scoring": counted}, indent=2)
+            elif counted and fmt == "table":
+                out = out.rstrip("\n") + "\n\n" + "\n".join(f"results: {line}" for line in counted)
             print(out)
             if clue and fmt == "table":
                 print(

@@ -244,6 +244,9 @@ class GameDef:
     check_params: Callable[[GameDef], None] | None = None
     # Why no person or model can play it from text (an information state too large to read); None: they can.
     not_for_text: str | None = None
+    # How a finished game is counted where OpenSpiel's returns are not the game's result (Go: GNU Go's
+    # count, dead stones removed): the returns and the rules applied, in words; None: OpenSpiel's returns.
+    count: Callable[[pyspiel.State], tuple[list[float], str]] | None = None
 
     def __post_init__(self) -> None:
         own = tuple(alias_pattern(a) for a in self.aliases)

@@ -18,6 +18,7 @@ import pyspiel
 from ..errors import ParseError, UserError
 from ..oracles.engine import ENGINE_FOR
 from ..oracles.generic import BOUNDS, GenericOracle, TooLarge, fits
+from ..oracles.gtp import go_count
 from ..oracles.uci import maps
 from ..quiet import engine_quiet
 from .base import GAMES, Formulation, GameDef, GroundTruth, register_game
@@ -189,6 +190,8 @@ def game_def(gt: pyspiel.GameType) -> GameDef:
     )
     if gt.short_name in NO_TRUTH:
         game.oracle_missing = NO_TRUTH[gt.short_name]
+    if gt.short_name == "go":
+        game.count = go_count
     if not _has_chance(gt) and _fits_cheaply(game):
         game.ground_truth = GENERIC
     game.add_formulation(Generic)

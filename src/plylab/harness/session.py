@@ -216,7 +216,10 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
         await grading.finish()
         if annotator is not None:
             extra = annotator.end(state, moves)
-        if forfeit_by is None:
+        if forfeit_by is None and game.count is not None:  # the game's own count (Go: GNU Go's)
+            returns, rules = await asyncio.to_thread(game.count, state)
+            extra = (extra or {}) | {"scoring": rules}
+        elif forfeit_by is None:
             returns = [float(r) for r in state.returns()]
         else:
             returns = forfeit_returns(len(players), forfeit_by)

@@ -33,19 +33,18 @@ import math
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator, Mapping
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Mapping
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from pydantic import Field, ValidationError
 
-from ..errors import ProviderFailure, UserError
+from ..errors import UserError
 from ..specs import Params, bind, parse_spec
 from .binary import find_binary
-from .engine_pool import pool_size
+from .engine_pool import ProcessPool
 from .engine_process import EngineProcess, close_all
 from .graded import Grade, expected_score
 from .minimax import cache_dir
@@ -246,89 +245,22 @@ class Engine:
         self._process.close()
 
 
-class EnginePool:
+class EnginePool(ProcessPool[Engine]):
     """Up to `size` processes of one engine, lent one search at a time; threads to grade on.
 
     The first process starts now (a missing or broken engine is said before any game, and its
     name and version are the grades' source); the others when a search finds every one busy.
-    `executor`: `size` threads on which graders run, so that many positions are searched at once.
     """
 
     def __init__(self, name: str, path: str, size: int | None = None) -> None:
-        self.name, self.path = name, path
-        self.size = pool_size() if size is None else max(1, size)
-        self._cond = threading.Condition()
-        self._idle: list[Engine] = []
-        self._engines: list[Engine] = []
-        self._starting = 0
-        self._closed = False
         first = Engine(name, path)
-        self._engines.append(first)
-        self._idle.append(first)
+        super().__init__(name, path, lambda: Engine(name, path), size, first)
         self.ident, self.version = first.ident, first.version
-        self.executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix=f"{name} grader")
-
-    @property
-    def started(self) -> int:
-        """Processes started so far (live or restarted), at most `size`."""
-        with self._cond:
-            return len(self._engines)
-
-    def pids(self) -> list[int]:
-        """The live processes' ids (for tests and the bench: none is left after `close`)."""
-        with self._cond:
-            return [p for e in self._engines if (p := e.pid()) is not None]
-
-    @contextmanager
-    def engine(self) -> Iterator[Engine]:
-        """An idle process for one search: one already started, else a new one while fewer than
-        `size` run, else the first to come back."""
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
-                if self._idle:
-                    engine: Engine | None = self._idle.pop()
-                    break
-                if len(self._engines) + self._starting < self.size:
-                    engine = None
-                    self._starting += 1
-                    break
-                self._cond.wait()
-        if engine is None:  # started outside the lock: a handshake takes a while
-            try:
-                engine = Engine(self.name, self.path)
-            finally:
-                with self._cond:
-                    self._starting -= 1
-                    self._cond.notify()
-            with self._cond:
-                self._engines.append(engine)
-                if self._closed:
-                    engine.close()
-                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
-        try:
-            yield engine
-        finally:
-            with self._cond:
-                self._idle.append(engine)
-                self._cond.notify()
 
     def analyse(self, board: chess.Board, limit: Limit) -> Evaluation:
         """The position searched by whichever process is idle (the same search in any of them)."""
-        with self.engine() as engine:
+        with self.lend() as engine:
             return engine.analyse(board, limit)
-
-    def close(self) -> None:
-        """Every process closed (a search in progress is waited for, within its deadline); queued
-        grading dropped. Nothing of the pool outlives this."""
-        with self._cond:
-            self._closed = True
-            engines = list(self._engines)
-            self._cond.notify_all()
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for engine in engines:
-            engine.close()
 
 
 class EngineOracle:

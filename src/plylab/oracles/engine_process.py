@@ -1,22 +1,31 @@
-"""One UCI engine process that can neither hang a run nor outlive it.
+"""One engine process client that can neither hang a run nor outlive it: UCI, GTP and gnubg's lines.
 
-python-chess speaks UCI for plylab, and its `SimpleEngine` is not enough on its own when an engine
-misbehaves: a search by nodes or depth has no deadline (a stalled engine is waited on for ever), a
-command that fails after its first answer (a `bestmove zz99` in an analysis) is never settled, an
-engine killed mid-command can leave its background thread (not a daemon) waiting, so the
-interpreter never exits, and a lying engine's answer is logged as a traceback. So the protocol runs
-here on an event loop of our own, in a daemon thread, and every call goes through `_call`:
+Every engine plylab runs (Stockfish and Fairy-Stockfish over UCI, GNU Go over GTP, gnubg's embedded
+Python reading JSON lines) is a `ProcessClient`: an argv, a handshake, a deadline on every call and
+the same restart and failure rules, whatever its protocol:
 
 - a wall-clock deadline on every call: the handshake, each search (`deadline_for`: a floor plus
-  time for the node count at a rate far below a loaded core's), quitting;
+  time for the node count at a rate far below a loaded core's), each GTP command or gnubg batch
+  (its `timeout`), quitting; PLYLAB_ENGINE_TIMEOUT replaces them all;
 - any failure (no answer in time, the process died, an answer that is not a legal move, a broken
   protocol) kills the process, with its process group, and starts a new one with the same settings,
   `RESTARTS` times;
-- after that the engine is the world's failure: `ProviderFailure("engine", ...)`, so the game is left
-  unfinished, not saved, and the same command plays it again (harness.backends). One line on stderr
-  says why, once per engine; later calls in the process fail at once instead of waiting again.
+- after that the engine is the world's failure (`give_up`): `ProviderFailure("engine", ...)`, so the
+  game is left unfinished, not saved, and the same command plays it again (harness.backends). One
+  line on stderr says why, once per engine; later calls in the process fail at once instead of
+  waiting again.
 
-Every live engine is killed when the process exits (`close_all`), so none is left behind.
+Two transports: `EngineProcess` for UCI and `TextProcess` for line protocols (oracles/gtp.py's `Gtp`,
+oracles/gnubg.py's `GnubgProcess`), as OpenSpiel's one GTPBot serves any GTP engine. python-chess
+speaks UCI, and its `SimpleEngine` is not enough on its own when an engine misbehaves: a search by
+nodes or depth has no deadline, a command that fails after its first answer (a `bestmove zz99` in an
+analysis) is never settled, an engine killed mid-command can leave its background thread (not a
+daemon) waiting, so the interpreter never exits, and a lying engine's answer is logged as a
+traceback. So UCI runs here on an event loop of our own, in a daemon thread. A line protocol needs
+no library: a pipe read against its deadline.
+
+Every live engine is killed when the process exits (`close_all`), so none is left behind. The one
+pool that lends them is oracles/engine_pool.py's `ProcessPool`.
 """
 
 from __future__ import annotations
@@ -25,12 +34,14 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import selectors
 import signal
 import subprocess
 import sys
 import threading
 import time
 import weakref
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -56,7 +67,7 @@ _log = logging.getLogger("chess.engine")
 _log.addHandler(logging.NullHandler())
 _log.propagate = False
 
-_LIVE: weakref.WeakSet[EngineProcess] = weakref.WeakSet()
+_LIVE: weakref.WeakSet[ProcessClient] = weakref.WeakSet()
 _GAVE_UP: dict[str, str] = {}  # engine path -> why it was given up on (this process)
 _GIVE_UP_LOCK = threading.Lock()  # a pool's processes of one engine give up with one line between them
 
@@ -88,11 +99,86 @@ def deadline_for(limit: chess.engine.Limit | None) -> float:
     return DEPTH_SECONDS if limit.depth else HANDSHAKE
 
 
-class _Failed(Exception):
-    """One call failed (the reason is the message); the process is replaced and the call tried again."""
+class EngineFailure(Exception):
+    """One call failed (the reason is the message): no answer in time, the process died, an answer
+    that breaks the protocol. The process is replaced and the call tried again."""
 
 
-class EngineProcess:
+class EngineRefusal(EngineFailure):
+    """The engine answered, refusing the command (GTP's `?`): a live engine, not restarted for it."""
+
+
+def give_up(name: str, path: str, tries: int, why: str) -> ProviderFailure:
+    """The one failure rule of every engine (UCI, GTP, gnubg): after `tries` failed tries the engine
+    is given up on in this process, one line on stderr says why (once per engine, however many of
+    its processes fail), and the game is left unfinished (a world's failure: the same command
+    resumes it). Later calls to the engine fail at once with the same line (`given_up`)."""
+    message = (
+        f"{name} ({path}) failed {tries} time{'s' if tries > 1 else ''} ({why}); the game is left "
+        f"unfinished: re-run the same command to resume"
+    )
+    with _GIVE_UP_LOCK:  # another process of a pool may have given up on it meanwhile
+        if path in _GAVE_UP:
+            return ProviderFailure("engine", _GAVE_UP[path])
+        _GAVE_UP[path] = message
+    print(f"plylab: {message}", file=sys.stderr)
+    return ProviderFailure("engine", message)
+
+
+def given_up(path: str) -> ProviderFailure | None:
+    """The failure of an engine this process gave up on (`give_up`); None while it is in use."""
+    message = _GAVE_UP.get(path)
+    return None if message is None else ProviderFailure("engine", message)
+
+
+class ProcessClient(ABC):
+    """What every engine process shares, whatever its protocol (UCI here, GTP and gnubg's lines in
+    `TextProcess`): its name and path, the restart rule (a failed call is tried on a fresh process
+    `restarts` more times), the one failure rule after that (`give_up`), and closing for good.
+    A protocol gives `_running`, `_start` (the process and its handshake) and `_kill`."""
+
+    name: str
+    path: str
+    restarts: int = RESTARTS
+    _closed: bool = False
+
+    @abstractmethod
+    def _running(self) -> bool: ...
+
+    @abstractmethod
+    def _start(self) -> None: ...
+
+    @abstractmethod
+    def _kill(self) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def _with_restarts(self, attempt: Callable[[], T]) -> T:
+        """`attempt()` on a live process; a failure (EngineFailure) kills it and tries again on a fresh
+        one, `restarts` times; then `give_up`. A refusal (EngineRefusal) is the engine's answer and
+        goes to the caller as it is."""
+        if (failure := given_up(self.path)) is not None:
+            raise failure
+        why = ""
+        for _ in range(1 + self.restarts):
+            if self._closed:
+                raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
+            if (failure := given_up(self.path)) is not None:  # another process of its pool gave up
+                raise failure
+            try:
+                if not self._running():
+                    self._start()
+                return attempt()
+            except EngineRefusal:
+                raise
+            except EngineFailure as exc:
+                why = str(exc)
+                self._kill()
+        raise give_up(self.name, self.path, 1 + self.restarts, why)
+
+
+class EngineProcess(ProcessClient):
     """A UCI engine child: started on creation, every call bounded, restarted on failure.
 
     `defaults` are set where the engine has the option (Threads, Hash); `configure`'s settings are
@@ -158,33 +244,12 @@ class EngineProcess:
     ) -> T:
         """`make(protocol)` on a live engine within its deadline; on failure a fresh process, RESTARTS
         times; then ProviderFailure (the game is left unfinished)."""
+        seconds = deadline_for(limit)
         with self._lock:
-            if self.path in _GAVE_UP:
-                raise ProviderFailure("engine", _GAVE_UP[self.path])
-            seconds = deadline_for(limit)
-            why = ""
-            for _ in range(1 + RESTARTS):
-                if self._closed:
-                    raise ProviderFailure("engine", f"{self.name} ({self.path}) was closed")
-                if self.path in _GAVE_UP:  # another process of its pool gave it up meanwhile
-                    raise ProviderFailure("engine", _GAVE_UP[self.path])
-                try:
-                    if self._protocol is None:
-                        self._start()
-                    return self._run(make, seconds, what)
-                except _Failed as exc:
-                    why = str(exc)
-                    self._kill()
-            message = (
-                f"{self.name} ({self.path}) failed {1 + RESTARTS} times ({why}); the game is left "
-                f"unfinished: re-run the same command to resume"
-            )
-            with _GIVE_UP_LOCK:  # another process of a pool may have given up on it meanwhile
-                if self.path in _GAVE_UP:
-                    raise ProviderFailure("engine", _GAVE_UP[self.path])
-                _GAVE_UP[self.path] = message
-            print(f"plylab: {message}", file=sys.stderr)
-            raise ProviderFailure("engine", message)
+            return self._with_restarts(lambda: self._run(make, seconds, what))
+
+    def _running(self) -> bool:
+        return self._protocol is not None
 
     def _start(self) -> None:
         """A new process and its handshake, then the defaults and the remembered settings."""
@@ -207,9 +272,9 @@ class EngineProcess:
         try:
             asyncio.run_coroutine_threadsafe(spawn(), loop).result(HANDSHAKE)
         except OSError as exc:  # not executable, gone since it was found
-            raise _Failed(f"start: {exc.strerror or exc}") from None
+            raise EngineFailure(f"start: {exc.strerror or exc}") from None
         except concurrent.futures.TimeoutError:
-            raise _Failed(f"start: no process within {HANDSHAKE:g} s") from None
+            raise EngineFailure(f"start: no process within {HANDSHAKE:g} s") from None
         self._run(lambda p: p.initialize(), deadline_for(None), "handshake")
         protocol = self._protocol
         assert protocol is not None
@@ -219,12 +284,12 @@ class EngineProcess:
             self._run(lambda p: p.configure(settings), deadline_for(None), "configure")
 
     def _run(self, make: Callable[[chess.engine.UciProtocol], Awaitable[T]], seconds: float, stage: str) -> T:
-        """One call on the current process, within `seconds`; any failure is `_Failed`."""
+        """One call on the current process, within `seconds`; any failure is `EngineFailure`."""
         import chess.engine
 
         loop, protocol = self._loop, self._protocol
         if loop is None or protocol is None:
-            raise _Failed("not running")
+            raise EngineFailure("not running")
 
         async def guarded() -> T:
             # a failure python-chess reports to the loop (an answer after a preliminary result) ends
@@ -243,14 +308,16 @@ class EngineProcess:
         try:
             return asyncio.run_coroutine_threadsafe(guarded(), loop).result(seconds + 5.0)
         except (TimeoutError, concurrent.futures.TimeoutError):
-            raise _Failed(f"{at}no answer within {seconds:g} s ({TIMEOUT_ENV} sets the deadline)") from None
+            raise EngineFailure(
+                f"{at}no answer within {seconds:g} s ({TIMEOUT_ENV} sets the deadline)"
+            ) from None
         except chess.engine.EngineTerminatedError:
             code = self._transport.get_returncode() if self._transport is not None else None
-            raise _Failed(
+            raise EngineFailure(
                 f"{at}the engine exited" + (f" (code {code})" if code is not None else "")
             ) from None
         except (chess.engine.EngineError, ValueError, OSError, RuntimeError) as exc:
-            raise _Failed(f"{at}{_first_line(exc)}") from None
+            raise EngineFailure(f"{at}{_first_line(exc)}") from None
 
     def _on_loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """python-chess's failures outside a call's result: they end the call now, never print."""
@@ -293,6 +360,127 @@ async def _nothing() -> None:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+class TextProcess(ProcessClient):
+    """An engine that speaks lines over pipes (GTP; gnubg's embedded-Python server): `argv` started
+    with its `handshake`, every read within `timeout` seconds (PLYLAB_ENGINE_TIMEOUT replaces it),
+    and `call` running a whole exchange under the restart and failure rules every engine shares.
+    `starts` counts the processes started, so a caller that keeps state in the engine (GNU Go's
+    board) knows when a fresh one needs it again."""
+
+    def __init__(self, name: str, argv: list[str], timeout: float, restarts: int = RESTARTS) -> None:
+        self.name, self.path, self.argv = name, argv[0], argv
+        self.timeout, self.restarts = override() or timeout, restarts
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self._buffer = b""
+        self._closed = False
+        self._lock = threading.RLock()
+        _LIVE.add(self)
+
+    def handshake(self) -> None:
+        """What a fresh process is asked before its first call (nothing unless a protocol says)."""
+
+    def quit_command(self) -> str | None:
+        """The line that asks the engine to quit (None: its input is closed)."""
+        return None
+
+    def call(self, attempt: Callable[[], T]) -> T:
+        """`attempt()` (a whole exchange with `ask`, `write` and `read`) on a live process, restarted
+        on failure, then the game left unfinished (ProviderFailure, one line)."""
+        with self._lock:
+            return self._with_restarts(attempt)
+
+    def _running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def _start(self) -> None:
+        try:  # its own process group, as a UCI engine's: a Ctrl-C stops the run, which closes it
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                bufsize=0,
+                process_group=0,
+            )
+        except OSError as exc:
+            raise EngineFailure(f"start: {exc.strerror or exc}") from None
+        self._buffer = b""
+        self.starts += 1
+        self.handshake()
+
+    def write(self, line: str) -> None:
+        """One line to the engine; EngineFailure where it is gone."""
+        if not self._running():
+            self._start()
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except OSError as exc:
+            raise EngineFailure(f"the engine is gone ({exc})") from None
+
+    def read(self, end: str, what: str) -> str:
+        """The engine's output up to `end` (not included), within the deadline; EngineFailure where it
+        exits or does not answer in time."""
+        assert self.proc is not None and self.proc.stdout is not None
+        stop = end.encode()
+        deadline = time.monotonic() + self.timeout
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            while stop not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise EngineFailure(
+                        f"{what}: no answer within {self.timeout:g} s ({TIMEOUT_ENV} sets the deadline)"
+                    )
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    code = self.proc.wait()
+                    raise EngineFailure(f"{what}: the engine exited (code {code})")
+                self._buffer += chunk.replace(b"\r", b"")
+        answer, self._buffer = self._buffer.split(stop, 1)
+        return answer.decode(errors="replace")
+
+    def ask(self, line: str, end: str) -> str:
+        """`line` sent, the answer up to `end` read (`what` in a failure: the line)."""
+        self.write(line)
+        return self.read(end, f"'{line[:40]}'")
+
+    def pid(self) -> int | None:
+        """The live process's id; None between a failure and its restart, and after `close`."""
+        return self.proc.pid if self.proc is not None and self._running() else None
+
+    def _kill(self) -> None:
+        """SIGKILL the engine's process group and reap it."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+            proc.wait()
+
+    def close(self) -> None:
+        """Ask the engine to quit (or close its input); kill it if it has not within QUIT seconds. A
+        closed engine stays closed."""
+        self._closed = True
+        with self._lock:
+            proc = self.proc
+            if proc is not None and proc.poll() is None and proc.stdin is not None:
+                try:
+                    command = self.quit_command()
+                    if command is not None:
+                        proc.stdin.write(command.encode() + b"\n")
+                    proc.stdin.close()
+                    proc.wait(timeout=QUIT)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            self._kill()
+        _LIVE.discard(self)
 
 
 def close_all() -> None:

@@ -25,7 +25,14 @@ threshold (0.03), as gnubg does. A play left at 0 plies never ranks above the be
 promoted (gnubg lists it below them). `--score plies=0` (every play at 0 plies, the "expert" net)
 and `plies=1` (gnubg's large filter at 1 ply) are opt-in levels (`parse_level`).
 
-Graded in parallel, as chess is (oracles/engine_pool.py sizes the pool): `gnubg_oracle` lends each
+Plays are ranked, filtered and chosen as gnubg ranks them whatever the game counts: by gnubg's own
+cubeless money equity (gammons and backgammons counted; `MONEY`), so the plays taken to 2 plies and a
+player's play are gnubg's own under every `scoring_type`. Each play's value is then the game's count
+at the ply gnubg reached (2p - 1 under `winloss_scoring`), and a grade's loss is measured on it: under
+`winloss_scoring` the best value is the best win probability among the plays gnubg looked at deepest,
+which may not be gnubg's own choice (one that plays for a gammon).
+
+Graded in parallel, as chess is (oracles/engine_pool.py's one pool): `gnubg_oracle` lends each
 batch to one of up to `pool_size()` gnubg processes (`GnubgPool`; another started only when every one
 is busy) and offers as many threads (`executor`), on which the session grades moves while the game
 goes on. gnubg's evaluation is deterministic (noise off, no state kept between positions), so a
@@ -34,30 +41,25 @@ pool's size (tests/oracles/test_gnubg.py).
 
 Reproducible: a fixed level, noise off, every position cached in memory by (board, plies, noise,
 pruning), and each call to the engine bounded by a wall-clock deadline (`timeout`): past it the
-process is killed, started once more, then the game is left unfinished (a world's failure, as a
-chess engine's: the same command resumes it).
+process is killed and restarted, then the game is left unfinished in one line (the rule of every
+engine, oracles/engine_process.py: the same command resumes it).
 """
 
 from __future__ import annotations
 
 import atexit
 import json
-import os
-import selectors
-import subprocess
 import tempfile
 import threading
-import time
-from collections.abc import Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ProviderFailure, UserError
+from ..errors import UserError
 from .binary import find_binary
-from .engine_pool import pool_size
+from .engine_pool import ProcessPool
+from .engine_process import EngineFailure, TextProcess
 from .graded import Grade
 
 if TYPE_CHECKING:
@@ -88,155 +90,59 @@ def gnubg_path() -> str | None:
     return find_binary("gnubg", "PLYLAB_GNUBG")
 
 
-class GnubgError(RuntimeError):
-    """gnubg died, answered nonsense, or did not answer within its deadline."""
-
-
-class GnubgProcess:
-    """gnubg's evaluator in a subprocess: a batch of positions in, their probabilities out, in time."""
+class GnubgProcess(TextProcess):
+    """gnubg's evaluator in a subprocess: a batch of positions in, their probabilities out, in time,
+    under the restart and failure rules of every engine (oracles/engine_process.py)."""
 
     def __init__(self, path: str, timeout: float = TIMEOUT) -> None:
-        self.path, self.timeout = path, timeout
         self._dir = tempfile.TemporaryDirectory(prefix="plylab-gnubg-")
-        self._script = Path(self._dir.name) / "server.py"
-        self._script.write_text(SERVER)
-        self.proc: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
-        self._closed = False
+        script = Path(self._dir.name) / "server.py"
+        script.write_text(SERVER)
+        super().__init__("gnubg", [path, "-t", "-q", "-p", str(script)], timeout)
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._closed:  # a pool closed while this process was busy: never started again
-            raise GnubgError("gnubg was closed")
-        argv = [self.path, "-t", "-q", "-p", str(self._script)]
-        try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
-            )
-        except OSError as exc:
-            raise GnubgError(f"gnubg did not start ({exc.strerror or exc})") from None
-        self._buffer = b""
-        self._read("@ready")
-        return self.proc
+    def handshake(self) -> None:
+        self._answer("the start")
 
-    def _read(self, what: str) -> str:
+    def _answer(self, what: str) -> str:
         """The next line starting with '@' (gnubg's own banner lines are skipped), within the deadline."""
-        assert self.proc is not None and self.proc.stdout is not None
-        deadline = time.monotonic() + self.timeout
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.proc.stdout, selectors.EVENT_READ)
-            while True:
-                while b"\n" in self._buffer:
-                    line, self._buffer = self._buffer.split(b"\n", 1)
-                    if line.startswith(b"@"):
-                        return line[1:].decode()
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    self.kill()
-                    raise GnubgError(f"no answer to {what} within {self.timeout:g} s")
-                chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-                if not chunk:
-                    self.kill()
-                    raise GnubgError(f"gnubg exited while answering {what}")
-                self._buffer += chunk
-
-    def _ask(self, boards: list[Board], plies: int, noise: float, prune: bool) -> list[list[float]]:
-        proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
-        assert proc.stdin is not None
-        query = json.dumps({"plies": plies, "noise": noise, "prune": int(prune), "boards": boards})
-        try:
-            proc.stdin.write(query.encode() + b"\n")
-            proc.stdin.flush()
-        except OSError as exc:
-            self.kill()
-            raise GnubgError(f"gnubg is gone ({exc})") from None
-        out = json.loads(self._read(f"{len(boards)} positions"))
-        if not isinstance(out, list) or len(out) != len(boards):
-            raise GnubgError("gnubg answered a different number of positions")
-        return [[float(p) for p in probs] for probs in out]
+        while not (line := self.read("\n", what)).startswith("@"):
+            pass
+        return line[1:]
 
     def evaluate(
         self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
     ) -> list[list[float]]:
         """gnubg's five probabilities for each board (side on roll) at `plies` (`prune`: gnubg's
         pruning nets choose the replies inside the lookahead; `noise`: gnubg's deterministic noise,
-        a player's only); a stuck or dead gnubg is started once more, then GnubgError."""
+        a player's only)."""
         if not boards:
             return []
-        try:
-            return self._ask(boards, plies, noise, prune)
-        except GnubgError:
-            self.kill()
-            return self._ask(boards, plies, noise, prune)
+        query = json.dumps({"plies": plies, "noise": noise, "prune": int(prune), "boards": boards})
 
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
+        def ask() -> list[list[float]]:
+            self.write(query)
+            try:
+                out = json.loads(self._answer(f"{len(boards)} positions"))
+                if not isinstance(out, list) or len(out) != len(boards):
+                    raise ValueError("a different number of positions")
+                return [[float(p) for p in probs] for probs in out]
+            except (ValueError, TypeError) as exc:
+                raise EngineFailure(f"{len(boards)} positions: gnubg answered nonsense ({exc})") from None
 
-    def pid(self) -> int | None:
-        """The live subprocess's id, None where none runs."""
-        proc = self.proc
-        return proc.pid if proc is not None and proc.poll() is None else None
+        return self.call(ask)
 
     def close(self) -> None:
-        self._closed = True
-        if self.proc is not None and self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            try:
-                self.proc.stdin.close()
-                self.proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self.kill()
-        self.proc = None
+        super().close()
         self._dir.cleanup()
 
 
-class GnubgPool:
+class GnubgPool(ProcessPool[GnubgProcess]):
     """Up to `size` gnubg processes (default `pool_size()`: PLYLAB_ENGINES, else the cores), lent one
-    batch at a time, as chess's EnginePool lends searches: a new process only when every one is busy,
-    so a run that grades one decision at a time holds one. `executor`: `size` threads to grade on."""
+    batch at a time as every engine's pool lends (oracles/engine_pool.py); each starts on its first
+    batch. `executor`: `size` threads to grade on."""
 
     def __init__(self, path: str, size: int | None = None, timeout: float = TIMEOUT) -> None:
-        self.path, self.timeout = path, timeout
-        self.size = pool_size() if size is None else max(1, size)
-        self._cond = threading.Condition()
-        self._idle: list[GnubgProcess] = []
-        self._all: list[GnubgProcess] = []
-        self._closed = False
-        self.executor: Executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="gnubg grader")
-
-    @property
-    def started(self) -> int:
-        """Processes made so far, at most `size`."""
-        with self._cond:
-            return len(self._all)
-
-    def pids(self) -> list[int]:
-        """The live subprocesses' ids (for tests: none is left after `close`)."""
-        with self._cond:
-            return [p for g in self._all if (p := g.pid()) is not None]
-
-    @contextmanager
-    def _lend(self) -> Iterator[GnubgProcess]:
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise GnubgError("gnubg was closed")
-                if self._idle:
-                    process = self._idle.pop()
-                    break
-                if len(self._all) < self.size:  # its subprocess starts on its first batch
-                    process = GnubgProcess(self.path, self.timeout)
-                    self._all.append(process)
-                    break
-                self._cond.wait()
-        try:
-            yield process
-        finally:
-            with self._cond:
-                self._idle.append(process)
-                self._cond.notify()
+        super().__init__("gnubg", path, lambda: GnubgProcess(path, timeout), size)
 
     def evaluate(
         self, boards: list[Board], plies: int = 0, noise: float = 0.0, prune: bool = True
@@ -244,18 +150,8 @@ class GnubgPool:
         """GnubgProcess.evaluate by whichever process is idle (the same answer from any of them)."""
         if not boards:
             return []
-        with self._lend() as process:
+        with self.lend() as process:
             return process.evaluate(boards, plies, noise, prune)
-
-    def close(self) -> None:
-        """Every process closed, queued grading dropped: nothing of the pool outlives this."""
-        with self._cond:
-            self._closed = True
-            processes = list(self._all)
-            self._cond.notify_all()
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.close()
 
 
 def board_of(state: pyspiel.State, on_roll: int) -> Board:
@@ -276,6 +172,9 @@ def board_of(state: pyspiel.State, on_roll: int) -> Board:
             raise ValueError(f"player {p} has {sum(points) + off} checkers, not {CHECKERS}")
         sides.append(tuple(points))
     return sides[0], sides[1]
+
+
+MONEY = "full_scoring"  # gnubg's cubeless money equity counts gammons and backgammons, as this scoring does
 
 
 def equity(probs: list[float], scoring: str) -> float:
@@ -370,21 +269,35 @@ def level_key(level: Level) -> str:
     return "" if level == ANALYSIS else f"plies={level.plies}"
 
 
+def won(board: Board) -> float:
+    """gnubg's cubeless money equity of a game the mover has just won (`board`: the winner's checkers
+    first, the loser's on roll): 1, 2 for a gammon (the loser bore off none), 3 for a backgammon (a
+    gammon with a loser's checker on the bar or in the winner's home board)."""
+    loser = board[1]
+    if sum(loser) < CHECKERS:
+        return 1.0
+    return 3.0 if sum(loser[18:25]) else 2.0
+
+
 @dataclass
 class Ranked:
-    """gnubg's ranking of the distinct plays of one turn: each play's value at the ply it was last
-    scored, and the plays scored at the deepest ply (the best among them is gnubg's best)."""
+    """gnubg's ranking of the distinct plays of one turn: each play's value as the game counts it at
+    the ply it was last scored (`value`), gnubg's own cubeless money equity there (`money`: what
+    gnubg ranks, filters and plays by), and the plays scored at the deepest ply (`top`)."""
 
     value: dict[End, float]
+    money: dict[End, float]
     top: set[End]
 
     @property
     def best(self) -> float:
+        """The best value (the game's count) of the plays taken to the deepest ply."""
         return max(self.value[e] for e in self.top)
 
     @property
     def best_end(self) -> End:
-        return max(self.top, key=lambda e: self.value[e])
+        """gnubg's play: the best by its own equity of those taken to the deepest ply."""
+        return max(self.top, key=lambda e: self.money[e])
 
     def of(self, end: End) -> float:
         """A play's value on gnubg's ranking: one left below the deepest ply never above the best."""
@@ -431,49 +344,63 @@ class GnubgOracle:
                 self._cache[(board, n, lv.noise, lv.prune)] = known[board] = probs
         return [known[b] for b in boards]
 
-    def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, float]:
-        """The mover's equity after each play at `plies` (a finished game: its result)."""
+    def _score(self, ends: list[End], plies: int, scoring: str) -> dict[End, tuple[float, float]]:
+        """Each play's (gnubg's cubeless money equity, the game's count of it) for the mover at
+        `plies`; a play that ends the game: the won game's money equity and its result."""
         open_boards = [b for b, result in ends if result is None]
         probs = dict(zip(open_boards, self.probabilities(open_boards, plies), strict=True))
-        return {(b, r): r if r is not None else -equity(probs[b], scoring) for b, r in ends}
+        return {
+            (b, r): (won(b), r) if r is not None else (-equity(probs[b], MONEY), -equity(probs[b], scoring))
+            for b, r in ends
+        }
 
     def rank(self, ends: list[End], scoring: str, key: End | None = None) -> Ranked:
         """gnubg's FindnSaveBestMoves (eval.c) over the distinct plays `ends`, `key` the play made:
         every play at 0 plies, the move filter's survivors ply by ply to the level's plies, the
         play made always at the deepest ply reached (both it and the best at the full plies where
-        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies)."""
-        value = self._score(ends, 0, scoring)
-        cands = sorted(value, key=lambda e: -value[e])
+        one play alone survived and it is more than `KEY_THRESHOLD` worse at 0 plies). The plays
+        are ranked and filtered by gnubg's own cubeless money equity (gammons and backgammons
+        counted), as gnubg ranks them whatever the game counts; each keeps its value as the game
+        counts it (`scoring_type`) at the ply it reached."""
+        money: dict[End, float] = {}
+        value: dict[End, float] = {}
+
+        def score(plays: list[End], plies: int) -> None:
+            for end, (m, v) in self._score(plays, plies, scoring).items():
+                money[end], value[end] = m, v
+
+        score(ends, 0)
+        cands = sorted(money, key=lambda e: -money[e])
         deepest, ply_of = 0, dict.fromkeys(cands, 0)
         alone = False
         for ply, step in enumerate(self.level.steps):
             if step.accept < 0:
                 continue
             if ply > 0:
-                value.update(self._score(cands, ply, scoring))
+                score(cands, ply)
                 ply_of.update(dict.fromkeys(cands, ply))
-                cands.sort(key=lambda e: -value[e])
+                cands.sort(key=lambda e: -money[e])
             keep = min(step.accept, len(cands))
             limit = min(len(cands), keep + step.extra)
-            while keep < limit and value[cands[keep]] >= value[cands[0]] - step.threshold:
+            while keep < limit and money[cands[keep]] >= money[cands[0]] - step.threshold:
                 keep += 1
             cands, deepest = cands[:keep], ply
             if len(cands) == 1 and step.accept != 1:  # one play left: gnubg looks no deeper
                 alone = True
                 break
         if self.level.plies and not alone:
-            value.update(self._score(cands, self.level.plies, scoring))
+            score(cands, self.level.plies)
             ply_of.update(dict.fromkeys(cands, self.level.plies))
             deepest = self.level.plies
         top = set(cands)
         if key is not None and key not in top:
             if ply_of[key] < deepest:
-                value.update(self._score([key], deepest, scoring))
-            best = max(top, key=lambda e: value[e])
-            if abs(value[key] - value[best]) > KEY_THRESHOLD and deepest < self.level.plies:
-                value.update(self._score([best, key], self.level.plies, scoring))
+                score([key], deepest)
+            best = max(top, key=lambda e: money[e])
+            if abs(money[key] - money[best]) > KEY_THRESHOLD and deepest < self.level.plies:
+                score([best, key], self.level.plies)
             top.add(key)
-        return Ranked(value, top)
+        return Ranked(value, money, top)
 
     def _turns(self, state: pyspiel.State) -> dict[int, list[End]]:
         """Each legal action's distinct ends of the turn (a double's first half: every completion)."""
@@ -516,16 +443,9 @@ class GnubgOracle:
         return min(a for a, ends in leaves.items() if best in ends)
 
     def grade(self, state: pyspiel.State, action: int) -> Grade:
-        """`action` against gnubg's best; a gnubg that fails twice leaves the game unfinished (a
-        failure of the world's, as a chess engine's is: the same command resumes it)."""
-        try:
-            leaves, ranked = self.ranked(state, action)
-        except GnubgError as exc:
-            raise ProviderFailure(
-                "engine",
-                f"gnubg ({self.process.path}) failed twice ({exc}); the game is left unfinished: "
-                "re-run the same command to resume",
-            ) from None
+        """`action` against gnubg's best; a failing gnubg leaves the game unfinished (the rule of every
+        engine: oracles/engine_process.py)."""
+        leaves, ranked = self.ranked(state, action)
         values = {a: max(ranked.of(e) for e in ends) for a, ends in leaves.items()}
         game = state.get_game()
         span = float(game.max_utility() - game.min_utility())

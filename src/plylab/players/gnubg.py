@@ -1,7 +1,8 @@
 """GNU Backgammon as a player of backgammon (`gnubg[:level=...]`): an opponent of known strength.
 
-It plays gnubg's best play by cubeless equity (as `oracles.gnubg` ranks plays) at one of gnubg's
-named checker-play levels, as gnubg 1.07 defines them (eval.c's `aecSettings`, `aiSettingsMoveFilter`):
+It plays gnubg's best play by gnubg's own cubeless money equity (gammons and backgammons counted, as
+gnubg's levels choose, whatever OpenSpiel's `scoring_type` counts; `oracles.gnubg` ranks plays so)
+at one of gnubg's named checker-play levels, as gnubg 1.07 defines them (eval.c's `aecSettings`, `aiSettingsMoveFilter`):
 
 - `beginner`, `casual`, `intermediate`, `advanced`: its nets at 0 plies with noise of standard
   deviation 0.060, 0.050, 0.040 and 0.015 added to each output;
@@ -23,8 +24,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import ProviderFailure, UserError
-from ..oracles.gnubg import INSTALL, GnubgError, GnubgOracle, GnubgProcess, Level, gnubg_path
+from ..errors import UserError
+from ..oracles.gnubg import INSTALL, GnubgOracle, GnubgProcess, Level, gnubg_path
 from ..specs import Params
 from .base import Decision, Player, Turn, register_player
 
@@ -51,7 +52,7 @@ class GnubgPlayer(Player[GnubgOptions]):
     Options = GnubgOptions
     cpu_bound = True
     summary = (
-        "GNU Backgammon 1.07's best play by cubeless equity at its named levels: level=beginner, casual, "
+        "GNU Backgammon 1.07's best play by its own cubeless equity at its named levels: level=beginner, casual, "
         "intermediate, advanced (0-ply with gnubg's deterministic noise), expert (0-ply, default) or "
         "world_class (2-ply)"
     )
@@ -68,12 +69,7 @@ class GnubgPlayer(Player[GnubgOptions]):
             if path is None:
                 raise UserError(f"player 'gnubg' needs GNU Backgammon: {INSTALL}")
             self._oracle = GnubgOracle(GnubgProcess(path, self.options.timeout), LEVELS[self.options.level])
-        try:
-            return Decision(self._oracle.best_action(turn.state))
-        except GnubgError as exc:
-            raise ProviderFailure(
-                "engine", f"gnubg failed twice ({exc}); re-run the same command to resume"
-            ) from None
+        return Decision(self._oracle.best_action(turn.state))  # a failing gnubg: the game left unfinished
 
     def close(self) -> None:
         if self._oracle is not None:
