@@ -69,8 +69,9 @@ def build(
 ) -> None:
     """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
     from ..suites.build import build_suite
-    from ..suites.deduction import build_clue_suite, is_clue
+    from ..suites.deduction import build_clue_suite
     from ..suites.file import SUITES_DIR, check_name
+    from ..suites.kinds import is_clue
 
     check_name(name)
     suite = (build_clue_suite if is_clue(game) else build_suite)(
@@ -208,7 +209,7 @@ def report(
     """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
     from ..analysis.batch import noted
     from ..render.table import FORMATS, render
-    from ..suites.deduction import is_clue
+    from ..suites.kinds import is_clue
     from ..suites.report import deductions_table, pairs_table, players_table, read_results
 
     if fmt not in FORMATS:

@@ -31,11 +31,11 @@ from ..seeds import derive_seed
 from .answer import Answer
 from .build import BUILD_LIMIT, Candidate
 from .file import Position, Suite
+from .kinds import clue_game
 
 if TYPE_CHECKING:
     from ..players import RunContext
 
-GAME = "clue"
 CLUE_SAMPLER = "clue-matrix"  # the paper's tool bot: games that end as the classic tool plays them
 TRUTH = {
     "kind": "deduction",
@@ -54,18 +54,6 @@ NOTES = {
     "sampler": "every seat played by the sampler spec (a classic Clue player); one suggester's turn of each game drawn uniformly; snapshots with something entailed and a new information state kept",
     "scoring": "a claim outside the own hand: correct (true in the deal) or incorrect; unsupported = correct but not entailed; missed = entailed but not claimed (000 l.107)",
 }
-
-
-def is_clue(game_spec: str) -> bool:
-    return game_spec.split(":", 1)[0] == GAME
-
-
-def clue_game(game_spec: str) -> GameDef:
-    """The Clue game (registering it with plylab's games on first use)."""
-    from .. import clue  # noqa: F401  registers the game `clue`, its hooks and its players
-    from ..games import get_game
-
-    return get_game(game_spec)
 
 
 def entailed(state: Any, seat: int) -> list[tuple[int, int]]:

@@ -497,7 +497,7 @@ def _check_positions(suite: Suite, path: Path) -> None:
     """Every position valid for the suite's game (`Position.check`), numbered by its place, and
     none twice: a forged file with correct hashes is refused as a changed one is."""
     from ..games import get_game
-    from .deduction import clue_game, is_clue
+    from .kinds import clue_game, is_clue
 
     deduction = is_clue(suite.game)
     game = clue_game(suite.game) if deduction else get_game(suite.game)

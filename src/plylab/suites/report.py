@@ -28,7 +28,7 @@ from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
 from .answer import Answer
-from .deduction import is_clue
+from .kinds import is_clue
 from .study import SuiteRun, SuiteStore
 
 # Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).

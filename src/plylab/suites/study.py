@@ -258,7 +258,7 @@ def suite_job(suite: Suite, pos: Position, spec: str, memory: str | None = None,
 def _check(game_spec: str, spec: str) -> str | None:
     """A player spec that cannot answer the suite's positions: one line, before anything runs.
     Returns the hash of the experience memory the player reads frozen (REAPER's), if any."""
-    from .deduction import is_clue
+    from .kinds import is_clue
 
     if is_clue(game_spec):
         from ..clue.base import make_clue_player
@@ -273,7 +273,7 @@ def _check(game_spec: str, spec: str) -> str | None:
 
 @lru_cache(maxsize=64)
 def _uses_model(game_spec: str, spec: str) -> bool:
-    from .deduction import is_clue
+    from .kinds import is_clue
 
     if is_clue(game_spec):
         from ..clue.base import clue_player_class
