@@ -467,6 +467,7 @@ class SiteWriter:
                 f"games/{g.id}.html",
                 "../",
                 game=payload,
+                wdl=any(m["value"] for s in payload["steps"] for m in s["legal"]),  # exact game values
                 value_chart=Markup(
                     evalline.chart(payload["steps"])
                     if payload["engine"]
@@ -474,6 +475,7 @@ class SiteWriter:
                         payload["steps"],
                         payload["seat_names"],
                         boards.seat_colours(g.game) or valueline.SEAT_COLOURS,
+                        payload["truth"],
                     )
                 ),
                 run_href=run_page_path(run.id, 1),
