@@ -8,11 +8,12 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..analysis.backgammon import BackgammonRow
 from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
@@ -25,6 +26,7 @@ from ..players.canonical import printed_run_name
 from .chessgames import GameChess
 from .evalline import engine_view, source_of
 from .payload import DecisionView, Final, LegalMove, Replay, Step
+from .moves import named, plays
 from .seats import first_mover, seat_names
 from .truth import judged, view
 
@@ -144,9 +146,21 @@ class GameSummary:
         return [getattr(self, f.name) for f in fields(self)]
 
 
-def game_summary(g: ListedGame, replay: bool, chess: GameChess | None = None) -> GameSummary:
+def game_summary(
+    g: ListedGame, replay: bool, chess: GameChess | None = None, gnubg: BackgammonRow | None = None
+) -> GameSummary:
     """A row of a run's game list: who played, how it ended, how well the player moved (with
-    `chess`, the engine's figures of the player's moves)."""
+    `chess`, the engine's figures of the player's moves; with `gnubg`, backgammon's decisions, marked
+    errors and error per decision as the matchup's table counts them, analysis/backgammon.py)."""
+    if gnubg is not None:
+        marked = gnubg.doubtful + gnubg.bad + gnubg.very_bad
+        per = gnubg.error / gnubg.decisions if gnubg.decisions else None
+        g = replace(
+            g,
+            graded=gnubg.decisions,
+            nonoptimal=marked,
+            loss_sum=0.0 if per is None else per * gnubg.decisions,
+        )
     return GameSummary(
         id=g.id,
         idx=g.idx,
@@ -178,7 +192,8 @@ def _grade(m: MoveRow) -> Grade | None:
 
 
 def _label(f: Formulation | None, state: pyspiel.State | None, a: int) -> str:
-    return f.action_label(state, a) if f is not None else str(a)
+    """The move as the site names it (reports/moves.py): the player's label, no action number."""
+    return named(f.action_label(state, a) if f is not None else str(a)) or str(a)
 
 
 def _legal(
@@ -220,7 +235,7 @@ def _decision(f: Formulation | None, state: pyspiel.State | None, d: Decision | 
         "lost": d.lost,
         "value": d.values.get(d.played),
         "probability": None if d.probabilities is None else d.probabilities.get(d.played, 0.0),
-        "best": [_label(f, state, a) for a in d.best],
+        "best": plays(f, state, d.best),
     }
 
 
@@ -258,7 +273,7 @@ def _step(
         "board": m.observation if m.observation is not None else (f.render_state(state) if f else ""),
         "legal": _legal(f, state, m, graded),
         "action": m.action,
-        "label": m.action_label,
+        "label": named(m.action_label),
         "optimal": None if m.optimal is None else bool(m.optimal),
         "informative": None if m.informative is None else bool(m.informative),
         "optimal_score": None if m.optimal_score is None else bool(m.optimal_score),

@@ -147,7 +147,7 @@ def draw_pig(state: pyspiel.State, marks: Marks) -> str | None:
         y = 10 + seat * row
         have = min(scores[seat], goal) / goal * span
         body.append(
-            f'<text x="8" y="{y + 17}" font-size="12" fill="#24292f">player {seat}{" ▶" if seat == mover else ""}</text>'
+            f'<text x="8" y="{y + 17}" font-size="12" fill="#24292f">Player {seat + 1}{" ▶" if seat == mover else ""}</text>'
             f'<rect x="{left}" y="{y}" width="{span}" height="22" fill="#ffffff" stroke="#d0d7de"/>'
             f'<rect class="score" x="{left}" y="{y}" width="{have:.1f}" height="22" fill="{PIG_SEATS[seat]}">'
             f"{title(f'score {scores[seat]} of {goal}')}</rect>"

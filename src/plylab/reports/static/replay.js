@@ -45,6 +45,13 @@
       body.append(el("tr", {}, el("td", { colspan: 4, class: "empty" }, "game over")));
       return;
     }
+    if (!hasValue && !hasP && !hasScore) {  // nothing says anything of the moves: one line of names
+      $("moves").tHead.hidden = true;
+      body.append(el("tr", {}, el("td", { class: "legal-list" }, `${s.legal.length} legal: `,
+        ...s.legal.map((m) => el("span", { class: m.action === s.action ? "chosen" : "" }, m.label)))));
+      return;
+    }
+    $("moves").tHead.hidden = false;
     const payoff = s.decision && s.decision.unit === "payoff";
     s.legal.forEach((m) => {
       const chosen = m.action === s.action;
