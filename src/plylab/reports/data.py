@@ -25,8 +25,8 @@ from ..oracles.graded import Decision, Grade
 from ..players.canonical import printed_run_name
 from .chessgames import GameChess
 from .evalline import engine_view, source_of
-from .payload import DecisionView, Final, LegalMove, Replay, Step
 from .moves import named, plays
+from .payload import DecisionView, Final, LegalMove, Replay, Step
 from .seats import first_mover, seat_names
 from .truth import judged, view
 
