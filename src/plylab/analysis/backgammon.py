@@ -111,7 +111,7 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
 def backgammon_games(store: Store, run: str | None = None) -> dict[int, BackgammonRow]:
     """Per stored game (by id), its player's checker play counted as the matchup's is, so a game list
     and the matchup's table say the same decisions and errors; {} without gnubg grades."""
-    return {int(k): row for k, row in _grouped(store, run, by_game=True).items()}
+    return {k: row for k, row in _grouped(store, run, by_game=True).items() if isinstance(k, int)}
 
 
 def _grouped(store: Store, run: str | None, by_game: bool) -> dict[Key | int, BackgammonRow]:

@@ -545,16 +545,16 @@ class SiteWriter:
             )
             filters = gamelist.choices(store, run.id, [m for m in matchups if m.run_id == run.id])
             figures = chessgames.game_figures(store, run.id) if filters.chess else {}
-            gnubg = (
+            by_game = (
                 backgammon_games(store, run.name) if any(k[0] == run.name for k in backgammon or {}) else {}
             )
-            note = (GNUBG_NOTE.strip() + " " + note).strip() if gnubg else note
+            note = (GNUBG_NOTE.strip() + " " + note).strip() if by_game else note
             listed: list[GameSummary] = []
             pending: list[int] = []
             page = 1
             for g in store.listed_games(run.id):
                 replay = replays == 0 or g.nth <= replays
-                listed.append(data.game_summary(g, replay, figures.get(g.id), gnubg.get(g.id)))
+                listed.append(data.game_summary(g, replay, figures.get(g.id), by_game.get(g.id)))
                 if replay:
                     pending.append(g.id)
                 if len(pending) >= CHUNK:

@@ -77,7 +77,7 @@ def draw_backgammon(state: pyspiel.State, marks: Marks) -> str | None:
         for seat in (0, 1):
             n = board[seat][p]
             for k in range(min(n, 5)):
-                cy = (R + 14 + 2 * R * k) if top else (height - R - 14 - 2 * R * k)
+                cy: float = (R + 14 + 2 * R * k) if top else (height - R - 14 - 2 * R * k)
                 body.append(_checker(x + W / 2, cy, seat))
             if n > 5:
                 cy = (R + 14 + 2 * R * 4) if top else (height - R - 14 - 2 * R * 4)
@@ -93,7 +93,7 @@ def draw_backgammon(state: pyspiel.State, marks: Marks) -> str | None:
             body.append(_checker(mid + BAR / 2, cy, seat, f"{bar[seat]} on the bar"))
             body.append(_label(mid + BAR / 2, cy + 4, str(bar[seat]), CHECKERS[1 - seat]))
         if off[seat]:
-            cy = height - 20 if seat == 0 else 20
+            cy = height - 20.0 if seat == 0 else 20.0
             body.append(_label(width - EDGE / 2, cy, f"{off[seat]} off", "#ffffff"))
     for k, d in enumerate(dice):
         x = EDGE + 9 * W + BAR - 22 + 26 * k
