@@ -311,7 +311,13 @@ def test_every_replay_opens_with_every_panel_filled(build, case: Case) -> None:
                 ):
                     text = page.locator(panel).first.inner_text().strip()
                     assert text, f"{case.game} {path.name}: {panel} is empty"
-                assert page.locator("#board-svg svg, #board").first.inner_text() is not None
+                drawn = page.evaluate(
+                    "() => document.querySelector('#board-svg svg') !== null"
+                    " || document.getElementById('board').textContent.trim() !== ''"
+                )
+                assert drawn, f"{case.game} {path.name}: no position, drawn or written"
+                if b.reference[int(path.stem)].graded:  # a graded game draws its value line
+                    assert page.locator("#value-svg").count() == 1, f"{case.game} {path.name}: no value line"
         for path in [b.site / "index.html", *sorted((b.site / "matchups").glob("*.html"))]:
             with checked_page(browser) as page:
                 open_file(page, path)
