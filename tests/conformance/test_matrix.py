@@ -322,3 +322,68 @@ def test_every_replay_opens_with_every_panel_filled(build, case: Case) -> None:
             with checked_page(browser) as page:
                 open_file(page, path)
                 assert page.locator("main").inner_text().strip()
+
+
+def _disguises() -> list[object]:
+    return [pytest.param(c, f, id=f"{c.game}-{f}") for c in CASES for f in c.disguises]
+
+
+def _positions(game: str, plies: int = 6) -> list[Any]:
+    """A few positions of a seeded random game (chance resolved by its first outcome)."""
+    import random
+
+    g = get_game(game)
+    rng = random.Random(SEED)
+    state, out = g.new_state(), []
+    while not state.is_terminal() and len(out) < plies:
+        if state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+            continue
+        out.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return out
+
+
+def _natural(label: str) -> tuple[Any, ...]:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", label))
+
+
+ORDER_PENDING = pytest.mark.xfail(
+    strict=False,
+    reason="the disguise's listing order is fixed on branch h-disguise (games/*); the integrator removes this mark",
+)
+
+
+@pytest.mark.parametrize(("case", "formulation"), _disguises())
+@ORDER_PENDING
+def test_a_disguise_lists_its_moves_in_no_order_of_the_board(case: Case, formulation: str) -> None:
+    """Listed in the engine's order, a disguise's moves carry the board's cell order (the Lo Shu square
+    read row by row); sorted, as plybench's adapter lists them, they carry nothing."""
+    f = get_game(case.game).formulation(formulation)
+    for state in _positions(case.game):
+        labels = list(f.legal_labels(state))
+        assert labels == sorted(labels, key=_natural), f"{case.game} {formulation}: {labels[:9]}"
+
+
+NAMED_BY_PARAMETERS = {"chess", "backgammon"}  # OpenSpiel parameter names: chess960, hyper_backgammon
+
+
+@pytest.mark.parametrize(("case", "formulation"), _disguises())
+def test_a_disguise_never_names_the_game(
+    request: pytest.FixtureRequest, case: Case, formulation: str
+) -> None:
+    if case.game in NAMED_BY_PARAMETERS:
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=False,
+                reason="its rules print OpenSpiel's parameters (chess960=, hyper_backgammon=), which name the "
+                "game: found by this matrix, for games/relabel.py's owner",
+            )
+        )
+    g = get_game(case.game)
+    f = g.formulation(formulation)
+    names = [re.compile(p, re.I) for p in (*g.recognition, *g.aliases)]
+    for state in _positions(case.game):
+        for text in (f.rules(), f.render_state(state), *f.legal_labels(state)):
+            found = [p.pattern for p in names if p.search(text)]
+            assert not found, f"{case.game} {formulation} names the game ({found}): {text[:200]!r}"
