@@ -59,9 +59,9 @@
       const row = el("tr", { class: chosen ? "chosen" : "" }, el("td", { class: "label" }, m.label));
       if (hasValue) row.append(el("td", { class: m.value ? "" : "num" },
         m.value ? el("span", { class: `tag ${m.value}` }, m.value)
-          : !missing(m.graded) ? (payoff ? signed(m.graded) : m.graded.toFixed(3)) + (best ? " ★" : "")
           : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})`
-          : s.engine && chosen ? `played (${s.engine.after_text}; loss ${s.engine.loss.toFixed(3)})` : ""));
+          : s.engine && chosen ? `played (${s.engine.after_text}; loss ${s.engine.loss.toFixed(3)})`
+          : !missing(m.graded) ? (payoff ? signed(m.graded) : m.graded.toFixed(3)) + (best ? " ★" : "") : ""));
       if (hasP) row.append(el("td", { class: "num" }, missing(m.probability) ? "" : m.probability.toFixed(3)));
       if (hasScore) row.append(el("td", { class: "num" }, missing(m.score) ? "" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
