@@ -74,7 +74,11 @@ def test_a_game_without_a_drawing_keeps_its_text_board() -> None:
 
 
 def _step(seat: int, action: int | None, value: str | None, optimal: bool | None, informative: bool = True):
-    legal = [{"action": 0, "value": value, "score": None}] if action is not None else []
+    legal = (
+        [{"action": 0, "value": value, "score": None, "graded": None, "probability": None}]
+        if action is not None
+        else []
+    )
     return {
         "seat": seat,
         "ply": 0,
@@ -82,6 +86,7 @@ def _step(seat: int, action: int | None, value: str | None, optimal: bool | None
         "legal": legal,
         "optimal": optimal,
         "informative": informative,
+        "decision": None,  # a store from before grades: the exact values and flags alone
     }
 
 

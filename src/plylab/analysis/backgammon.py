@@ -106,25 +106,42 @@ def _level(grade: Grade) -> str:
 
 def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]:
     """Per (run, game, formulation, player, opponent), the player's checker play; [] without gnubg grades."""
+    return list(_grouped(store, run, by_game=False).values())
+
+
+def backgammon_games(store: Store, run: str | None = None) -> dict[int, BackgammonRow]:
+    """Per stored game (by id), its player's checker play counted as the matchup's is, so a game list
+    and the matchup's table say the same decisions and errors; {} without gnubg grades."""
+    return {k: row for k, row in _grouped(store, run, by_game=True).items() if isinstance(k, int)}
+
+
+def _grouped(store: Store, run: str | None, by_game: bool) -> dict[Key | int, BackgammonRow]:
     runs = {r.id: r.name for r in store.runs(run)}
-    rows: dict[Key, BackgammonRow] = {}
-    seen: dict[Key, set[int]] = defaultdict(set)
+    rows: dict[Key | int, BackgammonRow] = {}
+    seen: dict[Key | int, set[int]] = defaultdict(set)
     turns: list[tuple[BackgammonRow, list[float], bool]] = []  # the row, the turn's errors, unforced
-    last: dict[tuple[Key, int], int] = {}  # the turn a double's second half belongs to
+    last: dict[int, int] = {}  # per game, the turn a double's second half belongs to
     for m in store.gnubg_moves(runs):
         if m.seat != m.player_seat:
             continue
-        key = (runs[m.run_id], m.game, m.formulation, canonical_spec(m.player), canonical_spec(m.opponent))
-        row = rows.setdefault(key, BackgammonRow(*key))
+        matchup = (
+            runs[m.run_id],
+            m.game,
+            m.formulation,
+            canonical_spec(m.player),
+            canonical_spec(m.opponent),
+        )
+        key: Key | int = m.game_id if by_game else matchup
+        row = rows.setdefault(key, BackgammonRow(*matchup))
         seen[key].add(m.game_id)
         grade = Grade.from_json(m.grade)
         error = grade.loss(int(grade.detail["play"]))
         row.source, row.level = grade.source, _level(grade)
-        at = last.get((key, m.game_id))
+        at = last.get(m.game_id)
         if grade.detail.get("half") == 2 and at is not None:
             turns[at][1].append(error)
             continue
-        last[(key, m.game_id)] = len(turns)
+        last[m.game_id] = len(turns)
         turns.append((row, [error], _unforced(grade)))
     for row, errors, unforced in turns:
         row.decisions += 1
@@ -138,7 +155,7 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
             setattr(row, mark.replace(" ", "_"), getattr(row, mark.replace(" ", "_")) + 1)
     for key, row in rows.items():
         row.games = len(seen[key])
-    return list(rows.values())
+    return rows
 
 
 def backgammon_table(rows: list[BackgammonRow]) -> Table:

@@ -192,3 +192,110 @@ class SelfGrader:
             return Judged(None, self.oracle.grade(state, action))
         except self.ungraded:
             return Judged(None, None)
+
+
+TruthKind = Literal["exact", "equilibrium", "engine"]
+Judgement = Literal["best", "lost", "equal"]
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How a kind of ground truth's grades are named: the words a surface prints, never whether it
+    prints them. `value`: what a move's number is ("exact expected score", "equity"); `unit`: its unit
+    as a table heads it; `best` / `lost`: the judgement of a move that kept / gave up value;
+    `against`: what the loss is measured against."""
+
+    value: str
+    unit: str
+    best: str
+    lost: str
+    against: str
+
+
+def scale_of(kind: TruthKind, unit: Unit, name: str) -> Scale:
+    """The words of a ground truth of `kind` grading in `unit` (`name`: the truth, "gnubg")."""
+    if kind == "exact":
+        return Scale(
+            "exact expected score", "expected score", "optimal", "not optimal", f"the exact values ({name})"
+        )
+    if kind == "equilibrium":
+        return Scale(
+            "expected payoff against the equilibrium",
+            "payoff",
+            "lost nothing against the equilibrium",
+            "lost expected payoff",
+            f"the equilibrium ({name})",
+        )
+    if unit == "payoff":  # an engine that grades in the game's points (gnubg's cubeless equity)
+        return Scale(
+            f"equity by {name}", "points", f"{name}'s best play", "lost equity", f"{name}'s best play"
+        )
+    return Scale(
+        f"expected score by {name}", "expected score", f"{name}'s best move", "lost expected score", name
+    )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One graded decision, as every surface reads it: the terminal tables, the site's pages, the
+    inspect scorers and exports. Built from the stored grade in one place (`decision`), so a new
+    ground truth appears everywhere by grading; its kind changes the words (`scale`), never a shape.
+    """
+
+    kind: TruthKind
+    """What grades: an exact table or solver, an equilibrium, an engine (`GroundTruth.kind`)."""
+    truth: str
+    """The ground truth's name as the game declares it ("minimax table", "gnubg")."""
+    source: str
+    """Who graded this decision, with its limits ("gnubg 1.07 plies=2")."""
+    unit: Unit
+    """`score` (win 1, draw 1/2, loss 0) or `payoff` (the game's own utility: chips, points)."""
+    span: float
+    """The width of the scale, so `loss / span` compares games."""
+    exact: bool
+    """A zero loss means optimal (an exact truth); False for an engine or an equilibrium."""
+    values: dict[int, float]
+    """Every graded legal move's value for the mover, on the scale."""
+    probabilities: dict[int, float] | None
+    """The truth's probability of each move where it has a policy (an equilibrium); else None."""
+    played: int
+    """The move the player made."""
+    best: tuple[int, ...]
+    """The moves worth the best value (within the tolerance)."""
+    loss: float
+    """Best minus played, never negative."""
+    judgement: Judgement
+    """`best`, `lost` (above the tolerance), or `equal` (every graded move worth the same: counted
+    in no rate, as the paper leaves out all-optimal positions)."""
+
+    @property
+    def scale(self) -> Scale:
+        return scale_of(self.kind, self.unit, self.truth)
+
+    @property
+    def informative(self) -> bool:
+        return self.judgement != "equal"
+
+    @property
+    def lost(self) -> bool:
+        """Counted as a move that gave up value (informative and above the tolerance)."""
+        return self.judgement == "lost"
+
+
+def decision(grade: Grade, played: int, kind: TruthKind, truth: str = "") -> Decision:
+    """The one record of a graded decision, from its stored grade and the move played."""
+    policy = grade.detail.get("policy")
+    return Decision(
+        kind=kind,
+        truth=truth or grade.source,
+        source=grade.source,
+        unit=grade.unit,
+        span=grade.span,
+        exact=grade.exact,
+        values=dict(grade.expected),
+        probabilities={int(a): float(p) for a, p in policy.items()} if isinstance(policy, dict) else None,
+        played=played,
+        best=tuple(grade.best_actions),
+        loss=grade.loss(played) if played in grade.expected else 0.0,
+        judgement="equal" if not grade.informative else "best" if grade.is_best(played) else "lost",
+    )

@@ -8,11 +8,12 @@ every legal action is named the way the player saw it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..analysis.backgammon import BackgammonRow
 from ..analysis.ratings import rating_results as rating_results  # the site reads them here
 from ..errors import UserError
 from ..games import Formulation, get_game
@@ -20,12 +21,14 @@ from ..games.boards import Marks, draw
 from ..harness.rows import GameRow, ListedGame, MatchupCount, MoveRow, RunRow
 from ..harness.store import expand_attempts
 from ..jsontypes import JSONObject, JSONValue
-from ..oracles.graded import Grade
+from ..oracles.graded import Decision, Grade
 from ..players.canonical import printed_run_name
 from .chessgames import GameChess
 from .evalline import engine_view, source_of
-from .payload import EquilibriumView, Final, LegalMove, Replay, Step
+from .moves import named, plays
+from .payload import DecisionView, Final, LegalMove, Replay, Step
 from .seats import first_mover, seat_names
+from .truth import judged, view
 
 if TYPE_CHECKING:
     import pyspiel
@@ -143,9 +146,21 @@ class GameSummary:
         return [getattr(self, f.name) for f in fields(self)]
 
 
-def game_summary(g: ListedGame, replay: bool, chess: GameChess | None = None) -> GameSummary:
+def game_summary(
+    g: ListedGame, replay: bool, chess: GameChess | None = None, gnubg: BackgammonRow | None = None
+) -> GameSummary:
     """A row of a run's game list: who played, how it ended, how well the player moved (with
-    `chess`, the engine's figures of the player's moves)."""
+    `chess`, the engine's figures of the player's moves; with `gnubg`, backgammon's decisions, marked
+    errors and error per decision as the matchup's table counts them, analysis/backgammon.py)."""
+    if gnubg is not None:
+        marked = gnubg.doubtful + gnubg.bad + gnubg.very_bad
+        per = gnubg.error / gnubg.decisions if gnubg.decisions else None
+        g = replace(
+            g,
+            graded=gnubg.decisions,
+            nonoptimal=marked,
+            loss_sum=0.0 if per is None else per * gnubg.decisions,
+        )
     return GameSummary(
         id=g.id,
         idx=g.idx,
@@ -171,17 +186,21 @@ def game_summary(g: ListedGame, replay: bool, chess: GameChess | None = None) ->
     )
 
 
-def _payoff_grade(m: MoveRow) -> JSONObject | None:
-    """The move's grade where it is an expected payoff against an equilibrium; else None."""
-    grade = _object(m.grade)
-    return grade if grade.get("unit") == "payoff" else None
+def _grade(m: MoveRow) -> Grade | None:
+    """The move's stored grade; None where it was not graded."""
+    return Grade.from_json(m.grade) if m.grade else None
 
 
-def _legal(f: Formulation | None, state: pyspiel.State | None, m: MoveRow) -> list[LegalMove]:
+def _label(f: Formulation | None, state: pyspiel.State | None, a: int) -> str:
+    """The move as the site names it (reports/moves.py): the player's label, no action number."""
+    return named(f.action_label(state, a) if f is not None else str(a)) or str(a)
+
+
+def _legal(
+    f: Formulation | None, state: pyspiel.State | None, m: MoveRow, d: Decision | None
+) -> list[LegalMove]:
     values = _object(m.values_json)
     scores = _object(m.scores_json)
-    grade = _payoff_grade(m) or {}
-    payoffs, policy = _part(grade, "expected"), _part(_part(grade, "detail"), "policy")
     out: list[LegalMove] = []
     legal = _json(m.legal)
     for a in legal if isinstance(legal, list) else []:
@@ -190,33 +209,33 @@ def _legal(f: Formulation | None, state: pyspiel.State | None, m: MoveRow) -> li
         out.append(
             {
                 "action": a,
-                "label": f.action_label(state, a) if f is not None else str(a),
+                "label": _label(f, state, a),
                 "value": VALUE_NAMES.get(value) if isinstance(value, int) else None,
                 "score": _number(scores.get(str(a))),
-                # games of hidden information: the equilibrium's probability and value of the action
-                "probability": _number(policy.get(str(a))),
-                "payoff": _number(payoffs.get(str(a))),
+                "graded": None if d is None else d.values.get(a),
+                "probability": None if d is None or d.probabilities is None else d.probabilities.get(a, 0.0),
             }
         )
     return out
 
 
-def _equilibrium(m: MoveRow) -> EquilibriumView | None:
-    """What the chosen action lost against the equilibrium (oracles.equilibrium), for the replay."""
-    grade = _payoff_grade(m)
-    if grade is None or m.action is None:
+def _decision(f: Formulation | None, state: pyspiel.State | None, d: Decision | None) -> DecisionView | None:
+    """The graded decision (oracles.graded.Decision) as the replay reads it."""
+    if d is None:
         return None
-    detail = _part(grade, "detail")
-    graded = Grade.from_json(grade)
     return {
-        "loss": m.loss,
-        "span": grade.get("span"),
-        "informative": graded.informative,
-        "lost": not graded.is_best(m.action),
-        "played": detail.get("played"),
-        "probability": _part(detail, "policy").get(str(m.action)),
-        "belief": detail.get("belief"),
-        "source": grade.get("source"),
+        "kind": d.kind,
+        "source": d.source,
+        "unit": d.unit,
+        "span": d.span,
+        "exact": d.exact,
+        "loss": d.loss,
+        "judgement": d.judgement,
+        "informative": d.informative,
+        "lost": d.lost,
+        "value": d.values.get(d.played),
+        "probability": None if d.probabilities is None else d.probabilities.get(d.played, 0.0),
+        "best": plays(f, state, d.best),
     }
 
 
@@ -243,6 +262,7 @@ def _step(
     last = prev.action if prev is not None else None
     # hidden information: the board is what the mover saw; the whole state sits behind a toggle
     whole = f.render_whole(state) if f is not None else None
+    graded = judged(game, _grade(m), m.action)
     return {
         "svg": None if whole is not None else draw(game, state, _marks(m, before, last)),
         "whole": whole,
@@ -251,14 +271,14 @@ def _step(
         "mover": names[m.seat],
         "player": m.player,
         "board": m.observation if m.observation is not None else (f.render_state(state) if f else ""),
-        "legal": _legal(f, state, m),
+        "legal": _legal(f, state, m, graded),
         "action": m.action,
-        "label": m.action_label,
+        "label": named(m.action_label),
         "optimal": None if m.optimal is None else bool(m.optimal),
         "informative": None if m.informative is None else bool(m.informative),
         "optimal_score": None if m.optimal_score is None else bool(m.optimal_score),
         "informative_score": None if m.informative_score is None else bool(m.informative_score),
-        "equilibrium": _equilibrium(m),
+        "decision": _decision(f, state, graded),
         "prompt": m.prompt,
         "reply": m.reply,
         "reasoning": m.reasoning,
@@ -348,5 +368,6 @@ def replay_payload(g: GameRow, moves: list[MoveRow], run: str) -> Replay:
         "seed": g.seed,
         "steps": steps,
         "engine": source_of(steps),
+        "truth": view(g.game, next((d["unit"] for s in steps if (d := s["decision"])), "score")),
         "final": _final(f, engine, g, moves, seats),
     }

@@ -4,6 +4,7 @@ so the site shows what `plylab report --table chess` prints."""
 
 from __future__ import annotations
 
+from ..analysis.backgammon import BackgammonRow, backgammon_table
 from ..analysis.chess import NAGS, ChessRow
 from ..analysis.results import Mean
 from ..analysis.stats import Estimate, estimate_text
@@ -74,8 +75,22 @@ def grid(rows: list[ChessRow], title: str = "Graded by the engine") -> Grid:
     return Grid("engine-table", title, header, body, details=details)
 
 
-def section(rows: list[ChessRow]) -> Section | None:
-    """None when no matchup was graded by an engine."""
-    if not rows:
+def backgammon_grid(rows: list[BackgammonRow]) -> Grid:
+    """Backgammon's checker play as gnubg reports it: the cells and notes `plylab report` prints
+    (analysis/backgammon.py), so the site and the terminal say the same numbers."""
+    table = backgammon_table(rows)
+    first = 0 if len({r.run for r in rows}) > 1 else 1  # the run column only where runs differ
+    cells = [
+        [Cell(c, cls="num" if i >= 5 else None) for i, c in enumerate(row)][first:] for row in table.rows
+    ]
+    title = table.title or "Backgammon"
+    return Grid("backgammon-table", title, list(table.columns)[first:], cells, note=" · ".join(table.notes))
+
+
+def section(rows: list[ChessRow], backgammon: list[BackgammonRow] | None = None) -> Section | None:
+    """The engine-graded matchups: chess by lichess's figures, backgammon by gnubg's; None when no
+    matchup was graded by an engine."""
+    tables = ([grid(rows)] if rows else []) + ([backgammon_grid(backgammon)] if backgammon else [])
+    if not tables:
         return None
-    return Section("engine", "Engine", NOTE, tables=[grid(rows)])
+    return Section("engine", "Engine", NOTE if rows else "", tables=tables)

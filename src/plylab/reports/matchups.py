@@ -26,7 +26,9 @@ from ..games.boards import Marks, draw
 from ..harness.rows import Matchup, MatchupCount, PlyLoss
 from ..harness.store import Store
 from ..oracles.graded import Grade
-from .truth import ground_truth
+from .moves import named, plays
+from .payload import TruthView
+from .truth import ground_truth, view
 
 WORST = 6  # positions drawn per matchup
 
@@ -57,6 +59,8 @@ class MatchupPage:
     worst: list[WorstPosition]
     graded: bool = False  # the chart and the positions are on the graded scale (not exact optimality)
     unit: str = "expected score"  # the graded scale's unit, as the page names it
+    truth: TruthView | None = None  # what grades the game, in its words; None: nothing (ungraded)
+    ungraded: str = ""  # why nothing grades the game, as the game says it
 
 
 def page_path(row: MatchupRow) -> str:
@@ -160,23 +164,25 @@ def _graded_page(store: Store, matchup: Matchup, row: MatchupRow) -> MatchupPage
             svg = draw(row.game, state, Marks(chosen=move.action if move else None))
             text = f.render_state(state)
             if move is not None:
-                top = Grade.from_json(move.grade).best_actions
-                best = ", ".join(f.action_label(state, a) for a in top if a in state.legal_actions()) or None
+                top = [a for a in Grade.from_json(move.grade).best_actions if a in state.legal_actions()]
+                best = ", ".join(plays(f, state, top)) or None
         worst.append(
             WorstPosition(
                 svg=Markup(svg) if svg else None,
                 text=text,
                 wrong=int(d.wrong),
                 seen=d.seen,
-                move=move.action_label if move else None,
+                move=named(move.action_label) if move else None,
                 move_n=move.n if move else 0,
                 lost=d.lost,
                 move_loss=move.lost / move.n if move else None,
                 best=best,
             )
         )
-    unit = UNITS.get(points[0].unit or "", "expected score") if points else "expected score"
-    return MatchupPage(by_move_loss_chart(points), worst, graded=True, unit=unit)
+    unit = points[0].unit if points and points[0].unit in ("score", "payoff") else "score"
+    truth = view(row.game, "payoff" if unit == "payoff" else "score")
+    words = truth["unit"] if truth is not None else UNITS[unit]
+    return MatchupPage(by_move_loss_chart(points), worst, graded=True, unit=words, truth=truth)
 
 
 def matchup_page(
@@ -185,6 +191,8 @@ def matchup_page(
     """What a matchup's page shows, read from the store: exact optimality where the game's ground
     truth is exact (or unknown: the page then says nothing was scored), the graded scale elsewhere."""
     matchup = _matchup(run_id, row, spellings)
+    if ground_truth(row.game) is None:
+        return MatchupPage(Markup(""), [], ungraded=_missing(row.game))
     if ground_truth(row.game) in ("equilibrium", "engine"):
         return _graded_page(store, matchup, row)
     points = [(p.k, p.n, p.ok) for p in store.optimality_by_move(matchup)]
@@ -215,11 +223,19 @@ def matchup_page(
                 text=text,
                 wrong=int(r.wrong),
                 seen=r.seen,
-                move=wrong.action_label if wrong else None,
+                move=named(wrong.action_label) if wrong else None,
                 move_n=wrong.n if wrong else 0,
             )
         )
-    return MatchupPage(by_move_chart(points), worst)
+    return MatchupPage(by_move_chart(points), worst, truth=view(row.game))
+
+
+def _missing(game: str) -> str:
+    """Why a game is ungraded, in its own words."""
+    try:
+        return get_game(game).oracle_missing
+    except UserError:
+        return "this install no longer knows the game"
 
 
 def spellings_of(

@@ -10,31 +10,48 @@ from __future__ import annotations
 from typing import TypedDict
 
 from ..jsontypes import JSONObject, JSONValue
+from ..oracles.graded import Unit
 
 
 class LegalMove(TypedDict):
-    """One legal move as the mover saw it, with what the oracle says of it."""
+    """One legal move as the mover saw it, with what the ground truth says of it."""
 
     action: int
     label: str
-    value: str | None  # win / draw / loss for the mover (an exact oracle)
+    value: str | None  # win / draw / loss for the mover (an exact oracle of game values)
     score: float | None  # an exact score (Connect Four's distance to the end)
-    # games of hidden information: the equilibrium's probability and value of the action
-    probability: float | None
-    payoff: float | None
+    graded: float | None  # its value on the graded scale (the decision's unit), where graded
+    probability: float | None  # the truth's probability of it, where the truth has a policy
 
 
-class EquilibriumView(TypedDict):
-    """What the chosen action lost against the equilibrium (oracles.equilibrium)."""
+class TruthView(TypedDict):
+    """What grades a game's moves, in the words its pages print (oracles.graded.Scale)."""
 
-    loss: float | None
-    span: JSONValue
+    kind: str  # exact | equilibrium | engine
+    name: str
+    value: str  # what a move's number is ("equity by gnubg")
+    unit: str  # as a table heads it ("points")
+    best: str  # the judgement of a move that kept the best value
+    lost: str  # of one that gave some up
+    against: str
+
+
+class DecisionView(TypedDict):
+    """One graded decision (oracles.graded.Decision) as the replay reads it: the same fields for
+    every kind of ground truth; only the words (the page's TruthView) differ."""
+
+    kind: str
+    source: str
+    unit: Unit  # score | payoff
+    span: float
+    exact: bool
+    loss: float
+    judgement: str  # best | lost | equal
     informative: bool
-    lost: bool  # the chosen action lost more than the oracle's tolerance (the graded scale's non-optimal)
-    played: JSONValue
-    probability: JSONValue
-    belief: JSONValue
-    source: JSONValue
+    lost: bool
+    value: float | None  # the played move's value on the scale
+    probability: float | None  # the truth's probability of the played move, where it has one
+    best: list[str]  # the best moves' labels
 
 
 class EngineView(TypedDict):
@@ -78,7 +95,7 @@ class Step(TypedDict):
     informative: bool | None
     optimal_score: bool | None
     informative_score: bool | None
-    equilibrium: EquilibriumView | None
+    decision: DecisionView | None  # the graded decision (oracles.graded.Decision); None: ungraded
     prompt: str | None
     reply: str | None
     reasoning: str | None
@@ -122,4 +139,5 @@ class Replay(TypedDict):
     seed: int
     steps: list[Step]
     engine: str | None
+    truth: TruthView | None  # what grades the game; None: nothing does
     final: Final

@@ -20,6 +20,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from ..analysis.backgammon import BackgammonRow, backgammon_games, backgammon_rows
 from ..analysis.batch import batched_roles
 from ..analysis.chess import ChessRow, chess_rows
 from ..analysis.metrics import matchup_results
@@ -128,12 +129,18 @@ def _payoff(est: Mean | None) -> Cell:
 
 
 Losses = dict[MatchupKey, ChessRow]  # the engine's figures of each engine-graded matchup
+Backgammon = dict[MatchupKey, BackgammonRow]  # gnubg's figures of each backgammon matchup
 
 
-def _loss(r: MatchupRow, chess: Losses) -> Cell:
+def _loss(r: MatchupRow, chess: Losses, backgammon: Backgammon | None = None) -> Cell:
     """The matchup's mean loss on the graded scale, where an equilibrium or an engine graded it: against
-    an equilibrium per informative decision (game-clustered interval), by an engine per game (t)."""
+    an equilibrium per informative decision (game-clustered interval), by a chess engine per game (t),
+    by gnubg per decision in millipoints (as `plylab report` prints it)."""
     n: int | None
+    bg = (backgammon or {}).get(r.key)
+    if bg is not None:
+        mp = bg.millipoints_per_decision
+        return Cell("–" if mp is None else f"{mp:.1f} mp/decision", sort=mp, cls="num")
     if r.equilibrium is not None:
         e = r.equilibrium.loss
         mean, low, high, n = e.mean, e.low, e.high, e.n
@@ -147,16 +154,19 @@ def _loss(r: MatchupRow, chess: Losses) -> Cell:
     return Cell(estimate_text(mean, low, high, n, "{:.3f}".format), sort=mean, cls="num")
 
 
-def matchup_grid(rows: list[MatchupRow], root: str = "", chess: Losses | None = None) -> Grid:
+def matchup_grid(
+    rows: list[MatchupRow], root: str = "", chess: Losses | None = None, backgammon: Backgammon | None = None
+) -> Grid:
     """Outcomes, and how well the player moved by the game's ground truth (reports/truth.py):
     optimality where it is exact (the paper's), the mean loss where an equilibrium or an engine
     graded the moves (`chess`: the engine's figures by matchup). The clustered interval, scored
     moves and moves per game fold into a detail row, so the table fits 1280 px."""
     chess = chess or {}
+    backgammon = backgammon or {}
     keys = _keys(rows)
     truths = {ground_truth(r.game) for r in rows}
     exact = "exact" in truths or any(r.optimality.scored for r in rows)
-    graded = any(r.equilibrium is not None or r.key in chess for r in rows)
+    graded = any(r.equilibrium is not None or r.key in chess or r.key in backgammon for r in rows)
     scored = any(r.optimality_score is not None for r in rows)  # oracles with exact scores (Connect Four)
     paid = any(r.payoff is not None for r in rows)  # hidden-information games: mean payoff per game
     header = (
@@ -167,16 +177,18 @@ def matchup_grid(rows: list[MatchupRow], root: str = "", chess: Losses | None = 
         + ["mean loss [95%]"] * graded
     )
     body, details = [], []
+    ungraded = Cell("ungraded", sort=None, cls="num")  # a game without a ground truth: nothing judged
     for r in rows:
         o, s = r.optimality, r.optimality_score
+        none = ground_truth(r.game) is None
         body.append(
             _key_cells(r, keys, root)
             + [_int(n) for n in (r.games, r.wins, r.draws, r.losses, r.failures)]
             + [_payoff(r.payoff)] * paid
-            + [_rate_ci(o.rate, o.low, o.high, o.scored)] * exact
+            + [ungraded if none else _rate_ci(o.rate, o.low, o.high, o.scored)] * exact
             + [_rate_ci(None, None, None) if s is None else _rate_ci(s.rate, s.low, s.high, s.scored)]
             * scored
-            + [_loss(r, chess)] * graded
+            + [ungraded if none else _loss(r, chess, backgammon)] * graded
         )
         moves = r.moves_per_game.mean
         per_game = f"the player's moves per game: {'–' if moves is None else f'{moves:.1f}'}"
@@ -195,6 +207,12 @@ def matchup_grid(rows: list[MatchupRow], root: str = "", chess: Losses | None = 
             details.append(
                 f"mean expected-score loss per game, 95% Student-t interval · graded by "
                 f"{', '.join(chess[r.key].engine)} · {per_game}"
+            )
+        elif r.key in backgammon:
+            b = backgammon[r.key]
+            details.append(
+                f"gnubg's error per decision in millipoints of equity over {b.decisions} decisions "
+                f"({b.unforced} unforced), PR {'–' if b.pr is None else f'{b.pr:.1f}'} · graded by {b.source} · {per_game}"
             )
         else:
             clustered = (
@@ -399,6 +417,11 @@ GAMES_NOTE = (
     "The player's moves: non-optimal = a loss above the ground truth's tolerance on the graded scale "
     "(expected score; payoff against an equilibrium), of the moves it graded; mean loss over those moves."
 )
+GNUBG_NOTE = (
+    " Backgammon, as gnubg counts it (the Engine table): of the player's decisions (a turn; a double's two "
+    "halves are one), those gnubg marks doubtful or worse; mean loss: the error per decision in points "
+    "(a thousandth of a point is the table's mp)."
+)
 CHESS_NOTE = " ACPL, accuracy and blunders as lichess counts them (analysis/chess.py)."
 
 
@@ -467,6 +490,7 @@ class SiteWriter:
                 f"games/{g.id}.html",
                 "../",
                 game=payload,
+                wdl=any(m["value"] for s in payload["steps"] for m in s["legal"]),  # exact game values
                 value_chart=Markup(
                     evalline.chart(payload["steps"])
                     if payload["engine"]
@@ -474,6 +498,7 @@ class SiteWriter:
                         payload["steps"],
                         payload["seat_names"],
                         boards.seat_colours(g.game) or valueline.SEAT_COLOURS,
+                        payload["truth"],
                     )
                 ),
                 run_href=run_page_path(run.id, 1),
@@ -487,6 +512,7 @@ class SiteWriter:
         rows: list[MatchupRow],
         replays: int = 0,
         chess: Losses | None = None,
+        backgammon: Backgammon | None = None,
     ) -> None:
         """Each run's pages (its game list, GAMES_PER_PAGE rows a page) and replay pages.
 
@@ -501,8 +527,13 @@ class SiteWriter:
             pages = max(1, -(-summary.games // GAMES_PER_PAGE))
             run_rows = [r for r in rows if r.run == run.name]
             mine = [c for k, c in (chess or {}).items() if k[0] == run.name]
-            truths = [t for s in (equilibrium_section(run_rows), engine.section(mine)) if s for t in s.tables]
-            tables = RunTables(matchup_grid(run_rows, "../", chess), pivot_grids(run_rows), truths)
+            gnubg = [b for k, b in (backgammon or {}).items() if k[0] == run.name]
+            truths = [
+                t for s in (equilibrium_section(run_rows), engine.section(mine, gnubg)) if s for t in s.tables
+            ]
+            tables = RunTables(
+                matchup_grid(run_rows, "../", chess, backgammon), pivot_grids(run_rows), truths
+            )
             capped = replays > 0 and any(m.games > replays for m in matchups if m.run_id == run.id)
             note = (
                 (
@@ -514,12 +545,16 @@ class SiteWriter:
             )
             filters = gamelist.choices(store, run.id, [m for m in matchups if m.run_id == run.id])
             figures = chessgames.game_figures(store, run.id) if filters.chess else {}
+            by_game = (
+                backgammon_games(store, run.name) if any(k[0] == run.name for k in backgammon or {}) else {}
+            )
+            note = (GNUBG_NOTE.strip() + " " + note).strip() if by_game else note
             listed: list[GameSummary] = []
             pending: list[int] = []
             page = 1
             for g in store.listed_games(run.id):
                 replay = replays == 0 or g.nth <= replays
-                listed.append(data.game_summary(g, replay, figures.get(g.id)))
+                listed.append(data.game_summary(g, replay, figures.get(g.id), by_game.get(g.id)))
                 if replay:
                     pending.append(g.id)
                 if len(pending) >= CHUNK:
@@ -582,6 +617,7 @@ class SiteWriter:
         matchups: list[MatchupCount],
         rows: list[MatchupRow],
         chess: Losses | None = None,
+        backgammon: Backgammon | None = None,
     ) -> None:
         """A page per matchup row (reports/matchups.py), each aggregated in SQL."""
         ids = {r.name: r.id for r in runs}
@@ -594,7 +630,7 @@ class SiteWriter:
                 matchup_page_path(r),
                 "../",
                 row=r,
-                summary=matchup_grid([r], "../", chess),
+                summary=matchup_grid([r], "../", chess, backgammon),
                 page=matchup_page(store, run_id, r, spellings.get(key, ([r.player], [r.opponent]))),
                 run_href=run_page_path(run_id, 1),
             )
@@ -649,9 +685,11 @@ def write_site(
         rows = [r for r in matchup_results(store, run) if r.run in names]
         graded = [c for c in chess_rows(store, run) if c.run in names]  # engine-graded matchups (chess)
         chess = {(c.run, c.game, c.formulation, c.player, c.opponent): c for c in graded}
+        gnubg = [b for b in backgammon_rows(store, run) if b.run in names]  # gnubg-graded matchups
+        backgammon = {(b.run, b.game, b.formulation, b.player, b.opponent): b for b in gnubg}
         writer.copy_static()
-        writer.run_pages(store, runs, matchups, rows, replays, chess)
-        writer.matchup_pages(store, runs, matchups, rows, chess)
+        writer.run_pages(store, runs, matchups, rows, replays, chess, backgammon)
+        writer.matchup_pages(store, runs, matchups, rows, chess, backgammon)
     finally:
         store.close()
     ratings = ratings_by_game(results, pooled=pooled_ratings)
@@ -668,7 +706,9 @@ def write_site(
             if s
         ]
         # a section per ground truth the store's games have (exact, equilibrium, engine), after the matchups
-        truths = [s for s in (exact_section(rows), equilibrium_section(rows), engine.section(graded)) if s]
+        truths = [
+            s for s in (exact_section(rows), equilibrium_section(rows), engine.section(graded, gnubg)) if s
+        ]
     for paper in papers:
         writer.page("paper.html", paper.path, "../", paper=paper)
     main_toc = [
@@ -700,7 +740,7 @@ def write_site(
         ratings=rating_grids(ratings),
         ratings_plot=ratings_plot,
         plots=figures,
-        matchups=matchup_grid(rows, "", chess),
+        matchups=matchup_grid(rows, "", chess, backgammon),
         usage=usage_grid(rows),
         pivots=pivots,
         papers=papers,

@@ -1,7 +1,8 @@
-"""The value line of a replay: the exact value of the position after every ply, drawn as SVG.
+"""The value line of a replay: the value of the position after every ply, drawn as SVG.
 
-Each stored move carries the exact value of every legal move for its mover (the oracle's), so the
-value after ply i is the value of the move played, turned to each seat's view; a forfeit is a loss
+Each graded move carries the value of every legal move for its mover (its graded decision: an exact
+game value, a win probability, an equity, a payoff against an equilibrium), so the value after ply i
+is the value of the move played, turned to each seat's view; a forfeit is a loss
 for the side that failed. Non-optimal moves and the failure get their own markers, and every point
 names its step (data-step), so a click on the chart goes to that ply. Connect Four's exact score
 (distance to the end) is written over its points.
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, TypedDict
 from markupsafe import escape
 
 if TYPE_CHECKING:
-    from .payload import Step
+    from .payload import Step, TruthView
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 184, 64, 14, 30, 30
 Y = {1: "win", 0: "draw", -1: "loss"}
@@ -34,20 +35,18 @@ class Point(TypedDict):
 
 
 def _half_span(steps: list[Step]) -> float | None:
-    """Half the utility range where the moves were graded against an equilibrium (payoffs); else None."""
-    spans = [
-        float(span)
-        for s in steps
-        if (eq := s.get("equilibrium")) and isinstance(span := eq.get("span"), int | float) and span
-    ]
+    """Half the utility range where the moves were graded in the game's payoff (an equilibrium's
+    chips, gnubg's points); else None."""
+    spans = [d["span"] for s in steps if (d := s["decision"]) and d["unit"] == "payoff" and d["span"]]
     return max(spans) / 2 if spans else None
 
 
 def series(steps: list[Step]) -> list[Point]:
     """Per step: its ply, the value and score after it from seat 0's view, and what kind of move it was.
 
-    Against an equilibrium (hidden information) the value is the mover's expected payoff after the
-    move, from seat 0's view, scaled by half the utility range into [-1, 1] (`payoff` keeps it)."""
+    The value is the played move's exact game value where the truth has one (win / draw / loss),
+    else its value on the graded scale (oracles.graded.Decision) in [-1, 1] from seat 0's view: an
+    expected score s as 2s - 1, a payoff scaled by half the utility range (`payoff` keeps it)."""
     out: list[Point] = []
     half = _half_span(steps)
     for i, s in enumerate(steps):
@@ -55,23 +54,24 @@ def series(steps: list[Step]) -> list[Point]:
         value: float | None = None
         score: float | None = None
         payoff: float | None = None
-        eq = s.get("equilibrium")
+        d = s["decision"]
+        chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
         if s["action"] is None:
             value = -flip  # a forfeit: the side that failed loses
             kind = "failure"
-        elif eq is not None and half:
-            chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
-            if chosen is not None and (paid := chosen.get("payoff")) is not None:
-                payoff = float(paid) * flip
-                value = payoff / half
-            kind = "mistake" if eq["informative"] and eq["lost"] else "move"
         else:
-            chosen = next((m for m in s["legal"] if m["action"] == s["action"]), None)
             if chosen is not None and (named := chosen["value"]) is not None:
                 value = {"win": 1, "draw": 0, "loss": -1}[named] * flip
+            elif d is not None and (v := d["value"]) is not None:
+                if d["unit"] == "payoff" and half:
+                    payoff = v * flip
+                    value = payoff / half
+                elif d["unit"] == "score":
+                    value = (2 * v - 1) * flip
             if chosen is not None and (exact := chosen["score"]) is not None:
                 score = exact * flip
-            kind = "mistake" if s["informative"] and s["optimal"] is False else "move"
+            lost = d["lost"] if d is not None else bool(s["informative"]) and s["optimal"] is False
+            kind = "mistake" if lost else "move"
         out.append(
             {
                 "step": i,
@@ -86,13 +86,25 @@ def series(steps: list[Step]) -> list[Point]:
     return out
 
 
-def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = SEAT_COLOURS) -> str:
-    """The value line as SVG; one sentence instead when no move was scored (no plot with nothing in it).
-    `colours` are the seats' colours on the board, so a seat is one colour across the page."""
+def chart(
+    steps: list[Step],
+    seat_names: list[str],
+    colours: tuple[str, str] = SEAT_COLOURS,
+    truth: TruthView | None = None,
+) -> str:
+    """The value line as SVG; one sentence instead when no move was graded (no plot with nothing in
+    it). `colours` are the seats' colours on the board, so a seat is one colour across the page;
+    `truth` words the key (what grades the game; None: nothing does)."""
     points = series(steps)
     valued = [(p, v) for p in points if (v := p["value"]) is not None]
     if not valued:
-        return '<p class="empty">No value line: this game has no exact oracle (its moves are not scored).</p>'
+        if truth is None:
+            return '<p class="empty">No value line: nothing grades this game (it has no ground truth), so its moves are ungraded.</p>'
+        return (
+            f'<p class="empty">No value line: no move of this game was graded by {escape(truth["name"])}.</p>'
+        )
+    wdl = any(m["value"] is not None for s in steps for m in s["legal"])  # exact game values
+    lost_words = truth["lost"] if truth is not None else "not optimal"
     n = len(points)
     step_x = (WIDTH - LEFT - RIGHT) / max(n, 1)
 
@@ -106,7 +118,13 @@ def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = S
         return TOP + (1 - v) / 2 * (HEIGHT - TOP - BOTTOM)
 
     body = []
-    names: dict[int, str] = dict(Y) if half is None else {1: f"+{half:g}", 0: "0", -1: f"−{half:g}"}
+    names: dict[int, str] = (
+        dict(Y)
+        if wdl
+        else {1: "1", 0: "½", -1: "0"}
+        if half is None
+        else {1: f"+{half:g}", 0: "0", -1: f"−{half:g}"}
+    )
     for v, name in names.items():
         yy = y(v, 0)
         body.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#d0d7de"/>')
@@ -125,17 +143,19 @@ def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = S
         tip = escape(
             f"ply {p['ply']} ({seat_names[p['seat']]}): "
             + (
-                f"expected payoff {p['payoff']:+.3f}"
+                f"{truth['value'] if truth else 'payoff'} {p['payoff']:+.3f}"
                 if p.get("payoff") is not None
                 else Y[int(value)]
-                if value is not None and value in Y
-                else "not scored"
+                if wdl and value is not None and value in Y
+                else f"expected score {(value + 1) / 2:.3f}"
+                if value is not None
+                else "not graded"
             )
             + " for "
             + seat_names[0]
             + (f", score {p['score']}" if p["score"] is not None else "")
             + {
-                "mistake": " · lost expected payoff" if half else " · not optimal",
+                "mistake": f" · {lost_words}",
                 "failure": " · failure",
                 "move": "",
             }[p["kind"]]
@@ -165,8 +185,8 @@ def chart(steps: list[Step], seat_names: list[str], colours: tuple[str, str] = S
     legend = (
         f'<p class="chart-key"><span class="seat0" style="color:{colours[0]}">{escape(seat_names[0])} (solid)</span>'
         f'<span class="seat1" style="color:{colours[1]}">{escape(seat_names[1])} (dashed)</span>'
-        + ("<span>the mover's expected payoff against the equilibrium</span>" if half is not None else "")
-        + f'<span class="mk-bad">▼ {"lost expected payoff" if half is not None else "not optimal"}</span>'
+        + (f"<span>{escape(truth['value'])}, after each move</span>" if truth is not None and not wdl else "")
+        + f'<span class="mk-bad">▼ {escape(lost_words)}</span>'
         + "<span>✕ failure</span>"
         + (
             "<span>numbers: Connect Four's exact score</span>"

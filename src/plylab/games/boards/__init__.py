@@ -3,7 +3,7 @@
 One module per family of games, each registering a drawer under the game's name in DRAWINGS:
 `grid` (placement and moving games on a square board: tic-tac-toe, mnk, Connect Four, Othello, Go,
 Breakthrough, Clobber, checkers, lines of action, chess from its FEN), `hexboard` (Hex, as
-hexagons), `nim` (piles of sticks) and `dots` (dots and boxes). A drawer gets the engine state
+hexagons), `nim` (piles of sticks), `dots` (dots and boxes) and `dice` (backgammon, Pig). A drawer gets the engine state
 and the marks to put on it (the last move, the exact value of each legal move) and returns SVG
 text, or None when it cannot read the position; a game without a drawer keeps its text board. Nothing is fetched when a page is viewed.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 # isort: off
-from . import grid, hexboard, nim, dots  # noqa: F401 (each registers its drawings)
+from . import grid, hexboard, nim, dots, dice  # noqa: F401 (each registers its drawings)
 
 # isort: on
 from .base import DRAWINGS, Marks, register_drawing

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from markupsafe import escape
@@ -72,7 +72,6 @@ STYLES = {
         files_below=True,
     ),
     "othello": Style("-", {"x": BLACK, "o": WHITE}, board="#2da44e"),
-    "go": Style("+.", {"X": BLACK, "O": WHITE}, board="#e3b873", size=36),
     "breakthrough": Style(".", {"b": BLACK, "w": WHITE}, board="#eaddc8", moves=True),
     "clobber": Style(".", {"x": BLACK, "o": WHITE}, board="#eaddc8", moves=True),
     # OpenSpiel's checkers: o white, + black, 8 and * their kings
@@ -306,6 +305,69 @@ def _coordinates(g: Square, style: Style, left: float, top: float, height: float
         _, yy = g.centre((r, 0))
         out.append(f'<text x="{COORD / 2:.1f}" y="{top + yy + 4:.1f}" {font}>{escape(name)}</text>')
     return out
+
+
+class Intersections(Square):
+    """A Go board: stones on the lines' crossings, the lines stopping at the edge, the star points
+    (hoshi) where a Go board has them; the cells stay the engine's points, so marks land on them."""
+
+    def background(self) -> str:
+        first, last = self.centre((0, 0)), self.centre((self.rows - 1, self.cols - 1))
+        lines = [
+            f'<rect x="0" y="0" width="{self.width}" height="{self.height}" rx="4" fill="{self.style.board}"/>'
+        ]
+        for r in range(self.rows):
+            _, y = self.centre((r, 0))
+            lines.append(
+                f'<line class="grid" x1="{first[0]:.1f}" x2="{last[0]:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#3b2f1e"/>'
+            )
+        for c in range(self.cols):
+            x, _ = self.centre((0, c))
+            lines.append(
+                f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{first[1]:.1f}" y2="{last[1]:.1f}" stroke="#3b2f1e"/>'
+            )
+        for cell in _star_points(self.rows, self.cols):
+            x, y = self.centre(cell)
+            lines.append(f'<circle class="hoshi" cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#3b2f1e"/>')
+        return "".join(lines)
+
+    def cell(self, cell: Cell, **attrs: str) -> str:
+        return ""  # a point is where two lines cross: nothing of its own to draw
+
+    def outline(self, cell: Cell) -> str:
+        """The last move: a ring on its stone, as Go programs mark it."""
+        x, y = self.centre(cell)
+        return (
+            f'<circle class="last" cx="{x:.1f}" cy="{y:.1f}" r="{self.size * 0.16:.1f}" fill="none" '
+            f'stroke="{LAST}" stroke-width="3">{title("last move")}</circle>'
+        )
+
+
+def _star_points(rows: int, cols: int) -> list[Cell]:
+    """The hoshi of a square Go board: 3-3 points on 9x9 and smaller boards' centres, 4-4 from 13x13."""
+    if rows != cols or rows < 7:
+        return []
+    edge = 2 if rows < 13 else 3
+    far = rows - 1 - edge
+    mid = rows // 2
+    corners = [(edge, edge), (edge, far), (far, edge), (far, far)]
+    sides = [(edge, mid), (mid, edge), (mid, far), (far, mid)] if rows >= 19 else []
+    return [*corners, *sides, (mid, mid)] if rows % 2 else corners
+
+
+GO = Style("+.", {"X": BLACK, "O": WHITE}, board="#dcb35c", size=36)
+GO_FILES = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # as GNU Go and OpenSpiel name a column: no I
+
+
+@register_drawing("go")
+def draw_go(state: pyspiel.State, marks: Marks) -> str | None:
+    """The Go board as a player knows it: files A-J (no I) over and rows numbered from the bottom beside."""
+    rows = rows_of(GO.text(state), GO)
+    if not rows:
+        return None
+    n, m = len(rows), len(rows[0])
+    style = replace(GO, files=tuple(GO_FILES[:m]), rows=tuple(str(k) for k in range(n, 0, -1)))
+    return draw_grid(state, marks, style, Intersections)
 
 
 def _drawer(name: str) -> Drawing:

@@ -4,6 +4,7 @@
   const { el, details } = plylab;
   const $ = (id) => document.getElementById(id);
   const steps = game.steps;
+  const truth = game.truth;  // what grades the game, in the words its pages print; null: nothing
   let current = 0;
 
   function verdict(s) {
@@ -17,39 +18,52 @@
     }
     // Where the oracle has exact scores (Connect Four), say how the move fares by score too.
     const byScore = s.informative_score ? `; by exact score: ${s.optimal_score ? "optimal" : "not optimal"}` : "";
-    const eq = s.equilibrium;  // a game of hidden information: scored against its equilibrium
-    if (eq) {
-      const said = `${move}: expected loss ${eq.loss.toFixed(3)} against the equilibrium, which plays it with probability ${eq.probability.toFixed(3)}`;
-      if (!eq.informative) return ["na", `${move}; every action is worth the same here against the equilibrium (not scored)`];
-      return [eq.lost ? "bad" : "ok", said];
-    }
-    if (s.optimal === null) return ["na", `${move} (not scored: no oracle)`];
-    if (!s.informative) return ["na", `${move}; every legal move has the same value here (not scored)${byScore}`];
-    return s.optimal ? ["ok", `${move}: optimal${byScore}`] : ["bad", `${move}: not optimal${byScore}`];
+    const d = s.decision;  // the graded decision: the same record whatever grades the game
+    if (!truth) return ["na", `${move} (ungraded: this game has no ground truth)`];
+    if (!d) return ["na", `${move} (not graded)`];
+    if (!d.informative) return ["na", `${move}; every legal move is worth the same here (not graded)${byScore}`];
+    const p = d.probability === null || d.probability === undefined ? "" : `; ${truth.kind} plays it with probability ${d.probability.toFixed(3)}`;
+    const loss = d.lost && !s.legal.some((m) => m.value) ? `: loss ${d.loss.toFixed(3)} ${truth.unit} against ${truth.against}` : "";
+    const best = d.lost && d.best.length ? `; best: ${d.best.join(", ")}` : "";
+    return [d.lost ? "bad" : "ok", `${move}: ${d.lost ? truth.lost : truth.best}${loss}${best}${p}${byScore}`];
   }
+
+  const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+  const missing = (x) => x === null || x === undefined;
 
   function movesTable(s) {
     const body = $("moves").tBodies[0];
     body.replaceChildren();
-    const hasScore = s && s.legal.some((m) => m.score !== null && m.score !== undefined);
+    const hasScore = s && s.legal.some((m) => !missing(m.score));
     $("score-head").hidden = !hasScore;
-    const hasEq = s && s.legal.some((m) => m.probability !== null && m.probability !== undefined);
-    $("prob-head").hidden = !hasEq;
+    const hasP = s && s.legal.some((m) => !missing(m.probability));
+    $("prob-head").hidden = !hasP;
+    // the value column: exact game values, else each move's value on the graded scale, else the engine's line
+    const hasValue = s && (s.engine || s.legal.some((m) => m.value || !missing(m.graded)));
+    $("value-head").hidden = !hasValue;
     if (!s) {
       body.append(el("tr", {}, el("td", { colspan: 4, class: "empty" }, "game over")));
       return;
     }
+    if (!hasValue && !hasP && !hasScore) {  // nothing says anything of the moves: one line of names
+      $("moves").tHead.hidden = true;
+      body.append(el("tr", {}, el("td", { class: "legal-list" }, `${s.legal.length} legal: `,
+        ...s.legal.map((m) => el("span", { class: m.action === s.action ? "chosen" : "" }, m.label)))));
+      return;
+    }
+    $("moves").tHead.hidden = false;
+    const payoff = s.decision && s.decision.unit === "payoff";
     s.legal.forEach((m) => {
       const chosen = m.action === s.action;
-      const row = el("tr", { class: chosen ? "chosen" : "" },
-        el("td", { class: "label" }, m.label),
-        el("td", { class: hasEq ? "num" : "" }, hasEq && m.payoff !== null && m.payoff !== undefined
-          ? (m.payoff >= 0 ? "+" : "") + m.payoff.toFixed(3)
-          : m.value ? el("span", { class: `tag ${m.value}` }, m.value)
+      const best = s.decision && s.decision.best.includes(m.label);
+      const row = el("tr", { class: chosen ? "chosen" : "" }, el("td", { class: "label" }, m.label));
+      if (hasValue) row.append(el("td", { class: m.value ? "" : "num" },
+        m.value ? el("span", { class: `tag ${m.value}` }, m.value)
           : s.engine && m.label === s.engine.best ? `engine's best (${s.engine.before_text})`
-          : s.engine && chosen ? `played (${s.engine.after_text}; loss ${s.engine.loss.toFixed(3)})` : "–"));
-      if (hasEq) row.append(el("td", { class: "num" }, m.probability === null || m.probability === undefined ? "–" : m.probability.toFixed(3)));
-      if (hasScore) row.append(el("td", { class: "num" }, m.score === null || m.score === undefined ? "–" : m.score));
+          : s.engine && chosen ? `played (${s.engine.after_text}; loss ${s.engine.loss.toFixed(3)})`
+          : !missing(m.graded) ? (payoff ? signed(m.graded) : m.graded.toFixed(3)) + (best ? " ★" : "") : ""));
+      if (hasP) row.append(el("td", { class: "num" }, missing(m.probability) ? "" : m.probability.toFixed(3)));
+      if (hasScore) row.append(el("td", { class: "num" }, missing(m.score) ? "" : m.score));
       row.append(el("td", { class: "mark" }, chosen ? "◀ chosen" : ""));
       body.append(row);
     });
