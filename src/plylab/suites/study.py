@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from ..db import transaction
+from ..db import blank, transaction
 from ..errors import UserError
 from ..games import get_game
 from ..harness.forecast import Forecast, model_of
@@ -369,7 +369,7 @@ class SuiteStudy:
 
     def forecast(self, store_path: Path) -> Forecast:
         saved = 0
-        if store_path.exists():
+        if store_path.exists() and not blank(store_path):  # a blank file is made a store by the run
             store = SuiteStore(store_path, create=False)
             try:
                 runs = [r for r in store.suite_runs() if r.name == self.name]
