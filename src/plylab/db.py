@@ -209,7 +209,7 @@ def blank(path: Path) -> bool:
     except (OSError, sqlite3.Error):
         return False
     try:
-        return conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+        return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0)
     except sqlite3.Error:
         return False
     finally:
