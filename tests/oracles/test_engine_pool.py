@@ -208,7 +208,7 @@ def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(
             engine_mod._POOLS[stockfish] = engine_mod.EnginePool("stockfish", stockfish, size=size)
             record = asyncio.run(play_game(job))
             pids += engine_mod._POOLS[stockfish].pids()
-            grades[size] = [None if m.grade is None else m.grade.to_json() for m in record.moves]
+            grades[size] = [m.grade for m in record.moves]
     finally:
         engine_mod._close_all()
     assert len(grades[1]) > 1 and None not in grades[1]  # every move graded
