@@ -13,8 +13,8 @@ that clean-up, printed as "Exception ignored in ..." with its traceback.
 Until `entry` runs, this module imports nothing of plylab's and only `os`, `sys` and `_signal` (the
 `signal` module's C core: `signal` itself imports `enum`, which took most of the first 20 ms, and a
 Ctrl-C there was a traceback), so its handler is in place within a millisecond of plylab's first
-line. What is earlier is the interpreter's own start (Python and the site-packages' `.pth` files):
-a Ctrl-C then is Python's. A SIGINT the process was started ignoring (a job a shell without job
+line. What is earlier is the interpreter's own start (Python, the site-packages' `.pth` files and
+finding this module): a Ctrl-C then is Python's. A SIGINT the process was started ignoring (a job a shell without job
 control put in the background) stays ignored.
 
 Inside `main`, typer's own `main` returned exit 130 with nothing said for a Ctrl-C while it parsed
