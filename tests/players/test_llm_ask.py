@@ -278,6 +278,26 @@ def test_a_run_of_stated_strategies_that_overflow_or_fail_finishes_and_so_does_i
     assert {None, "unparseable"} <= kinds
 
 
+@pytest.mark.slow
+def test_a_suite_run_of_stated_strategies_that_overflow_or_fail_finishes_and_so_does_its_rerun(
+    cli, tmp_path, monkeypatch
+) -> None:
+    """`suite run` died on `{"Pass": 1e308, "Bet": 1e308}` as `run` did, and on every re-run."""
+    suite = tmp_path / "k.jsonl"
+    assert cli("suite", "build", "k", "--game", "kuhn_poker", "-n", "4", "--out", str(suite)).code == 0
+    replies = ['{"Pass": 1e308, "Bet": 1e308}', '{"Pass": NaN, "Bet": 1}']
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("FAKE_BASE_URL", server.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        server.queue(*[Behaviour(text=replies[i % 2]) for i in range(8)])
+        args = ["suite", "run", str(suite), "--player", "llm:model=openai-api/fake/m,output=distribution"]
+        done = cli(*args, "--store", str(tmp_path / "s.sqlite"), "-q")
+        assert done.code == 0 and "4/4" in done.out, done.err
+        asked = len(server.requests)
+        again = cli(*args, "--store", str(tmp_path / "s.sqlite"), "-q")
+        assert again.code == 0 and len(server.requests) == asked, again.err
+
+
 def test_the_uniform_stated_strategy_has_openspiels_uniform_exploitability() -> None:
     """Asked at each of Kuhn's 12 information sets, always (1/2, 1/2): 0.4583, OpenSpiel's figure for
     its uniform policy; always Pass is another strategy, with another exploitability."""
