@@ -36,7 +36,7 @@ class Stated:
     uniform: int  # information sets whose answer was unusable, played uniformly
     strategy: dict[str, dict[int, float]]  # information state -> action -> probability
     moves: dict[str, dict[int, str]]  # information state -> action -> its name there (the engine's)
-    rescaled: dict[str, float]  # information state -> the sum its answer gave, where it was not 1
+    rescaled: dict[str, float | str]  # information state -> the sum its answer gave, where it was not 1
 
 
 async def ask_every_infoset(player: LLMPlayer, game: GameDef, formulation: Formulation) -> Stated:
@@ -51,7 +51,7 @@ async def ask_every_infoset(player: LLMPlayer, game: GameDef, formulation: Formu
         )
     strategy: dict[str, dict[int, float]] = {}
     moves: dict[str, dict[int, str]] = {}
-    rescaled: dict[str, float] = {}
+    rescaled: dict[str, float | str] = {}
     uniform = 0
     for key, state in zip(table.state_lookup, table.states, strict=True):
         seat = int(state.current_player())
@@ -64,7 +64,7 @@ async def ask_every_infoset(player: LLMPlayer, game: GameDef, formulation: Formu
         else:
             stated = answer.probs
             if answer.rescaled:
-                rescaled[key] = answer.stated_sum
+                rescaled[key] = answer.said
         probs = table.policy_for_key(key)
         probs[:] = 0.0
         for action, p in stated.items():

@@ -81,7 +81,9 @@ def stated(
         print(f"  {count(len(found.rescaled), 'answer')} did not sum to 1: divided by its sum (marked below)")
     for key, probs in found.strategy.items():  # the engine's names of the moves at that state
         names = found.moves[key]
-        given = f"  (summed to {found.rescaled[key]:.4g}, rescaled)" if key in found.rescaled else ""
+        total = found.rescaled.get(key)
+        shown = total if isinstance(total, str) else f"{total:.4g}"
+        given = "" if total is None else f"  (summed to {shown}, rescaled)"
         print(f"  {key:<12} " + "  ".join(f"{names[a]}: {p:.3f}" for a, p in sorted(probs.items())) + given)
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -335,6 +336,15 @@ class Strategy:
         """The reply's numbers did not sum to 1: the probabilities are them divided by their sum."""
         return not math.isclose(self.stated_sum, 1.0, rel_tol=0.0, abs_tol=1e-6)
 
+    @property
+    def said(self) -> float | str:
+        """The sum as JSON keeps it (strict JSON has no infinity): a number, or where it overflowed
+        a float, the words that say so."""
+        return self.stated_sum if math.isfinite(self.stated_sum) else OVERFLOWED
+
+
+OVERFLOWED = f"more than {sys.float_info.max:.4g}"
+
 
 def read_distribution(text: str, turn: Turn) -> Strategy:
     """A reply's stated strategy over the legal moves (legal moves it leaves out get 0), rescaled to sum
@@ -535,7 +545,7 @@ class LLMPlayer(Player[LLMOptions]):
             by_action = {str(a): p for a, p in probs.items()}
             note: dict[str, object] = {"distribution": stated, "by_action": by_action}
             if self.stated_last.rescaled:  # what the reply said, where it did not sum to 1
-                note["stated_sum"] = self.stated_last.stated_sum
+                note["stated_sum"] = self.stated_last.said
             return Decision(action, attempts, note=note)
         return Decision(action, attempts)
 
