@@ -82,9 +82,13 @@ def stated(
     for key, probs in found.strategy.items():  # the engine's names of the moves at that state
         names = found.moves[key]
         total = found.rescaled.get(key)
-        shown = total if isinstance(total, str) else f"{total:.4g}"
-        given = "" if total is None else f"  (summed to {shown}, rescaled)"
+        given = "" if total is None else f"  (summed to {_number(total)}, rescaled)"
         print(f"  {key:<12} " + "  ".join(f"{names[a]}: {p:.3f}" for a, p in sorted(probs.items())) + given)
+
+
+def _number(value: float | str) -> str:
+    """A stated sum as the table shows it (words where it overflowed a float)."""
+    return value if isinstance(value, str) else f"{value:.4g}"
 
 
 def register(app: typer.Typer) -> None:
