@@ -5,13 +5,13 @@ payoff per game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -48,20 +48,51 @@ def _stored(store: Path) -> dict[str, tuple[list[float], list[int | None], int, 
         conn.close()
 
 
+KILL_AFTER_THE_FIRST_GAME = """
+import os, re, signal, sqlite3
+
+GAME = re.compile(r"INSERT (OR IGNORE )?INTO games\\b")
+real = sqlite3.connect
+saving = []
+
+
+def connect(*args, **kwargs):
+    base = kwargs.pop("factory", sqlite3.Connection)
+
+    class Killed(base):
+        def execute(self, sql, *rest):
+            done = super().execute(sql, *rest)
+            if isinstance(sql, str) and GAME.match(sql):
+                saving.append(sql)
+            elif sql == "COMMIT" and saving:  # the first game is saved: killed at once
+                os.kill(os.getpid(), signal.SIGKILL)
+            return done
+
+    return real(*args, factory=Killed, **kwargs)
+
+
+sqlite3.connect = connect
+"""
+
+
 def _kill_after_first_save(cmd: list[str], store: Path, timeout: float = 120.0) -> bool:
-    """Start the run, SIGKILL it just after its first saved game; False if it finished first."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    """Run the command until its first game is saved, where it is killed (SIGKILL) right after that
+    commit, by a `sitecustomize` in the child: the moment is exact whatever the machine's load (a
+    parent polling the store let a loaded machine save every game first). False if it finished."""
+    hook = store.parent / "kill-after-the-first-game"
+    hook.mkdir(exist_ok=True)
+    (hook / "sitecustomize.py").write_text(KILL_AFTER_THE_FIRST_GAME)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True
     )
-    deadline = time.monotonic() + timeout
-    while saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    if proc.poll() is not None:
-        return False
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    return True
+    try:
+        proc.wait(timeout=timeout)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # a worker the run had started goes too
+        proc.wait()
+    return proc.returncode == -signal.SIGKILL
 
 
 @pytest.mark.slow
