@@ -5,10 +5,7 @@ payoff per game."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +16,7 @@ import pytest
 from plylab.harness.plan import single_plan
 from plylab.harness.session import outcome_for, play_game
 from tests.support.chaos import saved_games
+from tests.support.first_save import killed_after_first_save as _kill_after_first_save
 
 GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt")
 
@@ -46,53 +44,6 @@ def _stored(store: Path) -> dict[str, tuple[list[float], list[int | None], int, 
         return out
     finally:
         conn.close()
-
-
-KILL_AFTER_THE_FIRST_GAME = """
-import os, re, signal, sqlite3
-
-GAME = re.compile(r"INSERT (OR IGNORE )?INTO games\\b")
-real = sqlite3.connect
-saving = []
-
-
-def connect(*args, **kwargs):
-    base = kwargs.pop("factory", sqlite3.Connection)
-
-    class Killed(base):
-        def execute(self, sql, *rest):
-            done = super().execute(sql, *rest)
-            if isinstance(sql, str) and GAME.match(sql):
-                saving.append(sql)
-            elif sql == "COMMIT" and saving:  # the first game is saved: killed at once
-                os.kill(os.getpid(), signal.SIGKILL)
-            return done
-
-    return real(*args, factory=Killed, **kwargs)
-
-
-sqlite3.connect = connect
-"""
-
-
-def _kill_after_first_save(cmd: list[str], store: Path, timeout: float = 120.0) -> bool:
-    """Run the command until its first game is saved, where it is killed (SIGKILL) right after that
-    commit, by a `sitecustomize` in the child: the moment is exact whatever the machine's load (a
-    parent polling the store let a loaded machine save every game first). False if it finished."""
-    hook = store.parent / "kill-after-the-first-game"
-    hook.mkdir(exist_ok=True)
-    (hook / "sitecustomize.py").write_text(KILL_AFTER_THE_FIRST_GAME)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True
-    )
-    try:
-        proc.wait(timeout=timeout)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # a worker the run had started goes too
-        proc.wait()
-    return proc.returncode == -signal.SIGKILL
 
 
 @pytest.mark.slow
