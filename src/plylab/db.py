@@ -2,6 +2,12 @@
 opening a file for writing (WAL, busy timeout, refusing what a writer must not touch), opening it
 read-only without ever changing it, and one write transaction.
 
+A new store file appears whole or not at all: it is made under a temporary name in its folder and
+linked into place once its tables exist, so a Ctrl-C or `kill -9` at the moment of creation leaves
+either no store (the same command makes it) or a complete one, never the 4,096-byte header SQLite
+writes first. A file an older interruption left blank (empty, or an SQLite header and no table) is
+made into a store the same way.
+
 Here, on the ground floor below `harness/` and `models/`, so each of them opens a file and writes a
 transaction the same way without importing the other.
 """
@@ -9,7 +15,10 @@ transaction the same way without importing the other.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import os
+import secrets
 import shutil
 import sqlite3
 import tempfile
@@ -85,6 +94,8 @@ def connect(
     check_before_writing(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or (not _writing(path) and blank(path)):
+            _create(path, setup)
         conn = sqlite3.connect(
             path, timeout=30.0, isolation_level=None, check_same_thread=False, factory=_Writer
         )
@@ -106,6 +117,10 @@ def connect(
 
 DEFAULT_STORE = Path("results/plylab.sqlite")  # where a command reads and writes without --store
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# The store's shape, in the file's `PRAGMA user_version`: a writer that finds an older one upgrades the
+# file once (`harness.store`), and every plylab refuses a file from a newer one. Raise it with every
+# change to the store's tables.
+SCHEMA_VERSION = 1
 REQUIRED = {
     "runs": {"id", "name", "kind", "seed", "plan", "status"},
     "games": {"id", "run_id", "job_key", "game", "player", "opponent", "outcome"},
@@ -151,8 +166,8 @@ def check_before_writing(path: Path) -> None:
     """Refuse, before anything is written, a file a writer must not touch: not a regular file,
     another program's database, or a damaged store (with the line the reading commands give).
 
-    A missing or empty file becomes a new store. The check reads the whole file once (SQLite's
-    quick_check) and is made once per file and process: the run's other connections skip it.
+    A missing or blank file (see `blank`) becomes a new store. The check reads the whole file once
+    (SQLite's quick_check) and is made once per file and process: the run's other connections skip it.
     """
     try:
         if not path.exists():
@@ -164,7 +179,7 @@ def check_before_writing(path: Path) -> None:
         raise UserError(
             f"store '{path}' is not a regular file (a FIFO, a device?); expected an SQLite file path"
         )
-    if st.st_size == 0 or (st.st_dev, st.st_ino) in _checked or _writing(path):
+    if (st.st_dev, st.st_ino) in _checked or _writing(path) or blank(path):
         return
     conn = open_read_only(path)  # one line for a non-SQLite file or another program's database
     try:
@@ -174,6 +189,136 @@ def check_before_writing(path: Path) -> None:
     finally:
         conn.close()
     _checked.add((st.st_dev, st.st_ino))
+
+
+def blank(path: Path) -> bool:
+    """Whether `path` is a file that holds nothing: empty, or an SQLite header with no table and no
+    -wal to add one (what SQLite writes first when it makes a file, and an interruption may leave).
+    A writer makes such a file into a new store; a missing file is not blank."""
+    try:
+        if not path.is_file():
+            return False
+        if path.stat().st_size == 0:
+            return True
+        with path.open("rb") as fh:
+            if fh.read(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+                return False
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return False
+        conn = _ro(path, mode="ro", immutable="1")
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0)
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+CREATING = ".new"  # a store being made: `.NAME.PID.TOKEN.new` in its folder, renamed when complete
+
+
+def _create(path: Path, setup: Callable[[sqlite3.Connection], None] | None) -> None:
+    """Make the store at `path` whole under a temporary name in its folder, then put it in place:
+    linked where no file is (another process that made it first wins), or put over a blank file
+    (under a lock on that file, so two creators never replace each other's store).
+
+    The temporary file is removed however this ends; one a killed process left is removed by the
+    next creation (its process is gone)."""
+    _sweep(path)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{CREATING}"
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+            if setup is not None:
+                setup(conn)
+        finally:
+            conn.close()  # the last connection: the WAL goes into the file and is removed
+        with tmp.open("rb+") as fh:
+            os.fsync(fh.fileno())
+        _install(tmp, path)
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{tmp}{suffix}")
+
+
+def _install(tmp: Path, path: Path) -> None:
+    """Put the complete store `tmp` at `path`, unless another process put one there first."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        _replace_blank(tmp, path)
+    except OSError:  # a file system without hard links
+        if path.exists():
+            _replace_blank(tmp, path)
+        else:
+            os.replace(tmp, path)
+    _sync_folder(path.parent)
+
+
+def _replace_blank(tmp: Path, path: Path) -> None:
+    """Put `tmp` over the file at `path` if it is (still) blank, holding that file locked: a second
+    creator waits, then finds a store there and leaves it be."""
+    with path.open("rb") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            st = os.fstat(fh.fileno())
+            if _identity(path) == (st.st_dev, st.st_ino) and blank(path):
+                os.replace(tmp, path)
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The new name written to disk too (a power cut right after keeps the store)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _sweep(path: Path) -> None:
+    """Remove the temporary files of creations whose process is gone (a `kill -9` mid-creation)."""
+    prefix = f".{path.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            name = entry.name
+            if not name.startswith(prefix):
+                continue
+            stem = name[len(prefix) :].split(CREATING)[0]
+            pid = stem.split(".")[0]
+            if CREATING not in name or not pid.isdigit() or _alive(int(pid)):
+                continue
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The store's shape (`SCHEMA_VERSION`), refused in one line when a newer plylab wrote it."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise UserError(
+            f"this store was written by a newer plylab (store version {version}; this plylab reads up "
+            f"to {SCHEMA_VERSION}); upgrade plylab to use it. It was left unchanged"
+        )
+    return version
 
 
 def damaged(path: str | Path, exc: BaseException) -> UserError:
@@ -291,6 +436,7 @@ def open_read_only(path: str | Path) -> sqlite3.Connection:
                 missing = _missing(conn)
         if missing:
             raise UserError(f"'{path}' is not a plylab store ({'; '.join(missing)}); it was left unchanged")
+        schema_version(conn)
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()

@@ -30,6 +30,24 @@ class Interrupt:
 sys.meta_path.insert(0, Interrupt())
 """
 
+AT_FIRST_IMPORT_OF = """
+import os, sys
+import _signal  # not `signal`: it imports enum, one of the moments this hook is to find
+
+WHEN = os.environ["PLYLAB_TEST_AT"]
+
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == WHEN:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), _signal.SIGINT)
+        return None
+
+
+sys.meta_path.insert(0, Interrupt())
+"""
+
 AT_EXIT = """
 import atexit, os, signal
 
@@ -37,7 +55,7 @@ atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))  # registered first
 """
 
 
-def _plylab_with(hook: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _plylab_with(hook: str, tmp_path: Path, *args: str, at: str = "") -> subprocess.CompletedProcess[str]:
     (tmp_path / "sitecustomize.py").write_text(hook)
     path = os.pathsep.join([str(tmp_path), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
     return subprocess.run(
@@ -46,7 +64,7 @@ def _plylab_with(hook: str, tmp_path: Path, *args: str) -> subprocess.CompletedP
         text=True,
         timeout=120,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": path},
+        env={**os.environ, "PYTHONPATH": path, "PLYLAB_TEST_AT": at},
         preexec_fn=foreground,
     )
 
@@ -56,6 +74,28 @@ def test_ctrl_c_while_the_command_imports_is_one_line_and_130(tmp_path: Path) ->
     done = _plylab_with(AT_IMPORT, tmp_path, "games")
     assert done.returncode == 130, done.stderr
     assert done.stderr == "plylab: interrupted\n" and done.stdout == ""
+
+
+RUN = ("run", "--game", "nim", "--player", "random", "--opponent", "random", "--games", "2", "-q")
+
+
+@pytest.mark.parametrize(
+    "at, why",
+    [
+        ("enum", "the first import of all: `signal` loading enum before the handler was in place"),
+        ("typer._adapters", "typer parsing the arguments (typer returned 130, nothing said)"),
+        ("plylab.harness.driver", "the command importing what it runs (typer returned 130, nothing said)"),
+    ],
+)
+def test_ctrl_c_at_every_moment_of_the_first_second_is_one_line_and_130(
+    tmp_path: Path, at: str, why: str
+) -> None:
+    """The first second of `plylab run`, probed: a traceback from the import of `signal`, then exit
+    130 with nothing printed while typer parsed the arguments and the command imported its
+    modules (issue 47 point 11). Each moment is hit exactly: SIGINT as that module is first looked for."""
+    done = _plylab_with(AT_FIRST_IMPORT_OF, tmp_path, *RUN, "--store", str(tmp_path / "s.sqlite"), at=at)
+    assert done.returncode == 130, (why, done.stderr)
+    assert done.stderr == "plylab: interrupted\n" and done.stdout == "", (why, done.stderr)
 
 
 @pytest.mark.slow

@@ -45,3 +45,23 @@ def test_always_half_and_half_has_openspiels_uniform_exploitability(cli, server,
 def test_bad_input_is_one_line(cli, server, args, message) -> None:
     r = cli("stated", *args)
     assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_moves_are_named_and_a_rescaled_answer_is_said(cli, server) -> None:
+    """Every move was `Action(id=0, player=0)` (the game's names, not the state's), and a stated
+    `{"Pass": 1, "Bet": 1}` was rescaled to half and half without a word (issue 46 point 8)."""
+    rescaled = [Behaviour(text='{"Pass": 1, "Bet": 1}'), Behaviour(text='{"Pass": 1e308, "Bet": 1e308}')]
+    server.queue(*rescaled + [Behaviour(text='{"Pass": 0.5, "Bet": 0.5}')] * 10)
+    r = cli("stated", "--game", "kuhn_poker", "--player", SPEC)
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert "2 answers did not sum to 1" in lines[1]
+    rows = lines[2:]
+    assert len(rows) == 12 and "Action(" not in r.out
+    assert all("Pass: 0.500" in row and "Bet: 0.500" in row for row in rows)
+    assert sum("(summed to 2, rescaled)" in row for row in rows) == 1
+    assert sum("(summed to more than 1.798e+308, rescaled)" in row for row in rows) == 1
+    js = cli("stated", "--game", "kuhn_poker", "--player", SPEC, "--format", "json")
+    out = json.loads(js.out)
+    assert all(names == {"0": "Pass", "1": "Bet"} for names in out["moves"].values())

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ import pytest
 from plylab.harness.plan import single_plan
 from plylab.harness.session import outcome_for, play_game
 from tests.support.chaos import saved_games
+from tests.support.first_save import killed_after_first_save as _kill_after_first_save
 
 GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt")
 
@@ -46,22 +44,6 @@ def _stored(store: Path) -> dict[str, tuple[list[float], list[int | None], int, 
         return out
     finally:
         conn.close()
-
-
-def _kill_after_first_save(cmd: list[str], store: Path, timeout: float = 120.0) -> bool:
-    """Start the run, SIGKILL it just after its first saved game; False if it finished first."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True
-    )
-    deadline = time.monotonic() + timeout
-    while saved_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    if proc.poll() is not None:
-        return False
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    return True
 
 
 @pytest.mark.slow

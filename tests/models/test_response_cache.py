@@ -56,6 +56,35 @@ def test_round_trip_and_durability(tmp_path):
     cache.close()
 
 
+@pytest.mark.parametrize(
+    "row",
+    ['{"text": ["not", "text"]', "[1, 2]", '{"text": "A1", "latency": "slow"}', '{"text": "A1", "flags": 5}'],
+    ids=["cut short", "not an object", "refused latency", "refused flags"],
+)
+def test_a_cached_reply_that_fails_validation_is_a_miss_and_is_replaced(tmp_path, row):
+    """It was a `bad_reply` failure each time it was read: every later run of the same jobs met it
+    again. A miss is asked again, and the new reply replaces the row."""
+    cache = ResponseCache.open(tmp_path / "s.sqlite")
+    k, request = key(), request_record("m", HI, None, GenerateConfig(), "job/0/0")
+    cache.put(k, request, Reply(text="A1"))
+    cache.conn.execute("UPDATE responses SET reply=? WHERE key=?", (row, k))
+    assert cache.get(k) is None and (cache.hits, cache.misses) == (0, 1)
+    cache.put(k, request, Reply(text="B2"))
+    back = cache.get(k)
+    assert back is not None and back.text == "B2" and back.cached
+    cache.close()
+
+
+def test_a_reply_that_would_not_read_back_is_not_cached(tmp_path):
+    """Validated before it is stored: a latency that JSON cannot hold (NaN) would read back as no
+    reply; it is not stored, so the next run asks again instead of meeting it."""
+    cache = ResponseCache.open(tmp_path / "s.sqlite")
+    k, request = key(), request_record("m", HI, None, GenerateConfig(), "job/0/0")
+    cache.put(k, request, Reply(text="A1", latency=float("nan")))
+    assert len(cache) == 0 and cache.get(k) is None
+    cache.close()
+
+
 def test_cache_shares_the_store_connection(tmp_path):
     conn = connect(tmp_path / "s.sqlite")
     cache = ResponseCache(conn)

@@ -190,6 +190,7 @@ def downgrade(store: Path) -> None:
     for name in ("moves_keep_texts", "clue_turns_keep_texts"):
         conn.execute(f"DROP TRIGGER IF EXISTS {name}")
     conn.execute("DROP TABLE texts")
+    conn.execute("PRAGMA user_version=0")  # a store from before versions
     conn.commit()
     conn.execute("VACUUM")
     conn.close()

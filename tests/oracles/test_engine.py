@@ -166,7 +166,10 @@ def test_a_bad_score_value_is_one_line(cli, tmp_path) -> None:
     done = cli("run", "--game", "chess", "--player", "random", "--opponent", "random", "--games", "1",
                "--score", "fast", "--store", str(tmp_path / "s.sqlite"))  # fmt: skip
     assert done.code != 0 and "Traceback" not in done.err
-    assert "--score 'fast' is not accepted; use on, off, nodes=N, depth=D" in done.err
+    assert (
+        "--score 'fast' is not accepted; use on, off, nodes=N (1 to 100,000,000), depth=D (1 to 99)"
+        in done.err
+    )
 
 
 def test_an_engine_limit_on_a_game_without_an_engine_is_refused(cli, tmp_path) -> None:

@@ -9,6 +9,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +23,30 @@ from tests.support.engines import live, needs_stockfish
 from tests.support.fake_engine import install
 
 FAST = Limit(nodes=3000)
+HELD = 300  # seconds a held search waits for what must come before it fails the test (never reached)
+
+
+class TogetherFirst:
+    """`Engine.analyse` (one process's search) made to hold its first `n` searches until all `n` are
+    searching at once: passing proves `n` processes searched together, with no timing to hope for."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+        from plylab.oracles.engine import Engine
+
+        self.barrier = threading.Barrier(n, timeout=HELD)
+        self.threads: list[str] = []
+        self._lock = threading.Lock()
+        analyse = Engine.analyse
+
+        def held(engine: Engine, board, limit):  # noqa: ANN001, ANN202
+            with self._lock:
+                self.threads.append(threading.current_thread().name)
+                first = len(self.threads) <= self.barrier.parties
+            if first:
+                self.barrier.wait()  # BrokenBarrierError (the test fails) if the others never come
+            return analyse(engine, board, limit)
+
+        monkeypatch.setattr(Engine, "analyse", held)
 
 
 def _decisions(games: int, plies: int) -> list[tuple[object, int]]:
@@ -39,10 +64,14 @@ def _decisions(games: int, plies: int) -> list[tuple[object, int]]:
 
 @pytest.mark.slow
 @needs_stockfish
-def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(tmp_path: Path) -> None:
+def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     decisions = _decisions(games=2, plies=12)
-    graded, started, pids = {}, {}, {}
+    graded, pids = {}, {}
     for size in (1, 2):
+        if size == 2:  # its first two searches run at once, in its two processes
+            together = TogetherFirst(monkeypatch, 2)
         oracle = EngineOracle(
             "chess", FAST, str(engine_path("stockfish")), EvalCache(tmp_path / f"c{size}.sqlite"), size=size
         )
@@ -50,28 +79,48 @@ def test_a_pool_of_two_grades_exactly_as_one_process_does_and_leaves_no_process(
             # every decision at once, as a run's games in flight ask: the pool's threads share them out
             futures = [oracle.executor.submit(oracle.grade, s, a) for s, a in decisions]
             graded[size] = [f.result().to_json() for f in futures]
-            started[size], pids[size] = oracle.pool.started, oracle.pool.pids()
+            pids[size] = oracle.pool.pids()
         finally:
             oracle.close()
-    assert started == {1: 1, 2: 2}  # two processes did search, each its share of the positions
+    assert len(pids[1]) == 1 and len(pids[2]) == 2  # two processes searched, the held two at once
+    assert all(t.startswith("stockfish grader") for t in together.threads)  # on the pool's threads
     assert graded[1] == graded[2]  # evaluations, best moves, lines and losses: identical
-    assert len(pids[2]) == 2 and not any(live(p) for p in pids[1] + pids[2])
+    assert not any(live(p) for p in pids[1] + pids[2])
 
 
 @pytest.mark.slow
 @needs_stockfish
-def test_a_position_two_threads_need_at_once_is_searched_once(tmp_path: Path) -> None:
-    """The grades of consecutive moves share a position (after the one, before the next)."""
+def test_a_position_two_threads_need_at_once_is_searched_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The grades of consecutive moves share a position (after the one, before the next). Each search
+    is held until the three other threads wait for it (no sleep: their waits are counted)."""
+    from concurrent.futures import Future
+
+    from plylab.oracles import engine as engine_mod
+
     [(state, action)] = _decisions(games=1, plies=1)
+    waiting = threading.Condition()
+    waits = [0]
+
+    class Counted(Future):  # the search in progress that a thread needing the same position waits for
+        def result(self, timeout=None):  # noqa: ANN001, ANN202
+            with waiting:
+                waits[0] += 1
+                waiting.notify_all()
+            return super().result(timeout)
+
+    monkeypatch.setattr(engine_mod, "Future", Counted)
     oracle = EngineOracle(
         "chess", FAST, str(engine_path("stockfish")), EvalCache(tmp_path / "c.sqlite"), size=4
     )
     searched: list[str] = []
     analyse = oracle.pool.analyse
 
-    def counting(board, limit):  # the pool's own search, counted
+    def counting(board, limit):  # the pool's own search, counted; held until the others wait for it
         searched.append(board.fen())
-        time.sleep(0.2)  # long enough for every thread to ask while the first searches
+        with waiting:
+            assert waiting.wait_for(lambda: waits[0] >= 3 * len(searched), timeout=HELD)
         return analyse(board, limit)
 
     oracle.pool.analyse = counting  # type: ignore[method-assign]
@@ -132,32 +181,39 @@ def test_a_run_grades_the_same_with_one_engine_or_three(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @needs_stockfish
-def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(tmp_path: Path) -> None:
-    """The session hands each move to the pool's threads: one game's positions are searched by
-    several processes (one process at a time, before)."""
+def test_a_run_grades_its_moves_in_the_pool_while_its_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session hands each move to the pool's threads and plays on: two of one game's positions
+    are searched at once (held until both are: with one grade at a time, as before, the second never
+    comes), on the pool's threads, and the grades are those of a pool of one."""
     import asyncio
 
     from plylab.harness.plan import single_plan
     from plylab.harness.session import play_game
     from plylab.oracles import engine as engine_mod
 
-    os.environ["PLYLAB_CACHE"] = str(tmp_path / "cache")  # nothing cached: every position searched
+    plan = single_plan("chess", "standard", "random", "random", 1, 3, None)
+    plan.matchups = [dataclasses.replace(m, score_limit="nodes=3000") for m in plan.matchups]
+    job = next(iter(plan.jobs()))
+    stockfish = str(engine_path("stockfish"))
+    grades, pids = {}, []
     try:
-        plan = single_plan("chess", "standard", "random", "random", 1, 3, None)
-        plan.matchups = [dataclasses.replace(m, score_limit="nodes=3000") for m in plan.matchups]
-        job = next(iter(plan.jobs()))
-        engine_mod._close_all()
-        engine_mod._POOLS[str(engine_path("stockfish"))] = engine_mod.EnginePool(
-            "stockfish", str(engine_path("stockfish")), size=3
-        )
-        record = asyncio.run(play_game(job))
-        pool = engine_mod._POOLS[str(engine_path("stockfish"))]
-        assert pool.started == 3
-        pids = pool.pids()
-        assert [m.grade is not None for m in record.moves] == [True] * len(record.moves)
+        for size in (1, 3):
+            # nothing cached: every position searched
+            monkeypatch.setenv("PLYLAB_CACHE", str(tmp_path / f"cache{size}"))
+            if size == 3:
+                together = TogetherFirst(monkeypatch, 2)
+            engine_mod._close_all()
+            engine_mod._POOLS[stockfish] = engine_mod.EnginePool("stockfish", stockfish, size=size)
+            record = asyncio.run(play_game(job))
+            pids += engine_mod._POOLS[stockfish].pids()
+            grades[size] = [m.grade for m in record.moves]
     finally:
         engine_mod._close_all()
-        del os.environ["PLYLAB_CACHE"]
+    assert len(grades[1]) > 1 and None not in grades[1]  # every move graded
+    assert grades[3] == grades[1]
+    assert len(together.threads) >= 2 and all(t.startswith("stockfish grader") for t in together.threads)
     assert pids and not any(live(p) for p in pids)
 
 

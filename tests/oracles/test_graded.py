@@ -49,6 +49,7 @@ def test_an_older_store_gains_the_graded_columns(tmp_path) -> None:
     conn = connect(path)
     conn.execute("ALTER TABLE moves DROP COLUMN loss")
     conn.execute("ALTER TABLE moves DROP COLUMN grade")
+    conn.execute("PRAGMA user_version=0")  # a store from before versions
     conn.close()
     names = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(moves)")}
     assert "grade" not in names and "loss" not in names

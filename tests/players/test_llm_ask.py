@@ -213,13 +213,90 @@ def test_a_stated_strategy_is_drawn_from_by_the_seed_and_stored() -> None:
 
 
 @pytest.mark.parametrize(
-    "reply, kind",
-    [('{"Fold": 1}', "unparseable"), ('{"Pass": -1, "Bet": 2}', "unparseable"), ("Pass", "unparseable")],
+    "reply",
+    [
+        '{"Fold": 1}',  # no such move
+        '{"Pass": -1, "Bet": 2}',  # negative
+        "Pass",  # no object
+        '{"Pass": NaN, "Bet": 1}',  # not a number
+        '{"Pass": Infinity, "Bet": 1}',
+        '{"Pass": 1e999, "Bet": 1}',  # JSON's overflow to infinity
+        '{"Pass": 1' + "0" * 400 + ', "Bet": 1}',  # an integer no float holds
+        '{"Pass": 0, "Bet": 0}',  # nothing to draw from
+        '{"Pass": true, "Bet": 0}',
+    ],
+    ids=["unknown", "negative", "no object", "nan", "infinity", "1e999", "10^400", "zero total", "bool"],
 )
-def test_an_unusable_strategy_is_a_failure(reply, kind) -> None:
+def test_an_unusable_strategy_is_a_failure(reply) -> None:
     player, turn = kuhn_turn("llm:model=local,output=distribution", reply)
     d = act(player, turn)
-    assert d.action is None and d.failure == kind
+    assert d.action is None and d.failure == "unparseable"
+
+
+def test_a_stated_strategy_whose_numbers_overflow_their_sum_is_half_and_half() -> None:
+    """`{"Pass": 1e308, "Bet": 1e308}` summed to infinity: every weight 0 and `ValueError: Total of
+    weights must be greater than zero` out of the run (issue 47 point 2). Divided by the largest
+    first, it is the strategy it says, and the note keeps the sum it gave."""
+    player, turn = kuhn_turn("llm:model=local,output=distribution", '{"Pass": 1e308, "Bet": 1e308}')
+    d = act(player, turn)
+    assert d.action in (0, 1) and d.failure is None
+    assert d.note["distribution"] == {"Pass": 0.5, "Bet": 0.5}
+    assert d.note["stated_sum"] == "more than 1.798e+308"  # strict JSON: no Infinity in the store
+
+
+def test_a_stated_strategy_not_summing_to_one_is_rescaled_and_says_so() -> None:
+    player, turn = kuhn_turn("llm:model=local,output=distribution", '{"Pass": 1, "Bet": 3}')
+    d = act(player, turn)
+    assert d.note["distribution"] == {"Pass": 0.25, "Bet": 0.75} and d.note["stated_sum"] == 4
+    player, turn = kuhn_turn("llm:model=local,output=distribution", '{"Pass": 0.25, "Bet": 0.75}')
+    assert "stated_sum" not in act(player, turn).note  # summing to 1: nothing to say
+
+
+@pytest.mark.slow
+def test_a_run_of_stated_strategies_that_overflow_or_fail_finishes_and_so_does_its_rerun(
+    cli, tmp_path, monkeypatch
+) -> None:
+    """The run died on the first such reply, and the cached reply killed every re-run: a store that
+    could never finish. Now an overflowing one is played, an unusable one is the model's failure
+    under its policy, and the same command again reads every reply back from the cache."""
+    replies = ['{"Pass": 1e308, "Bet": 1e308}', '{"Pass": NaN, "Bet": 1}', '{"Pass": -1, "Bet": 1}']
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("FAKE_BASE_URL", server.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        server.queue(*[Behaviour(text=replies[i % 3]) for i in range(60)])
+        store = tmp_path / "s.sqlite"
+        spec = "llm:model=openai-api/fake/m,output=distribution,on_failure=random"
+        args = ["run", "--game", "kuhn_poker", "--player", spec, "--opponent", "random", "--games", "6"]
+        first = cli(*args, "--store", str(store), "-q")
+        assert first.code == 0 and "6/6 games saved" in first.out, first.err
+        asked = len(server.requests)
+        again = cli(*args, "--store", str(store), "--run", "again", "-q")
+        assert again.code == 0 and "6/6 games saved" in again.out, again.err
+        assert len(server.requests) == asked  # every reply from the cache
+    conn = sqlite3.connect(store)
+    kinds = {r[0] for r in conn.execute("SELECT failure_kind FROM moves WHERE player LIKE 'llm%'")}
+    conn.close()
+    assert {None, "unparseable"} <= kinds
+
+
+@pytest.mark.slow
+def test_a_suite_run_of_stated_strategies_that_overflow_or_fail_finishes_and_so_does_its_rerun(
+    cli, tmp_path, monkeypatch
+) -> None:
+    """`suite run` died on `{"Pass": 1e308, "Bet": 1e308}` as `run` did, and on every re-run."""
+    suite = tmp_path / "k.jsonl"
+    assert cli("suite", "build", "k", "--game", "kuhn_poker", "-n", "4", "--out", str(suite)).code == 0
+    replies = ['{"Pass": 1e308, "Bet": 1e308}', '{"Pass": NaN, "Bet": 1}']
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("FAKE_BASE_URL", server.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        server.queue(*[Behaviour(text=replies[i % 2]) for i in range(8)])
+        args = ["suite", "run", str(suite), "--player", "llm:model=openai-api/fake/m,output=distribution"]
+        done = cli(*args, "--store", str(tmp_path / "s.sqlite"), "-q")
+        assert done.code == 0 and "4/4" in done.out, done.err
+        asked = len(server.requests)
+        again = cli(*args, "--store", str(tmp_path / "s.sqlite"), "-q")
+        assert again.code == 0 and len(server.requests) == asked, again.err
 
 
 def test_the_uniform_stated_strategy_has_openspiels_uniform_exploitability() -> None:

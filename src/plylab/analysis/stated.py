@@ -5,7 +5,7 @@ enough to ask at every information set of both seats (Kuhn poker has 12), those 
 behaviour strategy, and OpenSpiel's `exploitability` gives what a best response wins against it:
 a measure of the strategy the model says it plays, beside the empirical one its sampled moves give.
 An information set whose answer is unusable (no legal move, a provider failure) is played uniformly,
-and counted.
+and counted; one whose numbers do not sum to 1 is rescaled to, and named.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ class Stated:
     infosets: int
     uniform: int  # information sets whose answer was unusable, played uniformly
     strategy: dict[str, dict[int, float]]  # information state -> action -> probability
+    moves: dict[str, dict[int, str]]  # information state -> action -> its name there (the engine's)
+    rescaled: dict[str, float | str]  # information state -> the sum its answer gave, where it was not 1
 
 
 async def ask_every_infoset(player: LLMPlayer, game: GameDef, formulation: Formulation) -> Stated:
@@ -48,22 +50,34 @@ async def ask_every_infoset(player: LLMPlayer, game: GameDef, formulation: Formu
             f"at each, at most {MAX_INFOSETS}"
         )
     strategy: dict[str, dict[int, float]] = {}
+    moves: dict[str, dict[int, str]] = {}
+    rescaled: dict[str, float | str] = {}
     uniform = 0
     for key, state in zip(table.state_lookup, table.states, strict=True):
         seat = int(state.current_player())
         turn = Turn(game, formulation, state.clone(), seat, len(state.history()), f"stated:{key}")
-        stated = await player.stated(turn)
+        answer = await player.stated(turn)
         legal = state.legal_actions()
-        if stated is None:
+        if answer is None:
             uniform += 1
             stated = {a: 1.0 / len(legal) for a in legal}
+        else:
+            stated = answer.probs
+            if answer.rescaled:
+                rescaled[key] = answer.said
         probs = table.policy_for_key(key)
         probs[:] = 0.0
         for action, p in stated.items():
             probs[action] = p
         strategy[key] = stated
+        moves[key] = {a: state.action_to_string(seat, a) for a in legal}
     return Stated(
-        float(exploitability.exploitability(game.engine, table)), len(table.states), uniform, strategy
+        float(exploitability.exploitability(game.engine, table)),
+        len(table.states),
+        uniform,
+        strategy,
+        moves,
+        rescaled,
     )
 
 

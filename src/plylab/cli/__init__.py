@@ -8,17 +8,22 @@ User mistakes (UserError, click usage errors) become one line on stderr and exit
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
 import traceback
+from typing import TextIO, cast
 
 import typer
+import typer.main
 
 try:  # typer >= 0.17 vendors click; its exceptions live there
     from typer._click import exceptions as click_exc
+    from typer._click.utils import PacifyFlushWrapper
 except ImportError:  # pragma: no cover - older typer on real click
     from click import exceptions as click_exc  # type: ignore[no-redef]
+    from click.utils import PacifyFlushWrapper  # type: ignore[no-redef]
 
 from ..errors import UserError
 from ..printable import printable
@@ -111,14 +116,34 @@ def check_arguments(argv: list[str]) -> None:
             ) from None
 
 
+def _invoke(args: list[str]) -> int:
+    """Parse `args` and run the command, as typer's `main` does, minus what it does with Ctrl-C:
+    it returns exit code 130 for a KeyboardInterrupt, silently and indistinguishable from a
+    command's own 130 (an interrupted run, which has said its line), so a Ctrl-C while the
+    arguments were parsed or the command imported what it uses ended with nothing said. Here the
+    KeyboardInterrupt reaches `main`, which says the line the manual promises."""
+    try:
+        from typer._click.utils import _detect_program_name
+    except ImportError:  # pragma: no cover - older typer on real click
+        from click.utils import _detect_program_name
+
+    command = typer.main.get_command(app)
+    with command.make_context(_detect_program_name(), args) as ctx:
+        return int(command.invoke(ctx) or 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        check_arguments(sys.argv[1:] if argv is None else list(argv))
-        result = app(args=argv, standalone_mode=False)
-        return int(result or 0)
+        args = sys.argv[1:] if argv is None else list(argv)
+        check_arguments(args)
+        return _invoke(args)
     except UserError as exc:
         return _user_error(exc, str(exc))
     except OSError as exc:  # a path the system refuses (too long, a missing or read-only folder)
+        if exc.errno == errno.EPIPE and exc.filename is None:  # the reader went away (`| head`)
+            sys.stdout = cast(TextIO, PacifyFlushWrapper(sys.stdout))
+            sys.stderr = cast(TextIO, PacifyFlushWrapper(sys.stderr))
+            return 1
         if exc.filename is None:
             raise
         return _user_error(exc, f"cannot use '{shortened(exc.filename)}': {exc.strerror or exc}")
@@ -126,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         return _user_error(exc, "an argument nests too deeply to handle (a path of thousands of folders?)")
     except typer.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
+    except (typer.Abort, EOFError):
         print("plylab: interrupted", file=sys.stderr)
         return 130
     except click_exc.ClickException as exc:

@@ -15,6 +15,7 @@ from typing import Literal
 import typer
 
 from ..errors import UserError
+from ..words import count
 
 
 def stated(
@@ -29,7 +30,8 @@ def stated(
 ) -> None:
     """Ask the model's stated strategy (a probability over the legal moves) once at every information
     set and give its exact exploitability (OpenSpiel's, half the NashConv; the uniform policy in Kuhn
-    poker: 0.4583); an unusable answer is played uniformly and counted."""
+    poker: 0.4583); an unusable answer is played uniformly and counted, and one whose numbers do not sum
+    to 1 is rescaled to and named."""
     from ..analysis.equilibrium import GAMES, has_equilibrium
     from ..analysis.stated import stated_exploitability
     from ..games import get_game
@@ -64,6 +66,8 @@ def stated(
         "infosets": found.infosets,
         "uniform": found.uniform,
         "strategy": {k: {str(a): p for a, p in v.items()} for k, v in found.strategy.items()},
+        "moves": {k: {str(a): m for a, m in v.items()} for k, v in found.moves.items()},
+        "rescaled": found.rescaled,
     }
     if fmt == "json":
         print(json.dumps(result, indent=2))
@@ -73,12 +77,18 @@ def stated(
         f"{found.exploitability:.4f} ({found.infosets} information sets asked, {found.uniform} unusable "
         "answers played uniformly)"
     )
-    engine = definition.engine
-    for key, probs in found.strategy.items():  # the engine's names of actions: no seat's view
-        print(
-            f"  {key:<12} "
-            + "  ".join(f"{engine.action_to_string(0, a)}: {p:.3f}" for a, p in sorted(probs.items()))
-        )
+    if found.rescaled:
+        print(f"  {count(len(found.rescaled), 'answer')} did not sum to 1: divided by its sum (marked below)")
+    for key, probs in found.strategy.items():  # the engine's names of the moves at that state
+        names = found.moves[key]
+        total = found.rescaled.get(key)
+        given = "" if total is None else f"  (summed to {_number(total)}, rescaled)"
+        print(f"  {key:<12} " + "  ".join(f"{names[a]}: {p:.3f}" for a, p in sorted(probs.items())) + given)
+
+
+def _number(value: float | str) -> str:
+    """A stated sum as the table shows it (words where it overflowed a float)."""
+    return value if isinstance(value, str) else f"{value:.4g}"
 
 
 def register(app: typer.Typer) -> None:

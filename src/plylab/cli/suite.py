@@ -74,6 +74,8 @@ def build(
     from ..suites.kinds import is_clue
 
     check_name(name)
+    if limit.strip() and not is_clue(game):
+        _check_limit(game, limit)
     suite = (build_clue_suite if is_clue(game) else build_suite)(
         name,
         game,
@@ -92,6 +94,24 @@ def build(
     say(
         f"suite '{name}': {count(len(suite.positions), 'position')} of {suite.game} written to {path} ({suite.hash})"
     )
+
+
+def _check_limit(game: str, limit: str) -> None:
+    """`--limit` before any game is drawn: an engine's search limit, so refused for a game graded by an
+    exact table or an equilibrium (which take none); a chess engine's read as `--score` reads it."""
+    from ..games import get_game
+    from ..oracles.engine import parse_limit
+
+    truth = get_game(game).ground_truth
+    if truth is None:  # build_suite says why
+        return
+    if truth.kind != "engine":
+        raise UserError(
+            f"--limit '{limit}' is an engine's search limit; '{game}' is graded by its {truth.name}, "
+            "which takes none: leave --limit out"
+        )
+    if truth.chess:
+        parse_limit(limit, "--limit")
 
 
 def _bar(n: int, most: int, width: int = 30) -> str:

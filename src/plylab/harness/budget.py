@@ -126,7 +126,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         for flag, limit, _ in self._limits():
-            if limit is not None and limit < 0:
+            if limit is not None and not limit >= 0:  # NaN too: it compares false with every number
                 raise UserError(f"{flag} must be zero or more (got {limit})")
 
     def _limits(self) -> tuple[tuple[str, float | None, float], ...]:

@@ -150,14 +150,34 @@ SCHEMA += TEXTS_SCHEMA + keep_texts_trigger("moves")
 
 
 def connect(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
-    """Open (and create) a store with WAL, foreign keys and a busy timeout; its tables are made, and
-    an older store gains the columns added since (`create=False`: read-only, see `open_read_only`)."""
+    """Open (and create) a store with WAL, foreign keys and a busy timeout; a new store is made whole
+    (see `db.connect`), and an older one upgraded once (`create=False`: read-only, see `open_read_only`)."""
     return db.connect(path, create=create, setup=_setup)
 
 
 def _setup(conn: sqlite3.Connection) -> None:
-    conn.executescript(SCHEMA)
-    _add_columns(conn)
+    """Bring the store to `db.SCHEMA_VERSION`: nothing when it is there (the usual open), else its
+    tables made and an older store's columns added, the version written with them in one transaction
+    (a second process upgrading at once waits, then finds it done); a newer store is refused."""
+    if db.schema_version(conn) == db.SCHEMA_VERSION:
+        return
+    with transaction(conn):
+        if db.schema_version(conn) == db.SCHEMA_VERSION:
+            return
+        for statement in _statements(SCHEMA):
+            conn.execute(statement)
+        _add_columns(conn)
+        conn.execute(f"PRAGMA user_version={db.SCHEMA_VERSION}")
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The statements of an SQL script, one by one (a trigger whole): `executescript` would commit."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement
+            statement = ""
 
 
 # Columns added after stores were first written: a writer adds them to an older store once (readers

@@ -7,7 +7,9 @@ written as soon as it arrives (autocommit), so a process that dies mid-game lose
 Failed calls (time-outs, 5xx) are not cached: a resumed run asks again.
 
 Rows are untrusted on the way back: a stored reply is re-validated (and made safe: see
-`Reply`); one that cannot be read at all is a failed attempt of kind `bad_reply`, never a crash.
+`Reply`); one that cannot be read (a crash, an older version or a hand edit left it) is a miss, asked
+again and replaced, never a crash and never a failure that every re-run would meet again. A reply is
+validated the same way before it is stored, so what is stored reads back.
 
 Long texts (a reply, its reasoning, a prompt) are stored once (issue 15 point 7): the row refers
 to them by hash ({"$text": sha256}) in the `texts` table, and when the game is saved the move (or
@@ -34,7 +36,6 @@ from ..db import connect, transaction
 from ..jsontypes import JSONObject, JSONScalar
 from ..texts import TEXTS_SCHEMA, HomeReader, TextHome, long_text_hash, text_hash
 from .config import GenerateConfig
-from .failures import ModelError
 from .reply import Reply
 
 SCHEMA = (
@@ -125,6 +126,22 @@ def stored_text(conn: sqlite3.Connection, digest: str, homes: HomeReader | None)
     return text if isinstance(text, str) and text_hash(text) == digest else None
 
 
+def _tables(conn: sqlite3.Connection) -> None:
+    """The cache's tables, made with a new store file (so it appears whole: see `db.connect`)."""
+    conn.executescript(SCHEMA)
+
+
+def _readable(data: object) -> Reply | None:
+    """A stored reply as a `Reply` (cached, made safe as every Reply is), or None where it cannot be
+    one: not a JSON object (a row cut short), or a value `Reply` refuses."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Reply.model_validate({**data, "cached": True})
+    except (ValueError, TypeError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return None
+
+
 class ReplyCache(Protocol):
     """What a model call needs of a cache: a reply by key, and storing one (a `ResponseCache`, or a
     worker's view of one over Ray)."""
@@ -153,7 +170,7 @@ class ResponseCache:
     def open(cls, path: str | Path, *, homes: HomeReader | None = None) -> ResponseCache:
         """A cache with its own connection to the store at `path` (WAL, busy timeout); `homes` reads
         a text back from the saved move that holds it (the store's `harness.text_homes.text_at_home`)."""
-        return cls(connect(path), owned=True, homes=homes)
+        return cls(connect(path, setup=_tables), owned=True, homes=homes)
 
     def get(self, key: str) -> Reply | None:
         """The reply stored under `key`; None (a miss) when there is none or its texts are gone."""
@@ -166,22 +183,19 @@ class ResponseCache:
                     data[field] = stored_text(self.conn, digest, self._homes)
                     if data[field] is None:
                         row = None  # a text that cannot be had: ask again
-        if row is None:
+        reply = None if row is None else _readable(data)
+        if reply is None:  # none, its texts gone, or unreadable: asked again (and replaced by `put`)
             self.misses += 1
             return None
         self.hits += 1
-        try:
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-            data["cached"] = True
-            return Reply.model_validate(data)
-        except (ValueError, TypeError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
-            why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-            raise ModelError("bad_reply", f"the cached reply cannot be used ({why})") from None
+        return reply
 
     def put(self, key: str, request: CacheRequest, reply: Reply) -> None:
-        """Store a reply (its long texts, and the request's, once in `texts`), in one transaction."""
+        """Store a reply (its long texts, and the request's, once in `texts`), in one transaction; one
+        that would not read back as it is (see `_readable`) is not stored: the next run asks again."""
         body = reply.model_dump(mode="json", exclude={"cached"})
+        if _readable(_loads(_json_column(body))) != reply.model_copy(update={"cached": True}):
+            return
         messages = request.get("messages")
         row: dict[str, object] = dict(request)
         with self._lock, transaction(self.conn):

@@ -9,7 +9,7 @@ from .reply import Reply
 from .sanitize import safe_text
 
 # connection: the link broke mid-call (reset, closed); unreachable: no connection could be made;
-# bad_reply: an answer (or a cached one) that cannot be used at all.
+# bad_reply: an answer that cannot be used at all (a cached one that cannot is asked again instead).
 ErrorKind = Literal[
     "timeout", "rate_limit", "provider_error", "empty", "unreachable", "connection", "bad_reply"
 ]

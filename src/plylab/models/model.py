@@ -159,13 +159,13 @@ class Model:
         with `cached=True` and no call is made; a new reply is stored before it is returned.
         `config.timeout` bounds the whole call: every attempt, retry and back-off together.
         Raises ModelError (kind timeout | rate_limit | provider_error | empty | unreachable |
-        connection | bad_reply); a cached reply that cannot be read back is a `bad_reply`.
+        connection | bad_reply); a cached reply that cannot be read back is asked again.
         """
         cfg = self.defaults.merged(config)
         request = request_record(self.identity, messages, schema, cfg, cache_key)
         key = make_key(request) if cache is not None else None
         if cache is not None and key is not None:
-            hit = cache.get(key)  # raises ModelError(bad_reply) for a stored reply that cannot be used
+            hit = cache.get(key)  # None for a stored reply that cannot be used: asked again
             if hit is not None:
                 return _checked(hit)
         start = time.perf_counter()  # waiting for a permit counts, as it does for inspect's own cap

@@ -85,15 +85,17 @@ class Limit:
         return chess.engine.Limit(nodes=self.nodes, depth=self.depth)
 
 
-def parse_limit(text: str | None) -> Limit:
-    """`--score`'s engine limit: "" or "on" (the default, nodes=20000), "nodes=N", "depth=D", or both."""
+def parse_limit(text: str | None, option: str = "--score") -> Limit:
+    """An engine limit as `option` (`run --score`, `suite build --limit`) gives it: "" or "on" (the
+    default, nodes=20000), "nodes=N", "depth=D", or both; anything else one line naming `option`."""
     if text is None or text.strip() in ("", "on"):
         return Limit()
     try:
-        opts = bind(parse_spec(f"score:{text.strip()}", kind="--score"), LimitOptions, kind="--score")
+        opts = bind(parse_spec(f"score:{text.strip()}", kind=option), LimitOptions, kind=option)
     except (UserError, ValidationError):
         raise UserError(
-            f"--score '{text}' is not accepted; use on, off, nodes=N, depth=D or nodes=N,depth=D"
+            f"{option} '{text}' is not accepted; use on, off, nodes=N (1 to 100,000,000), "
+            "depth=D (1 to 99) or nodes=N,depth=D"
         ) from None
     assert isinstance(opts, LimitOptions)
     if opts.nodes is None and opts.depth is None:

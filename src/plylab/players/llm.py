@@ -42,10 +42,13 @@ drawn board, and the local text-only model, refuse the key with one line.
 
 from __future__ import annotations
 
+import math
 import random
 import re
+import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -320,9 +323,34 @@ def distribution_schema(labels: list[str]) -> JSONObject:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-def read_distribution(text: str, turn: Turn) -> dict[int, float]:
-    """A reply's stated strategy: legal action -> probability (normalised; legal moves it leaves
-    out get 0). ParseError where it is no JSON object of non-negative numbers over legal moves."""
+@dataclass(frozen=True)
+class Strategy:
+    """A stated strategy as read: a probability for every legal move (finite, summing to 1), and the
+    sum the reply gave its numbers (1 unless they were rescaled; infinite where it overflowed)."""
+
+    probs: dict[int, float]
+    stated_sum: float
+
+    @property
+    def rescaled(self) -> bool:
+        """The reply's numbers did not sum to 1: the probabilities are them divided by their sum."""
+        return not math.isclose(self.stated_sum, 1.0, rel_tol=0.0, abs_tol=1e-6)
+
+    @property
+    def said(self) -> float | str:
+        """The sum as JSON keeps it (strict JSON has no infinity): a number, or where it overflowed
+        a float, the words that say so."""
+        return self.stated_sum if math.isfinite(self.stated_sum) else OVERFLOWED
+
+
+OVERFLOWED = f"more than {sys.float_info.max:.4g}"
+
+
+def read_distribution(text: str, turn: Turn) -> Strategy:
+    """A reply's stated strategy over the legal moves (legal moves it leaves out get 0), rescaled to sum
+    to 1 without overflow (`{"Pass": 1e308, "Bet": 1e308}` is half and half). ParseError where it is
+    no JSON object of finite non-negative numbers over legal moves, or its numbers are all 0: the
+    model's failure, never a crash when the move is drawn from it."""
     body = text.strip()
     fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
     body = fenced.group(1) if fenced else body
@@ -333,16 +361,33 @@ def read_distribution(text: str, turn: Turn) -> dict[int, float]:
         obj = None
     if not isinstance(obj, dict) or not obj:
         raise ParseError("the reply is not a JSON object of moves and probabilities")
-    stated: dict[int, float] = {}
+    named: list[tuple[int, float]] = []
     for key, value in obj.items():
         action = turn.formulation.parse_action(turn.state, key)  # an illegal move is the model's failure
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-            raise ParseError(f"the probability of '{key}' is not a non-negative number")
-        stated[action] = stated.get(action, 0.0) + float(value)
-    total = sum(stated.values())
-    if total <= 0:
+        number = _finite(value)
+        if number is None or number < 0:
+            raise ParseError(f"the probability of '{key}' is not a finite non-negative number")
+        named.append((action, number))
+    top = max(number for _, number in named)
+    if top == 0:
         raise ParseError("the probabilities sum to 0")
-    return {a: stated.get(a, 0.0) / total for a in turn.state.legal_actions()}
+    scaled: dict[int, float] = {}
+    for action, number in named:  # each divided by the largest first: no sum can overflow
+        scaled[action] = scaled.get(action, 0.0) + number / top
+    total = math.fsum(scaled.values())
+    probs = {a: scaled.get(a, 0.0) / total for a in turn.state.legal_actions()}
+    return Strategy(probs, top * total)
+
+
+def _finite(value: object) -> float | None:
+    """A JSON number as a finite float; None for anything else (a bool, NaN, an infinity, 10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def extract_answer(text: str, output: str, prompt: str = "line") -> tuple[str, str | None]:
@@ -408,7 +453,7 @@ class LLMPlayer(Player[LLMOptions]):
     )
     uses_model = True
     _deadline: float | None = None  # monotonic time by which the current move must be decided
-    stated_last: dict[int, float] | None = None  # output=distribution: the last strategy read
+    stated_last: Strategy | None = None  # output=distribution: the last strategy read
     _image: str | None = None  # view=image: the current position's PNG, as a data URI
 
     @classmethod
@@ -493,13 +538,17 @@ class LLMPlayer(Player[LLMOptions]):
             return self._failed(turn, attempts)
         if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
             name = turn.formulation.action_label
-            stated = {name(turn.state, a): p for a, p in self.stated_last.items()}
+            probs = self.stated_last.probs
+            stated = {name(turn.state, a): p for a, p in probs.items()}
             # by engine action too: the report prices the distribution against the move's grade
-            by_action = {str(a): p for a, p in self.stated_last.items()}
-            return Decision(action, attempts, note={"distribution": stated, "by_action": by_action})
+            by_action = {str(a): p for a, p in probs.items()}
+            note: dict[str, object] = {"distribution": stated, "by_action": by_action}
+            if self.stated_last.rescaled:  # what the reply said, where it did not sum to 1
+                note["stated_sum"] = self.stated_last.said
+            return Decision(action, attempts, note=note)
         return Decision(action, attempts)
 
-    async def stated(self, turn: Turn) -> dict[int, float] | None:
+    async def stated(self, turn: Turn) -> Strategy | None:
         """The strategy stated at `turn` (`output=distribution`), asked once (with the re-asks the
         keys allow); None where no usable one came. For the stated strategy's exploitability."""
         decision = await self.act(turn)
@@ -628,8 +677,8 @@ class LLMPlayer(Player[LLMOptions]):
             if o.output == "distribution":
                 self.stated_last = read_distribution(reply, turn)
                 weights = random.Random(call_seed(self.seed, turn.ply, "distribution"))
-                moves = list(self.stated_last)
-                return attempt, weights.choices(moves, [self.stated_last[a] for a in moves])[0]
+                probs = self.stated_last.probs
+                return attempt, weights.choices(list(probs), list(probs.values()))[0]
             answer, _ = extract_answer(reply, o.output, self.prompt)  # a JSON "reasoning" stays in the reply
             return attempt, turn.formulation.parse_action(turn.state, answer)
         except ParseError as err:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
+from ..db import blank
 from ..errors import UserError
 from ..games import Formulation, GameDef, get_game
 from ..harness.forecast import Forecast, model_of
@@ -395,7 +396,7 @@ class SuiteStudy:
         """The store as the forecast reads it: as `plylab run`'s forecast (`harness.store.StoreView`),
         what cannot be read (none yet, an empty file) has taught it nothing, and the run's own
         opening, the games' `Store`'s, makes it a store or refuses it in one line."""
-        if not store_path.exists():
+        if not store_path.exists() or blank(store_path):  # a blank file is made a store by the run
             return None
         try:
             return SuiteStore(store_path, create=False)
