@@ -104,6 +104,7 @@ def connect(
     return conn
 
 
+DEFAULT_STORE = Path("results/plylab.sqlite")  # where a command reads and writes without --store
 SQLITE_MAGIC = b"SQLite format 3\x00"
 REQUIRED = {
     "runs": {"id", "name", "kind", "seed", "plan", "status"},

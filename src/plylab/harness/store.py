@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .. import db
+from ..db import DEFAULT_STORE as DEFAULT_STORE
 from ..db import REQUIRED as REQUIRED  # the file's opening and reading rules, re-exported from their home
 from ..db import SQLITE_MAGIC as SQLITE_MAGIC
 from ..db import check_before_writing as check_before_writing
@@ -65,8 +66,6 @@ from .rows import (
     rows_of,
 )
 from .text_homes import hand_over, keep_texts_trigger
-
-DEFAULT_STORE = Path("results/plylab.sqlite")
 
 # Who plays a run: the driver's claim (harness/driver.py), so two processes never play one run.
 LEASES = """CREATE TABLE IF NOT EXISTS run_leases (
