@@ -1,6 +1,6 @@
 """Ground truth built before a run's progress bar starts, in sight. An equilibrium not yet cached takes
 tens of seconds to solve (Leduc poker: about a minute on two busy cores), so it is said and shown as it
-is built, once, instead of running silently behind a bar at 0 games (`harness.ground_truth` says which)."""
+is built, once, instead of running silently behind a bar at 0 games (`harness.grading` says which)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def build_equilibria(games: Iterable[str], *, quiet: bool = False) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-    from ..harness.ground_truth import build_equilibrium, unbuilt_equilibria
+    from ..harness.grading import build_equilibrium, unbuilt_equilibria
 
     for game in unbuilt_equilibria(games):
         console = Console(stderr=True)

@@ -55,7 +55,7 @@ def run(
     once the next one would exceed it, games in flight finish, and the run is marked stopped; the
     same command with a larger budget resumes it. Ctrl-C or SIGTERM stops at once, keeping every saved game.
     """
-    from ..harness.ground_truth import oracle_games, scored  # here, not above: `plylab --help` stays fast
+    from ..harness.grading import oracle_games, scored  # here, not above: `plylab --help` stays fast
     from ..harness.runner import PlanStudy
 
     if parallel is not None:

@@ -1,4 +1,4 @@
-"""What a plan asks of its games' ground truth, settled before it plays.
+"""How a plan's moves are graded, settled before it plays.
 
 `--score` once for the whole plan: `on` (each game graded by its own truth, an engine at its default
 limit), `off` (no move graded), or one engine's search limit, which only the engine that reads it
