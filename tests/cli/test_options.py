@@ -14,7 +14,12 @@ from plylab.cli import options as o
 
 PLAYING = ["--store", "--concurrency", "--backend", "--address", "--quiet", "--dry-run"]
 LIMITS = ["--max-calls", "--max-tokens", "--max-cost"]
-COMMANDS = {("run",): PLAYING + LIMITS, ("paper", "run"): PLAYING + LIMITS, ("learn",): PLAYING}
+COMMANDS = {
+    ("run",): PLAYING + LIMITS,
+    ("paper", "run"): PLAYING + LIMITS,
+    ("learn",): PLAYING,
+    ("suite", "run"): PLAYING,
+}
 
 
 def listed(path: tuple[str, ...]) -> list[tuple[str, str]]:
