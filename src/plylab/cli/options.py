@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 import typer
 
 from ..db import DEFAULT_STORE
-from ._study import play
+from . import _study
 
 if TYPE_CHECKING:
     from ..harness.backends import ExecOptions
@@ -95,7 +95,7 @@ class Playing:
     ) -> None:
         """The forecast line, then the study played (`cli._study.play`); `options`: the executor's,
         by default these flags' own."""
-        play(
+        _study.play(
             study,
             self.store,
             options=options or self.exec_options(),
