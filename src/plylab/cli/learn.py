@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import typer
 
-from ..db import DEFAULT_STORE
 from ..errors import UserError
 from . import options as o
-from ._study import naming_only, play
+from ._study import naming_only
 
 
+@o.grouped
 def learn(
     game: str = typer.Option(..., "--game", help="game name (see `plylab games`)"),
     player: str | None = typer.Option(
@@ -24,7 +26,6 @@ def learn(
     learn_games: int = typer.Option(20, "--learn-games", help="games per learning phase"),
     eval_games: int = typer.Option(50, "--eval-games", help="games per evaluation (memory frozen)"),
     seed: o.Seed = 0,
-    store: o.Store = DEFAULT_STORE,  # memories go beside it
     formulation: str = typer.Option("standard", "--formulation", help="rule formulation of the game"),
     run_name: str | None = typer.Option(
         None, "--run", help="experiment name (default: derived from the command)"
@@ -33,21 +34,20 @@ def learn(
     reference: str | None = typer.Option(
         None, "--reference", help="memory-free reference player, e.g. llm:model=local"
     ),
-    concurrency: o.Concurrency = 1,  # evaluation games; a learning phase plays in order
     parallel: o.Parallel = None,
-    backend: o.Backend = "local",
-    address: o.Address = None,
-    quiet: o.Quiet = False,
-    dry_run: o.DryRun = False,
+    *,
+    playing: o.Playing,  # memories go beside the store; --concurrency: evaluation games (a learning phase plays in order)
 ) -> None:
     """Run the learning protocol; re-running the same command resumes to exactly the same memory.
     Ctrl-C or SIGTERM stops at once, keeping every saved game."""
-    from ..learning import Experiment, Learner
+    from ..learning import Experiment
 
     learner_spec = player or agent
     if learner_spec is None:
         raise UserError("missing --player (the learning agent, e.g. reaper:model=local)")
-    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
+    if parallel is not None:
+        playing = dataclasses.replace(playing, concurrency=parallel)
+    with naming_only(playing.dry_run):  # a dry run names its models: no API key read, no server asked
         exp = Experiment(
             game,
             formulation,
@@ -61,15 +61,8 @@ def learn(
             run_name or name,
             reference,
         )
-        learner = Learner(
-            exp,
-            store,
-            concurrency=parallel or concurrency,
-            progress=not quiet,
-            backend=backend,
-            address=address,
-        )
-    play(learner, store, options=learner.exec_options, backend=backend, quiet=quiet, dry_run=dry_run)
+        learner = playing.learner(exp)
+    playing.play(learner, learner.exec_options)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -15,11 +14,9 @@ from ..db import DEFAULT_STORE
 from ..errors import UserError
 from ..printable import printable
 from . import options as o
-from ._study import naming_only, play
+from ._study import naming_only
 
 if TYPE_CHECKING:
-    from ..harness.backends import ExecOptions
-    from ..harness.study import Job, Result, StoreT, Study
     from ..paper.plan import Options
     from ..paper.protocols import Protocol
 
@@ -84,6 +81,7 @@ def list_(fmt: Literal["table", "json", "markdown"] = typer.Option("table", "--f
 
 
 @paper_app.command("run")
+@o.grouped
 def run(
     table: str = typer.Argument(
         ..., help="table2 ... table14, fig4, fig5, fig6, clue-accuracy ... (see `plylab paper list`)"
@@ -116,18 +114,12 @@ def run(
         None, "--eval-games", help="figures: games per evaluation (paper: 50)"
     ),
     seed: o.Seed = 0,
-    store: o.Store = DEFAULT_STORE,
     run_name: str | None = typer.Option(
         None, "--run", help="run name (default paper/<table>/<model>; give it to `paper report --run` too)"
     ),
-    concurrency: o.Concurrency = 1,
-    backend: o.Backend = "local",
-    address: o.Address = None,
-    max_calls: o.MaxCalls = None,  # tables only
-    max_tokens: o.MaxTokens = None,
-    max_cost: o.MaxCost = None,
-    quiet: o.Quiet = False,
-    dry_run: o.DryRun = False,
+    *,
+    playing: o.Playing,
+    limits: o.Limits,  # tables only
 ) -> None:
     """Play exactly the paper's protocol for TABLE into the store; re-running the same command resumes it."""
     from ..paper.plan import Options
@@ -135,6 +127,34 @@ def run(
 
     p = get_protocol(table)
     models = list(model or [])
+    sizes = (runs, epochs, learn_games, eval_games)
+    _check(p, table, models, references, sizes, limits)
+    with naming_only(playing.dry_run):  # a dry run names its models: no API key read, no server asked
+        if p.kind == "clue":
+            if player_options:
+                raise UserError(
+                    "--player-options is for PlyBench tables and figures; the Clue study seats take none"
+                )
+            _run_clue(p, models, games, seed, playing)
+            return
+        if len(models) > 1:
+            raise UserError(f"{table} takes one --model per run (got {len(models)})")
+        opts = Options(models[0] if models else "", games, seed, player_options, *sizes)
+        if p.kind == "learn":
+            _run_learn(p, opts, playing, run_name)
+            return
+        _run_tables(p, opts, references, playing, run_name, limits)
+
+
+def _check(
+    p: Protocol,
+    table: str,
+    models: list[str],
+    references: bool,
+    sizes: tuple[int | None, ...],
+    limits: o.Limits,
+) -> None:
+    """The flags `paper run TABLE` takes: what the protocol's kind (a table, a figure, Clue) plays."""
     if any(not m.strip() for m in models):
         raise UserError("--model is empty; give a model name, e.g. local or openai/gpt-5-nano")
     if p.kind != "play" and references:
@@ -143,62 +163,19 @@ def run(
         raise UserError(
             "give --model M (e.g. local), or --references for the classic reference rows of a table"
         )
-    if p.kind != "learn" and any(v is not None for v in (runs, epochs, learn_games, eval_games)):
+    if p.kind != "learn" and any(v is not None for v in sizes):
         raise UserError(
             f"--runs/--epochs/--learn-games/--eval-games are for figures (fig4, fig5, fig6), not {table}"
         )
-    budgeted = any(v is not None for v in (max_calls, max_tokens, max_cost))
-    if budgeted and p.kind != "play":
+    if limits.given and p.kind != "play":
         raise UserError(
             f"--max-calls/--max-tokens/--max-cost apply to table runs; {table} is not one (cap it with --games/--runs)"
         )
-    where = _Where(store, run_name, concurrency, backend, address, quiet, dry_run)
-    with naming_only(dry_run):  # a dry run names its models: no API key read, no server asked
-        if p.kind == "clue":
-            if player_options:
-                raise UserError(
-                    "--player-options is for PlyBench tables and figures; the Clue study seats take none"
-                )
-            _run_clue(p, models, games, seed, where)
-            return
-        if len(models) > 1:
-            raise UserError(f"{table} takes one --model per run (got {len(models)})")
-        opts = Options(
-            models[0] if models else "", games, seed, player_options, runs, epochs, learn_games, eval_games
-        )
-        if p.kind == "learn":
-            _run_learn(p, opts, where)
-            return
-        _run_tables(p, opts, references, where, (max_calls, max_tokens, max_cost))
-
-
-@dataclass(frozen=True)
-class _Where:
-    """Where and how a paper run plays (the flags shared with `plylab run`)."""
-
-    store: Path
-    run_name: str | None
-    concurrency: int
-    backend: str
-    address: str | None
-    quiet: bool
-    dry_run: bool
-
-    def play(self, study: Study[StoreT, Job, Result], options: ExecOptions | None = None) -> None:
-        from ..harness.driver import exec_options
-
-        options = options or exec_options(self.store, concurrency=self.concurrency, address=self.address)
-        play(study, self.store, options=options, backend=self.backend, quiet=self.quiet, dry_run=self.dry_run)
 
 
 def _run_tables(
-    p: Protocol,
-    opts: Options,
-    references: bool,
-    w: _Where,
-    limits: tuple[int | None, int | None, float | None],
+    p: Protocol, opts: Options, references: bool, playing: o.Playing, run_name: str | None, limits: o.Limits
 ) -> None:
-    from ..harness.budget import Budget
     from ..harness.runner import PlanStudy
     from ..paper.plan import play_plan, reference_plan
     from ..paper.published import token_figures
@@ -206,59 +183,50 @@ def _run_tables(
     plans = []
     if opts.model:
         plan = play_plan(p, opts)
-        if w.run_name:
-            plan.name = w.run_name
+        if run_name:
+            plan.name = run_name
         plans.append((plan, True))
     if references:
         plans.append((reference_plan(p, opts.games, opts.seed), False))
-    for plan, budgeted in plans:
-        budget = Budget(*limits)  # a fresh one per run: each run spends its own
-        w.play(PlanStudy(plan, budget if budgeted and budget.limited else None, paper=token_figures(p.name)))
-    if w.dry_run:
+    for plan, budgeted in plans:  # a fresh budget per run: each run spends its own
+        playing.play(PlanStudy(plan, limits.budget() if budgeted else None, paper=token_figures(p.name)))
+    if playing.dry_run:
         return
     dev = opts.deviations(p)
     typer.echo(
-        f"report: plylab paper report {p.name} --store {quote(str(w.store))}"
-        + (f" --run {quote(w.run_name)}" if w.run_name else "")
+        f"report: plylab paper report {p.name} --store {quote(str(playing.store))}"
+        + (f" --run {quote(run_name)}" if run_name else "")
         + (f"  (deviations: {'; '.join(dev)})" if dev else "")
     )
 
 
-def _run_learn(p: Protocol, opts: Options, w: _Where) -> None:
+def _run_learn(p: Protocol, opts: Options, playing: o.Playing, run_name: str | None) -> None:
     from dataclasses import replace
 
-    from ..learning import Learner
     from ..paper.plan import learning_experiments
 
     for exp in learning_experiments(p, opts):
-        if w.run_name:
-            exp = replace(exp, name=f"{w.run_name}/{(exp.name or '').rsplit('/', 1)[-1]}")
-        learner = Learner(
-            exp,
-            w.store,
-            concurrency=w.concurrency,
-            progress=not w.quiet,
-            backend=w.backend,
-            address=w.address,
-        )
-        w.play(learner, learner.exec_options)
-    if w.dry_run:
+        if run_name:
+            exp = replace(exp, name=f"{run_name}/{(exp.name or '').rsplit('/', 1)[-1]}")
+        learner = playing.learner(exp)
+        playing.play(learner, learner.exec_options)
+    if playing.dry_run:
         return
     typer.echo(
-        f"report: plylab paper report {p.name} --store {quote(str(w.store))} --plot figures/"
-        + (f" --run {quote(w.run_name)}" if w.run_name else "")
+        f"report: plylab paper report {p.name} --store {quote(str(playing.store))} --plot figures/"
+        + (f" --run {quote(run_name)}" if run_name else "")
     )
 
 
-def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, w: _Where) -> None:
+def _run_clue(p: Protocol, models: list[str], games: int | None, seed: int, playing: o.Playing) -> None:
     from ..clue.study import ClueStudy
     from ..paper.plan import clue_plans
 
-    for plan in clue_plans(p, models, games, seed, w.concurrency):
-        w.play(ClueStudy(plan))  # Ctrl-C in one condition ends the command (130): the next never starts
-    if w.dry_run:
+    for plan in clue_plans(p, models, games, seed, playing.concurrency):
+        playing.play(ClueStudy(plan))  # Ctrl-C in one condition ends the command (130): the next never starts
+    if playing.dry_run:
         return
-    typer.echo(f"report: plylab paper report {p.name} --store {quote(str(w.store))}")
+    typer.echo(f"report: plylab paper report {p.name} --store {quote(str(playing.store))}")
 
 
 @paper_app.command("report")

@@ -161,11 +161,12 @@ def solve(
     from ..games import get_game
 
     definition = get_game(game)
-    from . import _equilibrium
+    from ..analysis.equilibrium_value import hidden, solved
+    from ._equilibrium import as_text as solved_text
 
-    if _equilibrium.hidden(definition):  # hidden information: the equilibrium, not minimax
-        found = _equilibrium.analysis(definition, moves)
-        print(json.dumps(found.to_json(), indent=2) if fmt == "json" else _equilibrium.as_text(found))
+    if hidden(definition):  # hidden information: the equilibrium, not minimax
+        found = solved(definition, moves)
+        print(json.dumps(found.to_json(), indent=2) if fmt == "json" else solved_text(found))
         return
     from ..oracles.uci import maps
 

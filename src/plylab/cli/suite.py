@@ -11,7 +11,7 @@ from ..db import DEFAULT_STORE
 from ..errors import UserError
 from ..words import count
 from . import options as o
-from ._study import play, say
+from ._study import say
 
 if TYPE_CHECKING:
     from ..suites.file import Suite
@@ -178,12 +178,12 @@ def _deduction_histograms(s: Suite) -> list[str]:
 
 
 @suite_app.command("run")
+@o.grouped
 def run(
     suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) or path"),
     player: list[str] | None = typer.Option(
         None, "--player", "-p", help="player spec (repeat for more players)"
     ),
-    store: o.Store = DEFAULT_STORE,
     until: str | None = typer.Option(
         None, "--until", help="width=W: stop once every player's optimal-rate interval is narrower than W"
     ),
@@ -193,14 +193,10 @@ def run(
         help="answers per position and player, each with its own seed (for players that sample: "
         "an LLM at temperature, epsilon-optimal, MCTS); 1 is one call per position",
     ),
-    concurrency: o.Concurrency = 1,
-    backend: o.Backend = "local",
-    address: o.Address = None,
-    quiet: o.Quiet = False,
-    dry_run: o.DryRun = False,
+    *,
+    playing: o.Playing,
 ) -> None:
     """Ask every player every position, one call each; cached, and resumable by the same command."""
-    from ..harness.driver import exec_options
     from ..suites.file import read_suite
     from ..suites.study import SuiteStudy
 
@@ -211,8 +207,7 @@ def run(
     width = None if until is None else parse_until(until)
     s, _ = read_suite(suite)
     study = SuiteStudy(s, list(player), until=width, repeats=repeats)
-    options = exec_options(store, concurrency=concurrency, address=address)
-    play(study, store, options=options, backend=backend, quiet=quiet, dry_run=dry_run, stderr=True)
+    playing.play(study, stderr=True)
 
 
 @suite_app.command("report")
