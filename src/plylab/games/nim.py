@@ -125,6 +125,8 @@ def plural(n: int, word: str) -> str:
 class Piles(FixedLabels):
     """Shared by the Nim formulations: a move names one of the piles and a positive amount."""
 
+    order_actions = False  # listed in the engine's order (amount, then pile), as plybench lists Nim
+
     move_format: ClassVar[str]  # label with {thing} and {amount}
     names: ClassVar[tuple[str, ...] | None] = None  # names of the things; None = numbers from 1
     # Lenient reply form: groups 'thing' (a number or a name from `things`) and 'amount'.

@@ -107,7 +107,7 @@ class Relabel(FixedLabels[RelabelOptions]):
         lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
         if not state.is_terminal():
             legend = ", ".join(
-                f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions()
+                f"{word} ({self.inner.action_label(state, a)})" for word, a in self.legal_labels(state).items()
             )
             lines.append(self.disguise(f"{LEGAL_LINE}{legend}"))
         lines.append(self.disguise(turn_line(self, state)))
