@@ -9,7 +9,9 @@ and formulation, the listing sorted by name unless it is one of plybench's engin
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
 
 import pytest
 
@@ -18,6 +20,7 @@ from plylab.games.tic_tac_toe import magic_numbers
 from plylab.players import Turn
 from plylab.players.llm import build_prompt
 from tests.games.test_formulations import MAGIC_INSTANCES, specs
+from tests.support.fake_openai_server import FakeOpenAIServer
 from tests.support.games import past_chance
 from tests.support.plybench import SKIP, in_plybench
 
@@ -135,7 +138,9 @@ def listing_cases() -> list[tuple[str, str]]:
 
 # The formulations whose moves are listed in the engine's order, as plybench lists Nim and Connect
 # Four: their names spell the order out (amount then pile; the column). Every other is sorted by name.
-ENGINE_ORDER = {("nim", s) for s in ("standard", "hidden", "inverse", "story")} | {("connect_four", "standard")}
+ENGINE_ORDER = {("nim", s) for s in ("standard", "hidden", "inverse", "story")} | {
+    ("connect_four", "standard")
+}
 
 
 @pytest.mark.parametrize(("game_name", "spec"), listing_cases())
@@ -183,7 +188,9 @@ def test_a_magic_square_lists_the_same_words_under_each_of_its_symmetries(shift:
         assert len(listings) == 1, listings
 
 
-@pytest.mark.parametrize("spec", ["magic_square", "magic_square_plus5", "story", "magic_square:symmetry=3,shift=7"])
+@pytest.mark.parametrize(
+    "spec", ["magic_square", "magic_square_plus5", "story", "magic_square:symmetry=3,shift=7"]
+)
 def test_the_prompt_lists_a_disguise_by_name_not_by_cell(spec: str) -> None:
     game = get_game("tic_tac_toe")
     f = game.formulation(spec)
@@ -193,3 +200,38 @@ def test_the_prompt_lists_a_disguise_by_name_not_by_cell(spec: str) -> None:
     listed = [line[2:] for line in prompt.split("Legal moves:\n", 1)[1].split("\n\n")[0].splitlines()]
     cells = [f.action_label(state, a) for a in range(9)]
     assert listed == sorted(cells) and listed != cells
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch):
+    with FakeOpenAIServer() as srv:
+        monkeypatch.setenv("FAKE_BASE_URL", srv.url)
+        monkeypatch.setenv("FAKE_API_KEY", "sk-fake")
+        yield srv
+
+
+def test_a_new_run_records_the_sorted_listing_and_asks_with_it(cli, server, tmp_path) -> None:
+    """The model is asked with the moves sorted, and the run records it (`llm_listing`), so a run
+    stored before (engine order) resumes with its own prompts: tests/players/test_llm_prompt.py."""
+    store = tmp_path / "s.sqlite"
+    args = ["run", "--game", "tic_tac_toe", "--formulation", "magic_square", "--player"]
+    res = cli(
+        *args,
+        "llm:model=openai-api/fake/m",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--store",
+        str(store),
+        "-q",
+    )
+    assert res.code == 0, res.err
+    asked = [m["content"] for r in server.requests for m in r["messages"] if m["role"] == "user"]
+    assert asked
+    for prompt in asked:
+        listed = [line[2:] for line in prompt.split("Legal moves:\n", 1)[1].split("\n\n")[0].splitlines()]
+        assert listed == sorted(listed)
+    assert "2\n- 7\n- 6" not in asked[0]  # the Lo Shu square's first row, read in cell order
+    plan = json.loads(sqlite3.connect(store).execute("SELECT plan FROM runs").fetchone()[0])
+    assert plan["llm_listing"] == "sorted"

@@ -107,7 +107,8 @@ class Relabel(FixedLabels[RelabelOptions]):
         lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
         if not state.is_terminal():
             legend = ", ".join(
-                f"{word} ({self.inner.action_label(state, a)})" for word, a in self.legal_labels(state).items()
+                f"{word} ({self.inner.action_label(state, a)})"
+                for word, a in self.legal_labels(state).items()
             )
             lines.append(self.disguise(f"{LEGAL_LINE}{legend}"))
         lines.append(self.disguise(turn_line(self, state)))

@@ -476,6 +476,9 @@ class LLMPlayer(Player[LLMOptions]):
     async def _decide(self, turn: Turn) -> Decision:
         o = self.options
         legal = turn.formulation.legal_labels(turn.state)
+        if self.context.llm_listing == "engine":  # a run stored before the sort resumes as it was asked
+            engine = {a: i for i, a in enumerate(turn.state.legal_actions())}
+            legal = dict(sorted(legal.items(), key=lambda item: engine[item[1]]))
         labels = list(legal)
         schema = None
         if o.output in JSON_OUTPUTS:
