@@ -94,6 +94,11 @@ class Formulation(ABC, Generic[OptionsT]):
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
 
+    def title(self) -> str:
+        """The game's name as this surface gives it (the human screen's heading): the game's own title.
+        A surface that never names the game (an obfuscation) gives one of its own, so no screen does."""
+        return self.game.title
+
     def legal_labels(self, state: pyspiel.State) -> dict[str, int]:
         """Name -> action of every legal move, in the order they are listed (`order_actions`)."""
         return self.listed({self.action_label(state, a): a for a in state.legal_actions()})

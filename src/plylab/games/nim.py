@@ -211,6 +211,10 @@ class Hidden(Piles):
 
     name = "hidden"
     move_format = "bulb {thing}, dim {amount}"
+
+    def title(self) -> str:
+        return "Dimming the lights"
+
     move_pattern = r"bulb\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
@@ -235,6 +239,10 @@ class Inverse(Piles):
 
     name = "inverse"
     move_format = "pile {thing}, add {amount}"
+
+    def title(self) -> str:
+        return "Filling the piles"
+
     move_pattern = r"pile\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
@@ -265,6 +273,9 @@ class Story(Piles):
     name = "story"
     names = ("Ada", "Bram", "Cleo", "Dax", "Eli", "Fern", "Gus", "Hana", "Ivo", "Juno", "Kai", "Lena")
     move_format = "move {thing} {amount}"
+
+    def title(self) -> str:
+        return "Fleeing the danger"
 
     @property
     def move_pattern(self) -> str:  # type: ignore[override]
