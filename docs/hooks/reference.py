@@ -256,6 +256,7 @@ def prompts_page() -> str:
     from plylab.games import GAMES
     from plylab.players.base import Turn
     from plylab.players.llm import build_prompt, move_schema, retry_prompt
+    from plylab.seeds import LLM_PROMPT
 
     game = GAMES.get("tic_tac_toe")
     out = [
@@ -263,14 +264,17 @@ def prompts_page() -> str:
         GENERATED,
         "What an `llm` player sends for the first move of tic-tac-toe, word for word, built by the player's "
         "own functions. A move is one user message; a JSON answer is also constrained by the schema shown "
-        "(where the provider takes one). [How the model is asked](../model.md) explains each form.\n",
+        "(where the provider takes one). The legal moves are listed sorted by name, as the paper's code "
+        "lists them, so a disguise's order says nothing of the board it hides. [How the model is "
+        "asked](../model.md) explains each form.\n",
     ]
     forms = [
-        ("standard", "text", "action", 0, "the paper's: `llm:model=M`"),
+        ("standard", "text", LLM_PROMPT, 0, "the default, the paper's code's: `llm:model=M`"),
+        ("standard", "text", "action", 0, "`prompt=action`"),
         ("standard", "text", "reason", 0, "`prompt=reason`"),
-        ("standard", "json", "action", 300, "`output=json` (a hosted model: 300 characters of reasoning)"),
-        ("standard", "enum", "action", 0, "`output=enum` (the local model: no reasoning field)"),
-        ("magic_square", "text", "action", 0, "the same game disguised: `--formulation magic_square`"),
+        ("standard", "json", LLM_PROMPT, 300, "`output=json` (a hosted model: 300 characters of reasoning)"),
+        ("standard", "enum", LLM_PROMPT, 0, "`output=enum` (the local model: no reasoning field)"),
+        ("magic_square", "text", LLM_PROMPT, 0, "the same game disguised: `--formulation magic_square`"),
     ]
     for formulation, output, prompt, reasoning, title in forms:
         f = game.formulation(formulation)
@@ -289,7 +293,7 @@ def prompts_page() -> str:
         error = ""
     except ParseError as exc:  # the error a reply naming no cell gets, as the player shows it
         error = str(exc)
-    retry = retry_prompt(error, list(standard.legal_labels(start)), "text", "action")
+    retry = retry_prompt(error, list(standard.legal_labels(start)), "text", LLM_PROMPT)
     out.append(
         "\n## After an unusable reply, under `on_failure=retry:N`\n\n"
         "The conversation goes on with one more user message (here after the reply `Z9`):\n\n"

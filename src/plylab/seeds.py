@@ -20,6 +20,12 @@ SEEDING = 2
 # it: their cached replies are keyed by the request.
 LLM_PROMPT = "line"
 
+# How the `llm` player lists the legal moves, recorded as `llm_listing` in a new run's plan: `sorted`
+# by name, as the paper's code lists them (plybench 3.0.5's `order_actions`; games.base
+# `Formulation.order_actions`). Runs stored without it listed them in the engine's order, which under
+# a disguise spelled out the hidden board, and resume with it (the prompt is part of the cache key).
+LLM_LISTING = "sorted"
+
 # How a Clue prompt writes the possibility matrix's cells, recorded as `clue_cells` in a new run's
 # plan: `words`, YES / NO / MAYBE as the seed names them (000 l.90). Runs stored without it were
 # played with `symbols` (Y / - / ?) and resume with them (the prompt is part of the cache key).

@@ -97,7 +97,7 @@ def test_kuhn_view_is_plain() -> None:
     view = f.render_state(state)
     assert "Your card: Jack (J)" in view
     assert "Pot: 3 chips (you have put in 1" in view
-    assert "Player 1 bet" in view and "Legal moves: Pass, Bet" in view
+    assert "Player 1 bet" in view and "Legal moves: Bet, Pass" in view  # sorted by name (issue 46)
     assert "You are Player 2" in view
     whole = f.render_whole(state)
     assert whole is not None and whole.startswith("The whole state (OpenSpiel): 2 0 b")

@@ -59,7 +59,8 @@ def test_the_enum_is_of_action_structs_and_a_reply_plays_one() -> None:
     d = act(player, turn)
     assert d.action == 2 and d.failure is None
     enum = player.model.calls[0]["schema"]["properties"]["action"]["enum"]
-    assert [json.loads(x) for x in enum][:2] == [{"col": 0, "row": 0}, {"col": 1, "row": 0}]
+    # listed sorted by name (issue 46): the struct text, so row 1 of column 0 comes before column 1
+    assert [json.loads(x) for x in enum][:2] == [{"col": 0, "row": 0}, {"col": 0, "row": 1}]
     assert '{"col":1,"row":1}' not in enum
 
 

@@ -11,14 +11,13 @@ import numpy as np
 import pytest
 
 from plylab.games import get_game
-from plylab.oracles.pig import HOLD, ROLL, PigOracle, backup, read_state, rolls, solve, won
+from plylab.oracles.pig import HOLD, ROLL, PigOracle, PigRules, backup, read_state, rolls, won
 from tests.support.cli import run_args
 
 
 @pytest.fixture(scope="module")
 def pig100() -> PigOracle:
-    table, sweeps = solve(100)
-    return PigOracle(100, 6, table, sweeps, 0.0)
+    return PigOracle.build(PigRules(100))
 
 
 def evaluate(target: int, rolls_a: np.ndarray, rolls_b: np.ndarray, faces: int = 6) -> float:
@@ -32,7 +31,7 @@ def evaluate(target: int, rolls_a: np.ndarray, rolls_b: np.ndarray, faces: int =
             # backup reads the opponent's values at their turns: the other cube's k = 0 slice
             joint = mine.copy()
             joint[:, :, 0] = other[:, :, 0]
-            roll, hold = backup(joint, faces)
+            roll, hold = backup(joint, PigRules(target, faces))
             new.append(np.where(done, 1.0, np.where(policy, roll, hold)))
         delta = max(float(np.max(np.abs(new[0] - wa))), float(np.max(np.abs(new[1] - wb))))
         wa, wb = new
@@ -93,8 +92,8 @@ def test_the_table_is_a_fixed_point_of_openspiels_own_game(spec) -> None:
     rng = random.Random(5)
 
     def value(state, mover: int) -> float:
-        if state.is_terminal():
-            return 1.0 if state.returns()[mover] > 0 else 0.0
+        if state.is_terminal():  # a win 1, a draw at the horizon 1/2, a loss 0
+            return (state.returns()[mover] + 1.0) / 2.0
         if state.is_chance_node():
             return sum(p * value(state.child(a), mover) for a, p in state.chance_outcomes())
         best = max(oracle.action_values(state).values())
@@ -121,13 +120,13 @@ def test_read_state_names_the_mover_first() -> None:
     state.apply_action(HOLD)  # player 0 holds at 0: player 1 to move
     state.apply_action(ROLL)
     state.apply_action(3)  # a 4
-    assert state.current_player() == 1 and read_state(state) == type(read_state(state))(0, 0, 4)
+    assert state.current_player() == 1 and read_state(state) == type(read_state(state))(0, 0, 4, 1000 - 2)
 
 
 def test_where_pig_has_ground_truth() -> None:
     assert get_game("pig").ground_truth is not None and get_game("pig:winscore=30").ground_truth is not None
     assert get_game("pig:winscore=101").ground_truth is None  # over the table's target
-    assert get_game("pig:piglet=true").ground_truth is None  # a coin, not a die
+    assert get_game("pig:piglet=true").ground_truth is not None  # a coin: its own table (issue 46)
 
 
 @pytest.mark.slow

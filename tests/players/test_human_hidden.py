@@ -24,7 +24,9 @@ def test_a_human_at_kuhn_poker_sees_its_card_and_not_the_other(tmp_path) -> None
         (state,) = conn.execute("SELECT state FROM moves WHERE ply = 0").fetchone()
     cards = [int(c) for c in str(get_game("kuhn_poker").engine.deserialize_state(state)).split()[:2]]
     out = res.stdout
-    assert f"Your card: {NAMES[cards[0]]}" in out and "Legal moves: Pass | Bet" in out
+    assert (
+        f"Your card: {NAMES[cards[0]]}" in out and "Legal moves: Bet | Pass" in out
+    )  # sorted by name (issue 46)
     assert f"Your card: {NAMES[cards[1]]}" not in out  # the other card, never shown
     # a move the seat cannot see is not announced (how many there are is hidden in phantom games)
     assert "hidden from you" not in out and "Chance: Deal:" in out  # its own card's deal is

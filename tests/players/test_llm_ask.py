@@ -199,7 +199,7 @@ def test_a_stated_strategy_is_drawn_from_by_the_seed_and_stored() -> None:
     }
     schema = player.model.calls[0]["schema"]
     assert (
-        schema["required"] == ["Pass", "Bet"]
+        schema["required"] == ["Bet", "Pass"]  # the legal moves as listed: sorted by name (issue 46)
         and "probability" in player.model.calls[0]["messages"][0]["content"]
     )
     drawn = set()

@@ -1,19 +1,11 @@
 """plylab's default text prompt and parser against the paper's own code (PyPI `plybench` 3.0.5,
 `player/output_strategies.py`): the same one-line `Action:` format asked, and every reply read to the
-same move as `TextStrategy.extract` reads it.
-
-plybench needs Python >= 3.12, so it lives in a side venv (`make plybench` builds `.plybench-venv`;
-`PLYBENCH_PYTHON` names another interpreter that has it) and is run there in a subprocess. Where
-neither is found the tests are skipped with that line.
+same move as `TextStrategy.extract` reads it (plybench runs in its side venv: tests.support.plybench).
 """
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -21,28 +13,9 @@ from plylab.errors import ParseError
 from plylab.games import get_game
 from plylab.players import Turn, make_player
 from plylab.players.llm import build_prompt, extract_answer
+from tests.support.plybench import SKIP, in_plybench
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def plybench_python() -> str | None:
-    """The side venv's interpreter, if it has plybench 3.0.5."""
-    given = os.environ.get("PLYBENCH_PYTHON")
-    candidate = Path(given) if given else ROOT / ".plybench-venv" / "bin" / "python"
-    if not candidate.is_file():
-        return None
-    probe = subprocess.run(
-        [str(candidate), "-c", "import importlib.metadata as m; print(m.version('plybench'))"],
-        capture_output=True,
-        text=True,
-    )
-    return str(candidate) if probe.returncode == 0 and probe.stdout.strip() == "3.0.5" else None
-
-
-PLYBENCH = plybench_python()
-pytestmark = pytest.mark.skipif(
-    PLYBENCH is None, reason="no plybench 3.0.5 side venv (make plybench builds one; or set PLYBENCH_PYTHON)"
-)
+pytestmark = SKIP
 
 # Run in the side venv: plybench's own extractor on every reply, and its text prompt.
 SIDE = """
@@ -56,13 +29,9 @@ json.dump({"actions": [s.extract(r).action for r in replies], "prompt": s.output
 
 def plybench_reads(replies: list[str]) -> tuple[list[str | None], str]:
     """plybench's `TextStrategy.extract(reply).action` for each reply, and its `output_prompt`."""
-    assert PLYBENCH is not None
-    done = subprocess.run(
-        [PLYBENCH, "-c", SIDE], input=json.dumps(replies), capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    return out["actions"], out["prompt"]
+    out = in_plybench(SIDE, list(replies))
+    assert isinstance(out, dict) and isinstance(out["actions"], list) and isinstance(out["prompt"], str)
+    return [a if isinstance(a, str) else None for a in out["actions"]], out["prompt"]
 
 
 def plylab_reads(reply: str) -> str | None:

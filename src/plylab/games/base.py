@@ -53,6 +53,11 @@ class Formulation(ABC, Generic[OptionsT]):
 
     name: ClassVar[str]
     Options: ClassVar[type[Params]] = Params
+    # The legal moves are listed (the prompt, the human screen, a position's own line) sorted by name,
+    # as plybench 3.0.5's prompt adapter lists them under `order_actions`: the order then carries
+    # nothing the names do not (a disguise's cell order, a code word's action number). False: the
+    # engine's order, kept where the names spell it out (Nim, Connect Four), as plybench keeps it.
+    order_actions: ClassVar[bool] = True
 
     def __init__(self, game: GameDef, options: OptionsT | None = None) -> None:
         self.game = game
@@ -88,8 +93,18 @@ class Formulation(ABC, Generic[OptionsT]):
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
 
+    def title(self) -> str:
+        """The game's name as this surface gives it (the human screen's heading): the game's own title.
+        A surface that never names the game (an obfuscation) gives one of its own, so no screen does."""
+        return self.game.title
+
     def legal_labels(self, state: pyspiel.State) -> dict[str, int]:
-        return {self.action_label(state, a): a for a in state.legal_actions()}
+        """Name -> action of every legal move, in the order they are listed (`order_actions`)."""
+        return self.listed({self.action_label(state, a): a for a in state.legal_actions()})
+
+    def listed(self, labels: dict[str, int]) -> dict[str, int]:
+        """Legal moves (name -> action, in the engine's order) in the order they are listed."""
+        return dict(sorted(labels.items())) if self.order_actions else labels
 
     def all_labels(self, state: pyspiel.State) -> dict[str, int]:
         game = state.get_game()

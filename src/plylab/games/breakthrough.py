@@ -74,6 +74,9 @@ class Hidden(Standard):
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1} ({self.marks[seat]})"
 
+    def title(self) -> str:
+        return "Pieces racing across the board"
+
     def rules(self) -> str:
         rows, cols = _size(self.game)
         last = chr(ord("a") + cols - 1)

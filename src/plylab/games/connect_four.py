@@ -62,6 +62,7 @@ GAME = register_game(
 class Standard(Formulation):
     name = "standard"
     marks = ("X", "O")
+    order_actions = False  # columns left to right (10 after 9), as plybench lists them
 
     def seat_name(self, seat: int) -> str:
         return self.marks[seat]

@@ -125,6 +125,8 @@ def plural(n: int, word: str) -> str:
 class Piles(FixedLabels):
     """Shared by the Nim formulations: a move names one of the piles and a positive amount."""
 
+    order_actions = False  # listed in the engine's order (amount, then pile), as plybench lists Nim
+
     move_format: ClassVar[str]  # label with {thing} and {amount}
     names: ClassVar[tuple[str, ...] | None] = None  # names of the things; None = numbers from 1
     # Lenient reply form: groups 'thing' (a number or a name from `things`) and 'amount'.
@@ -209,6 +211,10 @@ class Hidden(Piles):
 
     name = "hidden"
     move_format = "bulb {thing}, dim {amount}"
+
+    def title(self) -> str:
+        return "Dimming the lights"
+
     move_pattern = r"bulb\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
@@ -233,6 +239,10 @@ class Inverse(Piles):
 
     name = "inverse"
     move_format = "pile {thing}, add {amount}"
+
+    def title(self) -> str:
+        return "Filling the piles"
+
     move_pattern = r"pile\s*(?P<thing>\d+)\D+?(?P<amount>\d+)"
 
     def rules(self) -> str:
@@ -263,6 +273,9 @@ class Story(Piles):
     name = "story"
     names = ("Ada", "Bram", "Cleo", "Dax", "Eli", "Fern", "Gus", "Hana", "Ivo", "Juno", "Kai", "Lena")
     move_format = "move {thing} {amount}"
+
+    def title(self) -> str:
+        return "Fleeing the danger"
 
     @property
     def move_pattern(self) -> str:  # type: ignore[override]

@@ -68,7 +68,7 @@ class Relabel(FixedLabels[RelabelOptions]):
         self._standard = [] if self.per_position else [self.inner.action_label(start, a) for a in range(n)]
         # Code words must be fresh: not a word of the standard text, not a name of the game.
         taken = set(re.findall(r"[a-z]+", " ".join([self.inner.rules(), *self._standard]).lower()))
-        self.title = self._fresh(rng, 3, taken).capitalize()
+        self.made_up = self._fresh(rng, 3, taken).capitalize()  # the game's new name
         syllables = 2  # enough that random draws rarely collide, even for games with many actions
         while len(ENDINGS) * (len(CONSONANTS) * len(VOWELS)) ** syllables < 50 * n:
             syllables += 1
@@ -83,7 +83,7 @@ class Relabel(FixedLabels[RelabelOptions]):
 
     def disguise(self, text: str) -> str:
         """The text with every run of names of the game replaced by the made-up title."""
-        return self._names_game.sub(lambda _: self.title, text) if self._names_game else text
+        return self._names_game.sub(lambda _: self.made_up, text) if self._names_game else text
 
     def rules(self) -> str:
         if self.per_position:
@@ -107,7 +107,8 @@ class Relabel(FixedLabels[RelabelOptions]):
         lines = [self.disguise(self.inner.board(state))]  # type: ignore[attr-defined]
         if not state.is_terminal():
             legend = ", ".join(
-                f"{self.words[a]} ({self.inner.action_label(state, a)})" for a in state.legal_actions()
+                f"{word} ({self.inner.action_label(state, a)})"
+                for word, a in self.legal_labels(state).items()
             )
             lines.append(self.disguise(f"{LEGAL_LINE}{legend}"))
         lines.append(self.disguise(turn_line(self, state)))
@@ -115,6 +116,9 @@ class Relabel(FixedLabels[RelabelOptions]):
 
     def label(self, action: int) -> str:
         return self.words[action]
+
+    def title(self) -> str:
+        return self.made_up
 
     def render_view(self, state: pyspiel.State, seat: int) -> str:
         """The mover's view is the position; any other seat's is the standard one's, disguised (under

@@ -119,6 +119,9 @@ class Struct(FixedLabels[StructOptions]):
     def obfuscated(self) -> bool:
         return bool(self.options.fields or self.options.actions)
 
+    def title(self) -> str:
+        return "A game of JSON structs" if self.obfuscated else self.game.title
+
     def shown(self, action: int) -> str:
         """The action's struct as the model reads it (field names as shown)."""
         return compact(rename(self.structs[action], self.names))

@@ -61,7 +61,7 @@ class FixedLabels(Formulation[OptionsT]):
         return self.labels[action]
 
     def legal_labels(self, state: pyspiel.State) -> dict[str, int]:
-        return {self.labels[a]: a for a in state.legal_actions()}
+        return self.listed({self.labels[a]: a for a in state.legal_actions()})
 
     def all_labels(self, state: pyspiel.State) -> dict[str, int]:
         return {x: a for a, x in enumerate(self.labels)}

@@ -166,6 +166,10 @@ class Hidden(Grid):
 
     name = "hidden"
     marks = ("B", "W")
+
+    def title(self) -> str:
+        return "Markers on a 3x3 board"
+
     # Numbered coordinates: lettered columns would clash with marker B.
     col_names = ("c1", "c2", "c3")
     row_names = ("r1", "r2", "r3")
@@ -218,6 +222,9 @@ class NumberClaim(FixedLabels):
 
     def label(self, action: int) -> str:
         return str(self.number(action))
+
+    def title(self) -> str:
+        return f"{self.noun.capitalize()} adding up to {self.target}"
 
     def held(self, state: pyspiel.State) -> dict[str, list[int]]:
         """Claimed numbers by owner ('x', 'o') and the free ones ('.'), each sorted."""
@@ -301,6 +308,9 @@ class Story(NumberClaim):
 
     def preamble(self) -> str:
         return f"The river is {self.target} wide."
+
+    def title(self) -> str:
+        return "The river crossing"
 
     def rules(self) -> str:
         return (

@@ -35,7 +35,7 @@ from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has this one
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
-from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
+from ..seeds import CLUE_CELLS, LLM_LISTING, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
 from .records import GameRecord, MoveRecord
 from .rows import (
@@ -467,8 +467,18 @@ class SavedKeys:
 # The rules a new run records in its plan, so that it resumes under them whatever later defaults
 # become; and the rule a run stored before each one was played under (players read them from
 # `RunContext.extra`).
-RULES: dict[str, JSONScalar] = {"seeding": SEEDING, "llm_prompt": LLM_PROMPT, "clue_cells": CLUE_CELLS}
-OLD_RULES: dict[str, JSONScalar] = {"seeding": 1, "llm_prompt": "reason", "clue_cells": "symbols"}
+RULES: dict[str, JSONScalar] = {
+    "seeding": SEEDING,
+    "llm_prompt": LLM_PROMPT,
+    "llm_listing": LLM_LISTING,
+    "clue_cells": CLUE_CELLS,
+}
+OLD_RULES: dict[str, JSONScalar] = {
+    "seeding": 1,
+    "llm_prompt": "reason",
+    "llm_listing": "engine",
+    "clue_cells": "symbols",
+}
 
 
 def same_plan(stored: str, plan: Mapping[str, object]) -> bool:

@@ -18,7 +18,7 @@ from typing_extensions import TypeVar
 from ..errors import UserError, one_of
 from ..models.call import SEEDING, Attempt
 from ..registry import Registry, declared_name
-from ..seeds import LLM_PROMPT
+from ..seeds import LLM_LISTING, LLM_PROMPT
 from ..specs import Params, Spec, bind, parse_spec
 
 if TYPE_CHECKING:
@@ -90,6 +90,12 @@ class RunContext:
         """The run's text prompt for `llm` when its spec names none (`LLM_PROMPT`; `reason` for a
         run stored before the action-only default)."""
         return str(self.extra.get("llm_prompt", LLM_PROMPT))
+
+    @property
+    def llm_listing(self) -> str:
+        """How the run's `llm` players list the legal moves (`LLM_LISTING`, sorted by name; `engine`
+        for a run stored before, which resumes with the prompts its cached replies answered)."""
+        return str(self.extra.get("llm_listing", LLM_LISTING))
 
 
 @dataclass(frozen=True)

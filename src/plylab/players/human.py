@@ -146,10 +146,10 @@ class HumanPlayer(Player):
         Under hidden information every line is a function of the seat's information state: the
         ply, which counts moves this seat may not see, is not shown."""
         if self.formulation is None:  # a player is built per game: this is its first move
-            order = "first" if turn.seat == 0 else "second"
-            self._say(
-                f"\nNew game of {self.game.title}: you are {turn.formulation.seat_name(turn.seat)}, moving {order}"
-            )
+            order, f = "first" if turn.seat == 0 else "second", turn.formulation
+            # the game as the formulation names it, and its rules: a disguise's own, never the game's
+            self._say(f"\nNew game of {f.title()}: you are {f.seat_name(turn.seat)}, moving {order}")
+            self._say(f.rules())
         f = self.formulation = turn.formulation
         self.seat = turn.seat
         self._announce(f, turn.state.history())

@@ -291,6 +291,17 @@ def build_prompt(
 IMAGE_POSITION = "(shown in the attached image, with the board's coordinates)"
 
 
+def listed_moves(turn: Turn, rule: str) -> dict[str, int]:
+    """The legal moves (name -> action) in the order a model is shown them under the run's `llm_listing`
+    rule: the formulation's (sorted by name), or the engine's for a run stored before (`engine`), so it
+    asks again what its cached replies answered."""
+    legal = turn.formulation.legal_labels(turn.state)
+    if rule != "engine":
+        return legal
+    engine = {a: i for i, a in enumerate(turn.state.legal_actions())}
+    return dict(sorted(legal.items(), key=lambda item: engine[item[1]]))
+
+
 def _position(turn: Turn, view: str) -> str:
     """The position's text in the prompt: the formulation's, or a pointer to the image (view=image)."""
     text = turn.formulation.render_state(turn.state)
@@ -519,8 +530,7 @@ class LLMPlayer(Player[LLMOptions]):
 
     async def _decide(self, turn: Turn) -> Decision:
         o = self.options
-        legal = turn.formulation.legal_labels(turn.state)
-        labels = list(legal)
+        labels = list(listed_moves(turn, self.context.llm_listing))
         schema = None
         if o.output in JSON_OUTPUTS:
             schema = move_schema(labels if o.output == "enum" else None, self.reasoning_chars)

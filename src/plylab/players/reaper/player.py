@@ -28,7 +28,7 @@ from ...errors import FailureKind, ParseError
 from ...models import GenerateConfig, ResponseCache, get_model
 from ...specs import Spec, parse_spec
 from ..base import Decision, GameResult, Player, RunContext, Turn, register_player
-from ..llm import policy_of
+from ..llm import listed_moves, policy_of
 from . import prompts
 from .calls import Caller, CallFailed
 from .descriptor import describe
@@ -199,7 +199,10 @@ class ReaperPlayer(Player[ReaperOptions]):
         self._seat = turn.seat
         self._note_reply(turn.state.history())
         s = prompts.Situation(
-            f.rules(), f.seat_name(turn.seat), f.render_state(turn.state), list(f.legal_labels(turn.state))
+            f.rules(),
+            f.seat_name(turn.seat),
+            f.render_state(turn.state),
+            list(listed_moves(turn, self.context.llm_listing)),
         )
         base, note = f"{turn.job_key}/{turn.ply}", dict[str, object]()
         key = await self._recall(s, base, note)
