@@ -37,6 +37,16 @@ def _name_runs(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(f"(?:{one})(?:[\\s-]+(?:{one}))*", re.IGNORECASE)
 
 
+IDENTIFIER = re.compile(r"\b\w*[_\d]\w*\b")  # a word with '_' or a digit: a parameter's name
+
+
+def _name_inside(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A name of a game where it is part of a longer identifier (no word boundaries)."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{p.replace(chr(92) + 'b', '')})" for p in patterns), re.IGNORECASE)
+
+
 class RelabelOptions(Params):
     seed: int = 0
 
@@ -60,6 +70,7 @@ class Relabel(FixedLabels[RelabelOptions]):
         if marks:  # formulations that declare `marks` draw their seats and pieces with them
             self.inner.marks = tuple(rng.sample(SYMBOLS, len(marks)))  # type: ignore[attr-defined]
         self._names_game = _name_runs((*game.recognition, *game.recognition_wide))
+        self._names_inside = _name_inside((*game.recognition, *game.recognition_wide))
         start = game.new_state()
         n = game.engine.num_distinct_actions()
         # Where the standard names depend on the position (generic games: chess SAN), each position
@@ -82,8 +93,13 @@ class Relabel(FixedLabels[RelabelOptions]):
                 return word
 
     def disguise(self, text: str) -> str:
-        """The text with every run of names of the game replaced by the made-up title."""
-        return self._names_game.sub(lambda _: self.made_up, text) if self._names_game else text
+        """The text with every run of names of the game replaced by the made-up title, also inside an
+        identifier such as a parameter's name (`chess960`, `hyper_backgammon`)."""
+        if self._names_game is None or self._names_inside is None:
+            return text
+        text = self._names_game.sub(lambda _: self.made_up, text)
+        inside = self._names_inside
+        return IDENTIFIER.sub(lambda m: inside.sub(self.made_up.lower(), m.group(0)), text)
 
     def rules(self) -> str:
         if self.per_position:
