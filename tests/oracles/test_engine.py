@@ -138,7 +138,7 @@ def test_the_score_key_names_what_it_accepts() -> None:
     assert parse_limit("depth=8") == Limit(nodes=None, depth=8)
     assert parse_limit("nodes=100,depth=3").text() == "nodes=100,depth=3"
     for bad in ("fast", "nodes=0", "nodes=x", "time=3"):
-        with pytest.raises(UserError, match="on, off, nodes=N, depth=D"):
+        with pytest.raises(UserError, match=r"use on, off, nodes=N \(1 to 100,000,000\), depth=D"):
             parse_limit(bad)
 
 
