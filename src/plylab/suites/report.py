@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
@@ -27,9 +26,8 @@ from ..analysis.repeated import repeated_paired, repeated_rate
 from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
-from .answer import Answer
-from .kinds import is_clue
-from .study import SuiteRun, SuiteStore
+from .answer import Answer, SuiteResults
+from .study import SuiteStore
 
 # Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).
 BANDS: tuple[tuple[str, float, float], ...] = (
@@ -48,13 +46,6 @@ def band_of(chance: float) -> str:
     return BANDS[-1][0]
 
 
-@dataclass(frozen=True)
-class SuiteResults:
-    """Every suite run of a store with its answers: what the suite tables are built from."""
-
-    runs: tuple[tuple[SuiteRun, tuple[Answer, ...]], ...]
-
-
 def read_results(store_path: Path, suite: str | None = None) -> SuiteResults:
     """The store's suite runs (only `suite`'s where named); UserError when there are none."""
     if not store_path.is_file():
@@ -70,6 +61,11 @@ def read_results(store_path: Path, suite: str | None = None) -> SuiteResults:
         return SuiteResults(tuple((r, tuple(store.answers(r.id))) for r in runs))
     finally:
         store.close()
+
+
+def histogram_bar(n: int, most: int, width: int = 30) -> str:
+    """A histogram's bar of `n` in `suite show`: `width` marks for the largest count, `most`."""
+    return "#" * (round(width * n / most) if most else 0)
 
 
 def _num(x: float | None, digits: int = 3) -> str:
@@ -124,8 +120,6 @@ def players_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
     data: list[dict[str, object]] = []
     for run, answers in results.runs:
-        if is_clue(run.game):  # deduction snapshots have no moves: the deductions table reports them
-            continue
         for player, mine in _by_player(answers).items():
             per = _by_position(mine)
             n, answered = len(per), len(mine)  # positions; answers (more under --repeats)
@@ -329,8 +323,6 @@ def deductions_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
     data: list[dict[str, object]] = []
     for run, answers in results.runs:
-        if not is_clue(run.game):
-            continue
         for player, mine in _by_player(answers).items():
             ds = [a.deduction or {} for a in mine]
             n = len(mine)
