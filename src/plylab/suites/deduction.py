@@ -20,22 +20,23 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ..analysis.stats import wilson
 from ..errors import UserError
 from ..games import GameDef, get_game
 from ..games.boards.base import VALUE_COLOURS
-from ..render.table import Table
+from ..render.table import Table, register_table
 from ..seeds import derive_seed
 from .answer import Answer, Question, SuiteResults
 from .build import BUILD_LIMIT, STALE, Candidate, run_candidates, sample_game
 from .content import Position, Suite, field_list, field_whole
 from .kinds import of_kind
-from .report import deductions_table, histogram_bar, player_label
+from .report import BOOTSTRAP_SEED, RESAMPLES, by_player, figure, histogram_bar, player_label
 
 if TYPE_CHECKING:
     import pyspiel
@@ -274,6 +275,121 @@ def build_clue_suite(
         )
     return build_deduction_suite(
         name, game_name, positions, sampler=sampler or CLUE_SAMPLER, seed=seed, from_run=from_run, store=store
+    )
+
+
+def ratio_interval(
+    pairs: Sequence[tuple[int, int]], *, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> tuple[float | None, float | None, float | None]:
+    """sum(numerators) / sum(denominators) over snapshots, with a seeded percentile bootstrap over
+    the snapshots (the facts of one snapshot are not independent trials, so a Wilson interval on
+    the pooled facts would be too narrow)."""
+    den = sum(d for _, d in pairs)
+    if not den:
+        return None, None, None
+    rate = sum(n for n, _ in pairs) / den
+    rng = random.Random(seed)
+    draws: list[float] = []
+    for _ in range(resamples):
+        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
+        d = sum(x for _, x in sample)
+        if d:
+            draws.append(sum(x for x, _ in sample) / d)
+    draws.sort()
+    low = draws[int(0.025 * (len(draws) - 1))]
+    high = draws[int(0.975 * (len(draws) - 1))]
+    return rate, low, high
+
+
+DEDUCTION_COLUMNS = [
+    "suite",
+    "player",
+    "n",
+    "correct rate [95% CI]",
+    "incorrect rate [95% CI]",
+    "missed rate [95% CI]",
+    "unsupported",
+    "correct / snapshot",
+    "incorrect / snapshot",
+    "perfect [95% CI]",
+    "failures",
+    "calls",
+    "tokens in",
+    "tokens out",
+]
+
+
+def _interval(r: tuple[float | None, float | None, float | None]) -> str:
+    return f"{figure(r[0])} [{figure(r[1])}, {figure(r[2])}]"
+
+
+@register_table(
+    "suite-deductions",
+    "per Clue deduction suite and player: correct, incorrect and missed rates against the SAT oracle (000 l.107), with intervals",
+)
+def deductions_table(results: SuiteResults) -> Table:
+    rows: list[list[str]] = []
+    data: list[dict[str, object]] = []
+    for run, answers in results.runs:
+        for player, mine in by_player(answers).items():
+            ds = [a.deduction or {} for a in mine]
+            n = len(mine)
+            claims = [(d.get("correct", 0), d.get("claims", 0)) for d in ds]
+            correct = ratio_interval(claims)
+            incorrect = ratio_interval([(d.get("incorrect", 0), d.get("claims", 0)) for d in ds])
+            missed = ratio_interval([(d.get("missed", 0), d.get("entailed", 0)) for d in ds])
+            perfect = wilson(sum(a.optimal for a in mine), n)
+            totals = {
+                k: sum(int(d.get(k, 0)) for d in ds)
+                for k in ("claims", "correct", "incorrect", "unsupported", "missed", "entailed")
+            }
+            failures = sum(1 for a in mine if a.failure is not None)
+            calls = sum(a.calls for a in mine)
+            tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
+            rows.append(
+                [
+                    run.suite,
+                    player,
+                    str(n),
+                    _interval(correct),
+                    _interval(incorrect),
+                    _interval(missed),
+                    str(totals["unsupported"]),
+                    figure(totals["correct"] / n, 2),
+                    figure(totals["incorrect"] / n, 2),
+                    f"{figure(perfect.rate)} [{figure(perfect.low)}, {figure(perfect.high)}]",
+                    str(failures),
+                    str(calls),
+                    str(tin),
+                    str(tout),
+                ]
+            )
+            data.append(
+                {
+                    "suite": run.suite,
+                    "hash": run.hash,
+                    "game": run.game,
+                    "player": player,
+                    "n": n,
+                    **totals,
+                    "correct_rate": dict(zip(("rate", "low", "high"), correct)),
+                    "incorrect_rate": dict(zip(("rate", "low", "high"), incorrect)),
+                    "missed_rate": dict(zip(("rate", "low", "high"), missed)),
+                    "perfect": perfect.to_json(),
+                    "failures": failures,
+                    "calls": calls,
+                    "input_tokens": tin,
+                    "output_tokens": tout,
+                }
+            )
+    notes = [
+        "a claim: a (card, holder) the player states it knows, outside its own hand; correct = true in the deal, incorrect = false (000 l.107)",
+        "correct and incorrect rates: of the claims; missed rate: of the facts the SAT oracle entails that the player did not state",
+        "unsupported: correct claims the observations do not entail (guesses); perfect: every entailed fact stated, none false",
+        f"rate intervals: percentile bootstrap over snapshots, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}; perfect: Wilson",
+    ]
+    return Table(
+        DEDUCTION_COLUMNS, rows, notes=notes, title="Suites: Clue deductions", data={"deductions": data}
     )
 
 
