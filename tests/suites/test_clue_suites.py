@@ -17,7 +17,7 @@ from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
 from plylab.clue.prompts import messages
 from plylab.suites.deduction import build_clue_suite as build_suite
-from plylab.suites.deduction import clue_game, judge
+from plylab.suites.deduction import clue_game, facts, judge
 from plylab.suites.file import Position, read_suite
 from plylab.suites.study import SuiteStudy
 
@@ -56,7 +56,7 @@ def test_every_stored_truth_is_what_the_live_sat_oracle_entails(tmp_path: Path) 
         oracle = ClueOracle.for_view(view)
         live = sorted((c, h) for c, h in oracle.known_holders().items() if c not in view.hand)
         oracle.close()
-        assert pos.entailed is not None and list(pos.entailed) == live and live
+        assert list(facts(pos)) == live and live
         assert all(state.holder[c] == h for c, h in live)
         matrix = PossibilityMatrix.for_view(view).known_holders()
         assert pos.features["matrix"] == sum(1 for c, h in live if matrix.get(c) == h)
@@ -174,7 +174,7 @@ def test_clue_suite_build_show_run_report_end_to_end(
     assert "players" not in data  # a Clue suite has no moves to rate
     rows = {r["player"]: r for r in data["deductions"]["deductions"]}
     suite, _ = read_suite("clue-12")
-    entailed = sum(len(p.entailed or ()) for p in suite.positions)
+    entailed = sum(len(facts(p)) for p in suite.positions)
     beyond = sum(p.features["beyond_matrix"] for p in suite.positions)
     oracle, matrix, rand = rows["clue-oracle"], rows["clue-matrix"], rows["clue-random"]
     assert oracle["entailed"] == entailed and oracle["correct"] == entailed and oracle["missed"] == 0
@@ -226,7 +226,7 @@ def test_a_clue_suite_from_a_stored_run_holds_that_runs_turns(
         assert state.pending is None and state.current_player() == pos.mover
         oracle = ClueOracle.for_view(state.view(pos.mover))
         hand = set(state.hands[pos.mover])
-        assert list(pos.entailed or ()) == sorted(
+        assert list(facts(pos)) == sorted(
             (c, h) for c, h in oracle.known_holders().items() if c not in hand
         )
         oracle.close()
