@@ -226,9 +226,7 @@ def test_a_clue_suite_from_a_stored_run_holds_that_runs_turns(
         assert state.pending is None and state.current_player() == pos.mover
         oracle = ClueOracle.for_view(state.view(pos.mover))
         hand = set(state.hands[pos.mover])
-        assert list(facts(pos)) == sorted(
-            (c, h) for c, h in oracle.known_holders().items() if c not in hand
-        )
+        assert list(facts(pos)) == sorted((c, h) for c, h in oracle.known_holders().items() if c not in hand)
         oracle.close()
 
 
