@@ -14,7 +14,9 @@ forged with correct hashes is as welcome as a built one. So a file is validated 
 value against what the run, the report and `suite show` will do with it: numbers finite, counts
 and ids whole numbers in range, every position's moves non-empty and exactly the legal moves of its
 rebuilt state, its mover that state's player to move, no position twice. Anything else is one line
-naming the line of the file and what is accepted.
+naming the line of the file and what is accepted. What a position's truth must hold is its suite
+kind's (`kinds.SuiteKind.check`: a move position's every legal move, a Clue snapshot's facts),
+the kind chosen once from the header's game; what every suite holds is `content`'s.
 """
 
 from __future__ import annotations
