@@ -3,9 +3,10 @@ what is in the envelope?", scored against the SAT oracle as the Clue paper score
 
 A snapshot is a suggester's turn of a Clue game simulated by classic Clue players (every seat
 the same spec, `clue-matrix` by default: the paper's tool bot), drawn uniformly from each game's
-turns by the suites' own sampler (`build.sample_game`), or of a stored Clue run's games (`--from`). Its truth is what the complete-deduction
-oracle (`clue.oracle`, a SAT backbone over the seat's view alone) entails: every (card, holder)
-outside the seat's own hand, the envelope being a holder. A snapshot is kept when that is not
+turns by the suites' own sampler (`build.sample_game`), or of a stored Clue run's games
+(`--from`). Its truth is what the complete-deduction oracle (`clue.oracle`, a SAT backbone over
+the seat's view alone) entails: every (card, holder) outside the seat's own hand, the envelope
+being a holder. A snapshot is kept when that is not
 empty and the seat's information state is new.
 
 Putting it to a player is the turn the Clue study plays: the seat's `ClueView` rebuilt from the
@@ -14,6 +15,10 @@ action and its deductions, one call). What it states as known is judged as the C
 deductions (000 l.107; the referee's rule, `clue.referee`): each claim outside its own hand is
 correct (true in the deal) or incorrect (false); a correct claim not entailed is unsupported (a
 guess that happened to be true); and every entailed fact it did not state is missed.
+
+All of it is the suite kind `DEDUCTION` (`kinds.SuiteKind`), the one module that knows what a Clue
+suite is: its build, the check of a read snapshot (its `entailed` facts, `Position.more`), its ask and
+score, its table (`suite-deductions`), its `suite show` histograms and its site page.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ if TYPE_CHECKING:
 
     from ..players import RunContext
 
-GAME = "clue"
+GAME = "clue"  # the game whose suites are of this kind
 
 CLUE_SAMPLER = "clue-matrix"  # the paper's tool bot: games that end as the classic tool plays them
 TRUTH = {
