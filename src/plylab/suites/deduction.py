@@ -6,8 +6,7 @@ the same spec, `clue-matrix` by default: the paper's tool bot), drawn uniformly 
 turns by the suites' own sampler (`build.sample_game`), or of a stored Clue run's games
 (`--from`). Its truth is what the complete-deduction oracle (`clue.oracle`, a SAT backbone over
 the seat's view alone) entails: every (card, holder) outside the seat's own hand, the envelope
-being a holder. A snapshot is kept when that is not
-empty and the seat's information state is new.
+being a holder. A snapshot is kept when that is not empty and the seat's information state is new.
 
 Putting it to a player is the turn the Clue study plays: the seat's `ClueView` rebuilt from the
 stored history, the player's own `act` (for `clue-llm` the study's prompt and reply schema: its
