@@ -63,6 +63,28 @@ def test_every_stored_truth_is_what_the_live_sat_oracle_entails(tmp_path: Path) 
     assert len({p.history for p in suite.positions}) == len(suite.positions)
 
 
+@pytest.mark.parametrize(
+    ("more", "said"),
+    [
+        ({}, "needs its 'entailed' facts"),
+        ({"entailed": [[1]]}, "'entailed' holds [card, holder] pairs"),
+        ({"entailed": "3,6"}, "'entailed' must be a list"),
+    ],
+)
+def test_a_forged_clue_snapshot_is_refused_by_its_kind_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], more: dict[str, Any], said: str
+) -> None:
+    """Hashes made right, the snapshot's facts missing or malformed: the deduction kind's check
+    (chosen from the header's game) refuses it, naming the position."""
+    suite = build_suite("c", "clue", 2, seed=1)
+    forged = replace(suite, positions=(suite.positions[0], replace(suite.positions[1], more=more)))
+    path = tmp_path / "c.jsonl"
+    forged.write(path)
+    code, _, err = _cli(capsys, "suite", "show", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "is not a valid suite: position 1 (line 3)" in err and said in err
+
+
 def test_a_hand_edited_clue_truth_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
