@@ -17,7 +17,7 @@ from plylab.clue.matrix import PossibilityMatrix
 from plylab.clue.oracle import ClueOracle
 from plylab.clue.prompts import messages
 from plylab.suites.deduction import build_clue_suite as build_suite
-from plylab.suites.deduction import clue_game, judge
+from plylab.suites.deduction import clue_game, facts, judge
 from plylab.suites.file import Position, read_suite
 from plylab.suites.study import SuiteStudy
 
@@ -56,11 +56,33 @@ def test_every_stored_truth_is_what_the_live_sat_oracle_entails(tmp_path: Path) 
         oracle = ClueOracle.for_view(view)
         live = sorted((c, h) for c, h in oracle.known_holders().items() if c not in view.hand)
         oracle.close()
-        assert pos.entailed is not None and list(pos.entailed) == live and live
+        assert list(facts(pos)) == live and live
         assert all(state.holder[c] == h for c, h in live)
         matrix = PossibilityMatrix.for_view(view).known_holders()
         assert pos.features["matrix"] == sum(1 for c, h in live if matrix.get(c) == h)
     assert len({p.history for p in suite.positions}) == len(suite.positions)
+
+
+@pytest.mark.parametrize(
+    ("more", "said"),
+    [
+        ({}, "needs its 'entailed' facts"),
+        ({"entailed": [[1]]}, "'entailed' holds [card, holder] pairs"),
+        ({"entailed": "3,6"}, "'entailed' must be a list"),
+    ],
+)
+def test_a_forged_clue_snapshot_is_refused_by_its_kind_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], more: dict[str, Any], said: str
+) -> None:
+    """Hashes made right, the snapshot's facts missing or malformed: the deduction kind's check
+    (chosen from the header's game) refuses it, naming the position."""
+    suite = build_suite("c", "clue", 2, seed=1)
+    forged = replace(suite, positions=(suite.positions[0], replace(suite.positions[1], more=more)))
+    path = tmp_path / "c.jsonl"
+    forged.write(path)
+    code, _, err = _cli(capsys, "suite", "show", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "is not a valid suite: position 1 (line 3)" in err and said in err
 
 
 def test_a_hand_edited_clue_truth_is_refused_in_one_line(
@@ -174,7 +196,7 @@ def test_clue_suite_build_show_run_report_end_to_end(
     assert "players" not in data  # a Clue suite has no moves to rate
     rows = {r["player"]: r for r in data["deductions"]["deductions"]}
     suite, _ = read_suite("clue-12")
-    entailed = sum(len(p.entailed or ()) for p in suite.positions)
+    entailed = sum(len(facts(p)) for p in suite.positions)
     beyond = sum(p.features["beyond_matrix"] for p in suite.positions)
     oracle, matrix, rand = rows["clue-oracle"], rows["clue-matrix"], rows["clue-random"]
     assert oracle["entailed"] == entailed and oracle["correct"] == entailed and oracle["missed"] == 0
@@ -226,9 +248,7 @@ def test_a_clue_suite_from_a_stored_run_holds_that_runs_turns(
         assert state.pending is None and state.current_player() == pos.mover
         oracle = ClueOracle.for_view(state.view(pos.mover))
         hand = set(state.hands[pos.mover])
-        assert list(pos.entailed or ()) == sorted(
-            (c, h) for c, h in oracle.known_holders().items() if c not in hand
-        )
+        assert list(facts(pos)) == sorted((c, h) for c, h in oracle.known_holders().items() if c not in hand)
         oracle.close()
 
 

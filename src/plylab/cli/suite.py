@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,9 +11,6 @@ from ..errors import UserError
 from ..words import count
 from . import options as o
 from ._study import say
-
-if TYPE_CHECKING:
-    from ..suites.file import Suite
 
 suite_app = typer.Typer(
     help="Suites: fixed positions with every legal move's value, answered one call each by any player.",
@@ -68,15 +64,11 @@ def build(
     out: Path | None = typer.Option(None, "--out", help="file to write (default suites/NAME.jsonl)"),
 ) -> None:
     """Draw informative positions of a game with a sampler, grade every legal move, write the suite."""
-    from ..suites.build import build_suite
-    from ..suites.deduction import build_clue_suite
     from ..suites.file import SUITES_DIR, check_name
-    from ..suites.kinds import is_clue
+    from ..suites.kinds import kind_of
 
     check_name(name)
-    if limit.strip() and not is_clue(game):
-        _check_limit(game, limit)
-    suite = (build_clue_suite if is_clue(game) else build_suite)(
+    suite = kind_of(game).build(
         name,
         game,
         positions,
@@ -96,33 +88,11 @@ def build(
     )
 
 
-def _check_limit(game: str, limit: str) -> None:
-    """`--limit` before any game is drawn: an engine's search limit, so refused for a game graded by an
-    exact table or an equilibrium (which take none); a chess engine's read as `--score` reads it."""
-    from ..games import get_game
-    from ..oracles.engine import parse_limit
-
-    truth = get_game(game).ground_truth
-    if truth is None:  # build_suite says why
-        return
-    if truth.kind != "engine":
-        raise UserError(
-            f"--limit '{limit}' is an engine's search limit; '{game}' is graded by its {truth.name}, "
-            "which takes none: leave --limit out"
-        )
-    if truth.chess:
-        parse_limit(limit, "--limit")
-
-
-def _bar(n: int, most: int, width: int = 30) -> str:
-    return "#" * (round(width * n / most) if most else 0)
-
-
 @suite_app.command("show")
 def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) or path")) -> None:
     """Print a suite's size, hash, source, oracle and difficulty histogram."""
     from ..suites.file import read_suite
-    from ..suites.report import BANDS, band_of
+    from ..suites.kinds import kind_of
 
     s, path = read_suite(suite)
     truth = s.truth
@@ -139,42 +109,8 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         + (f", margin {truth['margin']}" if "margin" in truth else "")
         + f"; graded by: {'; '.join(truth.get('sources') or [])}",
     ]
-    if s.truth.get("kind") == "deduction":
-        for line in [*lines, *_deduction_histograms(s)]:
-            say(line)
-        return
-    lines.append("difficulty (chance a uniformly random legal move is optimal):")
-    counts = {name: 0 for name, _, _ in BANDS}
-    for p in s.positions:
-        counts[band_of(float(p.features["chance"]))] += 1
-    most = max(counts.values())
-    for name, low, high in BANDS:
-        lines.append(f"  {name:<7}({low:.2f}, {high:.2f}] {counts[name]:>5} {_bar(counts[name], most)}")
-    legal: dict[int, int] = {}
-    for p in s.positions:
-        legal[int(p.features["legal"])] = legal.get(int(p.features["legal"]), 0) + 1
-    lines.append("legal moves:")
-    top = max(legal.values())
-    for k in sorted(legal):
-        lines.append(f"  {k:>4} {legal[k]:>5} {_bar(legal[k], top)}")
-    for line in lines:
+    for line in [*lines, *kind_of(s.game).difficulty(s)]:
         say(line)
-
-
-def _deduction_histograms(s: Suite) -> list[str]:
-    """A Clue suite's difficulty: facts entailed per snapshot, and those only complete deduction finds."""
-    lines = []
-    for key, title in (
-        ("entailed", "facts entailed per snapshot (outside the seat's hand):"),
-        ("beyond_matrix", "facts the possibility matrix's rules miss (only complete deduction places them):"),
-    ):
-        hist: dict[int, int] = {}
-        for p in s.positions:
-            hist[int(p.features[key])] = hist.get(int(p.features[key]), 0) + 1
-        top = max(hist.values())
-        lines.append(title)
-        lines.extend(f"  {k:>4} {hist[k]:>5} {_bar(hist[k], top)}" for k in sorted(hist))
-    return lines
 
 
 @suite_app.command("run")
@@ -222,10 +158,9 @@ def report(
     ),
 ) -> None:
     """Per player: optimal rate, loss, skill above chance, bands; per pair: paired tests."""
-    from ..analysis.batch import noted
-    from ..render.table import FORMATS, render
-    from ..suites.kinds import is_clue
-    from ..suites.report import deductions_table, pairs_table, players_table, read_results
+    from ..render.table import FORMATS, Table, render
+    from ..suites.kinds import kind_of, kinds
+    from ..suites.report import pairs_table, read_results
 
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}'; accepted: {', '.join(FORMATS)}")
@@ -239,10 +174,11 @@ def report(
         results = SuiteResults(tuple(r for r in read.runs if suite is None or r[0].suite == suite))
         if not results.runs:
             raise UserError(f"no logs of suite '{suite}' in {from_inspect}")
-    clue = [is_clue(run.game) for run, _ in results.runs]
-    players = [a.player for _, answers in results.runs for a in answers]
-    named = {"players": noted(players_table(results), players, "players")} if not all(clue) else {}
-    named |= {"deductions": deductions_table(results)} if any(clue) else {}
+    present = {kind_of(run.game).name for run, _ in results.runs}
+    named: dict[str, Table] = {}
+    for kind in kinds():  # each kind of suite the results hold: its own tables, in the kinds' order
+        if kind.name in present:
+            named |= kind.tables(results)
     named["pairs"] = pairs_table(results)
     if fmt == "json":
         import json

@@ -24,7 +24,8 @@ ENDINGS = "kxz"  # a closing consonant few English words end with, so code words
 SYMBOLS = "#@%&*+$~"
 
 
-def _word(rng: random.Random, syllables: int) -> str:
+def coined_word(rng: random.Random, syllables: int) -> str:
+    """A made-up word of `syllables` consonant-vowel pairs and an ending (the structs' field names too)."""
     stem = "".join(rng.choice(CONSONANTS) + rng.choice(VOWELS) for _ in range(syllables))
     return stem + rng.choice(ENDINGS)
 
@@ -87,7 +88,7 @@ class Relabel(FixedLabels[RelabelOptions]):
 
     def _fresh(self, rng: random.Random, syllables: int, taken: set[str]) -> str:
         while True:
-            word = _word(rng, syllables)
+            word = coined_word(rng, syllables)
             if word not in taken and not (self._names_game and self._names_game.search(word)):
                 taken.add(word)
                 return word

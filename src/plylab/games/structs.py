@@ -28,7 +28,7 @@ from ..errors import ParseError
 from ..quiet import engine_quiet
 from ..specs import Params
 from .base import GAMES, engine_message
-from .relabel import _word
+from .relabel import coined_word
 from .surface import FixedLabels, turn_line
 
 STRUCT_GAMES = ("tic_tac_toe", "connect_four")
@@ -91,7 +91,7 @@ class Struct(FixedLabels[StructOptions]):
         rng = random.Random(f"struct-fields:{self.game.name}:{self.options.fields}")
         words: list[str] = []
         while len(words) < len(fields):
-            word = _word(rng, 2)
+            word = coined_word(rng, 2)
             if word not in words and word not in fields:
                 words.append(word)
         return dict(zip(fields, words, strict=True))
@@ -109,7 +109,7 @@ class Struct(FixedLabels[StructOptions]):
         taken = set(self.names.values()) | set(self.names)
         words: list[str] = []
         while len(words) < len(self.structs):
-            word = _word(rng, 2)
+            word = coined_word(rng, 2)
             if word not in taken:
                 taken.add(word)
                 words.append(word)

@@ -4,25 +4,13 @@ drawing its positions, their legal moves coloured by value, and every player's a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from markupsafe import Markup
-
-from ..analysis.batch import noted
 from ..errors import UserError
-from ..games import boards, get_game
-from ..games.boards.base import VALUE_COLOURS, Marks
 from ..render.table import Table
 from ..suites.answer import Answer
-from ..suites.file import Position, Suite
-from ..suites.report import (
-    SuiteResults,
-    deductions_table,
-    pairs_table,
-    player_label,
-    players_table,
-    read_results,
-)
+from ..suites.file import Suite
+from ..suites.kinds import kind_of, kinds
+from ..suites.report import SuiteResults, pairs_table, player_label, read_results
 from .page import Cell, Grid, PageWriter, Section
 
 DRAWN = 100  # positions drawn per suite page
@@ -36,86 +24,6 @@ def _grid(table: Table, gid: str) -> Grid:
         [[Cell(c) for c in r] for r in table.rows],
         "; ".join(table.notes),
     )
-
-
-def _players(results: SuiteResults) -> list[str]:
-    """Every player spec that answered a suite (the batch note reads `batch=on` from them)."""
-    return [a.player for _, answers in results.runs for a in answers]
-
-
-def _colour(value: float, best: float, worst: float, tolerance: float) -> str:
-    return "win" if best - value <= tolerance else "loss" if value - worst <= tolerance else "draw"
-
-
-def _snapshot(game_name: str, pos: Position, answers: list[Answer]) -> dict[str, object]:
-    """A Clue deduction snapshot: the seat's own view, the facts it entails, each player's verdict."""
-    from ..clue.prompts import render_view, seat_label
-    from ..suites.deduction import clue_game
-
-    state: Any = pos.state(clue_game(game_name))
-    deck, n = state.deck, state.n
-    return {
-        "index": pos.index,
-        "mover": seat_label(pos.mover),
-        "ply": pos.ply,
-        "facts": len(pos.entailed or ()),
-        "svg": None,
-        "view": render_view(state.view(pos.mover)),
-        "moves_title": "Entailed",
-        "moves": [
-            {
-                "label": f"{deck.name(c)}: {'envelope' if h == n else seat_label(h)}",
-                "value": "",
-                "colour": VALUE_COLOURS["win"],
-            }
-            for c, h in pos.entailed or ()
-        ],
-        "answers": [
-            {
-                "player": player_label(a),
-                "label": f"failure ({a.failure})"
-                if a.failure
-                else f"{(a.deduction or {}).get('claims', 0)} claims",
-                "verdict": ", ".join(
-                    f"{k} {(a.deduction or {}).get(k, 0)}" for k in ("correct", "incorrect", "missed")
-                ),
-            }
-            for a in answers
-        ],
-    }
-
-
-def _position(game_name: str, formulation: str, pos: Position, answers: list[Answer]) -> dict[str, object]:
-    if pos.entailed is not None:
-        return _snapshot(game_name, pos, answers)
-    game = get_game(game_name)
-    state = pos.state(game)
-    grade = pos.grade()
-    worst = min(grade.expected.values())
-    classes = {m.action: _colour(m.value, grade.best, worst, grade.tolerance) for m in pos.moves}
-    svg = boards.draw(game_name, state, Marks(values=classes))
-    view = game.formulation(formulation).render_state(state)
-    return {
-        "index": pos.index,
-        "mover": game.formulation(formulation).seat_name(pos.mover),
-        "ply": pos.ply,
-        "legal": pos.features["legal"],
-        "optimal": pos.features["optimal"],
-        "svg": Markup(svg) if svg else None,
-        "view": view,
-        "moves": [
-            {"label": m.label, "value": f"{m.value:.3g}", "colour": VALUE_COLOURS[classes[m.action]]}
-            for m in pos.moves
-        ],
-        "answers": [
-            {
-                "player": player_label(a),
-                "label": a.label or f"failure ({a.failure})",
-                "verdict": "optimal" if a.optimal else f"loss {a.loss:.3g}",
-            }
-            for a in answers
-        ],
-    }
 
 
 def _suite_of(name: str, digest: str, store_path: Path) -> Suite | None:
@@ -150,10 +58,8 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
             by_position: dict[int, list[Answer]] = {}
             for a in answers:
                 by_position.setdefault(a.position, []).append(a)
-            shown = [
-                _position(suite.game, suite.formulation, p, by_position.get(p.index, []))
-                for p in suite.positions[:DRAWN]
-            ]
+            kind = kind_of(suite.game)
+            shown = [kind.page(suite, p, by_position.get(p.index, [])) for p in suite.positions[:DRAWN]]
             truth = suite.truth
             writer.page(
                 "suite.html",
@@ -197,8 +103,7 @@ def section(writer: PageWriter, store_path: Path, run: str | None) -> Section | 
             grid
             for grid in (
                 suites,
-                _grid(noted(players_table(results), _players(results)), "suite-players"),
-                _grid(deductions_table(results), "suite-deductions"),
+                *(_grid(t, f"suite-{name}") for kind in kinds() for name, t in kind.tables(results).items()),
                 _grid(pairs_table(results), "suite-pairs"),
             )
             if grid.rows

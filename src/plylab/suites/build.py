@@ -34,7 +34,7 @@ from ..oracles.graded import Grade, Grader
 from ..players import RunContext, Turn, player_class
 from ..quiet import engine_quiet
 from ..seeds import derive_seed
-from .file import MoveTruth, Position, Suite
+from .content import MoveTruth, Position, Suite
 from .puzzles import Puzzle, read_puzzles
 
 DEFAULT_SAMPLER = "random"
@@ -125,7 +125,7 @@ def _position_key(game: GameDef, state: pyspiel.State, mover: int) -> str:
     return f"{mover}|{state.information_state_string(mover)}"
 
 
-async def _one_game(
+async def sample_game(
     game: GameDef,
     sampler: str,
     game_seed: int,
@@ -167,7 +167,7 @@ def _sampled(game: GameDef, sampler: str, seed: int, most: int) -> Iterator[Cand
     """One decision of each of up to `most` games played by the sampler at every seat."""
     pick = random.Random(f"suite-pick:{seed}")
     for played in range(1, most + 1):
-        cand = asyncio.run(_one_game(game, sampler, derive_seed(seed, "suite", played), pick))
+        cand = asyncio.run(sample_game(game, sampler, derive_seed(seed, "suite", played), pick))
         if cand is not None:
             yield cand
 
@@ -190,7 +190,7 @@ def _puzzle_like(grade: Grade, margin: float) -> bool:
     return len(grade.best_actions) == 1 and values[0] - values[1] >= margin
 
 
-def _from_run(game: GameDef, store_path: Path, run: str, seed: int) -> list[Candidate]:
+def run_candidates(game: GameDef, store_path: Path, run: str, seed: int) -> list[Candidate]:
     """Every decision of the stored run's games of `game`, in a seeded order (each state rebuilt
     from its stored serialization, so its history holds the chance outcomes played)."""
     if not store_path.is_file():
@@ -233,7 +233,7 @@ def build_suite(
 ) -> Suite:
     """`positions` informative positions of the game, graded: reached by `sampler` from `seed`, or
     (`from_run`) taken from the decisions of a stored run's games in `store`, in a seeded order.
-    Clue gives deduction snapshots instead (`suites.deduction.build_clue_suite`)."""
+    The move kind's build (`moves.MOVES`); Clue's suites are the deduction kind's (`deduction`)."""
     sampler = sampler or DEFAULT_SAMPLER
     game = get_game(game_name)
     game.formulation(formulation)  # an unknown formulation is refused before any game is played
@@ -272,7 +272,7 @@ def build_suite(
             ]
             stale_limit = most_games = sys.maxsize
         elif from_run is not None:
-            candidates = _from_run(game, store or DEFAULT_STORE, from_run, seed)
+            candidates = run_candidates(game, store or DEFAULT_STORE, from_run, seed)
             stale_limit = most_games = sys.maxsize  # a stored run is read to its end
         else:
             candidates = _sampled(game, sampler, seed, most_games)

@@ -5,7 +5,9 @@ suite's graded scale, skill above chance (the rate less the mean of the position
 baselines, `chance`), the rate in each difficulty band (by that baseline), failures, calls and
 tokens. Per pair (`suite-pairs`): on the positions both answered, the paired difference of rates
 (McNemar, exact) and of mean losses (paired bootstrap, seeded), each with interval and p-value.
-Both are entries of the one table registry, so every format `render` writes works.
+Both are entries of the one table registry, so every format `render` writes works. The players
+table reads the runs of the move kind (`moves.MoveKind.tables` gives it only those); the Clue
+deduction kind's own table (`suite-deductions`) is that kind's (`deduction`).
 
 `n` counts positions, never answers: under `suite run --repeats` a position's answers are one
 observation of the player on it, so every interval and test is over positions
@@ -16,20 +18,16 @@ had answered once.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
 from ..analysis.paired import paired_bootstrap
 from ..analysis.repeated import repeated_paired, repeated_rate
-from ..analysis.stats import wilson
 from ..errors import UserError
 from ..render.table import Table, register_table
-from .answer import Answer
-from .kinds import is_clue
-from .study import SuiteRun, SuiteStore
+from .answer import Answer, SuiteResults
+from .study import SuiteStore
 
 # Difficulty bands by the position's own random baseline (the chance a uniform move is optimal).
 BANDS: tuple[tuple[str, float, float], ...] = (
@@ -46,13 +44,6 @@ def band_of(chance: float) -> str:
         if low < chance <= high or (low == 0.0 and chance <= high):
             return name
     return BANDS[-1][0]
-
-
-@dataclass(frozen=True)
-class SuiteResults:
-    """Every suite run of a store with its answers: what the suite tables are built from."""
-
-    runs: tuple[tuple[SuiteRun, tuple[Answer, ...]], ...]
 
 
 def read_results(store_path: Path, suite: str | None = None) -> SuiteResults:
@@ -72,7 +63,13 @@ def read_results(store_path: Path, suite: str | None = None) -> SuiteResults:
         store.close()
 
 
-def _num(x: float | None, digits: int = 3) -> str:
+def histogram_bar(n: int, most: int, width: int = 30) -> str:
+    """A histogram's bar of `n` in `suite show`: `width` marks for the largest count, `most`."""
+    return "#" * (round(width * n / most) if most else 0)
+
+
+def figure(x: float | None, digits: int = 3) -> str:
+    """A figure in a table cell: `digits` decimals, or a dash where there is none."""
     return "–" if x is None else f"{x:.{digits}f}"
 
 
@@ -92,7 +89,7 @@ def _by_position(answers: Sequence[Answer]) -> dict[int, list[Answer]]:
     return out
 
 
-def _by_player(answers: Sequence[Answer]) -> dict[str, list[Answer]]:
+def by_player(answers: Sequence[Answer]) -> dict[str, list[Answer]]:
     """Answers grouped by the player's label (`player_label`)."""
     out: dict[str, list[Answer]] = {}
     for a in answers:
@@ -124,9 +121,7 @@ def players_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
     data: list[dict[str, object]] = []
     for run, answers in results.runs:
-        if is_clue(run.game):  # deduction snapshots have no moves: the deductions table reports them
-            continue
-        for player, mine in _by_player(answers).items():
+        for player, mine in by_player(answers).items():
             per = _by_position(mine)
             n, answered = len(per), len(mine)  # positions; answers (more under --repeats)
             rate = repeated_rate([(sum(a.optimal for a in xs), len(xs)) for xs in per.values()])
@@ -139,7 +134,7 @@ def players_table(results: SuiteResults) -> Table:
                 r = sum(a.optimal for a in inside) / len(inside) if inside else None
                 held = len({a.position for a in inside})
                 bands[name] = {"rate": r, "n": held, "answers": len(inside)}
-                cells.append(f"{_num(r)} ({held})")
+                cells.append(f"{figure(r)} ({held})")
             failures = sum(1 for a in mine if a.failure is not None and a.action is None)
             calls = sum(a.calls for a in mine)
             tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
@@ -150,8 +145,8 @@ def players_table(results: SuiteResults) -> Table:
                     run.suite,
                     player,
                     str(n),
-                    f"{_num(rate.rate)} [{_num(rate.low)}, {_num(rate.high)}]",
-                    _num(loss),
+                    f"{figure(rate.rate)} [{figure(rate.low)}, {figure(rate.high)}]",
+                    figure(loss),
                     f"{above:+.3f}",
                     *cells,
                     str(failures),
@@ -224,7 +219,7 @@ def pairs_table(results: SuiteResults) -> Table:
     rows: list[list[str]] = []
     data: list[dict[str, object]] = []
     for run, answers in results.runs:
-        players = _by_player(answers)
+        players = by_player(answers)
         for first, second in combinations(sorted(players), 2):
             a = {(x.position, x.repeat): x for x in players[first]}  # a repeat pairs with the same repeat
             b = {(x.position, x.repeat): x for x in players[second]}
@@ -274,120 +269,3 @@ def pairs_table(results: SuiteResults) -> Table:
     if any(a.repeat for _, answers in results.runs for a in answers):
         notes.append(REPEATS_NOTE)
     return Table(PAIR_COLUMNS, rows, notes=notes, title="Suites: pairs", data={"pairs": data})
-
-
-def ratio_interval(
-    pairs: Sequence[tuple[int, int]], *, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED
-) -> tuple[float | None, float | None, float | None]:
-    """sum(numerators) / sum(denominators) over snapshots, with a seeded percentile bootstrap over
-    the snapshots (the facts of one snapshot are not independent trials, so a Wilson interval on
-    the pooled facts would be too narrow)."""
-    den = sum(d for _, d in pairs)
-    if not den:
-        return None, None, None
-    rate = sum(n for n, _ in pairs) / den
-    rng = random.Random(seed)
-    draws: list[float] = []
-    for _ in range(resamples):
-        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
-        d = sum(x for _, x in sample)
-        if d:
-            draws.append(sum(x for x, _ in sample) / d)
-    draws.sort()
-    low = draws[int(0.025 * (len(draws) - 1))]
-    high = draws[int(0.975 * (len(draws) - 1))]
-    return rate, low, high
-
-
-DEDUCTION_COLUMNS = [
-    "suite",
-    "player",
-    "n",
-    "correct rate [95% CI]",
-    "incorrect rate [95% CI]",
-    "missed rate [95% CI]",
-    "unsupported",
-    "correct / snapshot",
-    "incorrect / snapshot",
-    "perfect [95% CI]",
-    "failures",
-    "calls",
-    "tokens in",
-    "tokens out",
-]
-
-
-def _interval(r: tuple[float | None, float | None, float | None]) -> str:
-    return f"{_num(r[0])} [{_num(r[1])}, {_num(r[2])}]"
-
-
-@register_table(
-    "suite-deductions",
-    "per Clue deduction suite and player: correct, incorrect and missed rates against the SAT oracle (000 l.107), with intervals",
-)
-def deductions_table(results: SuiteResults) -> Table:
-    rows: list[list[str]] = []
-    data: list[dict[str, object]] = []
-    for run, answers in results.runs:
-        if not is_clue(run.game):
-            continue
-        for player, mine in _by_player(answers).items():
-            ds = [a.deduction or {} for a in mine]
-            n = len(mine)
-            claims = [(d.get("correct", 0), d.get("claims", 0)) for d in ds]
-            correct = ratio_interval(claims)
-            incorrect = ratio_interval([(d.get("incorrect", 0), d.get("claims", 0)) for d in ds])
-            missed = ratio_interval([(d.get("missed", 0), d.get("entailed", 0)) for d in ds])
-            perfect = wilson(sum(a.optimal for a in mine), n)
-            totals = {
-                k: sum(int(d.get(k, 0)) for d in ds)
-                for k in ("claims", "correct", "incorrect", "unsupported", "missed", "entailed")
-            }
-            failures = sum(1 for a in mine if a.failure is not None)
-            calls = sum(a.calls for a in mine)
-            tin, tout = sum(a.input_tokens for a in mine), sum(a.output_tokens for a in mine)
-            rows.append(
-                [
-                    run.suite,
-                    player,
-                    str(n),
-                    _interval(correct),
-                    _interval(incorrect),
-                    _interval(missed),
-                    str(totals["unsupported"]),
-                    _num(totals["correct"] / n, 2),
-                    _num(totals["incorrect"] / n, 2),
-                    f"{_num(perfect.rate)} [{_num(perfect.low)}, {_num(perfect.high)}]",
-                    str(failures),
-                    str(calls),
-                    str(tin),
-                    str(tout),
-                ]
-            )
-            data.append(
-                {
-                    "suite": run.suite,
-                    "hash": run.hash,
-                    "game": run.game,
-                    "player": player,
-                    "n": n,
-                    **totals,
-                    "correct_rate": dict(zip(("rate", "low", "high"), correct)),
-                    "incorrect_rate": dict(zip(("rate", "low", "high"), incorrect)),
-                    "missed_rate": dict(zip(("rate", "low", "high"), missed)),
-                    "perfect": perfect.to_json(),
-                    "failures": failures,
-                    "calls": calls,
-                    "input_tokens": tin,
-                    "output_tokens": tout,
-                }
-            )
-    notes = [
-        "a claim: a (card, holder) the player states it knows, outside its own hand; correct = true in the deal, incorrect = false (000 l.107)",
-        "correct and incorrect rates: of the claims; missed rate: of the facts the SAT oracle entails that the player did not state",
-        "unsupported: correct claims the observations do not entail (guesses); perfect: every entailed fact stated, none false",
-        f"rate intervals: percentile bootstrap over snapshots, {RESAMPLES} resamples, seed {BOOTSTRAP_SEED}; perfect: Wilson",
-    ]
-    return Table(
-        DEDUCTION_COLUMNS, rows, notes=notes, title="Suites: Clue deductions", data={"deductions": data}
-    )

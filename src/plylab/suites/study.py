@@ -12,9 +12,8 @@ added later joins the same run.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import AsyncGenerator, Container, Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -23,15 +22,15 @@ from ..db import blank
 from ..errors import UserError
 from ..games import Formulation, GameDef, get_game
 from ..harness.forecast import Forecast, model_of
-from ..harness.hooks import hooks_for
 from ..harness.store import Store
 from ..harness.study import Part, StudyContext
-from ..players import RunContext, Turn, player_class
+from ..players import RunContext, Turn
 from ..players.canonical import canonical_spec
 from ..seeds import derive_seed
 from ..words import count
-from .answer import Answer
-from .file import INT64, Position, Suite
+from .answer import Answer, SuiteRun
+from .content import INT64, Position, Suite
+from .kinds import kind_of
 from .until import WidthStop
 
 ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
@@ -42,17 +41,6 @@ ANSWERS = """CREATE TABLE IF NOT EXISTS suite_answers (
     calls INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, cost REAL, elapsed REAL,
     deduction TEXT, memory TEXT, repeat INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, position, player, repeat))"""
-
-
-@dataclass(frozen=True)
-class SuiteRun:
-    """A suite run as the report reads it: its name, suite name, hash and game."""
-
-    id: int
-    name: str
-    suite: str
-    hash: str
-    game: str
 
 
 class SuiteStore(Store):
@@ -166,62 +154,17 @@ class SuiteJob:
     def turn(self) -> Turn:
         """The position as a session would put it to its mover: the state rebuilt from the history
         (chance included), the suite's formulation; what the player reads is `turn.view`."""
-        game, formulation = _asked_in(self.game, self.formulation)
+        game, formulation = asked_in(self.game, self.formulation)
         pos = self.position
         return Turn(game, formulation, pos.state(game), pos.mover, pos.ply, self.key)
 
     async def play(self, context: RunContext) -> Answer:
-        if self.position.entailed is not None:  # a Clue deduction snapshot
-            from .deduction import ask
-
-            answer = await ask(self.game, self.position, self.player, self.seed, self.key, context)
-            return replace(answer, repeat=self.repeat)
-        turn = self.turn()
-        game, formulation, pos = turn.game, turn.formulation, self.position
-        state = turn.state.clone()
-        ctx = replace(context, job_key=self.key)
-        player = hooks_for(game).player(self.player, game, pos.mover, self.seed, ctx)
-        t0 = time.perf_counter()
-        try:
-            decision = await player.act(turn)
-        finally:
-            player.close()
-        elapsed = time.perf_counter() - t0
-        grade = pos.grade()
-        action, failure = decision.action, decision.failure
-        if action is not None and action not in grade.expected:
-            action, failure = None, "illegal"
-        attempts = decision.attempts
-        costs = [a.cost for a in attempts if a.cost is not None]
-        final = attempts[-1] if attempts else None
-        worst = min(grade.expected.values())
-        return Answer(
-            position=pos.index,
-            player=self.player,
-            position_id=pos.id,
-            action=action,
-            label=None if action is None else formulation.action_label(state, action),
-            optimal=action is not None and grade.is_best(action),
-            loss=grade.loss(action) if action is not None else grade.best - worst,
-            span=grade.span,
-            chance=float(pos.features["chance"]),
-            features=pos.features,
-            failure=failure,
-            prompt=None if final is None else final.prompt,
-            reply=None if final is None else final.reply,
-            input_tokens=sum(a.input_tokens for a in attempts),
-            output_tokens=sum(a.output_tokens for a in attempts),
-            calls=sum(1 for a in attempts if a.prompt is not None and not a.cached),
-            cache_hits=sum(1 for a in attempts if a.cached),
-            cost=sum(costs) if costs else None,
-            elapsed=elapsed,
-            memory=self.memory,
-            repeat=self.repeat,
-        )
+        """The position put to the player and the answer scored, as the suite's kind does both."""
+        return await kind_of(self.game).ask(self, context)
 
 
 @lru_cache(maxsize=16)
-def _asked_in(game_spec: str, formulation: str) -> tuple[GameDef, Formulation[Any]]:
+def asked_in(game_spec: str, formulation: str) -> tuple[GameDef, Formulation[Any]]:
     """The suite's game and formulation, made once per process: a session makes them once per game
     and a suite's answer is one decision, so making them per answer (its labels with them) cost a
     suite run a third more than games with as many decisions."""
@@ -250,37 +193,10 @@ def suite_job(suite: Suite, pos: Position, spec: str, memory: str | None = None,
         player=spec,
         position=pos,
         seed=seed,
-        uses_model=_uses_model(suite.game, spec),
+        uses_model=kind_of(suite.game).uses_model(suite.game, spec),
         memory=memory,
         repeat=repeat,
     )
-
-
-def _check(game_spec: str, spec: str) -> str | None:
-    """A player spec that cannot answer the suite's positions: one line, before anything runs.
-    Returns the hash of the experience memory the player reads frozen (REAPER's), if any."""
-    from .kinds import is_clue
-
-    if is_clue(game_spec):
-        from ..clue.base import make_clue_player
-
-        make_clue_player(spec, 0, 0).close()
-        return None
-    game = get_game(game_spec)
-    hooks_for(game).player(spec, game, 0, 0, RunContext()).close()
-    _, cls, options = player_class(spec)
-    return cls.memory_hash(options, game)
-
-
-@lru_cache(maxsize=64)
-def _uses_model(game_spec: str, spec: str) -> bool:
-    from .kinds import is_clue
-
-    if is_clue(game_spec):
-        from ..clue.base import clue_player_class
-
-        return clue_player_class(spec)[1].uses_model
-    return player_class(spec)[1].uses_model
 
 
 class SuiteStudy:
@@ -303,7 +219,7 @@ class SuiteStudy:
         self.lease = f"suite:{self.name}"
         self.planned = len(suite.positions) * len(self.players) * repeats
         # every spec checked (and refused in one line) before anything runs; a memory named by its hash
-        self.memories = {spec: _check(suite.game, spec) for spec in self.players}
+        self.memories = {spec: kind_of(suite.game).player(suite.game, spec) for spec in self.players}
 
     def open_store(self, path: Path) -> SuiteStore:
         return SuiteStore(path)
@@ -350,7 +266,7 @@ class SuiteStudy:
             lambda status, why: store.finish_run(run_id, status, why),
             self.planned,
             already=already,
-            model=any(_uses_model(self.suite.game, p) for p in self.players),
+            model=any(kind_of(self.suite.game).uses_model(self.suite.game, p) for p in self.players),
             extra=store.rules(run_id),
             budget=budget,
         )
