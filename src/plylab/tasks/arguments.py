@@ -11,6 +11,7 @@ exit 2, in plylab's own CLI) that inspect also prints as one line (exit 1).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -23,11 +24,20 @@ __all__ = ["TaskArgumentError", "integer", "refused_in_one_line", "text"]
 
 
 class TaskArgumentError(UserError, PrerequisiteError):
-    """A task argument refused: one line for plylab (a UserError) and for inspect (a PrerequisiteError)."""
+    """A task argument refused: one line for plylab (a UserError) and for inspect (a PrerequisiteError,
+    whose message alone inspect prints, through rich: wrapped at the terminal's width, exit 1).
+
+    inspect silences rich under `--display none`, and with it the message of a PrerequisiteError
+    raised while its tasks are built; the line then goes to stderr here, so it is said once either way.
+    """
 
     def __init__(self, message: str) -> None:
+        import rich
+
         UserError.__init__(self, message)
         self.message = message
+        if rich.get_console().quiet:
+            print(message, file=sys.stderr, flush=True)
 
 
 @contextmanager
@@ -53,5 +63,6 @@ def integer(key: str, value: object, least: int) -> int:
 def text(key: str, value: object) -> str:
     """`-T key=value` as text: a name or spec (YAML reads `game=2048` as a number, `seed=` as null)."""
     if value is None or isinstance(value, bool | list | dict):
-        raise UserError(f"-T {key} must be a name or spec (got '{value}')")
+        got = "nothing" if value is None else f"'{value}'"
+        raise UserError(f"-T {key} must be a name or spec (got {got})")
     return str(value)
