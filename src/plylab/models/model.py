@@ -121,7 +121,10 @@ class Model:
         ModelEvent per call (a role's carrying the role). The eval's own options (retries,
         connections, `--batch`) stay inspect's."""
         from . import local
+        from .scrubbed import scrub_recorded
 
+        install_log_scrubber()
+        scrub_recorded(inspect_model.api)  # what inspect logs of each call: never a key it echoes
         name = str(inspect_model)
         is_local = isinstance(inspect_model.api, local.LocalModelAPI)
         return cls(
@@ -348,6 +351,7 @@ def _build(
     from tenacity import wait_exponential_jitter
 
     from . import local
+    from .scrubbed import scrub_recorded
 
     name = name.strip()
     if name == LOCAL:
@@ -384,6 +388,7 @@ def _build(
     if client is not None and isinstance(getattr(client, "max_retries", None), int):
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
     cap_replies(inspect_model.api)  # a reply beyond MAX_REPLY_BYTES is refused as it streams in
+    scrub_recorded(inspect_model.api)  # what inspect records of a call: never a key a server echoes
     should_retry = inspect_model.api.should_retry
     # a server that refuses our response_format says so at once and one that sent an unusable reply
     # would send it again: neither is retried; a reset connection is retried with back-off (up to
