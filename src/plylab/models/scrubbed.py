@@ -12,7 +12,7 @@ sees them: the transcript, the log, the buffer and the cache only ever hold the 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -49,7 +49,7 @@ def scrubbed(value: T) -> T:
         pairs = {k: scrubbed(v) for k, v in value.items()}
         if any(pairs[k] is not v for k, v in value.items()):
             out = pairs
-    return out
+    return cast(T, out)
 
 
 def _scrub_error(exc: BaseException) -> None:
