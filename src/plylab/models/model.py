@@ -546,6 +546,8 @@ def generated_tokens(output_tokens: int, reasoning_tokens: int | None) -> int:
 def _reply(output: ModelOutput, latency: float) -> Reply:
     from inspect_ai.model import ContentReasoning
 
+    from .scrubbed import redacted_flags
+
     reasoning = []
     if output.choices:
         content = output.message.content
@@ -571,6 +573,7 @@ def _reply(output: ModelOutput, latency: float) -> Reply:
         usage=usage,
         latency=latency,
         stop_reason=str(output.stop_reason) if output.choices else None,
+        flags=redacted_flags(output),  # what was scrubbed before inspect recorded it (models.scrubbed)
     )
 
 

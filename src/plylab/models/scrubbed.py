@@ -19,12 +19,15 @@ from pydantic import BaseModel
 from ..secrets import scrub
 
 if TYPE_CHECKING:
-    from inspect_ai.model import ModelAPI
+    from inspect_ai.model import ModelAPI, ModelOutput
 
-__all__ = ["scrub_recorded", "scrubbed"]
+__all__ = ["redacted_flags", "scrub_recorded", "scrubbed"]
 
 T = TypeVar("T")
 _WRAPPED = "_plylab_scrubbed"
+# Where a scrubbed output says what was redacted (in its metadata): the reply's flags, as the door
+# flags what it scrubs itself (`models.reply`).
+REDACTED = "plylab_redacted"
 
 
 def scrubbed(value: T) -> T:
@@ -81,8 +84,10 @@ def scrub_recorded(api: ModelAPI) -> None:
         output, call = result if isinstance(result, tuple) else (result, None)
         if isinstance(output, Exception):
             _scrub_error(output)
-        else:
-            output = scrubbed(output)
+        elif (clean := scrubbed(output)) is not output:
+            part = "text" if clean.completion != output.completion else "reply"
+            clean.metadata = {**(clean.metadata or {}), REDACTED: [f"{part}: credentials redacted"]}
+            output = clean
         if call is None:
             return output
         # the call is the one inspect's event already holds (the request was recorded as it was
@@ -92,3 +97,8 @@ def scrub_recorded(api: ModelAPI) -> None:
 
     api.generate = generate_scrubbed  # type: ignore[method-assign]
     setattr(api, _WRAPPED, True)
+
+
+def redacted_flags(output: ModelOutput) -> tuple[str, ...]:
+    """What `scrub_recorded` redacted from `output` before inspect recorded it, as reply flags."""
+    return tuple(str(f) for f in (output.metadata or {}).get(REDACTED, ()))
