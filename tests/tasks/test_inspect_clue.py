@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.tasks.test_inspect_game import model_events  # also registers the scripted model
+from tests.tasks.test_inspect_game import model_events, played  # also registers the scripted model
 
 
 def eval_clue(tmp: Path, model: str, **task_args: Any) -> Any:
@@ -28,9 +28,10 @@ def test_a_clue_game_per_sample_every_seat_the_model_each_call_an_event(tmp_path
     log = eval_clue(tmp_path, "scripted-nomove/m", condition="matrix", games=1, turn_limit=6)
     assert log.status == "success", log.error
     (sample,) = log.samples
-    played = sample.metadata["plylab"]
-    assert played["extra"]["seats"] == ["clue-llm:model=scripted-nomove/m,matrix=on"] * 3  # the condition
-    calls = sum(len(m["attempts"] or []) for m in played["moves"])
+    record = played(sample)
+    assert record.extra is not None
+    assert record.extra["seats"] == ["clue-llm:model=scripted-nomove/m,matrix=on"] * 3  # the condition
+    calls = sum(len(m.attempts or []) for m in record.moves)
     assert calls == 6 and len(model_events(sample)) == calls  # a turn each, no call lost to the transcript
     score = sample.scores["clue_end"]
     assert score.answer == "turn_limit" and score.value["solved"] == 0.0 and score.value["turns"] == 6.0

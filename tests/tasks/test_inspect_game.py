@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
 
+from plylab.harness.records import GameRecord, MoveRecord
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -116,14 +118,23 @@ def model_events(sample: Any) -> list[Any]:
     return [e for e in sample.events if isinstance(e, ModelEvent)]
 
 
-def player_moves(sample: Any) -> list[dict[str, Any]]:
-    played = sample.metadata["plylab"]
-    return [m for m in played["moves"] if m["seat"] == played["player_seat"]]
+def played(sample: Any) -> GameRecord:
+    """The sample's game, read back typed from its store (`tasks.state.GamePlayed`)."""
+    from plylab.tasks.state import GamePlayed
+
+    record = sample.store_as(GamePlayed).record
+    assert record is not None
+    return record
 
 
-def opponent_moves(sample: Any) -> list[dict[str, Any]]:
-    played = sample.metadata["plylab"]
-    return [m for m in played["moves"] if m["seat"] != played["player_seat"]]
+def player_moves(sample: Any) -> list[MoveRecord]:
+    record = played(sample)
+    return [m for m in record.moves if m.seat == record.player_seat]
+
+
+def opponent_moves(sample: Any) -> list[MoveRecord]:
+    record = played(sample)
+    return [m for m in record.moves if m.seat != record.player_seat]
 
 
 def events_by_role(sample: Any) -> dict[str | None, list[Any]]:
@@ -160,10 +171,10 @@ def test_a_game_per_sample_sides_switched_each_call_an_event_each_sample_scored(
         player="on_failure=random",
     )
     assert log.status == "success", log.error
-    assert [s.metadata["plylab"]["player_seat"] for s in log.samples] == [0, 1]  # sides switched
+    assert [played(s).player_seat for s in log.samples] == [0, 1]  # sides switched
     for sample in log.samples:
         moves = player_moves(sample)
-        assert moves and all(m["failure_kind"] == "unparseable" for m in moves)
+        assert moves and all(m.failure_kind == "unparseable" for m in moves)
         assert len(model_events(sample)) == len(moves)
         score = sample.scores["ground_truth"]
         assert score.metadata["scale"] == "exact" and score.metadata["decisions"] == len(moves)
@@ -253,7 +264,7 @@ def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcrip
         player="on_failure=random",
     )
     assert log.status == "success", log.error
-    assert [s.metadata["plylab"]["player_seat"] for s in log.samples] == [0, 1]
+    assert [played(s).player_seat for s in log.samples] == [0, 1]
     for sample in log.samples:
         by_role = events_by_role(sample)
         assert set(by_role) == {None, "opponent"}
@@ -265,10 +276,9 @@ def test_an_llm_opponent_calls_inspects_opponent_role_each_call_in_the_transcrip
         assert all(e.config.batch is True for e in by_role["opponent"])
         assert all(e.config.batch is None for e in by_role[None])
         # the opponent's moves are the role model's failures, played at random (its own on_failure)
-        assert all(m["failure_kind"] == "unparseable" for m in opponent_moves(sample))
+        assert all(m.failure_kind == "unparseable" for m in opponent_moves(sample))
         assert (
-            sample.metadata["plylab"]["opponent"]
-            == "llm:model=scripted-other/o,batch=on,on_failure=random,role=opponent"
+            played(sample).opponent == "llm:model=scripted-other/o,batch=on,on_failure=random,role=opponent"
         )
 
 
@@ -365,10 +375,10 @@ def test_inspect_eval_with_the_local_model(tmp_path: Path) -> None:
     assert str(log.eval.model) == "plylab/local"
     for sample in log.samples:
         moves = player_moves(sample)
-        assert moves and all(m["failure_kind"] is None for m in moves)  # enum: every move legal
+        assert moves and all(m.failure_kind is None for m in moves)  # enum: every move legal
         events = model_events(sample)
         assert len(events) == len(moves)
-        assert [e.output.completion for e in events] == [m["reply"] for m in moves]
+        assert [e.output.completion for e in events] == [m.reply for m in moves]
         assert sample.scores["ground_truth"].metadata["decisions"] == len(moves)
 
 
@@ -390,10 +400,10 @@ def test_kuhn_poker_scores_are_the_equilibriums(tmp_path: Path) -> None:
     for sample in log.samples:
         grades: list[tuple[Grade, int]] = []
         for m in player_moves(sample):
-            state = game.engine.deserialize_state(m["state"])
-            judged = grader.judge(state, m["action"])
+            state = game.engine.deserialize_state(m.state)
+            judged = grader.judge(state, m.action)
             assert judged.grade is not None and judged.grade.unit == "payoff"
-            grades.append((judged.grade, m["action"]))
+            grades.append((judged.grade, m.action))
         informative = [(g, a) for g, a in grades if g.informative]
         score = sample.scores["ground_truth"]
         assert score.metadata["scale"] == "equilibrium"
@@ -436,6 +446,6 @@ def test_inspect_eval_with_an_llm_opponent_through_the_model_role(tmp_path: Path
     for sample in log.samples:
         by_role = events_by_role(sample)
         for role, moves in ((None, player_moves(sample)), ("opponent", opponent_moves(sample))):
-            assert moves and all(m["failure_kind"] is None for m in moves)  # enum: every move legal
-            assert [e.output.completion for e in by_role[role]] == [m["reply"] for m in moves]
-        assert sample.metadata["plylab"]["opponent"] == "llm:model=plylab/local,output=enum,role=opponent"
+            assert moves and all(m.failure_kind is None for m in moves)  # enum: every move legal
+            assert [e.output.completion for e in by_role[role]] == [m.reply for m in moves]
+        assert played(sample).opponent == "llm:model=plylab/local,output=enum,role=opponent"

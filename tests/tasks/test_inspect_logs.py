@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from plylab.cli import main
-from tests.tasks.test_inspect_game import eval_in_process  # also registers the scripted model
+from tests.tasks.test_inspect_game import eval_in_process, played  # also registers the scripted model
 
 
 @pytest.mark.slow
@@ -45,7 +45,7 @@ def test_report_reads_game_logs_back_with_the_logs_figures(tmp_path: Path) -> No
     assert import_game_logs(tmp_path / "logs", store) == (1, 0)  # again: nothing new
     with closing(sqlite3.connect(store)) as conn:
         moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-    assert moves == sum(len(s.metadata["plylab"]["moves"]) for s in log.samples)
+    assert moves == sum(len(played(s).moves) for s in log.samples)
 
 
 def test_a_folder_without_game_logs_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

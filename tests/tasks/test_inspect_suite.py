@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from plylab.cli import main
+from plylab.suites.answer import Answer
 from plylab.suites.file import read_suite
 from tests.tasks.test_inspect_game import inspect_eval, model_events  # also registers the scripted model
 
@@ -22,6 +23,15 @@ def build(tmp: Path, positions: int = 10) -> Path:
     argv = ["suite", "build", "t", "--game", "tic_tac_toe", "--positions", str(positions), "--seed", "1"]
     assert main(argv) == 0
     return tmp / "suites" / "t.jsonl"
+
+
+def answered(sample: Any) -> Answer:
+    """The sample's answer, read back typed from its store (`tasks.state.SuiteAnswered`)."""
+    from plylab.tasks.state import SuiteAnswered
+
+    answer = sample.store_as(SuiteAnswered).answer
+    assert answer is not None
+    return answer
 
 
 def eval_suite(tmp: Path, model: str, **task_args: Any) -> Any:
@@ -54,8 +64,8 @@ def test_a_sample_per_position_its_target_the_best_moves_its_metadata_the_truth(
         assert sample.metadata["truth"]["id"] == pos.id
         assert sample.metadata["truth"]["moves"] == pos.content()["moves"]
         assert len(model_events(sample)) == 1
-        answer = sample.metadata["plylab"]
-        assert answer["action"] is None and answer["failure"] == "unparseable"
+        answer = answered(sample)
+        assert answer.action is None and answer.failure == "unparseable"
         score = sample.scores["suite_truth"]
         worst = min(m.value for m in pos.moves)
         assert score.value["optimal"] == 0.0 and score.value["failure"] == 1.0
@@ -120,10 +130,10 @@ def test_inspect_eval_a_ten_position_suite_with_the_local_model(
     assert log.status == "success", log.error
     assert len(log.samples) == 10
     for sample in log.samples:
-        answer = sample.metadata["plylab"]
-        assert answer["failure"] is None and answer["label"] is not None  # enum: always a legal move
+        answer = answered(sample)
+        assert answer.failure is None and answer.label is not None  # enum: always a legal move
         [event] = model_events(sample)
-        assert event.output.completion == answer["reply"]
+        assert event.output.completion == answer.reply
         assert set(sample.scores["suite_truth"].value) == {"optimal", "loss", "above_chance", "failure"}
 
 
@@ -135,7 +145,6 @@ def test_one_result_two_doors(
     temperature 0 with output=enum: the same answer to every position, and the same figures (the
     suite report's rate, interval, loss and above-chance; the log's metrics)."""
     from plylab.suites.report import SuiteResults, players_table, read_results
-    from plylab.tasks.suite import answer_of
 
     monkeypatch.chdir(tmp_path)
     build(tmp_path)
@@ -145,7 +154,7 @@ def test_one_result_two_doors(
     [(run, mine)] = read_results(tmp_path / "s.sqlite").runs
     log = eval_suite(tmp_path, "plylab/local", suite="t", output="enum")
     assert log.status == "success", log.error
-    theirs = [answer_of(s.metadata["plylab"]) for s in log.samples]
+    theirs = [answered(s) for s in log.samples]
 
     def said(a: Any) -> tuple[object, ...]:
         return (a.position, a.position_id, a.action, a.label, a.optimal, a.loss, a.failure)

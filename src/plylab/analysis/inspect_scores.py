@@ -25,15 +25,12 @@ from typing import Any, cast
 
 # at module level: inspect reads the metric's and the scorer's type hints when it calls them
 from inspect_ai.log import EvalScore
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, mean, metric, scorer, stderr
-from inspect_ai.solver import TaskState
+from inspect_ai.scorer import Metric, SampleScore, Score, Value, mean, metric, stderr
 
 from ..oracles.graded import Grade, StoredGrade
 from .stats import wilson
 
 OUTCOME_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "failure": 0.0}
-KEYS = ("optimal", "loss", "outcome", "failure")
-CHESS_KEYS = ("acpl", "accuracy")
 NAN = float("nan")
 
 
@@ -159,61 +156,35 @@ def inspect_score(figures: GameScore) -> Score:
     )
 
 
+@metric(name="wilson")
 def wilson_metric() -> Metric:
     """The optimal-move rate pooled over every informative decision of the samples, with its 95% Wilson
-    interval (`analysis.stats.wilson`, as plylab's tables print it): `wilson_rate`, `_low`, `_high`."""
+    interval (`analysis.stats.wilson`, as plylab's tables print it): `wilson_rate`, `_low`, `_high`.
+    Registered when this module is imported (`plylab/wilson`), so `inspect score` finds it."""
 
-    @metric(name="wilson")
-    def _wilson() -> Metric:
-        def compute(scores: list[SampleScore]) -> Value:
-            meta = [s.score.metadata or {} for s in scores]
-            e = wilson(
-                sum(int(m.get("best", 0)) for m in meta), sum(int(m.get("informative", 0)) for m in meta)
-            )
-            return {
-                "rate": NAN if e.rate is None else e.rate,
-                "low": NAN if e.low is None else e.low,
-                "high": NAN if e.high is None else e.high,
-            }
+    def compute(scores: list[SampleScore]) -> Value:
+        meta = [s.score.metadata or {} for s in scores]
+        e = wilson(sum(int(m.get("best", 0)) for m in meta), sum(int(m.get("informative", 0)) for m in meta))
+        return {
+            "rate": NAN if e.rate is None else e.rate,
+            "low": NAN if e.low is None else e.low,
+            "high": NAN if e.high is None else e.high,
+        }
 
-        return compute
-
-    return _wilson()
+    return compute
 
 
-def metrics(chess: bool = False) -> dict[str, list[Metric]]:
-    """Each score key's metrics: games averaged with inspect's `mean` and `stderr`; the optimal rate
-    also pooled over decisions with its Wilson interval."""
-    out: dict[str, list[Metric]] = {
-        "optimal": [mean(), stderr(), wilson_metric()],
-        "loss": [mean(), stderr()],
-        "outcome": [mean(), stderr()],
-        "failure": [mean()],
-    }
-    if chess:
-        out |= {"acpl": [mean(), stderr()], "accuracy": [mean(), stderr()]}
-    return out
-
-
-def ground_truth(chess: bool = False) -> Scorer:
-    """The scorer of a sample whose solver played a plylab game (`state.metadata["plylab"]`, written by
-    `plylab.tasks.game.play`): the game's figures (module doc)."""
-
-    @scorer(metrics=metrics(chess), name="ground_truth")
-    def _ground_truth() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            played = state.metadata["plylab"]
-            moves = [
-                graded(m["ply"], m["seat"], m["action"], m.get("grade"), m.get("failure_kind"))
-                for m in played["moves"]
-            ]
-            return inspect_score(
-                game_score(moves, played["player_seat"], played["outcome"], played["forfeit_by"], chess)
-            )
-
-        return score
-
-    return _ground_truth()
+# Each score key's metrics: games averaged with inspect's `mean` and `stderr`; the optimal rate also
+# pooled over decisions with its Wilson interval. The chess keys apply only where a score has them
+# (inspect matches a metric's key against the scores' keys, as a glob).
+METRICS: dict[str, list[Metric]] = {
+    "optimal": [mean(), stderr(), wilson_metric()],
+    "loss": [mean(), stderr()],
+    "outcome": [mean(), stderr()],
+    "failure": [mean()],
+    "acpl": [mean(), stderr()],
+    "accuracy": [mean(), stderr()],
+}
 
 
 def is_nan(value: object) -> bool:
@@ -222,16 +193,18 @@ def is_nan(value: object) -> bool:
 
 def metric_results(scores: Sequence[Score], scorer_name: str = "ground_truth") -> list[EvalScore]:
     """The log's results for scores written without an eval (`plylab export --format inspect`):
-    each key's metrics (`metrics`) over the samples that key scored, NaN left out as inspect leaves
-    it out, named as inspect names them (`mean`, `stderr`, `plylab/wilson_low`, ...)."""
+    each key's metrics (`METRICS`, the keys the scores have) over the samples that key scored, NaN
+    left out as inspect leaves it out, named as inspect names them (`mean`, `stderr`, `plylab/wilson_low`, ...)."""
     from inspect_ai._util.registry import registry_log_name
     from inspect_ai.log import EvalMetric
 
     if not scores:
         return []
-    chess = "acpl" in dict(scores[0].value)  # type: ignore[arg-type]
+    keys = dict(scores[0].value)  # type: ignore[arg-type]
     out = []
-    for key, listed in metrics(chess).items():
+    for key, listed in METRICS.items():
+        if key not in keys:
+            continue
         kept = [
             SampleScore(score=s.model_copy(update={"value": v}), sample_id=i)
             for i, s in enumerate(scores)

@@ -128,7 +128,10 @@ class Model:
         ModelEvent per call (a role's carrying the role). The eval's own options (retries,
         connections, `--batch`) stay inspect's."""
         from . import local
+        from .scrubbed import scrub_recorded
 
+        install_log_scrubber()
+        scrub_recorded(inspect_model.api)  # what inspect logs of each call: never a key it echoes
         name = str(inspect_model)
         is_local = isinstance(inspect_model.api, local.LocalModelAPI)
         return cls(
@@ -398,6 +401,7 @@ def _build(
     from tenacity import wait_exponential_jitter
 
     from . import local
+    from .scrubbed import scrub_recorded
 
     name = name.strip()
     if name == LOCAL:
@@ -434,6 +438,7 @@ def _build(
     if client is not None and isinstance(getattr(client, "max_retries", None), int):
         client.max_retries = 0  # e.g. ollama, vllm: their constructors take no SDK options
     cap_replies(inspect_model.api)  # a reply beyond MAX_REPLY_BYTES is refused as it streams in
+    scrub_recorded(inspect_model.api)  # what inspect records of a call: never a key a server echoes
     should_retry = inspect_model.api.should_retry
     # a server that refuses our response_format says so at once and one that sent an unusable reply
     # would send it again: neither is retried; a reset connection is retried with back-off (up to
@@ -591,6 +596,8 @@ def generated_tokens(output_tokens: int, reasoning_tokens: int | None) -> int:
 def _reply(output: ModelOutput, latency: float) -> Reply:
     from inspect_ai.model import ContentReasoning
 
+    from .scrubbed import redacted_flags
+
     reasoning = []
     if output.choices:
         content = output.message.content
@@ -616,6 +623,7 @@ def _reply(output: ModelOutput, latency: float) -> Reply:
         usage=usage,
         latency=latency,
         stop_reason=str(output.stop_reason) if output.choices else None,
+        flags=redacted_flags(output),  # what was scrubbed before inspect recorded it (models.scrubbed)
     )
 
 

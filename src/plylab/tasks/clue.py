@@ -11,17 +11,20 @@ end: `solved` (a seat's correct accusation), the turns it took, and the matrix s
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from ..clue.engine import DEFAULT_TURN_LIMIT
+from ..clue.game import game_name
 from ..clue.study import ClueStudy, RunPlan, study_specs
-from .game import _plain
+from ..games import get_game
+from ..harness.plan import INT64
+from .arguments import integer, refused_in_one_line, text
+from .state import GamePlayed
+from .stream import Numbered
 
 __all__ = ["clue", "clue_end"]
 
@@ -43,13 +46,21 @@ def clue(
         seed: the run seed the deals and seatings derive from, as `plylab clue run --seed`.
         turn_limit: turns before a game ends unsolved, as `plylab clue run --turn-limit`.
     """
-    _plan(condition, "local", games, seed, turn_limit).validate()  # one line for a bad parameter
-    samples = [
-        Sample(id=i + 1, input=f"Clue ({condition}) game {i + 1} of {games}", metadata={"idx": i})
-        for i in range(games)
-    ]
+    with refused_in_one_line("plylab/clue"):
+        condition = text("condition", condition)
+        games, seed = integer("games", games, 1), integer("seed", seed, -INT64)
+        turn_limit = integer("turn_limit", turn_limit, 1)
+        plan = _plan(condition, "local", games, seed, turn_limit)
+        plan.validate()
+        get_game(game_name(len(plan.specs), turn_limit))  # a game too long to play is refused here
+
+    def sample(idx: int) -> Sample:
+        return Sample(
+            id=idx + 1, input=f"Clue ({condition}) game {idx + 1} of {games}", metadata={"idx": idx}
+        )
+
     return Task(
-        dataset=MemoryDataset(samples, name=f"clue-{condition}"),
+        dataset=Numbered(games, sample),
         solver=clue_play(condition, games, seed, turn_limit),
         scorer=clue_end(),
         metadata={"condition": condition, "seed": seed, "turn_limit": turn_limit},
@@ -58,7 +69,8 @@ def clue(
 
 @solver(name="clue_play")
 def clue_play(condition: str, games: int, seed: int, turn_limit: int) -> Solver:
-    """Play the sample's Clue game with plylab's session; its record goes to `state.metadata["plylab"]`."""
+    """Play the sample's Clue game with plylab's session; its record goes to the sample's store
+    (`GamePlayed`)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         from inspect_ai.model import get_model
@@ -72,7 +84,7 @@ def clue_play(condition: str, games: int, seed: int, turn_limit: int) -> Solver:
             study = ClueStudy(_plan(condition, model.name, games, seed, turn_limit))
             job = next(j for j in study.jobs(set()) if j.idx == idx)
             record = await play_game(job)
-        state.metadata["plylab"] = _plain(asdict(record))
+        state.store_as(GamePlayed).record = record
         extra = record.extra or {}
         state.output = ModelOutput.from_content(model.name, str(extra.get("end_reason", "")))
         state.completed = True
@@ -90,8 +102,10 @@ def clue_end() -> Scorer:
     the winner read the possibility matrix (NaN where no one won)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        played = state.metadata["plylab"]
-        extra = played.get("extra") or {}
+        played = state.store_as(GamePlayed).record
+        if played is None:
+            raise ValueError("the sample holds no plylab game record (a sample of plylab/clue holds one)")
+        extra = played.extra or {}
         winner = extra.get("winner")
         seats = extra.get("seats") or []
         matrix = float("nan") if winner is None else float("matrix=on" in str(seats[int(winner)]))

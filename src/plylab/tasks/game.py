@@ -17,26 +17,30 @@ The scorer is the game's ground truth (`analysis.inspect_scores`).
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import asdict, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from ..analysis.inspect_scores import ground_truth
+from ..analysis.inspect_scores import METRICS, game_score, graded, inspect_score
 from ..errors import UserError
-from ..games import get_game
-from ..harness.plan import GAMES_PER_MATCHUP, GameJob, Matchup, single_plan
+from ..games import GameDef, get_game
+from ..harness.plan import GAMES_PER_MATCHUP, INT64, GameJob, Matchup, single_plan
 from ..players.base import player_class
 from ..players.llm import LLMOptions
 from ..specs import parse_spec
+from .arguments import integer, refused_in_one_line, text
+from .state import GamePlayed
+from .stream import Numbered
 
 if TYPE_CHECKING:
     from inspect_ai.model import Model as InspectModel
 
-__all__ = ["OPPONENT_ROLE", "game", "llm_spec", "opponent_role", "play"]
+__all__ = ["OPPONENT_ROLE", "game", "ground_truth", "llm_spec", "opponent_role", "play", "truth_target"]
 
 OUTPUTS = ("text", "json", "enum")
 OPPONENT_ROLE = "opponent"  # the inspect model role of an `llm` opponent (`--model-role opponent=...`)
@@ -81,29 +85,48 @@ def game(
         player: further `llm` keys, comma-separated (`prompt=reason,on_failure=retry:2`).
         score: grade the moves against the game's ground truth.
     """
-    role = opponent_role(opponent)  # before the plan: its check of `role=` is the task's to say
-    # Validated as `plylab run` validates it, the local model standing in for inspect's (not known yet)
-    plan = single_plan(game, formulation, llm_spec("local", output, player), opponent, games, seed, None)
+    with refused_in_one_line("plylab/game"):
+        game, opponent, formulation = (
+            text("game", game),
+            text("opponent", opponent),
+            text("formulation", formulation),
+        )
+        games, seed = integer("games", games, 1), integer("seed", seed, -INT64)
+        output, player = text("output", output), text("player", player)
+        role = opponent_role(opponent)  # before the plan: its check of `role=` is the task's to say
+        # Validated as `plylab run` validates it, the local model standing in for inspect's (not known yet)
+        plan = single_plan(game, formulation, llm_spec("local", output, player), opponent, games, seed, None)
     template = plan.matchups[0]
     if not score:
         template = replace(template, score=False)
-    truth = get_game(game).ground_truth
-    chess = truth is not None and truth.chess
-    samples = [
-        Sample(
+    defined = get_game(game)
+    truth = defined.ground_truth if score else None
+    target = truth_target(defined) if score else ""
+
+    def sample(idx: int) -> Sample:
+        return Sample(
             id=idx + 1,
             input=f"{game} ({formulation}) game {idx + 1} of {games} against {opponent}",
+            target=target,
             metadata={"idx": idx, "player_seat": GameJob(template, idx, games, seed).player_seat},
         )
-        for idx in range(games)
-    ]
+
     return Task(
-        dataset=MemoryDataset(samples, name=f"{game}-vs-{opponent}"),
+        dataset=Numbered(games, sample),
         solver=play(template, games, seed, output, player),
-        scorer=ground_truth(chess) if score and truth is not None else None,
+        scorer=None if truth is None else ground_truth(truth.chess),
         metadata={"game": game, "formulation": formulation, "opponent": opponent, "seed": seed},
         model_roles=None if role is None else {OPPONENT_ROLE: role},
     )
+
+
+def truth_target(game: GameDef) -> str:
+    """What a sample of `game` is scored against: its ground truth, by kind and by name (a best move
+    at every decision the truth grades); '' where the game has none."""
+    truth = game.ground_truth
+    if truth is None:
+        return ""
+    return f"a best move at every graded decision, by the {truth.kind} ground truth ({truth.name})"
 
 
 def opponent_role(opponent: str) -> str | InspectModel | None:
@@ -153,7 +176,7 @@ def role_spec(opponent: str, model: str) -> str:
 @solver(name="play")
 def play(template: Matchup, games: int, seed: int, output: str = "text", player: str = "") -> Solver:
     """Play the sample's game with plylab's session, the `llm` player calling the model under
-    evaluation; the game's record (every move, its grade) goes to `state.metadata["plylab"]`."""
+    evaluation; the game's record (every move, its grade) goes to the sample's store (`GamePlayed`)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         from inspect_ai.model import get_model, model_roles
@@ -176,7 +199,7 @@ def play(template: Matchup, games: int, seed: int, output: str = "text", player:
         job = GameJob(matchup, int(state.metadata["idx"]), games, seed)
         with bound_model(model), bound_model(opponent, OPPONENT_ROLE) if opponent else nullcontext():
             record = await play_game(job)
-        state.metadata["plylab"] = _plain(asdict(record))
+        state.store_as(GamePlayed).record = record
         state.output = ModelOutput.from_content(model.name, f"{record.outcome} as seat {record.player_seat}")
         state.completed = True
         return state
@@ -184,10 +207,18 @@ def play(template: Matchup, games: int, seed: int, output: str = "text", player:
     return solve
 
 
-def _plain(value: Any) -> Any:
-    """A record as JSON holds it (dict keys as strings)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+@scorer(metrics=METRICS, name="ground_truth")
+def ground_truth(chess: bool = False) -> Scorer:
+    """The scorer of a sample whose solver played a plylab game (its record in the sample's store,
+    `GamePlayed`): the game's figures (`analysis.inspect_scores`), lichess's `acpl` and `accuracy`
+    too where `chess`. Registered when `plylab.tasks` is imported (`plylab/ground_truth`), so
+    `inspect score --scorer plylab/ground_truth LOG` re-scores a log."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        played = state.store_as(GamePlayed).record
+        if played is None:
+            raise ValueError("the sample holds no plylab game record (a sample of plylab/game holds one)")
+        moves = [graded(m.ply, m.seat, m.action, m.grade, m.failure_kind) for m in played.moves]
+        return inspect_score(game_score(moves, played.player_seat, played.outcome, played.forfeit_by, chess))
+
+    return score

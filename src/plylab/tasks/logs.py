@@ -1,8 +1,8 @@
 """inspect logs of `plylab/game` read back into a plylab store, so a team that ran in inspect still
 gets plylab's tables and site (`plylab report --from-inspect LOGDIR`).
 
-Each sample's metadata holds its game's record as plylab's session wrote it (`tasks.game.play`):
-every move, its state, its grade and the model's attempts. Each log becomes one run of the store
+Each sample's store holds its game's record as plylab's session wrote it (`tasks.game.play`):
+every move, its state, its grade and the model's attempts, read back typed (`tasks.state.GamePlayed`). Each log becomes one run of the store
 (named after the log's eval), each sample one game saved through `Store.save_game`, so every report
 reads it as it reads a game played by `plylab run`. Importing a log twice saves nothing new.
 """
@@ -10,26 +10,12 @@ reads it as it reads a game played by `plylab run`. Importing a log twice saves 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..errors import UserError
-from ..harness.records import GameRecord, MoveRecord
 from ..harness.store import Store
+from .state import GamePlayed
 
-__all__ = ["import_game_logs", "record_of"]
-
-
-def _int_keys(value: dict[str, int] | None) -> dict[int, int] | None:
-    return None if value is None else {int(k): v for k, v in value.items()}
-
-
-def record_of(saved: dict[str, Any]) -> GameRecord:
-    """A game's record as a sample's metadata holds it (JSON: dict keys as strings), read back."""
-    moves = [
-        MoveRecord(**{**m, "values": _int_keys(m.get("values")), "scores": _int_keys(m.get("scores"))})
-        for m in saved["moves"]
-    ]
-    return GameRecord(**{**saved, "moves": moves})
+__all__ = ["import_game_logs"]
 
 
 def import_game_logs(log_dir: Path, store_path: Path) -> tuple[int, int]:
@@ -46,7 +32,8 @@ def import_game_logs(log_dir: Path, store_path: Path) -> tuple[int, int]:
             log = read_eval_log(info)
             if log.eval.task != "plylab/game" or not log.samples:
                 continue
-            records = [record_of(s.metadata["plylab"]) for s in log.samples if "plylab" in s.metadata]
+            held = (s.store_as(GamePlayed).record for s in log.samples)
+            records = [r for r in held if r is not None]
             if not records:
                 continue
             first = records[0]

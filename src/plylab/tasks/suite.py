@@ -8,7 +8,7 @@ its metadata the truth (the suite file's line: history, mover, every legal move'
 the difficulty features). The answer is got exactly as `plylab suite run` gets it: the job
 `suites.study.suite_job` builds, whose `play` rebuilds the state and asks a fresh `llm` player
 through `Player.act`, the model under evaluation bound for the solver (one ModelEvent per call in
-the sample's transcript). The answer (`suites.answer.Answer`) goes to `state.metadata["plylab"]`.
+the sample's transcript). The answer (`suites.answer.Answer`) goes to the sample's store (`tasks.state.SuiteAnswered`).
 
 The scorer (`suite_truth`) is the suite report's: per sample `optimal` (1 or 0), `loss` on the
 suite's graded scale, `above_chance` (optimal less the position's random baseline) and `failure`;
@@ -18,9 +18,7 @@ the metrics are inspect's `mean` and `stderr` and the pooled rate with its Wilso
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -36,9 +34,11 @@ from ..suites.answer import Answer
 from ..suites.file import Position, Suite, read_suite
 from ..suites.report import SuiteResults
 from ..suites.study import SuiteRun, SuiteStudy, suite_job
-from .game import _plain, llm_spec
+from .arguments import refused_in_one_line, text
+from .game import llm_spec
+from .state import SuiteAnswered
 
-__all__ = ["answer_of", "answer_score", "answer_suite", "results_from_logs", "suite", "suite_truth"]
+__all__ = ["answer_score", "answer_suite", "results_from_logs", "suite", "suite_truth"]
 
 
 @task(name="suite")
@@ -51,11 +51,13 @@ def suite(suite: str = "", output: str = "text", player: str = "") -> Task:
             to the legal moves: constrained decoding on `plylab/local`).
         player: further `llm` keys, comma-separated (`prompt=reason,on_failure=retry:2`).
     """
-    if not suite.strip():
-        raise UserError("plylab/suite needs -T suite=NAME (suites/NAME.jsonl) or -T suite=PATH")
-    read, _ = read_suite(suite)
-    # checked as `plylab suite run` checks its players, the local model standing in for inspect's
-    SuiteStudy(read, [llm_spec("local", output, player)])
+    with refused_in_one_line("plylab/suite"):
+        suite, output, player = text("suite", suite), text("output", output), text("player", player)
+        if not suite.strip():
+            raise UserError("needs -T suite=NAME (suites/NAME.jsonl) or -T suite=PATH")
+        read, _ = read_suite(suite)
+        # checked as `plylab suite run` checks its players, the local model standing in for inspect's
+        SuiteStudy(read, [llm_spec("local", output, player)])
     samples = [_sample(read, pos) for pos in read.positions]
     return Task(
         dataset=MemoryDataset(samples, name=read.name),
@@ -85,7 +87,7 @@ def _sample(read: Suite, pos: Position) -> Sample:
 @solver(name="answer_suite")
 def answer_suite(read: Suite, output: str = "text", player: str = "") -> Solver:
     """Put the sample's position to the `llm` player calling the model under evaluation, through the
-    suite run's own job (`suites.study.suite_job`); its answer goes to `state.metadata["plylab"]`."""
+    suite run's own job (`suites.study.suite_job`); its answer goes to the sample's store (`SuiteAnswered`)."""
     by_index = {p.index: p for p in read.positions}
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -98,7 +100,7 @@ def answer_suite(read: Suite, output: str = "text", player: str = "") -> Solver:
         job = suite_job(read, by_index[int(state.metadata["index"])], spec)
         with bound_model(model):
             answer = await job.play(RunContext())
-        state.metadata["plylab"] = _plain(asdict(answer))
+        state.store_as(SuiteAnswered).answer = answer
         said = answer.label if answer.label is not None else f"no move ({answer.failure})"
         state.output = ModelOutput.from_content(model.name, said)
         state.completed = True
@@ -141,30 +143,25 @@ def suite_metrics() -> dict[str, list[Metric]]:
     }
 
 
+@scorer(metrics=suite_metrics(), name="suite_truth")
 def suite_truth() -> Scorer:
-    """The scorer of a sample the suite's solver answered (`state.metadata["plylab"]`)."""
+    """The scorer of a sample the suite's solver answered (its store's `SuiteAnswered`). Registered
+    when `plylab.tasks` is imported (`plylab/suite_truth`), so `inspect score` finds it."""
 
-    @scorer(metrics=suite_metrics(), name="suite_truth")
-    def _suite_truth() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            answer = answer_of(state.metadata["plylab"])
-            truth = Position.from_json(state.metadata["truth"])
-            return answer_score(answer, scale_of(truth.grade()))
+    async def score(state: TaskState, target: Target) -> Score:
+        answer = state.store_as(SuiteAnswered).answer
+        if answer is None:
+            raise ValueError("the sample holds no plylab answer (a sample of plylab/suite holds one)")
+        truth = Position.from_json(state.metadata["truth"])
+        return answer_score(answer, scale_of(truth.grade()))
 
-        return score
-
-    return _suite_truth()
-
-
-def answer_of(saved: dict[str, Any]) -> Answer:
-    """An answer as a sample's metadata holds it, read back."""
-    return Answer(**saved)
+    return score
 
 
 def results_from_logs(log_dir: Path) -> SuiteResults:
     """The suite runs of `inspect eval plylab/suite` logs in `log_dir` as the suite report reads a
     store's (`plylab suite report --from-inspect DIR`): each log one run of its suite, its samples'
-    answers (`state.metadata["plylab"]`); UserError where the folder holds none."""
+    answers (their stores' `SuiteAnswered`); UserError where the folder holds none."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     if not log_dir.is_dir():
@@ -175,7 +172,8 @@ def results_from_logs(log_dir: Path) -> SuiteResults:
         meta = log.eval.metadata or {}
         if log.eval.task != "plylab/suite" or "hash" not in meta or not log.samples:
             continue
-        answers = tuple(answer_of(s.metadata["plylab"]) for s in log.samples if "plylab" in s.metadata)
+        held = (s.store_as(SuiteAnswered).answer for s in log.samples)
+        answers = tuple(a for a in held if a is not None)
         name = f"{log.eval.task}@{log.eval.run_id}"
         runs.append(
             (SuiteRun(len(runs) + 1, name, str(meta["suite"]), str(meta["hash"]), str(meta["game"])), answers)
