@@ -1,52 +1,15 @@
 """What a played game is: the game and every move, as plain data the store persists and reports read.
 
-Kept apart from `store.py` so players, sessions and backends can build records without importing SQLite code.
+Kept apart from `store.py` so players, sessions and backends can build records without importing the
+store. A move is one shape, written and read alike: `rows.MoveRow`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..jsontypes import JSONObject
-
-if TYPE_CHECKING:
-    from ..models.call import AttemptRecord
-    from ..oracles.graded import StoredGrade
-
-
-@dataclass
-class MoveRecord:
-    ply: int
-    seat: int
-    player: str
-    state: str
-    observation: str | None
-    legal: list[int]
-    action: int | None
-    action_label: str | None
-    elapsed: float
-    values: dict[int, int] | None = None
-    scores: dict[int, int] | None = None
-    optimal: bool | None = None
-    informative: bool | None = None
-    optimal_score: bool | None = None
-    informative_score: bool | None = None
-    grade: StoredGrade | None = None  # the one scale (oracles.graded.Grade as JSON)
-    loss: float | None = None  # the played move's loss on that scale
-    prompt: str | None = None
-    reply: str | None = None
-    reasoning: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float | None = None
-    calls: int = 0
-    cache_hits: int = 0
-    failure_kind: str | None = None
-    attempts: list[AttemptRecord] | None = None
-    note: dict[str, object] | None = None  # the player's trace (players.base.Decision.note)
-    annotation: JSONObject | None = None  # the game's own account of the move (harness.hooks.Annotator)
+from .rows import MoveRow
 
 
 @dataclass
@@ -63,7 +26,7 @@ class GameRecord:
     outcome: str
     forfeit_by: int | None
     failure_kind: str | None
-    moves: list[MoveRecord]
+    moves: list[MoveRow]
     started: float
     finished: float
     # the game's own summary (harness.hooks.Annotator.end; Clue's seats and deal), read back by its

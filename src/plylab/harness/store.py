@@ -37,7 +37,7 @@ from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
-from .records import GameRecord, MoveRecord
+from .records import GameRecord
 from .rows import (
     USAGE,
     CalledMove,
@@ -62,6 +62,8 @@ from .rows import (
     WorstState,
     WrongMove,
     from_row,
+    json_text,
+    reader,
     rows_of,
 )
 from .text_homes import hand_over, keep_texts_trigger
@@ -173,11 +175,6 @@ def _add_columns(conn: sqlite3.Connection) -> None:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
-def json_text(value: object) -> str | None:
-    """Compact JSON for a column (dict keys become strings, as JSON requires), None stays NULL."""
-    return None if value is None else json.dumps(value, separators=(",", ":"))
-
-
 def insert(
     conn: sqlite3.Connection, table: str, row: Mapping[str, object], *, or_ignore: bool = False
 ) -> sqlite3.Cursor:
@@ -200,18 +197,17 @@ SHARED_FIELDS = ("prompt", "reply", "reasoning")
 SHARED_MIN = 64  # characters: shorter texts cost less than the reference
 
 
-def stored_attempts(m: MoveRecord) -> list[dict[str, object]] | None:
+def stored_attempts(m: MoveRow) -> list[dict[str, object]] | None:
     """A move's attempts as stored: text equal to the move's own column is kept once, in the column.
 
     The final attempt's prompt, reply and trace are also the move's `prompt`, `reply` and
     `reasoning`; storing them twice doubled the size of every long reply. Such a field is stored
     as {"$move": "reply"} (etc.) and `expand_attempts` puts the text back when reading.
     """
-    if not m.attempts:
-        return None if m.attempts is None else []
+    if m.attempts is None:
+        return None
     out = []
-    for attempt in m.attempts:
-        a: dict[str, object] = dict(attempt)
+    for a in json.loads(m.attempts):
         for f in SHARED_FIELDS:
             value = a.get(f)
             if isinstance(value, str) and len(value) >= SHARED_MIN and value == getattr(m, f):
@@ -238,9 +234,7 @@ def expand_attempts(
     ]
 
 
-def _texts(
-    m: MoveRecord, attempts: list[dict[str, object]] | None
-) -> Iterator[tuple[str, str | None, object]]:
+def _texts(m: MoveRow, attempts: list[dict[str, object]] | None) -> Iterator[tuple[str, str | None, object]]:
     """A move's texts as stored: (column, JSON path inside it, text), for `hand_over`."""
     for f in SHARED_FIELDS:
         yield f, None, getattr(m, f)
@@ -615,20 +609,10 @@ class Store:
             assert game_id is not None  # set by every successful INSERT
             rows = []
             for m in rec.moves:
-                row = {f.name: getattr(m, f.name) for f in fields(MoveRecord)}
                 attempts = stored_attempts(m)
                 hand_over(c, "moves", game_id, m.ply, _texts(m, attempts))  # first: freed pages hold the move
-                row.update(
-                    game_id=game_id,
-                    player=scrub_spec(m.player),
-                    legal=json_text(m.legal),
-                    values_json=json_text(row.pop("values")),
-                    scores_json=json_text(row.pop("scores")),
-                    grade=json_text(m.grade),
-                    attempts=json_text(attempts),
-                    note=json_text(m.note),
-                    annotation=json_text(m.annotation),
-                )
+                row = {f.name: getattr(m, f.name) for f in fields(MoveRow)}
+                row.update(game_id=game_id, player=scrub_spec(m.player), attempts=json_text(attempts))
                 rows.append(row)
             insert_many(c, "moves", rows)
         return True
@@ -644,18 +628,22 @@ class Store:
         return list(_named(rows_of(GameRow, self._conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
-        sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return list(_named(rows_of(MoveRow, self._conn.execute(sql, (game_id,)))))
+        """A game's moves, in order."""
+        return self.moves_for_games([game_id])[game_id]
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
+        """Each of these games' moves, in order, by game id."""
         ids = list(game_ids)
         out: dict[int, list[MoveRow]] = {i: [] for i in ids}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-            for m in _named(rows_of(MoveRow, self._conn.execute(sql, chunk))):
-                out[m.game_id].append(m)
+            cur = self._conn.execute(
+                f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", chunk
+            )
+            read, at = reader(MoveRow, cur), [d[0] for d in cur.description].index("game_id")
+            for r in cur:
+                out[r[at]].extend(_named([read(r)]))
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------

@@ -13,23 +13,31 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from ..harness.records import GameRecord, MoveRecord
+from ..harness.records import GameRecord
+from ..harness.rows import MoveRow, json_text
 from ..harness.store import Store
 
 __all__ = ["import_game_logs", "record_of"]
 
 
-def _int_keys(value: dict[str, int] | None) -> dict[int, int] | None:
-    return None if value is None else {int(k): v for k, v in value.items()}
+# A move's JSON columns, which a log written before a move had one shape (`MoveRow`) held as JSON
+# values, `values_json` and `scores_json` under the names `values` and `scores`.
+_JSON_FIELDS = {"values": "values_json", "scores": "scores_json", "legal": "legal", "grade": "grade"}
+_JSON_FIELDS |= {"attempts": "attempts", "note": "note", "annotation": "annotation"}
+
+
+def _move(saved: dict[str, Any]) -> MoveRow:
+    """A move as a sample's metadata holds it (`MoveRow`'s fields), or as an older log held it."""
+    if "values_json" in saved:
+        return MoveRow(**saved)
+    return MoveRow(
+        **{_JSON_FIELDS.get(k, k): json_text(v) if k in _JSON_FIELDS else v for k, v in saved.items()}
+    )
 
 
 def record_of(saved: dict[str, Any]) -> GameRecord:
-    """A game's record as a sample's metadata holds it (JSON: dict keys as strings), read back."""
-    moves = [
-        MoveRecord(**{**m, "values": _int_keys(m.get("values")), "scores": _int_keys(m.get("scores"))})
-        for m in saved["moves"]
-    ]
-    return GameRecord(**{**saved, "moves": moves})
+    """A game's record as a sample's metadata holds it (JSON), read back."""
+    return GameRecord(**{**saved, "moves": [_move(m) for m in saved["moves"]]})
 
 
 def import_game_logs(log_dir: Path, store_path: Path) -> tuple[int, int]:
