@@ -33,16 +33,14 @@ from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
-from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has this one
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
+from .frames import NON_OPTIMAL, MatchupMoves
 from .records import GameRecord
 from .rows import (
     USAGE,
     CalledMove,
-    CostlyDecision,
-    CostlyMove,
     EngineMove,
     ExportRows,
     GameRow,
@@ -56,12 +54,7 @@ from .rows import (
     ModelUsage,
     MoveRow,
     OutcomeCount,
-    PlyLoss,
-    PlyOptimality,
     RunRow,
-    WorstState,
-    WrongMove,
-    from_row,
     json_text,
     reader,
     rows_of,
@@ -243,13 +236,6 @@ def _texts(m: MoveRow, attempts: list[dict[str, object]] | None) -> Iterator[tup
             yield "attempts", f"$[{i}].{f}", a.get(f)
 
 
-# A move its ground truth calls non-optimal: a loss on the graded scale (oracles.graded) above the
-# grade's own tolerance (an exact oracle's or an engine's 1e-9, an equilibrium's target), and for a
-# move stored before grades were (no loss), the exact oracle's verdict in an informative position.
-_NON_OPTIMAL = f"""(CASE WHEN m.loss IS NOT NULL
-    THEN m.loss > COALESCE(json_extract(m.grade, '$.tolerance'), {TOLERANCE})
-    ELSE m.informative = 1 AND m.optimal = 0 END)"""
-
 # One row per game with its player's moves summed by SQLite, so a report holds one small row per
 # game at a time instead of every stored move (prompts, replies, states).
 GAME_TOTALS = f"""
@@ -261,7 +247,7 @@ SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.oppo
        TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
        TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
        TOTAL(m.action IS NOT NULL AND m.loss IS NOT NULL) AS graded,
-       TOTAL(m.action IS NOT NULL AND {_NON_OPTIMAL}) AS nonoptimal,
+       TOTAL(m.action IS NOT NULL AND {NON_OPTIMAL}) AS nonoptimal,
        TOTAL(CASE WHEN m.action IS NOT NULL THEN m.loss END) AS loss_sum,
        {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
        SUM(m.cost) AS cost,
@@ -335,44 +321,6 @@ FROM games WHERE run_id = ? GROUP BY game, formulation, player, opponent ORDER B
 """
 
 
-# A matchup's player's scored moves (reports/matchups.py): by move number, worst states, wrong moves.
-_MATCHUP_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
-AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
-AND m.seat = g.player_seat AND m.informative = 1 AND m.action IS NOT NULL"""
-
-BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.optimal) AS ok
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES} GROUP BY k ORDER BY k"""
-
-WORST_STATES = f"""SELECT m.state, COUNT(*) AS seen, TOTAL(m.optimal = 0) AS wrong,
-       MIN(m.values_json) AS values_json, MIN(m.scores_json) AS scores_json
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES}
-GROUP BY m.state HAVING wrong > 0 ORDER BY wrong DESC, seen DESC LIMIT ?"""
-
-WRONG_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id
-WHERE {_MATCHUP_MOVES} AND m.state = ? AND m.optimal = 0 GROUP BY m.action ORDER BY n DESC, m.action LIMIT 1"""
-
-# The same on the graded scale (every ground truth: an exact oracle, an equilibrium, an engine): the
-# player's graded moves, a decision named by its information set where the grade names one (poker:
-# what the player knew), else by its state.
-_GRADED_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
-AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
-AND m.seat = g.player_seat AND m.action IS NOT NULL AND m.loss IS NOT NULL"""
-_DECISION = "COALESCE(json_extract(m.grade, '$.detail.infoset'), m.state)"
-
-LOSS_BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.loss) AS loss, TOTAL({_NON_OPTIMAL}) AS bad,
-       MIN(json_extract(m.grade, '$.unit')) AS unit
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES} GROUP BY k ORDER BY k"""
-
-COSTLY_DECISIONS = f"""SELECT {_DECISION} AS decision, MIN(m.state) AS state, COUNT(*) AS seen,
-       TOTAL({_NON_OPTIMAL}) AS wrong, TOTAL(m.loss) AS lost
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES}
-GROUP BY decision HAVING wrong > 0 ORDER BY lost DESC, wrong DESC, decision LIMIT ?"""
-
-COSTLY_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n, TOTAL(m.loss) AS lost, MIN(m.grade) AS grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE {_GRADED_MOVES} AND {_DECISION} = ? AND {_NON_OPTIMAL}
-GROUP BY m.action ORDER BY lost DESC, m.action LIMIT 1"""
-
 # Per game, the tail of its prompts and the head of its traces and replies, for the game list's search.
 GAME_TEXTS = """SELECT game_id, substr(group_concat(
     coalesce(substr(prompt, -:tail), '') || ' ' || coalesce(substr(reasoning, 1, :cap), '')
@@ -389,10 +337,6 @@ EXPORTS = {
     "JOIN games g ON g.id = m.game_id JOIN runs r ON r.id = g.run_id "
     "WHERE (:run IS NULL OR r.name = :run) ORDER BY m.game_id, m.ply",
 }
-
-
-def _matchup_args(m: Matchup) -> tuple[int, str, str, str, str]:
-    return (m.run_id, m.game, m.formulation, json.dumps(list(m.players)), json.dumps(list(m.opponents)))
 
 
 def _ids(ids: Iterable[int]) -> tuple[str]:
@@ -706,34 +650,9 @@ class Store:
         args = {"tail": tail, "cap": cap, "game_cap": game_cap, "ids": json.dumps(ids)}
         return {int(r["game_id"]): r["text"] for r in self._conn.execute(GAME_TEXTS, args)}
 
-    def optimality_by_move(self, m: Matchup) -> list[PlyOptimality]:
-        """The matchup player's scored moves per move number."""
-        return list(rows_of(PlyOptimality, self._conn.execute(BY_MOVE, _matchup_args(m))))
-
-    def worst_states(self, m: Matchup, limit: int) -> list[WorstState]:
-        """The `limit` states where the matchup's player most often chose a non-optimal move."""
-        rows = self._conn.execute(WORST_STATES, (*_matchup_args(m), limit)).fetchall()
-        return [from_row(WorstState, r) for r in rows]
-
-    def wrong_move(self, m: Matchup, state: str) -> WrongMove | None:
-        """The non-optimal move the matchup's player chose most often in `state`."""
-        row = self._conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
-        return None if row is None else from_row(WrongMove, row)
-
-    def loss_by_move(self, m: Matchup) -> list[PlyLoss]:
-        """The matchup player's graded moves per move number: how many, their loss, the non-optimal."""
-        return list(rows_of(PlyLoss, self._conn.execute(LOSS_BY_MOVE, _matchup_args(m))))
-
-    def costly_decisions(self, m: Matchup, limit: int) -> list[CostlyDecision]:
-        """The `limit` decisions (information sets, else states) where the matchup's player lost the
-        most on the graded scale, each with a non-optimal move."""
-        rows = self._conn.execute(COSTLY_DECISIONS, (*_matchup_args(m), limit)).fetchall()
-        return [from_row(CostlyDecision, r) for r in rows]
-
-    def costly_move(self, m: Matchup, decision: str) -> CostlyMove | None:
-        """The non-optimal move that lost the matchup's player the most at `decision`, with a grade of it."""
-        row = self._conn.execute(COSTLY_MOVE, (*_matchup_args(m), decision)).fetchone()
-        return None if row is None else from_row(CostlyMove, row)
+    def matchup_moves(self, m: Matchup) -> MatchupMoves:
+        """The matchup player's moves, as its page reads them (harness/frames.py)."""
+        return MatchupMoves(self._conn, m)
 
     def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
         """Every move an engine graded in these games (chess and its variants), by game and ply,
