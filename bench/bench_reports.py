@@ -100,7 +100,7 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
     try:
         runs = store.runs()
         ids = [r.id for r in runs]
-        matchups = store.matchup_counts(ids)
+        matchups = store.frame(ids).matchup_counts()
         rows = matchup_results(store)
         first = store.games()[0]  # the first game of the first run
         moves = store.moves(first.id)

@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
 # (harness/text_homes.py: the moves that hold a text, and the trigger that hands it back). The response
 # cache and the ground floor's `texts` table have none: the cache reads a text at home through the
 # store's reader. Clue games are stored here too.
-OWNERS = {"harness/store.py", "harness/text_homes.py"}
+OWNERS = {"harness/store.py", "harness/frames.py", "harness/text_homes.py"}  # the store and its read frames
 SQL_ON_CORE_TABLES = re.compile(
     r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+"
     r"(?:games|moves|runs|run_leases|clue_runs|clue_games|clue_turns|clue_knowledge)\b"
@@ -50,7 +50,7 @@ def test_readers_return_frozen_typed_rows(store: Store) -> None:
 def test_aggregate_readers_agree_with_the_rows(store: Store) -> None:
     [run] = store.runs()
     games = store.games([run.id])
-    totals = list(store.game_totals([run.id]))
+    totals = list(store.frame([run.id]).game_totals())
     assert all(isinstance(t, GameTotals) for t in totals)
     assert [(t.id, t.outcome) for t in totals] == [(g.id, g.outcome) for g in games]
     for t, g in zip(totals, games, strict=True):  # the random player's own moves: every other ply
@@ -59,10 +59,10 @@ def test_aggregate_readers_agree_with_the_rows(store: Store) -> None:
     listed = list(store.listed_games(run.id))
     assert all(isinstance(g, ListedGame) for g in listed)
     assert sorted(g.nth for g in listed) == [1, 1]  # one game per seat
-    [count] = store.matchup_counts([run.id])
+    [count] = store.frame([run.id]).matchup_counts()
     assert isinstance(count, MatchupCount) and count.games == 2
     assert count.moves == sum(g.num_moves for g in games)
-    outcomes = store.outcome_counts([run.id])
+    outcomes = store.frame([run.id]).outcome_counts()
     assert all(isinstance(o, OutcomeCount) for o in outcomes) and sum(o.n for o in outcomes) == 2
     assert store.games_by_id([g.id for g in games]) == games
 
@@ -115,7 +115,9 @@ def test_the_check_sees_sql_on_the_core_tables() -> None:
 
 
 def test_no_module_but_the_store_writes_sql_against_runs_games_or_moves() -> None:
-    assert _offenders() == [], "query through plylab.harness.store.Store (typed rows in harness/rows.py)"
+    assert _offenders() == [], (
+        "query through plylab.harness.store.Store and its frames (harness/frames.py; typed rows in harness/rows.py)"
+    )
 
 
 def test_the_connection_stays_inside_the_store() -> None:

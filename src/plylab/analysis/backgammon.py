@@ -111,7 +111,7 @@ def backgammon_rows(store: Store, run: str | None = None) -> list[BackgammonRow]
     seen: dict[Key, set[int]] = defaultdict(set)
     turns: list[tuple[BackgammonRow, list[float], bool]] = []  # the row, the turn's errors, unforced
     last: dict[tuple[Key, int], int] = {}  # the turn a double's second half belongs to
-    for m in store.gnubg_moves(runs):
+    for m in store.frame(runs).gnubg_moves():
         if m.seat != m.player_seat:
             continue
         key = (runs[m.run_id], m.game, m.formulation, canonical_spec(m.player), canonical_spec(m.opponent))

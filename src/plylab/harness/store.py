@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 from typing import TypeVar
 
@@ -36,24 +36,18 @@ from ..jsontypes import JSONObject, JSONScalar, JSONValue
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
-from .frames import NON_OPTIMAL, MatchupMoves
+from .frames import GAME_TOTALS, MatchupMoves, RunsFrame, json_ids, named
 from .records import GameRecord
 from .rows import (
-    USAGE,
     CalledMove,
-    EngineMove,
     ExportRows,
     GameRow,
-    GameTotals,
     Lease,
     ListedGame,
     Matchup,
-    MatchupCount,
     MatchupSpan,
-    ModelText,
     ModelUsage,
     MoveRow,
-    OutcomeCount,
     RunRow,
     json_text,
     reader,
@@ -236,77 +230,13 @@ def _texts(m: MoveRow, attempts: list[dict[str, object]] | None) -> Iterator[tup
             yield "attempts", f"$[{i}].{f}", a.get(f)
 
 
-# One row per game with its player's moves summed by SQLite, so a report holds one small row per
-# game at a time instead of every stored move (prompts, replies, states).
-GAME_TOTALS = f"""
-SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       g.outcome, g.failure_kind, g.num_moves,
-       COUNT(m.action) AS player_moves,
-       TOTAL(m.action IS NOT NULL AND m.informative = 1) AS scored,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
-       TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
-       TOTAL(m.action IS NOT NULL AND m.loss IS NOT NULL) AS graded,
-       TOTAL(m.action IS NOT NULL AND {NON_OPTIMAL}) AS nonoptimal,
-       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.loss END) AS loss_sum,
-       {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
-       SUM(m.cost) AS cost,
-       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
-       TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq,
-       json_extract(g.returns, '$[' || g.player_seat || ']') AS payoff
-FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
-WHERE g.run_id IN (SELECT value FROM json_each(?))
-GROUP BY g.id
-ORDER BY g.run_id, g.id
-"""
-
-MODEL_TEXTS = """
-SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoning
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
-"""
-
-
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
 # site can write replay pages for the first N of each and list the rest.
-ENGINE_MOVES = """
-SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       m.seat, m.ply, m.grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game IN (SELECT value FROM json_each(?))
-  AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
-ORDER BY g.id, m.ply
-"""
-
-# A move graded by gnubg (backgammon): its grade names the play it graded (analysis/backgammon.py).
-GNUBG_MOVES = """
-SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       m.seat, m.ply, m.grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game LIKE 'backgammon%'
-  AND json_extract(m.grade, '$.detail.play') IS NOT NULL
-ORDER BY g.id, m.ply
-"""
-
 LISTED = f"""
 SELECT t.*, ROW_NUMBER() OVER (
     PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
 FROM ({GAME_TOTALS}) AS t ORDER BY t.id
 """
-
-MATCHUP_COUNTS = """
-SELECT run_id, game, formulation, player, opponent, COUNT(*) AS games, SUM(num_moves) AS moves
-FROM games WHERE run_id IN (SELECT value FROM json_each(?))
-GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)
-"""
-
-OUTCOME_COUNTS = """
-SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
-WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome
-"""
-
 
 # The notes of a run's player moves that mention `key` (a learning phase's recall flags).
 PLAYER_NOTES = """
@@ -339,34 +269,7 @@ EXPORTS = {
 }
 
 
-def _ids(ids: Iterable[int]) -> tuple[str]:
-    return (json.dumps(list(ids)),)
-
-
-Named = TypeVar("Named", GameRow, MoveRow, GameTotals, ListedGame, ModelText, OutcomeCount)
 T = TypeVar("T")
-
-
-def _named(rows: Iterable[Named]) -> Iterator[Named]:
-    """Rows with their player and opponent under their canonical names (`players.canonical`).
-
-    Games are written under them; an older store kept the spelling it was given, and is mapped here,
-    once for every reader, so analysis, reports and exports read names as the store gives them.
-    (The matchup keys, `matchup_counts` and `matchup_spans`, keep every stored spelling: they are
-    what the store is queried by.)"""
-    from ..players.canonical import canonical_spec  # the player registry loads only for a reader
-
-    for r in rows:
-        player = canonical_spec(r.player) if r.player else r.player
-        if isinstance(r, MoveRow):
-            yield r if player == r.player else replace(r, player=player)
-            continue
-        opponent = canonical_spec(r.opponent)
-        yield (
-            r
-            if (player, opponent) == (r.player, r.opponent)
-            else replace(r, player=player, opponent=opponent)
-        )
 
 
 class SavedKeys:
@@ -564,12 +467,12 @@ class Store:
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
             return list(
-                _named(rows_of(GameRow, self._conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+                named(rows_of(GameRow, self._conn.execute("SELECT * FROM games ORDER BY run_id, id")))
             )
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return list(_named(rows_of(GameRow, self._conn.execute(sql, ids))))
+        return list(named(rows_of(GameRow, self._conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
         """A game's moves, in order."""
@@ -587,34 +490,22 @@ class Store:
             )
             read, at = reader(MoveRow, cur), [d[0] for d in cur.description].index("game_id")
             for r in cur:
-                out[r[at]].extend(_named([read(r)]))
+                out[r[at]].extend(named([read(r)]))
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
-    def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
-        """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return _named(rows_of(GameTotals, self._conn.execute(GAME_TOTALS, _ids(run_ids))))
+    def frame(self, run_ids: Iterable[int]) -> RunsFrame:
+        """These runs' games and moves, as the analysis reads them (harness/frames.py)."""
+        return RunsFrame(self._conn, run_ids)
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return _named(rows_of(ListedGame, self._conn.execute(LISTED, _ids([run_id]))))
-
-    def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
-        """The player's model moves' replies and traces, streamed."""
-        return _named(rows_of(ModelText, self._conn.execute(MODEL_TEXTS, _ids(run_ids))))
-
-    def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
-        """Games and moves per (run, game, formulation, player, opponent), in store order."""
-        return list(rows_of(MatchupCount, self._conn.execute(MATCHUP_COUNTS, _ids(run_ids))))
-
-    def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
-        """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return list(_named(rows_of(OutcomeCount, self._conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
+        return named(rows_of(ListedGame, self._conn.execute(LISTED, json_ids([run_id]))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return list(_named(rows_of(GameRow, self._conn.execute(sql, _ids(ids)))))
+        return list(named(rows_of(GameRow, self._conn.execute(sql, json_ids(ids)))))
 
     def player_notes(self, run_id: int, key: str) -> Iterator[str]:
         """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
@@ -630,7 +521,7 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return _named(rows_of(GameRow, self._conn.execute(sql, (run_id, *key))))
+        return named(rows_of(GameRow, self._conn.execute(sql, (run_id, *key))))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
@@ -653,17 +544,6 @@ class Store:
     def matchup_moves(self, m: Matchup) -> MatchupMoves:
         """The matchup player's moves, as its page reads them (harness/frames.py)."""
         return MatchupMoves(self._conn, m)
-
-    def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
-        """Every move an engine graded in these games (chess and its variants), by game and ply,
-        streamed (analysis/chess.py); the games named first, so a store without them costs nothing."""
-        return rows_of(
-            EngineMove, self._conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games))))
-        )
-
-    def gnubg_moves(self, run_ids: Iterable[int]) -> Iterator[EngineMove]:
-        """Every backgammon move gnubg graded in these runs, by game and ply (analysis/backgammon.py)."""
-        return rows_of(EngineMove, self._conn.execute(GNUBG_MOVES, _ids(run_ids)))
 
     def called_moves(self, run_id: int) -> Iterator[CalledMove]:
         """A run's saved moves that called a model (what a resumed run's budget has spent)."""
