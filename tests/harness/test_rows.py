@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 import sqlite3
@@ -12,6 +13,7 @@ import pytest
 from plylab.harness.plan import single_plan
 from plylab.harness.rows import GameRow, GameTotals, ListedGame, MatchupCount, MoveRow, OutcomeCount, RunRow
 from plylab.harness.runner import run_plan
+from plylab.harness.session import play_game
 from plylab.harness.store import Store
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
@@ -45,6 +47,18 @@ def test_readers_return_frozen_typed_rows(store: Store) -> None:
         assert store.moves_for_games([g.id]) == {g.id: moves}
     with pytest.raises(dataclasses.FrozenInstanceError):
         games[0].outcome = "win"  # type: ignore[misc]
+
+
+def test_a_move_reads_back_as_the_session_made_it(tmp_path: Path) -> None:
+    """A move has one shape: the session's record of a played game and the store's reading of it
+    are the same `MoveRow`s, field for field (grades, values and legal moves as the JSON stored)."""
+    [job] = single_plan("tic_tac_toe", "standard", "random", "optimal", 1, 3, None).jobs()
+    rec = asyncio.run(play_game(job))
+    store = Store(tmp_path / "s.sqlite")
+    assert store.save_game(store.open_run("r", 0, {}), rec)
+    [game] = store.games()
+    assert all(isinstance(m, MoveRow) for m in rec.moves) and any(m.grade for m in rec.moves)
+    assert store.moves(game.id) == rec.moves
 
 
 def test_aggregate_readers_agree_with_the_rows(store: Store) -> None:

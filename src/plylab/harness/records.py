@@ -14,20 +14,22 @@ from .rows import MoveRow
 
 @dataclass
 class GameRecord:
-    job_key: str
-    idx: int
-    game: str
-    formulation: str
-    player: str
-    opponent: str
-    player_seat: int
-    seed: int
-    returns: list[float]
-    outcome: str
-    forfeit_by: int | None
-    failure_kind: str | None
-    moves: list[MoveRow]
-    started: float
+    """One played game as the session made it and the store saves it (a row of `games` and its moves)."""
+
+    job_key: str  # the job's key (harness/plan.py): a run saves each key once, so a resumed run skips it
+    idx: int  # the game's index within its matchup
+    game: str  # the game's name, with its parameters
+    formulation: str  # how the position was shown (games.base.Formulation)
+    player: str  # the player's spec, canonical (players.canonical)
+    opponent: str  # the opponent's spec, canonical
+    player_seat: int  # the player's seat
+    seed: int  # the job's seed: chance moves and every seat's stream derive from it
+    returns: list[float]  # each seat's return
+    outcome: str  # from the player's side: win | draw | loss | failure
+    forfeit_by: int | None  # the seat that failed, if any
+    failure_kind: str | None  # why it failed (the failed move's `failure_kind`, else `failure`)
+    moves: list[MoveRow]  # every move, in order (chance moves are not moves)
+    started: float  # when the game started and ended (seconds since the epoch)
     finished: float
     # the game's own summary (harness.hooks.Annotator.end; Clue's seats and deal), read back by its
     # study as the JSON it wrote: Any until that reader (clue/study.py) narrows what it reads
