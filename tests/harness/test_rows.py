@@ -147,3 +147,15 @@ def test_the_connection_stays_inside_the_store() -> None:
         if reach.search(line)
     ]
     assert found == []
+
+
+def test_analysis_and_reports_open_no_sqlite_file_themselves() -> None:
+    """Analysis and reports read every file through its store: the results store's typed readers,
+    REAPER's memory through players/reaper/memory.py (its update log: `update_log`)."""
+    found = [
+        p.relative_to(SRC).as_posix()
+        for folder in ("analysis", "reports")
+        for p in sorted((SRC / folder).rglob("*.py"))
+        if re.search(r"\bsqlite3\b", p.read_text())
+    ]
+    assert found == []
