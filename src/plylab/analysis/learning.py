@@ -312,7 +312,7 @@ def _phase_rows(store: Store) -> list[tuple[_Phase, PhaseValues]]:
 def _recall(store: Store, run_id: int) -> tuple[int, int]:
     """(retrieved, in memory): moves in a stored state, and those whose retrieval found it (D.4.1)."""
     hits = n = 0
-    for note in store.player_notes(run_id, "recall"):
+    for note in store.frame([run_id]).player_notes("recall"):
         flag = json.loads(note).get("recall")
         if isinstance(flag, bool):
             n += 1

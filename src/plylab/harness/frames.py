@@ -103,6 +103,12 @@ FROM games WHERE run_id IN (SELECT value FROM json_each(?))
 GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)
 """
 
+# The notes of the runs' player moves that mention `key` (a learning phase's recall flags).
+PLAYER_NOTES = """
+SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
+WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.note LIKE '%"' || ? || '"%'
+"""
+
 OUTCOME_COUNTS = """
 SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
 WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome
@@ -200,6 +206,10 @@ class RunsFrame:
     def outcome_counts(self) -> list[OutcomeCount]:
         """Games per (game, player, opponent, outcome), counted by SQLite."""
         return list(named(rows_of(OutcomeCount, self._conn.execute(OUTCOME_COUNTS, self._ids))))
+
+    def player_notes(self, key: str) -> Iterator[str]:
+        """The JSON notes of the player's moves whose note names `key` (e.g. REAPER's "recall")."""
+        return (note for (note,) in self._conn.execute(PLAYER_NOTES, (*self._ids, key)))
 
     def engine_moves(self, games: Iterable[str]) -> Iterator[EngineMove]:
         """Every move an engine graded in these games (chess and its variants), by game and ply,

@@ -238,13 +238,6 @@ SELECT t.*, ROW_NUMBER() OVER (
 FROM ({GAME_TOTALS}) AS t ORDER BY t.id
 """
 
-# The notes of a run's player moves that mention `key` (a learning phase's recall flags).
-PLAYER_NOTES = """
-SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id = ? AND m.seat = g.player_seat AND m.note LIKE '%"' || ? || '"%'
-"""
-
-
 MATCHUP_SPANS = """
 SELECT game, formulation, player, opponent, MIN(started) AS started, MAX(finished) AS finished
 FROM games WHERE run_id = ? GROUP BY game, formulation, player, opponent ORDER BY MIN(id)
@@ -506,10 +499,6 @@ class Store:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
         return list(named(rows_of(GameRow, self._conn.execute(sql, json_ids(ids)))))
-
-    def player_notes(self, run_id: int, key: str) -> Iterator[str]:
-        """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
-        return (note for (note,) in self._conn.execute(PLAYER_NOTES, (run_id, key)))
 
     def matchup_spans(self, run_id: int) -> list[MatchupSpan]:
         """A run's (game, formulation, player, opponent) as stored, first played first, with its span."""
