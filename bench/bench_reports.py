@@ -100,7 +100,7 @@ def parts(path: Path, out: Path) -> dict[str, tuple[float, float]]:
     try:
         runs = store.runs()
         ids = [r.id for r in runs]
-        matchups = store.matchup_counts(ids)
+        matchups = store.frame(ids).matchup_counts()
         rows = matchup_results(store)
         first = store.games()[0]  # the first game of the first run
         moves = store.moves(first.id)
@@ -163,26 +163,25 @@ def site_size(site: Path) -> tuple[float, int, int]:
 
 def reply_copies() -> str:
     """How many bytes a stored 5 MB reply costs the store (its move column, and its attempt)."""
-    from plylab.harness.records import GameRecord, MoveRecord
+    from plylab.harness.records import GameRecord
+    from plylab.harness.rows import MoveRow, json_text
 
     reply = "x" * 5_000_000
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "s.sqlite"
         store = Store(path)
-        move = MoveRecord(
+        move = MoveRow(
             ply=0,
             seat=0,
             player="llm",
             state="",
-            observation=None,
-            legal=[0],
+            legal="[0]",
             action=0,
             action_label="a",
-            elapsed=0.0,
             prompt="p" * 100,
             reply=reply,
             calls=1,
-            attempts=[{"prompt": "p" * 100, "reply": reply}],
+            attempts=json_text([{"prompt": "p" * 100, "reply": reply}]),
         )
         store.save_game(
             store.open_run("r", 0, {}),

@@ -41,10 +41,12 @@ def test_report_gives_error_per_decision_pr_and_marks(cli, tmp_path: Path) -> No
     try:
         (row,) = backgammon_rows(s)
         (run,) = s.runs(None)
-        assert not choices(s, run.id, s.matchup_counts([run.id])).chess  # an engine's, but no lichess columns
+        assert not choices(
+            s, run.id, s.frame([run.id]).matchup_counts()
+        ).chess  # an engine's, but no lichess columns
         grades = [
             Grade.from_json(m.grade)
-            for m in s.gnubg_moves(r.id for r in s.runs(None))
+            for m in s.frame(r.id for r in s.runs(None)).gnubg_moves()
             if m.seat == m.player_seat
         ]
     finally:

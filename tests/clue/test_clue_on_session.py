@@ -98,7 +98,7 @@ def test_a_turn_is_one_annotated_move_and_a_shown_card_its_own(tmp_path: Path) -
     study = ClueStudy(RunPlan(["clue-oracle", "clue-random", "clue-random"], 1, seed=5, turn_limit=30))
     [job] = study.jobs(set())
     rec = asyncio.run(play_game(job))
-    notes = [m.annotation for m in rec.moves if m.annotation is not None]
+    notes = [json.loads(m.annotation) for m in rec.moves if m.annotation is not None]
     assert rec.extra is not None and len(notes) == rec.extra["turns"] <= 30
     shown = [m for m in rec.moves if m.annotation is None]
     assert len(shown) == sum(1 for n in notes if n.get("disprover") is not None)

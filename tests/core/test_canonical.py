@@ -60,7 +60,7 @@ def test_stored_and_older_spellings_are_one_player_and_ratings_are_per_game(tmp_
         ids = [r.id for r in s.runs()]
         assert {g.player for g in s.games() if g.game == "tic_tac_toe"} == {"mcts:sims=20"}
         assert {m.player for m in s.moves(s.games()[0].id) if m.player.startswith("mcts")} == {"mcts:sims=20"}
-        assert {m.player for m in s.matchup_counts(ids) if m.game == "tic_tac_toe"} == {
+        assert {m.player for m in s.frame(ids).matchup_counts() if m.game == "tic_tac_toe"} == {
             "mcts:solve=true,sims=20",
             "mcts:sims=20",
         }

@@ -3,6 +3,7 @@ run stopped, and a larger budget resumes it; replies from the response cache are
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,8 +36,8 @@ CACHED = {**NEW, "cached": True}
 
 
 def test_cache_hits_are_free() -> None:
-    assert move_usage(1, [NEW, CACHED]).tokens == 120
-    assert move_usage(0, [CACHED]) == move_usage(0, [])
+    assert move_usage(1, json.dumps([NEW, CACHED])).tokens == 120
+    assert move_usage(0, json.dumps([CACHED])) == move_usage(0, "[]")
     u = game_usage(game((2, [NEW, NEW]), (0, [CACHED]), (1, [CACHED, NEW])))
     assert (u.calls, u.tokens, round(u.cost, 6)) == (3, 360, 0.03)
 

@@ -5,6 +5,7 @@ session. A report asks the same attribute what grades a game (its kind and name)
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pyspiel
 import pytest
@@ -72,13 +73,13 @@ def test_the_session_grades_by_the_declared_ground_truth(kind: str, monkeypatch:
     record = asyncio.run(play_game(job))
     assert game.oracle() is judge and judge.asked >= len(record.moves) > 4
     for move in record.moves:
-        assert move.grade is not None and move.grade["source"] == "the test's judge"
-        first = min(move.legal)
+        assert move.grade is not None and json.loads(move.grade)["source"] == "the test's judge"
+        first = min(json.loads(move.legal))
         if kind == "exact":  # its values (a win or a draw) kept beside the grade they map to: 1 or 1/2
-            assert move.values is not None and move.optimal == (move.action == first)
+            assert move.values_json is not None and move.optimal == (move.action == first)
             assert move.loss == (0.0 if move.action == first else 0.5)
         else:  # an equilibrium grades itself and has no exact values
-            assert move.values is None and move.grade["exact"] is False
+            assert move.values_json is None and json.loads(move.grade)["exact"] is False
             assert move.loss == (0.0 if move.action == first else 1.0)
 
 
@@ -90,7 +91,7 @@ def test_an_undeclared_game_is_played_unscored(name: str, monkeypatch: pytest.Mo
     monkeypatch.setattr(game, "ground_truth", None)
     [job] = single_plan(name, "standard", "random", "random", 1, 5, None).jobs()
     record = asyncio.run(play_game(job))
-    assert record.moves and all(m.grade is None and m.values is None for m in record.moves)
+    assert record.moves and all(m.grade is None and m.values_json is None for m in record.moves)
 
 
 def test_the_tables_own_grade_comes_back_after_a_declared_judge() -> None:

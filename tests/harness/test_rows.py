@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 import sqlite3
@@ -12,6 +13,7 @@ import pytest
 from plylab.harness.plan import single_plan
 from plylab.harness.rows import GameRow, GameTotals, ListedGame, MatchupCount, MoveRow, OutcomeCount, RunRow
 from plylab.harness.runner import run_plan
+from plylab.harness.session import play_game
 from plylab.harness.store import Store
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
@@ -19,7 +21,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "plylab"
 # (harness/text_homes.py: the moves that hold a text, and the trigger that hands it back). The response
 # cache and the ground floor's `texts` table have none: the cache reads a text at home through the
 # store's reader. Clue games are stored here too.
-OWNERS = {"harness/store.py", "harness/text_homes.py"}
+OWNERS = {"harness/store.py", "harness/frames.py", "harness/text_homes.py"}  # the store and its read frames
 SQL_ON_CORE_TABLES = re.compile(
     r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+"
     r"(?:games|moves|runs|run_leases|clue_runs|clue_games|clue_turns|clue_knowledge)\b"
@@ -47,10 +49,22 @@ def test_readers_return_frozen_typed_rows(store: Store) -> None:
         games[0].outcome = "win"  # type: ignore[misc]
 
 
+def test_a_move_reads_back_as_the_session_made_it(tmp_path: Path) -> None:
+    """A move has one shape: the session's record of a played game and the store's reading of it
+    are the same `MoveRow`s, field for field (grades, values and legal moves as the JSON stored)."""
+    [job] = single_plan("tic_tac_toe", "standard", "random", "optimal", 1, 3, None).jobs()
+    rec = asyncio.run(play_game(job))
+    store = Store(tmp_path / "s.sqlite")
+    assert store.save_game(store.open_run("r", 0, {}), rec)
+    [game] = store.games()
+    assert all(isinstance(m, MoveRow) for m in rec.moves) and any(m.grade for m in rec.moves)
+    assert store.moves(game.id) == rec.moves
+
+
 def test_aggregate_readers_agree_with_the_rows(store: Store) -> None:
     [run] = store.runs()
     games = store.games([run.id])
-    totals = list(store.game_totals([run.id]))
+    totals = list(store.frame([run.id]).game_totals())
     assert all(isinstance(t, GameTotals) for t in totals)
     assert [(t.id, t.outcome) for t in totals] == [(g.id, g.outcome) for g in games]
     for t, g in zip(totals, games, strict=True):  # the random player's own moves: every other ply
@@ -59,10 +73,10 @@ def test_aggregate_readers_agree_with_the_rows(store: Store) -> None:
     listed = list(store.listed_games(run.id))
     assert all(isinstance(g, ListedGame) for g in listed)
     assert sorted(g.nth for g in listed) == [1, 1]  # one game per seat
-    [count] = store.matchup_counts([run.id])
+    [count] = store.frame([run.id]).matchup_counts()
     assert isinstance(count, MatchupCount) and count.games == 2
     assert count.moves == sum(g.num_moves for g in games)
-    outcomes = store.outcome_counts([run.id])
+    outcomes = store.frame([run.id]).outcome_counts()
     assert all(isinstance(o, OutcomeCount) for o in outcomes) and sum(o.n for o in outcomes) == 2
     assert store.games_by_id([g.id for g in games]) == games
 
@@ -115,7 +129,9 @@ def test_the_check_sees_sql_on_the_core_tables() -> None:
 
 
 def test_no_module_but_the_store_writes_sql_against_runs_games_or_moves() -> None:
-    assert _offenders() == [], "query through plylab.harness.store.Store (typed rows in harness/rows.py)"
+    assert _offenders() == [], (
+        "query through plylab.harness.store.Store and its frames (harness/frames.py; typed rows in harness/rows.py)"
+    )
 
 
 def test_the_connection_stays_inside_the_store() -> None:
@@ -129,5 +145,17 @@ def test_the_connection_stays_inside_the_store() -> None:
         if str(p.relative_to(SRC)) not in OWNERS
         for n, line in enumerate(p.read_text().splitlines(), 1)
         if reach.search(line)
+    ]
+    assert found == []
+
+
+def test_analysis_and_reports_open_no_sqlite_file_themselves() -> None:
+    """Analysis and reports read every file through its store: the results store's typed readers,
+    REAPER's memory through players/reaper/memory.py (its update log: `update_log`)."""
+    found = [
+        p.relative_to(SRC).as_posix()
+        for folder in ("analysis", "reports")
+        for p in sorted((SRC / folder).rglob("*.py"))
+        if re.search(r"\bsqlite3\b", p.read_text())
     ]
     assert found == []

@@ -309,9 +309,10 @@ def test_evaluation_reads_memory_without_learning(tmp_path, scripted):
     rec = play(spec, 0, eval_ctx)
     assert memory.read_bytes() == before and not any(k.endswith("/reflect") for k, _, _ in model.calls)
     first = next(m for m in rec.moves if m.seat == 0)
-    assert first.note["retrieved"][0]["similarity"] == pytest.approx(1.0, abs=1e-5)
-    assert first.note["recall"] is True  # D.4.1: the stored state was retrieved for itself
-    assert "Mistakes to avoid" in first.attempts[0]["prompt"]  # a lost game's moves, without reflection
+    note, attempts = json.loads(first.note), json.loads(first.attempts)
+    assert note["retrieved"][0]["similarity"] == pytest.approx(1.0, abs=1e-5)
+    assert note["recall"] is True  # D.4.1: the stored state was retrieved for itself
+    assert "Mistakes to avoid" in attempts[0]["prompt"]  # a lost game's moves, without reflection
 
 
 def test_retry_shows_the_error_and_random_falls_back(tmp_path, scripted):
@@ -322,14 +323,15 @@ def test_retry_shows_the_error_and_random_falls_back(tmp_path, scripted):
     rec = play("reaper:model=local,answer=free,on_failure=retry:1", 0, RunContext())
     first = rec.moves[0]
     assert first.action is not None and first.failure_kind is None and first.calls == 2
-    assert "not accepted" in first.attempts[1]["prompt"] and first.attempts[0]["failure"] == "unparseable"
+    attempts = json.loads(first.attempts)
+    assert "not accepted" in attempts[1]["prompt"] and attempts[0]["failure"] == "unparseable"
 
     scripted(lambda k, m, s: final("Z9"))
     rec = play("reaper:model=local,answer=free,on_failure=random", 0, RunContext())
     assert (
         rec.outcome != "failure"
         and rec.moves[0].failure_kind == "unparseable"
-        and rec.moves[0].note["fallback"] == "random"
+        and json.loads(rec.moves[0].note)["fallback"] == "random"
     )
     rec = play("reaper:model=local,answer=free", 0, RunContext())
     assert rec.outcome == "failure" and rec.failure_kind == "unparseable"

@@ -28,7 +28,7 @@ def toy_outcomes(source: ToySource) -> Table:
     """W D L per player, with the games they come from."""
     runs = [r.id for r in source.store.runs()]
     counts: dict[str, dict[str, int]] = {}
-    for g in source.store.game_totals(runs):
+    for g in source.store.frame(runs).game_totals():
         row = counts.setdefault(g.player, {"win": 0, "draw": 0, "loss": 0, "failure": 0})
         row[g.outcome] += 1
     body = [

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
 
-from plylab.harness.records import GameRecord, MoveRecord
+from plylab.harness.records import GameRecord
+from plylab.harness.rows import MoveRow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,12 +128,12 @@ def played(sample: Any) -> GameRecord:
     return record
 
 
-def player_moves(sample: Any) -> list[MoveRecord]:
+def player_moves(sample: Any) -> list[MoveRow]:
     record = played(sample)
     return [m for m in record.moves if m.seat == record.player_seat]
 
 
-def opponent_moves(sample: Any) -> list[MoveRecord]:
+def opponent_moves(sample: Any) -> list[MoveRow]:
     record = played(sample)
     return [m for m in record.moves if m.seat != record.player_seat]
 

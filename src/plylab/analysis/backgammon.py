@@ -121,7 +121,7 @@ def _grouped(store: Store, run: str | None, by_game: bool) -> dict[Key | int, Ba
     seen: dict[Key | int, set[int]] = defaultdict(set)
     turns: list[tuple[BackgammonRow, list[float], bool]] = []  # the row, the turn's errors, unforced
     last: dict[int, int] = {}  # per game, the turn a double's second half belongs to
-    for m in store.gnubg_moves(runs):
+    for m in store.frame(runs).gnubg_moves():
         if m.seat != m.player_seat:
             continue
         matchup = (

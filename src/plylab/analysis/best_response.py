@@ -39,7 +39,7 @@ def _run_list(s: Store, game: str) -> str:
     from ..players.canonical import printed_run_name
 
     runs = s.runs()
-    played = {c.run_id for c in s.matchup_counts([r.id for r in runs]) if c.game == game}
+    played = {c.run_id for c in s.frame([r.id for r in runs]).matchup_counts() if c.game == game}
     listed = [f"{r.id} '{printed_run_name(r.name)}'" for r in runs if r.id in played]
     if listed:
         return f"runs of '{game}' here (run=<id> or run=<name>): {', '.join(listed)}"

@@ -431,7 +431,7 @@ def game_figures(store: Store, run: str | None = None) -> list[GameFigures]:
     """Every engine-graded game of the store (or of `run`), in stored order, with lichess's figures."""
     runs = {r.id: r.name for r in store.runs(run)}
     games: dict[int, tuple[Key, int, list[GradedPly]]] = {}
-    for m in store.engine_moves(runs, FAMILY):
+    for m in store.frame(runs).engine_moves(FAMILY):
         if m.game_id not in games:
             key = (
                 runs[m.run_id],

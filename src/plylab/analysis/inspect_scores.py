@@ -36,7 +36,7 @@ NAN = float("nan")
 
 @dataclass(frozen=True)
 class Graded:
-    """One move as the figures need it (a `MoveRecord` or a stored `MoveRow`, read alike)."""
+    """One move as the figures need it (a `MoveRow`, as stored or as a sample's metadata holds it)."""
 
     ply: int
     seat: int

@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import sqlite3
 import textwrap
 from collections import defaultdict
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from ..errors import UserError
 from ..harness.store import Store
 from ..jsontypes import JSONObject, JSONValue
 from ..players.canonical import canonical_spec, printed_run_name
+from ..players.reaper.memory import UpdateTally, update_log
 from ..render.plot_style import styled
 from .metrics import matchup_results
 from .stats import Estimate, estimate_text, student_t, welch_one_sided, wilson
@@ -126,13 +126,13 @@ class UpdateCount:
     failed: dict[str, int]
 
     @classmethod
-    def of(cls, log: list[tuple[str, str | None, int]], kind: str) -> UpdateCount:
-        """The updates of `kind` in an update log's (kind, failure, count) rows."""
+    def of(cls, log: list[UpdateTally], kind: str) -> UpdateCount:
+        """The updates of `kind` in a memory's tallied update log (players/reaper/memory.py)."""
         failed: dict[str, int] = {}
-        for k, failure, count in log:
-            if k == kind and failure:
-                failed[failure] = failed.get(failure, 0) + count
-        return cls(sum(count for k, _, count in log if k == kind), failed)
+        for t in log:
+            if t.kind == kind and t.failure:
+                failed[t.failure] = failed.get(t.failure, 0) + t.count
+        return cls(sum(t.count for t in log if t.kind == kind), failed)
 
     @property
     def truncated(self) -> int:
@@ -312,7 +312,7 @@ def _phase_rows(store: Store) -> list[tuple[_Phase, PhaseValues]]:
 def _recall(store: Store, run_id: int) -> tuple[int, int]:
     """(retrieved, in memory): moves in a stored state, and those whose retrieval found it (D.4.1)."""
     hits = n = 0
-    for note in store.player_notes(run_id, "recall"):
+    for note in store.frame([run_id]).player_notes("recall"):
         flag = json.loads(note).get("recall")
         if isinstance(flag, bool):
             n += 1
@@ -328,16 +328,6 @@ def _memory_file(folder: Path) -> Path | None:
     return checkpoints[-1] if checkpoints else None
 
 
-def _update_log(path: Path) -> list[tuple[str, str | None, int]]:
-    """(kind, failure, count) of a memory's update log; none where it cannot be read."""
-    try:
-        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
-            sql = "SELECT kind, failure, COUNT(*) FROM updates GROUP BY kind, failure"
-            return [(k, f, int(c)) for k, f, c in conn.execute(sql)]
-    except sqlite3.DatabaseError:
-        return []
-
-
 def _updates(store: Store, items: list[tuple[_Phase, PhaseValues]]) -> Updates:
     """Reflections and rule extractions per run, from each run memory's update log."""
     folders: dict[int, Path] = {}
@@ -347,7 +337,7 @@ def _updates(store: Store, items: list[tuple[_Phase, PhaseValues]]) -> Updates:
     runs, every = [], []
     for run, folder in sorted(folders.items()):
         path = _memory_file(folder)
-        log = _update_log(path) if path is not None else []
+        log = update_log(path) if path is not None else []
         every += log
         runs.append(
             RunUpdates(

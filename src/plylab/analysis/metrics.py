@@ -85,7 +85,7 @@ def matchup_results(
     runs = {r.id: r.name for r in listed}
     status = {r.name: r.status for r in listed}
     acc: dict[MatchupKey, _Acc] = {}
-    for g in store.game_totals(runs):
+    for g in store.frame(runs).game_totals():
         key = (runs[g.run_id], g.game, g.formulation, g.player, g.opponent)  # names as the store gives them
         a = acc.setdefault(key, _Acc())
         a.games += 1
@@ -106,7 +106,7 @@ def matchup_results(
         if g.payoff is not None:
             a.payoff.add(float(g.payoff))
     recognizers = {}
-    for r in store.model_texts(runs):
+    for r in store.frame(runs).model_texts():
         if r.game not in recognizers:
             from ..games import GAMES  # OpenSpiel loads only for a store with model moves
 

@@ -269,5 +269,6 @@ def rating_results(store: Store, run_ids: Iterable[int]) -> list[tuple[str, Resu
     """(game title, result with its count) per pairing and outcome, counted by SQLite."""
     # older stores may spell one player several ways: the store names them once (players.canonical)
     return [
-        (c.game, Result(c.player, c.opponent, SCORES[c.outcome], c.n)) for c in store.outcome_counts(run_ids)
+        (c.game, Result(c.player, c.opponent, SCORES[c.outcome], c.n))
+        for c in store.frame(run_ids).outcome_counts()
     ]

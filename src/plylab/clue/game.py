@@ -27,7 +27,7 @@ from .prompts import render_view, rules_text
 from .referee import Referee
 
 if TYPE_CHECKING:
-    from ..harness.records import MoveRecord
+    from ..harness.rows import MoveRow
 
 GAME = "clue"
 
@@ -123,7 +123,7 @@ class ClueAnnotator:
         }
         return self.open
 
-    def after(self, state: pyspiel.State, moves: list[MoveRecord]) -> None:
+    def after(self, state: pyspiel.State) -> None:
         clue = cast(ClueState, state)
         if clue.pending is not None or self.open is None or self.referee is None:
             return  # the disprover shows a card before the turn ends
@@ -136,7 +136,7 @@ class ClueAnnotator:
         self.open["knowledge"] = [[s.oracle_known, s.oracle_solved, s.matrix_ready] for s in snaps]
         self.open = None
 
-    def end(self, state: pyspiel.State, moves: list[MoveRecord]) -> dict[str, Any] | None:
+    def end(self, state: pyspiel.State, moves: list[MoveRow]) -> dict[str, Any] | None:
         clue = cast(ClueState, state)
         envelope = sorted(clue.envelope)
         solution_turn = next(

@@ -13,7 +13,7 @@ within every limit. Games already in flight always finish, so a run may end slig
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,9 +45,11 @@ def _number(value: object) -> int | float | str:
     return value
 
 
-def move_usage(calls: int, attempts: Iterable[Mapping[str, object]] | None) -> Usage:
-    """Usage of one move from its attempts, leaving out replies served by the response cache."""
-    fresh = [a for a in attempts or () if not a.get("cached") and a.get("prompt") is not None]
+def move_usage(calls: int, attempts: str | None) -> Usage:
+    """Usage of one move from its attempts (JSON text, as a move holds them), leaving out replies
+    served by the response cache."""
+    read: list[Mapping[str, object]] = json.loads(attempts) if attempts else []
+    fresh = [a for a in read if not a.get("cached") and a.get("prompt") is not None]
     tokens = sum(int(_number(a.get("input_tokens"))) + int(_number(a.get("output_tokens"))) for a in fresh)
     cost = sum(float(_number(a.get("cost"))) for a in fresh)
     return Usage(calls, tokens, cost)
@@ -65,7 +67,7 @@ def stored_usage(store: Store, run_id: int) -> tuple[Usage, int]:
     """(usage, games) already saved for a run: what a resumed run has spent before."""
     total = Usage()
     for m in store.called_moves(run_id):
-        total += move_usage(m.calls, json.loads(m.attempts) if m.attempts else None)
+        total += move_usage(m.calls, m.attempts)
     return total, store.game_count(run_id)
 
 

@@ -22,20 +22,21 @@ from ..seeds import derive_seed
 
 if TYPE_CHECKING:
     from ..games import GameDef
-    from .records import MoveRecord
+    from .rows import MoveRow
 
 
 class Annotator(Protocol):
-    """A game's own account of its moves, kept beside each move (`MoveRecord.annotation`) and the
+    """A game's own account of its moves, kept beside each move (`MoveRow.annotation`) and the
     game (`GameRecord.extra`): what a mover stated and how it is judged against the hidden truth."""
 
     def before(self, state: pyspiel.State, seat: int, decision: Decision) -> JSONObject | None:
         """The annotation of the move about to be applied (`state` is before it)."""
 
-    def after(self, state: pyspiel.State, moves: list[MoveRecord]) -> None:
-        """The move was applied; a game may complete earlier moves' annotations (a turn ends)."""
+    def after(self, state: pyspiel.State) -> None:
+        """The move was applied; a game may complete earlier moves' annotations (a turn ends): each
+        move is made, its annotation as JSON, when the game has ended."""
 
-    def end(self, state: pyspiel.State, moves: list[MoveRecord]) -> dict[str, Any] | None:
+    def end(self, state: pyspiel.State, moves: list[MoveRow]) -> dict[str, Any] | None:
         """The game's own summary, stored as the game's `extra`."""
 
     def close(self) -> None: ...

@@ -1,70 +1,35 @@
 """What a played game is: the game and every move, as plain data the store persists and reports read.
 
-Kept apart from `store.py` so players, sessions and backends can build records without importing SQLite code.
+Kept apart from `store.py` so players, sessions and backends can build records without importing the
+store. A move is one shape, written and read alike: `rows.MoveRow`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..jsontypes import JSONObject
-
-if TYPE_CHECKING:
-    from ..models.call import AttemptRecord
-    from ..oracles.graded import StoredGrade
-
-
-@dataclass
-class MoveRecord:
-    ply: int
-    seat: int
-    player: str
-    state: str
-    observation: str | None
-    legal: list[int]
-    action: int | None
-    action_label: str | None
-    elapsed: float
-    values: dict[int, int] | None = None
-    scores: dict[int, int] | None = None
-    optimal: bool | None = None
-    informative: bool | None = None
-    optimal_score: bool | None = None
-    informative_score: bool | None = None
-    grade: StoredGrade | None = None  # the one scale (oracles.graded.Grade as JSON)
-    loss: float | None = None  # the played move's loss on that scale
-    prompt: str | None = None
-    reply: str | None = None
-    reasoning: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float | None = None
-    calls: int = 0
-    cache_hits: int = 0
-    failure_kind: str | None = None
-    attempts: list[AttemptRecord] | None = None
-    note: dict[str, object] | None = None  # the player's trace (players.base.Decision.note)
-    annotation: JSONObject | None = None  # the game's own account of the move (harness.hooks.Annotator)
+from .rows import MoveRow
 
 
 @dataclass
 class GameRecord:
-    job_key: str
-    idx: int
-    game: str
-    formulation: str
-    player: str
-    opponent: str
-    player_seat: int
-    seed: int
-    returns: list[float]
-    outcome: str
-    forfeit_by: int | None
-    failure_kind: str | None
-    moves: list[MoveRecord]
-    started: float
+    """One played game as the session made it and the store saves it (a row of `games` and its moves)."""
+
+    job_key: str  # the job's key (harness/plan.py): a run saves each key once, so a resumed run skips it
+    idx: int  # the game's index within its matchup
+    game: str  # the game's name, with its parameters
+    formulation: str  # how the position was shown (games.base.Formulation)
+    player: str  # the player's spec, canonical (players.canonical)
+    opponent: str  # the opponent's spec, canonical
+    player_seat: int  # the player's seat
+    seed: int  # the job's seed: chance moves and every seat's stream derive from it
+    returns: list[float]  # each seat's return
+    outcome: str  # from the player's side: win | draw | loss | failure
+    forfeit_by: int | None  # the seat that failed, if any
+    failure_kind: str | None  # why it failed (the failed move's `failure_kind`, else `failure`)
+    moves: list[MoveRow]  # every move, in order (chance moves are not moves)
+    started: float  # when the game started and ended (seconds since the epoch)
     finished: float
     # the game's own summary (harness.hooks.Annotator.end; Clue's seats and deal), read back by its
     # study as the JSON it wrote: Any until that reader (clue/study.py) narrows what it reads

@@ -1,4 +1,5 @@
-"""Typed rows the store reads out of its `runs`, `games` and `moves` tables.
+"""Typed rows the store reads out of its `runs`, `games` and `moves` tables (a move's row is also
+what the session writes: `MoveRow`, the one shape of a move).
 
 `Store` is the only code that writes SQL against those tables; everything else (analysis, reports,
 export, budget) gets these frozen rows. A column an older store lacks keeps the field's default, so
@@ -8,10 +9,11 @@ text), so what a report prints from a row is what it printed from the SQLite row
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 R = TypeVar("R")
 
@@ -33,11 +35,27 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
     return cls(**{n: row[n] for n in _names(cls) if n in have})
 
 
-def rows_of(cls: type[R], cur: sqlite3.Cursor) -> Iterator[R]:
-    """Each row of `cur` as `cls`, streamed; which columns it has is read once, not per row."""
+def reader(cls: type[R], cur: sqlite3.Cursor) -> Callable[[Sequence[Any]], R]:
+    """`cls` from one row of `cur`; which columns it has is read once, not per row (columns that
+    are not its fields, e.g. a move's `game_id`, are left for the caller)."""
     columns = [d[0] for d in cur.description]
     at = [(n, columns.index(n)) for n in _names(cls) if n in columns]  # by position: Row[name] scans
-    return (cls(**{n: r[i] for n, i in at}) for r in cur)
+    return lambda r: cls(**{n: r[i] for n, i in at})
+
+
+def rows_of(cls: type[R], cur: sqlite3.Cursor) -> Iterator[R]:
+    """Each row of `cur` as `cls`, streamed."""
+    read = reader(cls, cur)
+    return (read(r) for r in cur)
+
+
+@overload
+def json_text(value: list[Any] | dict[Any, Any]) -> str: ...
+@overload
+def json_text(value: object) -> str | None: ...
+def json_text(value: object) -> str | None:
+    """Compact JSON for a column (dict keys become strings, as JSON requires), None stays NULL."""
+    return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,39 +109,47 @@ class GameRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRow:
-    """One stored move (`legal`, `values_json`, `scores_json`, `attempts`, `note` are JSON text)."""
+    """One move, as the session writes it and every reader reads it back: a row of the `moves` table.
 
-    game_id: int
-    ply: int
-    seat: int
-    player: str = ""
-    state: str = ""
-    observation: str | None = None
-    legal: str = "[]"
-    action: int | None
-    action_label: str | None = None
-    elapsed: float = 0.0
-    values_json: str | None = None
-    scores_json: str | None = None
-    optimal: int | None = None
-    informative: int | None = None
-    optimal_score: int | None = None
-    informative_score: int | None = None
-    grade: str | None = None  # oracles.graded.Grade as JSON text
-    loss: float | None = None
-    prompt: str | None = None
-    reply: str | None = None
-    reasoning: str | None = None
-    input_tokens: int = 0
+    The one shape of a move (issue 50): the session builds it once, when the game ends and every
+    grade and annotation is in (harness/session.py), the store writes its fields as its columns, and
+    reports read them from the store as written. JSON columns hold JSON text (`json_text`), so what a
+    report prints is what was stored. A column an older store lacks keeps its default here."""
+
+    ply: int  # the move's number in the game, from 0 (chance moves are not moves)
+    seat: int  # the mover's seat
+    player: str = ""  # the mover's spec, canonical (players.canonical)
+    state: str = ""  # OpenSpiel's serialization of the state before the move
+    observation: str | None = None  # the position in the formulation the mover read (model and human players)
+    legal: str = "[]"  # JSON list of the legal engine actions
+    action: int | None  # the action played; None when the move failed (the game forfeited)
+    action_label: str | None = None  # the action in the formulation's words
+    elapsed: float = 0.0  # seconds the player took
+    values_json: str | None = None  # JSON: the exact oracle's value of every legal move (mover's view)
+    scores_json: str | None = None  # JSON: finer exact scores, where the oracle has them
+    optimal: int | None = None  # 1/0 by the exact values; None when not scored
+    informative: int | None = None  # 0 when every legal move is optimal (such moves are not counted)
+    optimal_score: int | None = None  # 1/0 by the finer scores
+    informative_score: int | None = None  # the same, by the finer scores
+    grade: str | None = None  # JSON: the one graded scale (oracles.graded.Grade.to_json)
+    loss: float | None = None  # the played move's loss on that scale
+    prompt: str | None = None  # the final attempt's prompt (model players)
+    reply: str | None = None  # the final attempt's reply
+    reasoning: str | None = None  # the final attempt's reasoning trace
+    input_tokens: int = 0  # summed over the move's attempts
     output_tokens: int = 0
     reasoning_tokens: int = 0
-    cost: float | None = None
-    calls: int = 0
-    cache_hits: int = 0
-    failure_kind: str | None = None
-    attempts: str | None = None
-    note: str | None = None
-    annotation: str | None = None  # the game's own account of the move (JSON text; Clue's turn)
+    cost: float | None = None  # summed over the attempts that report one; None: none did
+    calls: int = 0  # model calls made (cache hits not counted)
+    cache_hits: int = 0  # attempts answered by the response cache
+    failure_kind: str | None = None  # why the move failed (`illegal`, a parse failure...), None: it did not
+    attempts: str | None = (
+        None  # JSON list of every attempt, failed ones included (models.call.AttemptRecord)
+    )
+    note: str | None = None  # JSON: the player's own trace (players.base.Decision.note)
+    annotation: str | None = (
+        None  # JSON: the game's own account of the move (harness.hooks.Annotator; a Clue turn)
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

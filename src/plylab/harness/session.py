@@ -11,31 +11,33 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import Executor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, TypedDict
 
 import pyspiel
 
 from ..games import Formulation, GameDef, get_game
-from ..oracles.graded import Grader, StoredGrade
+from ..jsontypes import JSONObject
+from ..oracles.graded import Grader
 from ..players import Decision, GameResult, Player, RunContext, Turn
 from ..players.canonical import canonical_spec
 from .hooks import hooks_for
 from .plan import GameJob
-from .records import GameRecord, MoveRecord
+from .records import GameRecord
+from .rows import MoveRow, json_text
 
 
 class Scored(TypedDict, total=False):
-    """A move's fields that its ground truth fills (`MoveRecord`'s of the same names)."""
+    """A move's fields that its ground truth fills, as stored (`MoveRow`'s of the same names)."""
 
-    values: dict[int, int]
+    values_json: str | None
     optimal: bool
     informative: bool
-    scores: dict[int, int]
+    scores_json: str | None
     optimal_score: bool | None
     informative_score: bool
-    grade: StoredGrade
+    grade: str | None
     loss: float
 
 
@@ -49,14 +51,18 @@ def _score(grader: Grader | None, state: pyspiel.State, action: int | None) -> S
     out: Scored = {}
     mv = judged.values
     if mv is not None:
-        out["values"], out["optimal"], out["informative"] = mv.values, mv.optimal(action), mv.informative
+        out["values_json"], out["optimal"], out["informative"] = (
+            json_text(mv.values),
+            mv.optimal(action),
+            mv.informative,
+        )
         if mv.scores is not None:
-            out["scores"] = mv.scores
+            out["scores_json"] = json_text(mv.scores)
             out["optimal_score"] = mv.optimal_by_score(action)
             out["informative_score"] = mv.informative_by_score
     grade = judged.grade
     if grade is not None:
-        out["grade"], out["loss"] = grade.to_json(), grade.loss(action)
+        out["grade"], out["loss"] = json_text(grade.to_json()), grade.loss(action)
         if (
             mv is None and grade.exact
         ):  # exact without game values (Pig's win probabilities): optimal is loss 0
@@ -68,55 +74,62 @@ class _Grading:
     """A game's moves graded against its ground truth: at once, in the game's thread, by a grader
     that judges one decision at a time (an exact table); by one with threads of its own (an engine's
     pool of processes, oracles/engine_pool.py) in those threads while the game goes on, so its
-    positions are searched at once. Every grade is in its move before the game's record is made, and
-    a grader's failure (an engine given up) ends the game at the next move, unfinished, as before."""
+    positions are searched at once. Every grade is in before the game's moves are made, and a
+    grader's failure (an engine given up) ends the game at the next move, unfinished, as before."""
 
     def __init__(self, grader: Grader | None) -> None:
         self.grader = grader
         self.executor: Executor | None = getattr(grader, "executor", None)
-        self.pending: list[tuple[MoveRecord, asyncio.Future[Scored]]] = []
+        self.scored: list[Scored | asyncio.Future[Scored]] = []  # one per move, in order
 
-    def add(self, rec: MoveRecord, state: pyspiel.State, action: int | None) -> None:
-        """Grade `action` at `state` into `rec` (now, or in the grader's threads)."""
+    def add(self, state: pyspiel.State, action: int | None) -> None:
+        """Grade the next move, `action` at `state` (now, or in the grader's threads)."""
         if self.grader is None or action is None:
+            self.scored.append({})
             return
         if self.executor is None:
-            _fill(rec, _score(self.grader, state, action))
+            self.scored.append(_score(self.grader, state, action))
             return
-        for _, done in self.pending:  # a failure already in: the game stops here
+        for done in self._pending():  # a failure already in: the game stops here
             if done.done() and not done.cancelled() and done.exception() is not None:
                 done.result()
         loop = asyncio.get_running_loop()
-        later = loop.run_in_executor(self.executor, _score, self.grader, state.clone(), action)
-        self.pending.append((rec, later))
+        self.scored.append(loop.run_in_executor(self.executor, _score, self.grader, state.clone(), action))
 
-    async def finish(self) -> None:
-        """Wait for every move's grade and put it in its move."""
-        for rec, later in self.pending:
-            _fill(rec, await later)
-        self.pending.clear()
+    def _pending(self) -> list[asyncio.Future[Scored]]:
+        return [s for s in self.scored if isinstance(s, asyncio.Future)]
+
+    async def finish(self) -> list[Scored]:
+        """Every move's grade, in order, once each is in."""
+        return [await s if isinstance(s, asyncio.Future) else s for s in self.scored]
 
     def cancel(self) -> None:
         """Grades not started are dropped (the game ended otherwise: it is not saved)."""
-        for _, later in self.pending:
+        for later in self._pending():
             later.cancel()
-        self.pending.clear()
+        self.scored.clear()
 
 
-def _fill(rec: MoveRecord, scored: Scored) -> None:
-    for name, value in scored.items():
-        setattr(rec, name, value)
+@dataclass(frozen=True)
+class _Played:
+    """What happened at one move, kept until the game ends and its move is made (`_move`): the
+    state before it (a clone of the game's own; the player's may have been explored), who moved,
+    what they decided, and how long they took."""
+
+    turn: Turn
+    before: pyspiel.State
+    player: Player[Any]
+    decision: Decision
+    elapsed: float
 
 
-def _move_record(
-    turn: Turn,
-    state: pyspiel.State,
-    player: Player,
-    decision: Decision,
-    elapsed: float,
-) -> MoveRecord:
-    action = decision.action
-    rec = MoveRecord(
+def _move(played: _Played, scored: Scored, annotation: JSONObject | None) -> MoveRow:
+    """The move as stored, in one expression: what was played, its grade, the game's account of it."""
+    turn, state, decision = played.turn, played.before, played.decision
+    action, attempts, player = decision.action, decision.attempts, played.player
+    final = attempts[-1] if attempts else None
+    costs = [a.cost for a in attempts if a.cost is not None]
+    return MoveRow(
         ply=turn.ply,
         seat=turn.seat,
         player=canonical_spec(str(player.spec)),
@@ -125,26 +138,25 @@ def _move_record(
         observation=turn.formulation.render_state(state)
         if player.shows_observation or player.uses_model
         else None,
-        legal=state.legal_actions(),
+        legal=json_text(state.legal_actions()),
         action=action,
         action_label=None if action is None else turn.formulation.action_label(state, action),
-        elapsed=elapsed,
+        elapsed=played.elapsed,
         failure_kind=decision.failure,
-        note=decision.note or None,
+        note=json_text(decision.note or None),
+        annotation=json_text(annotation),
+        prompt=None if final is None else final.prompt,
+        reply=None if final is None else final.reply,
+        reasoning=None if final is None else final.reasoning,
+        input_tokens=sum(a.input_tokens for a in attempts),
+        output_tokens=sum(a.output_tokens for a in attempts),
+        reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
+        cost=sum(costs) if costs else None,
+        calls=sum(1 for a in attempts if a.prompt is not None and not a.cached),
+        cache_hits=sum(1 for a in attempts if a.cached),
+        attempts=json_text([a.to_dict() for a in attempts]) if attempts else None,
+        **scored,
     )
-    attempts = decision.attempts
-    if attempts:
-        final = attempts[-1]
-        rec.prompt, rec.reply, rec.reasoning = final.prompt, final.reply, final.reasoning
-        rec.input_tokens = sum(a.input_tokens for a in attempts)
-        rec.output_tokens = sum(a.output_tokens for a in attempts)
-        rec.reasoning_tokens = sum(a.reasoning_tokens for a in attempts)
-        costs = [a.cost for a in attempts if a.cost is not None]
-        rec.cost = sum(costs) if costs else None
-        rec.calls = sum(1 for a in attempts if a.prompt is not None and not a.cached)
-        rec.cache_hits = sum(1 for a in attempts if a.cached)
-        rec.attempts = [a.to_dict() for a in attempts]
-    return rec
 
 
 @lru_cache(maxsize=256)
@@ -186,7 +198,8 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
     state = game.new_state()
     annotator = hooks.annotator(game, state)
     extra: dict[str, Any] | None = None
-    moves: list[MoveRecord] = []
+    played: list[_Played] = []
+    annotations: list[JSONObject | None] = []
     forfeit_by: int | None = None
     failure_kind: str | None = None
     started = time.time()
@@ -197,23 +210,24 @@ async def play_game(job: GameJob, context: RunContext | None = None, *, score: b
                 state.apply_action(draw(state))
                 continue
             seat = state.current_player()
-            turn = Turn(game, formulation, state.clone(), seat, len(moves), job.key)
+            turn = Turn(game, formulation, state.clone(), seat, len(played), job.key)
             t0 = time.perf_counter()
             decision = await players[seat].act(turn)
             elapsed = time.perf_counter() - t0
             if decision.action is not None and decision.action not in state.legal_actions():
                 decision = Decision(None, decision.attempts, failure="illegal", note=decision.note)
-            moves.append(_move_record(turn, state, players[seat], decision, elapsed))
-            grading.add(moves[-1], state, decision.action)
-            if annotator is not None:
-                moves[-1].annotation = annotator.before(state, seat, decision)
+            played.append(_Played(turn, state.clone(), players[seat], decision, elapsed))
+            grading.add(state, decision.action)
+            annotations.append(annotator.before(state, seat, decision) if annotator is not None else None)
             if decision.action is None:
                 forfeit_by, failure_kind = seat, decision.failure or "failure"
                 break
             state.apply_action(decision.action)
             if annotator is not None:
-                annotator.after(state, moves)
-        await grading.finish()
+                annotator.after(state)
+        # the moves, made now that every grade is in and every annotation complete (a turn ends later)
+        scored = await grading.finish()
+        moves = [_move(p, g, a) for p, g, a in zip(played, scored, annotations, strict=True)]
         if annotator is not None:
             extra = annotator.end(state, moves)
         if forfeit_by is None and game.count is not None:  # the game's own count (Go: GNU Go's)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,35 +33,24 @@ from ..db import stores_beside as stores_beside
 from ..db import transaction
 from ..errors import UserError
 from ..jsontypes import JSONObject, JSONScalar, JSONValue
-from ..oracles.graded import TOLERANCE  # a stored grade without `tolerance` has this one
 from ..secrets import scrub_spec  # a key written into a base_url never reaches the store
 from ..seeds import CLUE_CELLS, LLM_LISTING, LLM_PROMPT, SEEDING
 from ..texts import TEXTS_SCHEMA
-from .records import GameRecord, MoveRecord
+from .frames import GAME_TOTALS, MatchupMoves, RunsFrame, json_ids, named
+from .records import GameRecord
 from .rows import (
-    USAGE,
     CalledMove,
-    CostlyDecision,
-    CostlyMove,
-    EngineMove,
     ExportRows,
     GameRow,
-    GameTotals,
     Lease,
     ListedGame,
     Matchup,
-    MatchupCount,
     MatchupSpan,
-    ModelText,
     ModelUsage,
     MoveRow,
-    OutcomeCount,
-    PlyLoss,
-    PlyOptimality,
     RunRow,
-    WorstState,
-    WrongMove,
-    from_row,
+    json_text,
+    reader,
     rows_of,
 )
 from .text_homes import hand_over, keep_texts_trigger
@@ -193,11 +182,6 @@ def _add_columns(conn: sqlite3.Connection) -> None:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
-def json_text(value: object) -> str | None:
-    """Compact JSON for a column (dict keys become strings, as JSON requires), None stays NULL."""
-    return None if value is None else json.dumps(value, separators=(",", ":"))
-
-
 def insert(
     conn: sqlite3.Connection, table: str, row: Mapping[str, object], *, or_ignore: bool = False
 ) -> sqlite3.Cursor:
@@ -220,18 +204,17 @@ SHARED_FIELDS = ("prompt", "reply", "reasoning")
 SHARED_MIN = 64  # characters: shorter texts cost less than the reference
 
 
-def stored_attempts(m: MoveRecord) -> list[dict[str, object]] | None:
+def stored_attempts(m: MoveRow) -> list[dict[str, object]] | None:
     """A move's attempts as stored: text equal to the move's own column is kept once, in the column.
 
     The final attempt's prompt, reply and trace are also the move's `prompt`, `reply` and
     `reasoning`; storing them twice doubled the size of every long reply. Such a field is stored
     as {"$move": "reply"} (etc.) and `expand_attempts` puts the text back when reading.
     """
-    if not m.attempts:
-        return None if m.attempts is None else []
+    if m.attempts is None:
+        return None
     out = []
-    for attempt in m.attempts:
-        a: dict[str, object] = dict(attempt)
+    for a in json.loads(m.attempts):
         for f in SHARED_FIELDS:
             value = a.get(f)
             if isinstance(value, str) and len(value) >= SHARED_MIN and value == getattr(m, f):
@@ -258,9 +241,7 @@ def expand_attempts(
     ]
 
 
-def _texts(
-    m: MoveRecord, attempts: list[dict[str, object]] | None
-) -> Iterator[tuple[str, str | None, object]]:
+def _texts(m: MoveRow, attempts: list[dict[str, object]] | None) -> Iterator[tuple[str, str | None, object]]:
     """A move's texts as stored: (column, JSON path inside it, text), for `hand_over`."""
     for f in SHARED_FIELDS:
         yield f, None, getattr(m, f)
@@ -269,135 +250,19 @@ def _texts(
             yield "attempts", f"$[{i}].{f}", a.get(f)
 
 
-# A move its ground truth calls non-optimal: a loss on the graded scale (oracles.graded) above the
-# grade's own tolerance (an exact oracle's or an engine's 1e-9, an equilibrium's target), and for a
-# move stored before grades were (no loss), the exact oracle's verdict in an informative position.
-_NON_OPTIMAL = f"""(CASE WHEN m.loss IS NOT NULL
-    THEN m.loss > COALESCE(json_extract(m.grade, '$.tolerance'), {TOLERANCE})
-    ELSE m.informative = 1 AND m.optimal = 0 END)"""
-
-# One row per game with its player's moves summed by SQLite, so a report holds one small row per
-# game at a time instead of every stored move (prompts, replies, states).
-GAME_TOTALS = f"""
-SELECT g.id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       g.outcome, g.failure_kind, g.num_moves,
-       COUNT(m.action) AS player_moves,
-       TOTAL(m.action IS NOT NULL AND m.informative = 1) AS scored,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative = 1 THEN m.optimal END) AS optimal,
-       TOTAL(m.action IS NOT NULL AND m.informative_score = 1) AS scored_s,
-       TOTAL(CASE WHEN m.action IS NOT NULL AND m.informative_score = 1 THEN m.optimal_score END) AS optimal_s,
-       TOTAL(m.action IS NOT NULL AND m.loss IS NOT NULL) AS graded,
-       TOTAL(m.action IS NOT NULL AND {_NON_OPTIMAL}) AS nonoptimal,
-       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.loss END) AS loss_sum,
-       {", ".join(f"TOTAL(m.{k}) AS {k}" for k in USAGE)},
-       SUM(m.cost) AS cost,
-       TOTAL(CASE WHEN m.action IS NOT NULL THEN m.output_tokens END) AS played_tokens,
-       TOTAL(m.calls + m.cache_hits > 0) AS model_moves,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens END) AS model_tokens,
-       TOTAL(CASE WHEN m.calls + m.cache_hits > 0 THEN m.output_tokens * m.output_tokens END) AS model_tokens_sq,
-       json_extract(g.returns, '$[' || g.player_seat || ']') AS payoff
-FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.seat = g.player_seat
-WHERE g.run_id IN (SELECT value FROM json_each(?))
-GROUP BY g.id
-ORDER BY g.run_id, g.id
-"""
-
-MODEL_TEXTS = """
-SELECT g.run_id, g.game, g.formulation, g.player, g.opponent, m.reply, m.reasoning
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND m.seat = g.player_seat AND m.calls + m.cache_hits > 0
-"""
-
-
 # Each game's totals (GAME_TOTALS) for one run, numbered within its matchup and seat by index, so the
 # site can write replay pages for the first N of each and list the rest.
-ENGINE_MOVES = """
-SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       m.seat, m.ply, m.grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game IN (SELECT value FROM json_each(?))
-  AND json_extract(m.grade, '$.detail.cp_loss') IS NOT NULL
-ORDER BY g.id, m.ply
-"""
-
-# A move graded by gnubg (backgammon): its grade names the play it graded (analysis/backgammon.py).
-GNUBG_MOVES = """
-SELECT m.game_id, g.run_id, g.job_key, g.idx, g.game, g.formulation, g.player, g.opponent, g.player_seat,
-       m.seat, m.ply, m.grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id IN (SELECT value FROM json_each(?)) AND g.game LIKE 'backgammon%'
-  AND json_extract(m.grade, '$.detail.play') IS NOT NULL
-ORDER BY g.id, m.ply
-"""
-
 LISTED = f"""
 SELECT t.*, ROW_NUMBER() OVER (
     PARTITION BY t.game, t.formulation, t.player, t.opponent, t.player_seat ORDER BY t.idx) AS nth
 FROM ({GAME_TOTALS}) AS t ORDER BY t.id
 """
 
-MATCHUP_COUNTS = """
-SELECT run_id, game, formulation, player, opponent, COUNT(*) AS games, SUM(num_moves) AS moves
-FROM games WHERE run_id IN (SELECT value FROM json_each(?))
-GROUP BY run_id, game, formulation, player, opponent ORDER BY run_id, MIN(id)
-"""
-
-OUTCOME_COUNTS = """
-SELECT game, player, opponent, outcome, COUNT(*) AS n FROM games
-WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY game, player, opponent, outcome
-"""
-
-
-# The notes of a run's player moves that mention `key` (a learning phase's recall flags).
-PLAYER_NOTES = """
-SELECT m.note FROM moves m JOIN games g ON g.id = m.game_id
-WHERE g.run_id = ? AND m.seat = g.player_seat AND m.note LIKE '%"' || ? || '"%'
-"""
-
-
 MATCHUP_SPANS = """
 SELECT game, formulation, player, opponent, MIN(started) AS started, MAX(finished) AS finished
 FROM games WHERE run_id = ? GROUP BY game, formulation, player, opponent ORDER BY MIN(id)
 """
 
-
-# A matchup's player's scored moves (reports/matchups.py): by move number, worst states, wrong moves.
-_MATCHUP_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
-AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
-AND m.seat = g.player_seat AND m.informative = 1 AND m.action IS NOT NULL"""
-
-BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.optimal) AS ok
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES} GROUP BY k ORDER BY k"""
-
-WORST_STATES = f"""SELECT m.state, COUNT(*) AS seen, TOTAL(m.optimal = 0) AS wrong,
-       MIN(m.values_json) AS values_json, MIN(m.scores_json) AS scores_json
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_MATCHUP_MOVES}
-GROUP BY m.state HAVING wrong > 0 ORDER BY wrong DESC, seen DESC LIMIT ?"""
-
-WRONG_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n FROM moves m JOIN games g ON g.id = m.game_id
-WHERE {_MATCHUP_MOVES} AND m.state = ? AND m.optimal = 0 GROUP BY m.action ORDER BY n DESC, m.action LIMIT 1"""
-
-# The same on the graded scale (every ground truth: an exact oracle, an equilibrium, an engine): the
-# player's graded moves, a decision named by its information set where the grade names one (poker:
-# what the player knew), else by its state.
-_GRADED_MOVES = """g.run_id = ? AND g.game = ? AND g.formulation = ?
-AND g.player IN (SELECT value FROM json_each(?)) AND g.opponent IN (SELECT value FROM json_each(?))
-AND m.seat = g.player_seat AND m.action IS NOT NULL AND m.loss IS NOT NULL"""
-_DECISION = "COALESCE(json_extract(m.grade, '$.detail.infoset'), m.state)"
-
-LOSS_BY_MOVE = f"""SELECT m.ply / 2 AS k, COUNT(*) AS n, TOTAL(m.loss) AS loss, TOTAL({_NON_OPTIMAL}) AS bad,
-       MIN(json_extract(m.grade, '$.unit')) AS unit
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES} GROUP BY k ORDER BY k"""
-
-COSTLY_DECISIONS = f"""SELECT {_DECISION} AS decision, MIN(m.state) AS state, COUNT(*) AS seen,
-       TOTAL({_NON_OPTIMAL}) AS wrong, TOTAL(m.loss) AS lost
-FROM moves m JOIN games g ON g.id = m.game_id WHERE {_GRADED_MOVES}
-GROUP BY decision HAVING wrong > 0 ORDER BY lost DESC, wrong DESC, decision LIMIT ?"""
-
-COSTLY_MOVE = f"""SELECT m.action, m.action_label, COUNT(*) AS n, TOTAL(m.loss) AS lost, MIN(m.grade) AS grade
-FROM moves m JOIN games g ON g.id = m.game_id
-WHERE {_GRADED_MOVES} AND {_DECISION} = ? AND {_NON_OPTIMAL}
-GROUP BY m.action ORDER BY lost DESC, m.action LIMIT 1"""
 
 # Per game, the tail of its prompts and the head of its traces and replies, for the game list's search.
 GAME_TEXTS = """SELECT game_id, substr(group_concat(
@@ -417,38 +282,7 @@ EXPORTS = {
 }
 
 
-def _matchup_args(m: Matchup) -> tuple[int, str, str, str, str]:
-    return (m.run_id, m.game, m.formulation, json.dumps(list(m.players)), json.dumps(list(m.opponents)))
-
-
-def _ids(ids: Iterable[int]) -> tuple[str]:
-    return (json.dumps(list(ids)),)
-
-
-Named = TypeVar("Named", GameRow, MoveRow, GameTotals, ListedGame, ModelText, OutcomeCount)
 T = TypeVar("T")
-
-
-def _named(rows: Iterable[Named]) -> Iterator[Named]:
-    """Rows with their player and opponent under their canonical names (`players.canonical`).
-
-    Games are written under them; an older store kept the spelling it was given, and is mapped here,
-    once for every reader, so analysis, reports and exports read names as the store gives them.
-    (The matchup keys, `matchup_counts` and `matchup_spans`, keep every stored spelling: they are
-    what the store is queried by.)"""
-    from ..players.canonical import canonical_spec  # the player registry loads only for a reader
-
-    for r in rows:
-        player = canonical_spec(r.player) if r.player else r.player
-        if isinstance(r, MoveRow):
-            yield r if player == r.player else replace(r, player=player)
-            continue
-        opponent = canonical_spec(r.opponent)
-        yield (
-            r
-            if (player, opponent) == (r.player, r.opponent)
-            else replace(r, player=player, opponent=opponent)
-        )
 
 
 class SavedKeys:
@@ -645,20 +479,10 @@ class Store:
             assert game_id is not None  # set by every successful INSERT
             rows = []
             for m in rec.moves:
-                row = {f.name: getattr(m, f.name) for f in fields(MoveRecord)}
                 attempts = stored_attempts(m)
                 hand_over(c, "moves", game_id, m.ply, _texts(m, attempts))  # first: freed pages hold the move
-                row.update(
-                    game_id=game_id,
-                    player=scrub_spec(m.player),
-                    legal=json_text(m.legal),
-                    values_json=json_text(row.pop("values")),
-                    scores_json=json_text(row.pop("scores")),
-                    grade=json_text(m.grade),
-                    attempts=json_text(attempts),
-                    note=json_text(m.note),
-                    annotation=json_text(m.annotation),
-                )
+                row = {f.name: getattr(m, f.name) for f in fields(MoveRow)}
+                row.update(game_id=game_id, player=scrub_spec(m.player), attempts=json_text(attempts))
                 rows.append(row)
             insert_many(c, "moves", rows)
         return True
@@ -666,57 +490,45 @@ class Store:
     def games(self, run_ids: Iterable[int] | None = None) -> list[GameRow]:
         if run_ids is None:
             return list(
-                _named(rows_of(GameRow, self._conn.execute("SELECT * FROM games ORDER BY run_id, id")))
+                named(rows_of(GameRow, self._conn.execute("SELECT * FROM games ORDER BY run_id, id")))
             )
         ids = list(run_ids)
         marks = ",".join("?" * len(ids)) or "NULL"
         sql = f"SELECT * FROM games WHERE run_id IN ({marks}) ORDER BY run_id, id"
-        return list(_named(rows_of(GameRow, self._conn.execute(sql, ids))))
+        return list(named(rows_of(GameRow, self._conn.execute(sql, ids))))
 
     def moves(self, game_id: int) -> list[MoveRow]:
-        sql = "SELECT * FROM moves WHERE game_id=? ORDER BY ply"
-        return list(_named(rows_of(MoveRow, self._conn.execute(sql, (game_id,)))))
+        """A game's moves, in order."""
+        return self.moves_for_games([game_id])[game_id]
 
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
+        """Each of these games' moves, in order, by game id."""
         ids = list(game_ids)
         out: dict[int, list[MoveRow]] = {i: [] for i in ids}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            sql = f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-            for m in _named(rows_of(MoveRow, self._conn.execute(sql, chunk))):
-                out[m.game_id].append(m)
+            cur = self._conn.execute(
+                f"SELECT * FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", chunk
+            )
+            read, at = reader(MoveRow, cur), [d[0] for d in cur.description].index("game_id")
+            for r in cur:
+                out[r[at]].extend(named([read(r)]))
         return out
 
     # typed readers (analysis, reports, export) ------------------------------------------
-    def game_totals(self, run_ids: Iterable[int]) -> Iterator[GameTotals]:
-        """Per game (in store order): its identity, outcome, and its player's moves summed, streamed."""
-        return _named(rows_of(GameTotals, self._conn.execute(GAME_TOTALS, _ids(run_ids))))
+    def frame(self, run_ids: Iterable[int]) -> RunsFrame:
+        """These runs' games and moves, as the analysis reads them (harness/frames.py)."""
+        return RunsFrame(self._conn, run_ids)
 
     def listed_games(self, run_id: int) -> Iterator[ListedGame]:
         """One run's games in store order, each with its player's move totals and its number `nth`."""
-        return _named(rows_of(ListedGame, self._conn.execute(LISTED, _ids([run_id]))))
-
-    def model_texts(self, run_ids: Iterable[int]) -> Iterator[ModelText]:
-        """The player's model moves' replies and traces, streamed."""
-        return _named(rows_of(ModelText, self._conn.execute(MODEL_TEXTS, _ids(run_ids))))
-
-    def matchup_counts(self, run_ids: Iterable[int]) -> list[MatchupCount]:
-        """Games and moves per (run, game, formulation, player, opponent), in store order."""
-        return list(rows_of(MatchupCount, self._conn.execute(MATCHUP_COUNTS, _ids(run_ids))))
-
-    def outcome_counts(self, run_ids: Iterable[int]) -> list[OutcomeCount]:
-        """Games per (game, player, opponent, outcome), counted by SQLite."""
-        return list(_named(rows_of(OutcomeCount, self._conn.execute(OUTCOME_COUNTS, _ids(run_ids)))))
+        return named(rows_of(ListedGame, self._conn.execute(LISTED, json_ids([run_id]))))
 
     def games_by_id(self, ids: list[int]) -> list[GameRow]:
         """These games, by id (the site's replay pages, a chunk at a time)."""
         sql = "SELECT * FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return list(_named(rows_of(GameRow, self._conn.execute(sql, _ids(ids)))))
-
-    def player_notes(self, run_id: int, key: str) -> Iterator[str]:
-        """The JSON notes of a run's player moves whose note names `key` (e.g. REAPER's "recall")."""
-        return (note for (note,) in self._conn.execute(PLAYER_NOTES, (run_id, key)))
+        return list(named(rows_of(GameRow, self._conn.execute(sql, json_ids(ids)))))
 
     def matchup_spans(self, run_id: int) -> list[MatchupSpan]:
         """A run's (game, formulation, player, opponent) as stored, first played first, with its span."""
@@ -728,7 +540,7 @@ class Store:
             "SELECT * FROM games WHERE run_id = ? AND game = ? AND formulation = ? AND player = ? "
             "AND opponent = ? ORDER BY idx, id"
         )
-        return _named(rows_of(GameRow, self._conn.execute(sql, (run_id, *key))))
+        return named(rows_of(GameRow, self._conn.execute(sql, (run_id, *key))))
 
     def failure_kinds(self, run_id: int) -> list[str]:
         """The failure kinds of a run's games, sorted."""
@@ -748,45 +560,9 @@ class Store:
         args = {"tail": tail, "cap": cap, "game_cap": game_cap, "ids": json.dumps(ids)}
         return {int(r["game_id"]): r["text"] for r in self._conn.execute(GAME_TEXTS, args)}
 
-    def optimality_by_move(self, m: Matchup) -> list[PlyOptimality]:
-        """The matchup player's scored moves per move number."""
-        return list(rows_of(PlyOptimality, self._conn.execute(BY_MOVE, _matchup_args(m))))
-
-    def worst_states(self, m: Matchup, limit: int) -> list[WorstState]:
-        """The `limit` states where the matchup's player most often chose a non-optimal move."""
-        rows = self._conn.execute(WORST_STATES, (*_matchup_args(m), limit)).fetchall()
-        return [from_row(WorstState, r) for r in rows]
-
-    def wrong_move(self, m: Matchup, state: str) -> WrongMove | None:
-        """The non-optimal move the matchup's player chose most often in `state`."""
-        row = self._conn.execute(WRONG_MOVE, (*_matchup_args(m), state)).fetchone()
-        return None if row is None else from_row(WrongMove, row)
-
-    def loss_by_move(self, m: Matchup) -> list[PlyLoss]:
-        """The matchup player's graded moves per move number: how many, their loss, the non-optimal."""
-        return list(rows_of(PlyLoss, self._conn.execute(LOSS_BY_MOVE, _matchup_args(m))))
-
-    def costly_decisions(self, m: Matchup, limit: int) -> list[CostlyDecision]:
-        """The `limit` decisions (information sets, else states) where the matchup's player lost the
-        most on the graded scale, each with a non-optimal move."""
-        rows = self._conn.execute(COSTLY_DECISIONS, (*_matchup_args(m), limit)).fetchall()
-        return [from_row(CostlyDecision, r) for r in rows]
-
-    def costly_move(self, m: Matchup, decision: str) -> CostlyMove | None:
-        """The non-optimal move that lost the matchup's player the most at `decision`, with a grade of it."""
-        row = self._conn.execute(COSTLY_MOVE, (*_matchup_args(m), decision)).fetchone()
-        return None if row is None else from_row(CostlyMove, row)
-
-    def engine_moves(self, run_ids: Iterable[int], games: Iterable[str]) -> Iterator[EngineMove]:
-        """Every move an engine graded in these games (chess and its variants), by game and ply,
-        streamed (analysis/chess.py); the games named first, so a store without them costs nothing."""
-        return rows_of(
-            EngineMove, self._conn.execute(ENGINE_MOVES, (*_ids(run_ids), json.dumps(list(games))))
-        )
-
-    def gnubg_moves(self, run_ids: Iterable[int]) -> Iterator[EngineMove]:
-        """Every backgammon move gnubg graded in these runs, by game and ply (analysis/backgammon.py)."""
-        return rows_of(EngineMove, self._conn.execute(GNUBG_MOVES, _ids(run_ids)))
+    def matchup_moves(self, m: Matchup) -> MatchupMoves:
+        """The matchup player's moves, as its page reads them (harness/frames.py)."""
+        return MatchupMoves(self._conn, m)
 
     def called_moves(self, run_id: int) -> Iterator[CalledMove]:
         """A run's saved moves that called a model (what a resumed run's budget has spent)."""

@@ -42,7 +42,7 @@ def game_figures(store: Store, run_id: int) -> dict[int, GameChess]:
         del plies[gid]
 
     current: int | None = None
-    for m in store.engine_moves([run_id], FAMILY):
+    for m in store.frame([run_id]).engine_moves(FAMILY):
         if m.game_id != current:
             if current is not None:
                 close(current)

@@ -149,15 +149,16 @@ def by_move_loss_chart(points: list[PlyLoss]) -> Markup:
 
 def _graded_page(store: Store, matchup: Matchup, row: MatchupRow) -> MatchupPage:
     """The matchup's page on the graded scale (an equilibrium, an engine): loss by move, costliest decisions."""
-    points = store.loss_by_move(matchup)
+    moves = store.matchup_moves(matchup)
+    points = moves.loss_by_move()
     try:
         engine = get_game(row.game).engine
         f = get_game(row.game).formulation(row.formulation)
     except UserError:
         engine = f = None
     worst = []
-    for d in store.costly_decisions(matchup, WORST):
-        move = store.costly_move(matchup, d.decision)
+    for d in moves.costly_decisions(WORST):
+        move = moves.costly_move(d.decision)
         svg = text = best = None
         if engine is not None and f is not None:
             state = engine.deserialize_state(d.state)
@@ -195,15 +196,16 @@ def matchup_page(
         return MatchupPage(Markup(""), [], ungraded=_missing(row.game))
     if ground_truth(row.game) in ("equilibrium", "engine"):
         return _graded_page(store, matchup, row)
-    points = [(p.k, p.n, p.ok) for p in store.optimality_by_move(matchup)]
+    moves = store.matchup_moves(matchup)
+    points = [(p.k, p.n, p.ok) for p in moves.by_move()]
     worst = []
     try:
         engine = get_game(row.game).engine
         f = get_game(row.game).formulation(row.formulation)
     except UserError:
         engine = f = None
-    for r in store.worst_states(matchup, WORST):
-        wrong = store.wrong_move(matchup, r.state)
+    for r in moves.worst_states(WORST):
+        wrong = moves.wrong_move(r.state)
         svg = text = None
         if engine is not None and f is not None:
             state = engine.deserialize_state(r.state)

@@ -679,7 +679,7 @@ def write_site(
         # Clue's runs have a section of their own, whose replays show the matrix beside the oracle
         runs = [r for r in store.runs(run) if r.kind != CLUE_KIND]
         run_ids = [r.id for r in runs]
-        matchups = store.matchup_counts(run_ids)
+        matchups = store.frame(run_ids).matchup_counts()
         results = data.rating_results(store, run_ids)
         names = {r.name for r in runs}
         rows = [r for r in matchup_results(store, run) if r.run in names]

@@ -118,6 +118,28 @@ class Update:
     failure: str | None = None
 
 
+@dataclass(frozen=True)
+class UpdateTally:
+    """How many learning updates of one kind (`reflect`, `rules`) a memory's log holds that ended one
+    way (`failure`: its reason, e.g. `truncated`; None: made)."""
+
+    kind: str
+    failure: str | None
+    count: int
+
+
+def update_log(path: Path) -> list[UpdateTally]:
+    """A memory file's update log tallied by (kind, failure), read-only; empty where the file cannot
+    be read. The `updates` table kept its shape in every format, so a report reads any memory's log
+    without opening it as a memory (no format check: an older memory's log still counts)."""
+    sql = "SELECT kind, failure, COUNT(*) FROM updates GROUP BY kind, failure"
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            return [UpdateTally(k, f, int(c)) for k, f, c in conn.execute(sql)]
+    except sqlite3.DatabaseError:
+        return []
+
+
 @dataclass
 class Index:
     """Cases with their key vectors, loaded once per memory open (rows of `vectors` align with `cases`)."""
