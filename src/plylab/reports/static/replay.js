@@ -30,7 +30,6 @@
 
   const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
   const missing = (x) => x === null || x === undefined;
-  let valueHead = ""; // the value column's head as the page wrote it (the truth's unit)
 
   function movesTable(s) {
     const body = $("moves").tBodies[0];
@@ -42,10 +41,6 @@
     // the value column: exact game values, else each move's value on the graded scale, else the engine's line
     const hasValue = s && (s.engine || s.legal.some((m) => m.value || !missing(m.graded)));
     $("value-head").hidden = !hasValue;
-    // a win/draw/loss game's column holds each move's minimax value (the paper's words), not a number
-    // on the graded scale, so its head names that; every other column keeps the truth's unit
-    valueHead = valueHead || $("value-head").textContent;
-    $("value-head").textContent = s && s.legal.some((m) => m.value) ? "minimax value" : valueHead;
     if (!s) {
       body.append(el("tr", {}, el("td", { colspan: 4, class: "empty" }, "game over")));
       return;
