@@ -30,8 +30,16 @@ class CliResult:
 
 @pytest.fixture(scope="session", autouse=True)
 def _plylab_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests share one cache folder of their own (oracle tables, model files stay where set-up put them)."""
-    os.environ.setdefault("PLYLAB_CACHE", str(tmp_path_factory.mktemp("plylab-cache")))
+    """Tests share one cache folder of their own (oracle tables, model files stay where set-up put them):
+    one for the whole session, its xdist workers included (each worker's temporary folder lies in the
+    session's), so a truth table (Liar's dice's equilibrium) is built once, not once a
+    worker; a worker needing a table another is building waits for it (oracles.cachefile.building)."""
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        shared = tmp_path_factory.getbasetemp().parent / "plylab-cache"
+        shared.mkdir(exist_ok=True)
+        os.environ.setdefault("PLYLAB_CACHE", str(shared))
+    else:
+        os.environ.setdefault("PLYLAB_CACHE", str(tmp_path_factory.mktemp("plylab-cache")))
 
 
 @pytest.fixture

@@ -316,6 +316,8 @@ def test_every_replay_opens_with_every_panel_filled(build, case: Case) -> None:
                 ):
                     text = page.locator(panel).first.inner_text().strip()
                     assert text, f"{case.game} {path.name}: {panel} is empty"
+                if page.locator("#moves tbody span.tag").count():  # win / draw / loss, not a number
+                    assert page.locator("#value-head").inner_text() == "minimax value", path.name
                 drawn = page.evaluate(
                     "() => document.querySelector('#board-svg svg') !== null"
                     " || document.getElementById('board').textContent.trim() !== ''"

@@ -1,8 +1,13 @@
 """An oracle's cache file that cannot be written (a directory in its place) is one line naming the
-cache file, and no temporary file is left behind (oracles/cachefile.py)."""
+cache file, and no temporary file is left behind; two processes needing one table build it once
+(oracles/cachefile.py)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,3 +55,35 @@ def test_a_table_that_cannot_be_written_names_its_cache_file_and_leaves_no_tempo
     ):
         write_whole(target, "{}")
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+# Each child process waits for `go`, then asks for Kuhn poker's equilibrium: without the lock both find no file
+# and both build (two build times); with it the second reads the first one's file (one build time).
+BUILDER = """
+import os, sys, time
+from pathlib import Path
+import pyspiel
+from plylab.oracles.equilibrium import EquilibriumOracle
+folder = Path(sys.argv[1])
+(folder / f"ready-{sys.argv[2]}").touch()
+while not (folder / "go").exists():
+    time.sleep(0.001)
+print(repr(EquilibriumOracle.load_or_build(pyspiel.load_game("kuhn_poker"), "kuhn_poker").build_seconds))
+"""
+
+
+def test_two_processes_needing_one_table_build_it_once(tmp_path: Path) -> None:
+    env = {**os.environ, "PLYLAB_CACHE": str(tmp_path / "cache")}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", BUILDER, str(tmp_path), str(k)], env=env, stdout=subprocess.PIPE, text=True
+        )  # fmt: skip
+        for k in range(2)
+    ]
+    while not all((tmp_path / f"ready-{k}").exists() for k in range(2)):
+        assert all(p.poll() is None for p in procs), "a builder died before it started"
+        time.sleep(0.01)
+    (tmp_path / "go").touch()
+    times = [p.communicate(timeout=300)[0].strip() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert times[0] == times[1], f"the table was built twice (in {times[0]} s and {times[1]} s)"

@@ -94,6 +94,15 @@ def test_worst_positions_are_drawn_and_name_each_best_play_once(site) -> None:
             assert len(names) == len(set(names)), best
 
 
+def test_pig_s_worst_positions_claim_no_ring(site) -> None:
+    """Pig's drawing names the move played in words (nothing is ringed): the caption says it is marked."""
+    _, out = site
+    (page,) = _pages(out, "pig", "matchups")
+    worst = page[page.index('id="worst"') :]
+    assert "ringed" not in worst
+    assert "×, marked)" in worst
+
+
 def test_backgammon_says_the_terminals_numbers_on_every_page(site) -> None:
     store, out = site
     import io

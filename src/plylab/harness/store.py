@@ -501,6 +501,23 @@ class Store:
         """A game's moves, in order."""
         return self.moves_for_games([game_id])[game_id]
 
+    def player_grades(self, game_ids: Iterable[int]) -> dict[int, list[tuple[int, str]]]:
+        """Each game's graded moves by its player, (action, stored grade) in order: what the one graded
+        decision (reports.truth.judged) is read from, without the moves' prompts and replies."""
+        ids = list(game_ids)
+        out: dict[int, list[tuple[int, str]]] = {i: [] for i in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                "SELECT m.game_id, m.action, m.grade FROM moves m JOIN games g ON g.id = m.game_id "
+                f"WHERE m.game_id IN ({marks}) AND m.seat = g.player_seat AND m.action IS NOT NULL "
+                "AND m.grade IS NOT NULL ORDER BY m.game_id, m.ply"
+            )
+            for gid, action, grade in self._conn.execute(sql, chunk):
+                out[gid].append((int(action), str(grade)))
+        return out
+
     def moves_for_games(self, game_ids: Iterable[int]) -> dict[int, list[MoveRow]]:
         """Each of these games' moves, in order, by game id."""
         ids = list(game_ids)

@@ -10,14 +10,20 @@ A table is written to a temporary file beside its cache file and renamed over it
 sees half a table and two builders racing each leave a whole one. A cache file that cannot be
 written (a directory in its place, no permission, a full disk) is one line naming the cache file,
 not its temporary file, and the temporary file is removed.
+
+A table is looked up and built under a lock beside its cache file (`building`): a second process
+that needs the same table (a test worker beside another, two runs started together) waits for the
+first one's build and reads its file instead of building it again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import UserError
@@ -83,3 +89,20 @@ def write_whole(path: Path, text: str) -> None:
         raise UserError(
             f"cannot write the oracle cache file '{path}': {why} (PLYLAB_CACHE sets the cache directory)"
         ) from None
+
+
+@contextlib.contextmanager
+def building(path: Path) -> Iterator[None]:
+    """Held while the table cached at `path` is looked up and, where missing, built: one builder at a
+    time per table, so a process that waited finds the file the first one wrote. A lock that cannot be
+    taken (a read-only cache folder) guards nothing: the table is built as it would be without it."""
+    try:
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

@@ -36,7 +36,7 @@ from typing import Any, cast
 
 import pyspiel
 
-from .cachefile import read_cache, rebuilding, write_whole
+from .cachefile import building, read_cache, rebuilding, write_whole
 from .graded import Grade
 from .minimax import cache_dir
 
@@ -283,13 +283,14 @@ class EquilibriumOracle:
     ) -> EquilibriumOracle:
         """The cached equilibrium of the game named `key` (its canonical spec), built on first use
         (`progress` told of each solver iteration)."""
-        cached = cls.cached(game, key)
-        if cached is not None:
-            return cached
-        oracle = cls.build(game, progress=progress)
         path = cache_path(key)
-        write_whole(path, json.dumps(oracle.to_json(key)))
-        return oracle
+        with building(path):
+            cached = cls.cached(game, key)
+            if cached is not None:
+                return cached
+            oracle = cls.build(game, progress=progress)
+            write_whole(path, json.dumps(oracle.to_json(key)))
+            return oracle
 
     @classmethod
     def cached(cls, game: pyspiel.Game, key: str) -> EquilibriumOracle | None:

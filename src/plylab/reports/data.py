@@ -146,12 +146,33 @@ class GameSummary:
         return [getattr(self, f.name) for f in fields(self)]
 
 
+@dataclass(frozen=True)
+class Tally:
+    """The player's graded decisions in one game, counted from the one record (`judged`), as its
+    replay counts them: how many, how many gave up value, their loss summed."""
+
+    graded: int = 0
+    nonoptimal: int = 0
+    loss_sum: float = 0.0
+
+
+def tally(game: str, grades: list[tuple[int, str]]) -> Tally:
+    """`grades`: the player's (action, stored grade) in one game of `game` (Store.player_grades)."""
+    decided = [d for a, text in grades if (d := judged(game, Grade.from_json(text), a)) is not None]
+    return Tally(len(decided), sum(d.lost for d in decided), sum(d.loss for d in decided))
+
+
 def game_summary(
-    g: ListedGame, replay: bool, chess: GameChess | None = None, gnubg: BackgammonRow | None = None
+    g: ListedGame,
+    replay: bool,
+    chess: GameChess | None = None,
+    gnubg: BackgammonRow | None = None,
+    decided: Tally | None = None,
 ) -> GameSummary:
-    """A row of a run's game list: who played, how it ended, how well the player moved (with
-    `chess`, the engine's figures of the player's moves; with `gnubg`, backgammon's decisions, marked
-    errors and error per decision as the matchup's table counts them, analysis/backgammon.py)."""
+    """A row of a run's game list: who played, how it ended, how well the player moved (`decided`:
+    its graded decisions as the one record counts them; with `chess`, the engine's figures of the
+    player's moves; with `gnubg`, backgammon's decisions, marked errors and error per decision as the
+    matchup's table counts them, analysis/backgammon.py)."""
     if gnubg is not None:
         marked = gnubg.doubtful + gnubg.bad + gnubg.very_bad
         per = gnubg.error / gnubg.decisions if gnubg.decisions else None
@@ -161,6 +182,8 @@ def game_summary(
             nonoptimal=marked,
             loss_sum=0.0 if per is None else per * gnubg.decisions,
         )
+    elif decided is not None:
+        g = replace(g, graded=decided.graded, nonoptimal=decided.nonoptimal, loss_sum=decided.loss_sum)
     return GameSummary(
         id=g.id,
         idx=g.idx,

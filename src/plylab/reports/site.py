@@ -12,10 +12,13 @@ what it shows, not what is stored.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
+from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
@@ -45,6 +48,8 @@ from .page import Cell, Grid, Plot, Section, plot_ref
 from .paper import paper_tables
 from .papers import paper_pages
 from .truth import TITLES, ground_truth
+
+T = TypeVar("T")
 
 CLUE_KIND = "clue"  # the kind of Clue's runs (plylab.clue.records.KIND; not imported: Clue stays unloaded)
 
@@ -455,6 +460,13 @@ class RunTables:
     truths: list[Grid]  # what the ground truth says of each matchup, beyond the matchups table
 
 
+def _chunks(items: Iterable[T], n: int) -> Iterator[list[T]]:
+    """`items` n at a time (the last chunk shorter), so a run's games are read a page at a time."""
+    it = iter(items)
+    while chunk := list(islice(it, n)):
+        yield chunk
+
+
 def run_page_path(run_id: int, page: int) -> str:
     return f"runs/run-{run_id}.html" if page == 1 else f"runs/run-{run_id}-{page}.html"
 
@@ -552,17 +564,20 @@ class SiteWriter:
             listed: list[GameSummary] = []
             pending: list[int] = []
             page = 1
-            for g in store.listed_games(run.id):
-                replay = replays == 0 or g.nth <= replays
-                listed.append(data.game_summary(g, replay, figures.get(g.id), by_game.get(g.id)))
-                if replay:
-                    pending.append(g.id)
-                if len(pending) >= CHUNK:
-                    self.replays(store, pending, run)
-                    pending = []
-                if len(listed) == GAMES_PER_PAGE and page < pages:
-                    self._run_page(run, summary, tables, listed, note, page, pages, filters)
-                    listed, page = [], page + 1
+            for chunk in _chunks(store.listed_games(run.id), GAMES_PER_PAGE):
+                grades = store.player_grades(g.id for g in chunk if g.id not in by_game)
+                for g in chunk:
+                    replay = replays == 0 or g.nth <= replays
+                    decided = data.tally(g.game, grades.get(g.id, []))
+                    listed.append(data.game_summary(g, replay, figures.get(g.id), by_game.get(g.id), decided))
+                    if replay:
+                        pending.append(g.id)
+                    if len(pending) >= CHUNK:
+                        self.replays(store, pending, run)
+                        pending = []
+                    if len(listed) == GAMES_PER_PAGE and page < pages:
+                        self._run_page(run, summary, tables, listed, note, page, pages, filters)
+                        listed, page = [], page + 1
             if pending:
                 self.replays(store, pending, run)
             self._run_page(run, summary, tables, listed, note, page, pages, filters)
