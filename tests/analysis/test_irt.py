@@ -50,6 +50,15 @@ def test_items_answered_alike_by_everyone_are_uninformative_and_perfect_responde
     assert perfect.theta > ability(range(2, 20), x[1, 2:].astype(bool), fb, fa).theta
 
 
+def test_a_position_that_ranks_respondents_backwards_has_a_negative_item_rest_correlation() -> None:
+    x, _, _, theta = _simulate(9, respondents=300, items=20)
+    x[:, 0] = (theta < 0).astype(int)  # answered optimally by exactly the weaker half
+    fit = fit_2pl(x)
+    assert fit.items[0].correlation is not None and fit.items[0].correlation < -0.3
+    assert fit.items[0].discrimination <= 0.25  # girth's floor: the fit cannot say "backwards" itself
+    assert all(i.correlation is not None and i.correlation > 0 for i in fit.items[1:])
+
+
 def test_fit_refuses_a_matrix_that_is_not_binary() -> None:
     with pytest.raises(ValueError, match="0/1"):
         fit_2pl(np.array([[0, 2], [1, 0]]))

@@ -6,7 +6,9 @@ is one half; discrimination is how steeply the chance rises there, so how well t
 players of nearby ability (near zero or negative: it does not, or it ranks them backwards).
 
 The item parameters are fitted by `girth` (marginal maximum likelihood, abilities integrated over a
-standard normal), a well-kept implementation of the textbook estimator; abilities are estimated here, by
+standard normal), a well-kept implementation of the textbook estimator. girth bounds a discrimination to
+[0.2, 5], so a position that ranks respondents backwards shows as one at the floor, and by its negative
+item-rest correlation, which is kept beside the fit; abilities are estimated here, by
 expected a posteriori (EAP) on a grid with the same standard normal prior, because the adaptive run needs
 the posterior's standard error as well as its mean and girth gives only the mean. The prior is what
 keeps a respondent who answers everything right (the `optimal` player) at a finite ability. Every step
@@ -38,6 +40,9 @@ class Item:
     difficulty: float | None
     discrimination: float
     rate: float  # share of the calibration's answers that were optimal (classical test theory's p-value)
+    # the item-rest correlation (classical discrimination): negative when the respondents who answer it
+    # optimally do worse on the rest, i.e. it ranks them backwards; None for an item answered alike
+    correlation: float | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,8 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
     """Item parameters from a binary response matrix, respondents by items (1: answered optimally).
 
     Items every respondent answered alike are left out of the fit (their likelihood has no maximum)
-    and get discrimination 0; the rest are fitted by girth's `twopl_mml`. Raises ValueError for a
+    and get discrimination 0; the rest are fitted by girth's `twopl_mml`, and each gets its item-rest
+    correlation. Raises ValueError for a
     matrix that is not binary, or has fewer than two respondents or than two informative items."""
     from girth import twopl_mml
 
@@ -109,12 +115,15 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
     b = iter(np.asarray(fitted["Difficulty"], dtype=float))
     a = iter(np.asarray(fitted["Discrimination"], dtype=float))
     items = []
-    for ok, rate in zip(informative, rates, strict=True):
+    total = x.sum(axis=1)
+    for column, (ok, rate) in enumerate(zip(informative, rates, strict=True)):
         if ok:
             difficulty, discrimination = next(b), next(a)
             if not (np.isfinite(difficulty) and np.isfinite(discrimination)):
                 raise ValueError("the 2PL fit did not converge to finite parameters")
-            items.append(Item(float(difficulty), float(discrimination), float(rate)))
+            rest = total - x[:, column]
+            r = float(np.corrcoef(x[:, column], rest)[0, 1]) if rest.std() > 0 else None
+            items.append(Item(float(difficulty), float(discrimination), float(rate), r))
         else:
             items.append(Item(None, 0.0, float(rate)))
     return Fit(tuple(items))
@@ -128,9 +137,9 @@ def ability(
     b = np.asarray(difficulty, dtype=float)[list(answered)]
     a = np.asarray(discrimination, dtype=float)[list(answered)]
     y = np.asarray(correct, dtype=float)
-    p = probability(GRID[:, None], b[None, :], a[None, :])
-    with np.errstate(divide="ignore"):
-        loglik = (y * np.log(p) + (1.0 - y) * np.log1p(-p)).sum(axis=1)
+    z = a[None, :] * (GRID[:, None] - b[None, :])
+    # log p = -log(1 + e^-z), log(1 - p) = -log(1 + e^z): exact where p rounds to 0 or 1
+    loglik = -(y * np.logaddexp(0.0, -z) + (1.0 - y) * np.logaddexp(0.0, z)).sum(axis=1)
     weights = PRIOR * np.exp(loglik - loglik.max())
     weights /= weights.sum()
     mean = float((weights * GRID).sum())

@@ -260,6 +260,36 @@ def _truth(truth: dict[str, Any]) -> dict[str, Any]:
     return truth
 
 
+def _calibration(head: dict[str, Any], positions: int) -> dict[str, Any]:
+    """The header's calibration (`suite calibrate`) as `suite show` and an adaptive run read it: its
+    ladder, a fitted player per ladder spec, and one item per position with finite numbers."""
+    cal = _object(head, "calibration")
+    ladder = _items(cal, "ladder")
+    if not ladder or not all(isinstance(s, str) for s in ladder):
+        raise ValueError(f"'calibration.ladder' must be a list of player specs (got {ladder!r})")
+    for key in ("answers", "seed"):
+        _whole(cal, key)
+    _text(cal, "fit")
+    players = _object(cal, "players")
+    if sorted(players) != sorted(ladder):
+        raise ValueError("'calibration.players' must hold exactly the ladder's players")
+    for p in players.values():
+        _number(p, "ability")
+        _number(p, "se", least=0.0)
+    items = _items(cal, "items")
+    if len(items) != positions:
+        raise ValueError(f"'calibration.items' holds {len(items)} items for {positions} positions")
+    for item in items:
+        if not isinstance(item, dict):
+            raise ValueError(f"'calibration.items' holds objects (got {item!r})")
+        _number(item, "discrimination")
+        _number(item, "rate", least=0.0)
+        for key in ("difficulty", "correlation"):
+            if item.get(key) is not None:
+                _number(item, key)
+    return cal
+
+
 def _fact(value: object) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
         raise ValueError(f"'entailed' holds [card, holder] pairs (got {value!r})")
@@ -298,6 +328,8 @@ class Suite:
     truth: dict[str, Any]  # kind, name, limit and the sources that graded its positions
     positions: tuple[Position, ...]
     notes: dict[str, str] = field(default_factory=dict)  # what each feature means, stated in the file
+    # `suite calibrate`'s ladder and 2PL fit (suites.calibration); absent from an uncalibrated header
+    calibration: dict[str, Any] | None = None
 
     def header(self) -> dict[str, Any]:
         return {
@@ -311,7 +343,7 @@ class Suite:
             "positions": len(self.positions),
             "truth": self.truth,
             "notes": self.notes,
-        }
+        } | ({} if self.calibration is None else {"calibration": self.calibration})
 
     @cached_property
     def hash(self) -> str:
@@ -473,6 +505,7 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
             truth=_truth(_object(head, "truth")),
             positions=tuple(positions),
             notes=_object(head, "notes") if head.get("notes") is not None else {},
+            calibration=None if head.get("calibration") is None else _calibration(head, len(positions)),
         )
     except (KeyError, ValueError) as exc:
         raise UserError(f"suite file {path} is malformed: its header {_field_error(exc)}") from None
