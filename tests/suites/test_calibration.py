@@ -1,17 +1,29 @@
 """`suite calibrate` on a real tic-tac-toe suite and real reference players (random, MCTS at two
 budgets, the minimax-optimal player): the same file twice is the same bytes and hash, the fit orders
-the ladder by strength on the anchored scale, a hand edit of the calibration is refused, and
-`suite show` names the positions that separate the ladder hardly at all."""
+the ladder by strength on the anchored scale, a hand edit of the calibration is refused, `suite show`
+names the positions that separate the ladder hardly at all, and a ladder player asked adaptively
+(the most informative position at its current estimate, through the suite run's own job) is placed
+where the calibration put it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from plylab.analysis.adaptive import adaptive_test
+from plylab.analysis.irt import Ability
 from plylab.cli import main
-from plylab.suites.file import read_suite
+from plylab.players import RunContext
+from plylab.seeds import derive_seed
+from plylab.suites.build import build_suite
+from plylab.suites.calibration import calibrate, items
+from plylab.suites.file import Suite, read_suite
+from plylab.suites.study import suite_job
 
 LADDER = ["random", "mcts:sims=10", "mcts:sims=100", "optimal"]
 
@@ -127,3 +139,37 @@ def test_a_ladder_that_cannot_calibrate_is_refused_in_one_line(
     code, _, err = _cli(capsys, "suite", "calibrate", str(built), *args)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1
     assert built.read_bytes() == before
+
+
+@pytest.fixture(scope="module")
+def calibrated() -> Suite:
+    suite = build_suite("ttt-cal", "tic_tac_toe", 100, seed=1)
+    return calibrate(suite, LADDER, answers=3, seed=1)
+
+
+def _adaptive(suite: Suite, spec: str, seed: int) -> tuple[Ability, list[int]]:
+    """The player asked adaptively, position by position, through the suite run's own job (each
+    answer with a seed of its own, none the calibration's)."""
+    difficulty, discrimination = items(suite)
+
+    def answer(i: int) -> bool:
+        job = replace(suite_job(suite, suite.positions[i], spec), seed=derive_seed("adaptive", seed, i))
+        return asyncio.run(job.play(RunContext())).optimal
+
+    estimate, asked, _ = adaptive_test(
+        answer, difficulty, discrimination, np.random.default_rng(seed), until_se=0.25, most=100
+    )
+    return estimate, asked
+
+
+@pytest.mark.parametrize("spec", LADDER)
+def test_an_adaptive_run_on_a_ladder_player_recovers_its_calibrated_ability(
+    calibrated: Suite, spec: str
+) -> None:
+    assert calibrated.calibration is not None
+    fitted = calibrated.calibration["players"][spec]["ability"]
+    estimate, asked = _adaptive(calibrated, spec, seed=5)
+    low, high = estimate.interval()
+    assert low <= fitted <= high, (spec, fitted, estimate)
+    if spec.startswith("mcts"):
+        assert len(asked) < 60  # it stopped on precision, long before the suite ran out

@@ -5,10 +5,14 @@ optimally with probability `1 / (1 + exp(-a (theta - b)))`. Difficulty is the ab
 is one half; discrimination is how steeply the chance rises there, so how well the position separates two
 players of nearby ability (near zero or negative: it does not, or it ranks them backwards).
 
-The item parameters are fitted by `girth` (marginal maximum likelihood, abilities integrated over a
-standard normal), a well-kept implementation of the textbook estimator. girth bounds a discrimination to
-[0.2, 5], so a position that ranks respondents backwards shows as one at the floor, and by its negative
-item-rest correlation, which is kept beside the fit; abilities are estimated here, by
+The item parameters are fitted by `girth` (`twopl_mml_eap`: marginal maximum likelihood, abilities
+integrated over a standard normal, each discrimination under a Rayleigh prior), a well-kept
+implementation of the textbook estimator. The prior matters for a calibration: its respondents are a few
+ladder players, so many positions split them perfectly (every answer of the weaker players wrong, of the
+stronger right), whose unregularised discrimination runs to girth's bound of 5 and makes an adaptive
+run's standard errors far too small after a handful of answers. A discrimination is positive under the
+prior, so a position that ranks respondents backwards shows by its negative item-rest correlation, which
+is kept beside the fit; abilities are estimated here, by
 expected a posteriori (EAP) on a grid with the same standard normal prior, because the adaptive run needs
 the posterior's standard error as well as its mean and girth gives only the mean. The prior is what
 keeps a respondent who answers everything right (the `optimal` player) at a finite ability. Every step
@@ -94,10 +98,10 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
     """Item parameters from a binary response matrix, respondents by items (1: answered optimally).
 
     Items every respondent answered alike are left out of the fit (their likelihood has no maximum)
-    and get discrimination 0; the rest are fitted by girth's `twopl_mml`, and each gets its item-rest
+    and get discrimination 0; the rest are fitted by girth's `twopl_mml_eap`, and each gets its item-rest
     correlation. Raises ValueError for a
     matrix that is not binary, or has fewer than two respondents or than two informative items."""
-    from girth import twopl_mml
+    from girth import twopl_mml_eap
 
     x = np.asarray(responses)
     if x.ndim != 2 or x.shape[0] < 2 or not np.isin(x, (0, 1)).all():
@@ -111,7 +115,7 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
         )
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # girth's intermediate 0/0 on extreme items; the result is checked
-        fitted = twopl_mml(x[:, informative].T.astype(int))  # girth takes items by respondents
+        fitted = twopl_mml_eap(x[:, informative].T.astype(int))  # girth takes items by respondents
     b = iter(np.asarray(fitted["Difficulty"], dtype=float))
     a = iter(np.asarray(fitted["Discrimination"], dtype=float))
     items = []
@@ -130,10 +134,15 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
 
 
 def ability(
-    answered: Sequence[int], correct: Sequence[bool], difficulty: npt.ArrayLike, discrimination: npt.ArrayLike
+    answered: Sequence[int],
+    correct: Sequence[float],
+    difficulty: npt.ArrayLike,
+    discrimination: npt.ArrayLike,
 ) -> Ability:
-    """EAP ability from the items answered (indices into the parameter arrays, repeats allowed) and
-    whether each answer was optimal; with nothing answered it is the prior's (0, 1)."""
+    """EAP ability from the items answered (indices into the parameter arrays) and whether each answer
+    was optimal (1 or 0; or the share of optimal answers where an item was answered several times,
+    so that an item counts once: a deterministic player's ten equal answers to one position are one
+    observation, not ten). With nothing answered it is the prior's (0, 1)."""
     b = np.asarray(difficulty, dtype=float)[list(answered)]
     a = np.asarray(discrimination, dtype=float)[list(answered)]
     y = np.asarray(correct, dtype=float)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.irt import Ability, AnchoredScale, Fit, ability, fit_2pl
+from ..analysis.irt import Ability, AnchoredScale, Fit, Item, ability, fit_2pl
 from ..errors import UserError
 from ..players import RunContext
 from ..players.canonical import canonical_spec
@@ -36,7 +36,7 @@ from .kinds import is_clue
 from .study import _check, _uses_model, suite_job
 
 ANCHORS = ("random", "optimal")  # the ladder players whose abilities fix the anchored scale's 0 and 1,000
-NEAR_ZERO = 0.25  # a discrimination at or below this separates the ladder hardly at all (girth's floor: 0.2)
+NEAR_ZERO = 0.35  # a discrimination at or below this separates hardly at all ("very low", Baker 2001)
 DIGITS = 6  # the fit's numbers as written: rounded, so the same fit is the same bytes on any machine
 
 
@@ -90,9 +90,8 @@ def _calibration(
     positions = responses.shape[1]
     abilities: dict[str, Ability] = {}
     for p, spec in enumerate(specs):
-        block = responses[p * answers : (p + 1) * answers]
-        asked = [i for _ in range(answers) for i in range(positions)]
-        abilities[spec] = ability(asked, block.reshape(-1).astype(bool).tolist(), difficulty, discrimination)
+        shares = responses[p * answers : (p + 1) * answers].mean(axis=0)  # each position counted once
+        abilities[spec] = ability(range(positions), shares.tolist(), difficulty, discrimination)
     scale = _scale(abilities)
     players = {}
     for p, spec in enumerate(specs):
@@ -107,7 +106,7 @@ def _calibration(
         players[spec] = entry
     return {
         "model": "2pl",
-        "fit": f"girth {version('girth')} twopl_mml; abilities EAP, standard normal prior",
+        "fit": f"girth {version('girth')} twopl_mml_eap; abilities EAP, standard normal prior",
         "ladder": specs,
         "answers": answers,
         "seed": seed,
@@ -123,6 +122,17 @@ def _calibration(
             for item in fit.items
         ],
     }
+
+
+def items(suite: Suite) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The calibrated suite's difficulties and discriminations, one per position in the suite's order
+    (an uninformative position: discrimination 0), as `analysis.adaptive` takes them."""
+    if suite.calibration is None:
+        raise UserError(f"suite '{suite.name}' is not calibrated; run plylab suite calibrate first")
+    fit = Fit(
+        tuple(Item(i["difficulty"], i["discrimination"], i["rate"]) for i in suite.calibration["items"])
+    )
+    return fit.arrays()
 
 
 def _scale(abilities: dict[str, Ability]) -> AnchoredScale | None:
@@ -195,4 +205,4 @@ def _listed(indices: list[int], most: int = 30) -> str:
     return f"{len(indices)}: positions {shown}" + (", ..." if len(indices) > most else "")
 
 
-__all__ = ["ANCHORS", "NEAR_ZERO", "calibrate", "calibrate_file", "show_lines"]
+__all__ = ["ANCHORS", "NEAR_ZERO", "calibrate", "calibrate_file", "items", "show_lines"]
