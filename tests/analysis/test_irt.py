@@ -4,6 +4,8 @@ definition, the fit never sees the truth)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,9 @@ from plylab.analysis.adaptive import adaptive_test, next_item
 from plylab.analysis.irt import AnchoredScale, ability, fit_2pl, information, probability
 
 
-def _simulate(seed: int, respondents: int = 500, items: int = 40):
+def _simulate(
+    seed: int, respondents: int = 500, items: int = 40
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     rng = np.random.default_rng(seed)
     a = rng.uniform(0.6, 2.2, items)
     b = rng.normal(0.0, 1.0, items)

@@ -135,7 +135,7 @@ def fit_2pl(responses: npt.ArrayLike) -> Fit:
 
 def ability(
     answered: Sequence[int],
-    correct: Sequence[float],
+    correct: npt.ArrayLike,
     difficulty: npt.ArrayLike,
     discrimination: npt.ArrayLike,
 ) -> Ability:
