@@ -1,4 +1,4 @@
-"""`plylab suite build | show | run | report`: fixed positions with their truth, one call each."""
+"""`plylab suite build | show | calibrate | run | report`: fixed positions with their truth, one call each."""
 
 from __future__ import annotations
 
@@ -109,7 +109,26 @@ def show(suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) o
         + (f", margin {truth['margin']}" if "margin" in truth else "")
         + f"; graded by: {'; '.join(truth.get('sources') or [])}",
     ]
-    for line in [*lines, *kind_of(s.game).difficulty(s)]:
+    from ..suites.calibration import show_lines
+
+    for line in [*lines, *kind_of(s.game).difficulty(s), *show_lines(s)]:
+        say(line)
+
+
+@suite_app.command("calibrate")
+def calibrate(
+    suite: str = typer.Argument(..., help="suite name (suites/NAME.jsonl) or path"),
+    ladder: list[str] = typer.Option(
+        ..., "--ladder", help="a reference player spec (repeat: random, mcts:sims=100, optimal...)"
+    ),
+    answers: int = typer.Option(5, "--answers", help="answers per position and ladder player"),
+    seed: o.Seed = 0,
+    out: Path | None = typer.Option(None, "--out", help="file to write (default: the suite's own file)"),
+) -> None:
+    """Answer every position with a ladder of reference players and write their 2PL fit into the suite."""
+    from ..suites.calibration import calibrate_file
+
+    for line in calibrate_file(suite, ladder, answers, seed, out):
         say(line)
 
 

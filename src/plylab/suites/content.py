@@ -246,6 +246,8 @@ class Suite:
     truth: dict[str, Any]  # kind, name, limit and the sources that graded its positions
     positions: tuple[Position, ...]
     notes: dict[str, str] = field(default_factory=dict)  # what each feature means, stated in the file
+    # `suite calibrate`'s ladder and 2PL fit (suites.calibration); absent from an uncalibrated header
+    calibration: dict[str, Any] | None = None
 
     def header(self) -> dict[str, Any]:
         return {
@@ -259,7 +261,7 @@ class Suite:
             "positions": len(self.positions),
             "truth": self.truth,
             "notes": self.notes,
-        }
+        } | ({} if self.calibration is None else {"calibration": self.calibration})
 
     @cached_property
     def hash(self) -> str:
@@ -286,3 +288,33 @@ class Suite:
             with suppress(OSError):
                 tmp.unlink(missing_ok=True)
             raise UserError(f"cannot write suite file {path}: {exc.strerror or exc}") from None
+
+
+def header_calibration(head: dict[str, Any], positions: int) -> dict[str, Any]:
+    """The header's calibration (`suite calibrate`) as `suite show` and an adaptive run read it: its
+    ladder, a fitted player per ladder spec, and one item per position with finite numbers."""
+    cal = field_object(head, "calibration")
+    ladder = field_list(cal, "ladder")
+    if not ladder or not all(isinstance(s, str) for s in ladder):
+        raise ValueError(f"'calibration.ladder' must be a list of player specs (got {ladder!r})")
+    for key in ("answers", "seed"):
+        field_whole(cal, key)
+    field_text(cal, "fit")
+    players = field_object(cal, "players")
+    if sorted(players) != sorted(ladder):
+        raise ValueError("'calibration.players' must hold exactly the ladder's players")
+    for p in players.values():
+        field_number(p, "ability")
+        field_number(p, "se", least=0.0)
+    items = field_list(cal, "items")
+    if len(items) != positions:
+        raise ValueError(f"'calibration.items' holds {len(items)} items for {positions} positions")
+    for item in items:
+        if not isinstance(item, dict):
+            raise ValueError(f"'calibration.items' holds objects (got {item!r})")
+        field_number(item, "discrimination")
+        field_number(item, "rate", least=0.0)
+        for key in ("difficulty", "correlation"):
+            if item.get(key) is not None:
+                field_number(item, key)
+    return cal

@@ -41,6 +41,7 @@ from .content import (
     field_object,
     field_text,
     field_whole,
+    header_calibration,
     header_truth,
 )
 from .kinds import kind_of as suite_kind
@@ -216,6 +217,7 @@ def read_suite(name_or_path: str) -> tuple[Suite, Path]:
             truth=header_truth(field_object(head, "truth")),
             positions=tuple(positions),
             notes=field_object(head, "notes") if head.get("notes") is not None else {},
+            calibration=None if head.get("calibration") is None else header_calibration(head, len(positions)),
         )
     except (KeyError, ValueError) as exc:
         raise UserError(f"suite file {path} is malformed: its header {_field_error(exc)}") from None
