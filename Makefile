@@ -20,6 +20,10 @@ $(STAMP): $(SETUP_INPUTS)
 	# llama.cpp, compiled for this CPU but without AMX tiles (never from a wheel cached with them).
 	CFLAGS="$(NO_AMX)" CXXFLAGS="$(NO_AMX)" $(PY) -m pip install --quiet --no-cache-dir llama-cpp-python==0.3.36
 	$(PY) -m pip install --quiet -e '.[all]'
+	# setuptools leaves its egg-info beside the sources; with src/ on a child's PYTHONPATH (the tests' inspect
+	# children) it shadows the editable install's metadata, and inspect then names plylab's tasks without
+	# their package (`game`, not `plylab/game`). The install's own metadata lives in the venv.
+	rm -rf src/*.egg-info
 	$(MAKE) --no-print-directory browser
 	$(MAKE) --no-print-directory engines
 	$(MAKE) --no-print-directory plybench
