@@ -10,9 +10,10 @@ import pytest
 from plylab.errors import UserError
 from plylab.games import get_game
 from plylab.games.boards import Marks, draw
-from plylab.games.boards.picture import svg_to_png
+from plylab.games.boards.picture import board_png, data_uri, svg_to_png
 from plylab.players import Turn, make_player
 from plylab.players.llm import IMAGE_POSITION
+from tests.players.test_llm import Script
 from tests.support.fake_openai_server import FakeOpenAIServer
 
 
@@ -113,3 +114,42 @@ def test_the_replay_shows_the_image_the_model_saw(cli, tmp_path, monkeypatch) ->
     )
     for svg, url in zip(seen, sent, strict=True):
         assert svg_to_png(svg or "") == base64.b64decode(url.split(",", 1)[1])
+
+
+class Interleaving(Script):
+    """A scripted model that yields to the event loop before each reply, so two moves asked at once
+    take turns between their calls."""
+
+    async def generate(self, messages, **kwargs):
+        await asyncio.sleep(0)
+        return await super().generate(messages, **kwargs)
+
+
+def test_two_moves_asked_at_once_each_show_their_own_board(server):
+    """A move's picture is the move's own: two positions asked at once on one player, each rethought
+    afresh after an illegal answer, attach their own board to every prompt (no move's state is kept
+    on the player)."""
+    game = get_game("tic_tac_toe")
+    player = make_player(
+        f"llm:model=openai-api/play/m,base_url={server.url},view=image,sample=rethink:1", game, 0
+    )
+    player.model = Interleaving("B2", "B2", "A3", "A3")  # B2 is taken in both: each is rethought once
+    first, second = game.new_state(), game.new_state()
+    first.apply_action(4)
+    for action in (4, 0, 8):
+        second.apply_action(action)
+    f = game.formulation("standard")
+    turns = [Turn(game, f, first, 1, 1, "one"), Turn(game, f, second, 1, 3, "two")]
+
+    async def both():
+        return await asyncio.gather(*(player.act(t) for t in turns))
+
+    decisions = asyncio.run(both())
+    assert [len(d.attempts) for d in decisions] == [2, 2] and all(d.action == 6 for d in decisions)
+    drawn = {t.job_key: data_uri(board_png("tic_tac_toe", t.state) or b"") for t in turns}
+    calls = player.model.calls
+    assert len(calls) == 4 and {c["cache_key"].split("/")[0] for c in calls} == {"one", "two"}
+    for c in calls:
+        shown = [m["image"] for m in c["messages"] if "image" in m]
+        assert shown and all(image == drawn[c["cache_key"].split("/")[0]] for image in shown)
+    assert all(d.note == {"view": "image"} for d in decisions)

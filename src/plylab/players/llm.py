@@ -48,8 +48,9 @@ import re
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import Field, field_validator, model_validator
 
@@ -144,28 +145,47 @@ class LLMOptions(Params):
         sampler_of(value)
         return value
 
+    # Keys that contradict each other, refused before any game: one check per rule, one line each, in
+    # this order (pydantic runs "after" validators as declared, the first refusal is the one shown).
+
     @model_validator(mode="after")
-    def _together(self) -> LLMOptions:
-        """Keys that contradict each other, refused before any game (one line each)."""
+    def _hidden_enum(self) -> LLMOptions:
         if self.legal == "hidden" and self.output == "enum":
             raise ValueError(
                 "legal=hidden cannot go with output=enum: the enum of legal moves is the list it hides "
                 "(a provider shows the schema to the model); use output=text or output=json"
             )
-        kind, _ = sampler_of(self.sample)
-        if self.output == "distribution" and (kind == "majority" or self.legal == "hidden"):
+        return self
+
+    @model_validator(mode="after")
+    def _distribution_listed(self) -> LLMOptions:
+        if self.output == "distribution" and (
+            sampler_of(self.sample)[0] == "majority" or self.legal == "hidden"
+        ):
             raise ValueError(
                 "output=distribution states a probability for each listed legal move: it goes with "
                 "neither sample=majority:N nor legal=hidden"
             )
-        if kind == "rethink" and policy_of(self.on_failure)[0] == "retry":
+        return self
+
+    @model_validator(mode="after")
+    def _one_reask_rule(self) -> LLMOptions:
+        if sampler_of(self.sample)[0] == "rethink" and policy_of(self.on_failure)[0] == "retry":
             raise ValueError("sample=rethink:N and on_failure=retry:N are two re-asking rules; choose one")
+        return self
+
+    @model_validator(mode="after")
+    def _image_model(self) -> LLMOptions:
         if self.view != "text" and self.model == "local":
             raise ValueError(
                 f"view={self.view} needs a multimodal model: the local model reads text only; "
                 "use view=text or a hosted model that reads images"
             )
-        if kind == "majority" and self.temperature == 0:
+        return self
+
+    @model_validator(mode="after")
+    def _majority_samples(self) -> LLMOptions:
+        if sampler_of(self.sample)[0] == "majority" and self.temperature == 0:
             raise ValueError(
                 "sample=majority:N needs sampling: at temperature=0 the N answers are one answer; "
                 "leave temperature unset (1.0 on the local model) or set it above 0"
@@ -444,6 +464,184 @@ def last_line_answer(text: str) -> str:
     return move
 
 
+# -- one move's asking: its context, how a rejected answer is asked again, the ways of sampling ------
+
+Message = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move's asking, made afresh at each turn and dropped after it (nothing of a move stays on
+    the player): what every call of the move shares."""
+
+    turn: Turn
+    prompt: str
+    schema: JSONObject | None
+    labels: list[str]  # the legal moves as listed, in order (a retry lists them again)
+    image: str | None  # view=image: the position's PNG as a data URI, attached to every user message
+    deadline: float | None  # timeout=: the monotonic time by which the whole move must be decided
+
+    def user(self, text: str) -> Message:
+        """A user message, the position's picture attached under `view=image` (models.model sends it
+        as inspect's ContentImage before the text)."""
+        if self.image is None:
+            return {"role": "user", "content": text}
+        return {"role": "user", "content": text, "image": self.image}
+
+    def time_left(self) -> float | None:
+        """A call's time-out: what is left of the move's deadline (every attempt, and the door's
+        retries, share it); None without one."""
+        return None if self.deadline is None else max(0.001, self.deadline - time.monotonic())
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What asking decided: the move (None: no legal move came), every attempt in order, the strategy
+    the move was drawn from (`output=distribution`), and the note the move's record keeps."""
+
+    action: int | None
+    attempts: list[Attempt]
+    stated: Strategy | None = None
+    note: dict[str, object] = field(default_factory=dict)
+
+
+class Reask(Protocol):
+    """How a rejected answer is asked again (an answer the model did not give at all -- a time-out, a
+    provider's error -- is asked the same again under either rule)."""
+
+    @property
+    def retries(self) -> int:
+        """The re-asks after the first try."""
+        ...
+
+    def again(self, move: Move, messages: list[Message], attempt: Attempt) -> list[Message]:
+        """The messages of the next try, after `messages` were answered by the rejected `attempt`."""
+        ...
+
+
+@dataclass(frozen=True)
+class Converse:
+    """`on_failure=retry:N` (no re-ask under forfeit or random): the conversation goes on, the model
+    shown its reply and what was wrong with it, the legal moves listed again (under legal=listed)."""
+
+    retries: int
+    output: str
+    prompt: str
+    legal: str
+
+    def again(self, move: Move, messages: list[Message], attempt: Attempt) -> list[Message]:
+        if attempt.reply:
+            messages = messages + [{"role": "assistant", "content": attempt.reply}]
+        text = retry_prompt(attempt.error or "", move.labels, self.output, self.prompt, self.legal)
+        return messages + [{"role": "user", "content": text}]
+
+
+@dataclass(frozen=True)
+class Rethink:
+    """`sample=rethink:N`, Game Arena's rethinking sampler: N re-asks of the same prompt afresh, the
+    rejected move and why appended -- not a conversation, and no list of the legal moves."""
+
+    retries: int
+
+    def again(self, move: Move, messages: list[Message], attempt: Attempt) -> list[Message]:
+        return [move.user(f"{move.prompt}\n\n{rethink_text(attempt)}")]
+
+
+# One answer with its re-asks (the player's), its calls numbered from the int: the samples of a move
+# never share a cache key or a seed.
+Ask = Callable[[Move, int], Awaitable[Answer]]
+
+
+class Way(Protocol):
+    """A way of sampling a move: how many answers it asks for and what it plays from them."""
+
+    async def decide(self, move: Move, ask: Ask) -> Answer:
+        """The move's answer; its action None where no legal move came (the player's policy then)."""
+        ...
+
+
+class One:
+    """`sample=one` (and `rethink:N`, whose re-asks are its `Reask`): one answer, the paper's."""
+
+    async def decide(self, move: Move, ask: Ask) -> Answer:
+        return await ask(move, 0)
+
+
+class Distribution:
+    """`output=distribution`: one answer that states a strategy, the move drawn from it by the seed; the
+    note keeps the strategy by name and by engine action (the report prices it against the move's
+    grade), and the sum the reply gave where it was not 1."""
+
+    async def decide(self, move: Move, ask: Ask) -> Answer:
+        answer = await ask(move, 0)
+        if answer.action is None or answer.stated is None:
+            return answer
+        name, state = move.turn.formulation.action_label, move.turn.state
+        probs = answer.stated.probs
+        note: dict[str, object] = {
+            "distribution": {name(state, a): p for a, p in probs.items()},
+            "by_action": {str(a): p for a, p in probs.items()},
+        }
+        if answer.stated.rescaled:
+            note["stated_sum"] = answer.stated.said
+        return replace(answer, note=note)
+
+
+@dataclass(frozen=True)
+class Majority:
+    """`sample=majority:N`: N independent answers (each with its own re-asks), the most frequent legal
+    move played, a tie drawn by the seed; every sample's attempts are the move's."""
+
+    samples: int
+    spacing: int  # the calls one sample may make (its try and re-asks): where the next one's numbers start
+    sample: str  # the key as written, kept in the note
+    seed: int
+    unfinished: bool  # on_provider_failure=unfinished: a sample the provider lost leaves the game unfinished
+
+    async def decide(self, move: Move, ask: Ask) -> Answer:
+        attempts: list[Attempt] = []
+        answers: list[int | None] = []
+        for s in range(self.samples):
+            answer = await ask(move, s * self.spacing)
+            attempts += answer.attempts
+            answers.append(answer.action)
+            last = answer.attempts[-1]
+            if answer.action is None and provider_failure(last.failure) and self.unfinished:
+                # a sample the provider lost would change the vote: the game is played again instead
+                raise ProviderFailure(last.cause or str(last.failure), last.error or "")
+        votes = Counter(a for a in answers if a is not None)
+        if not votes:
+            return Answer(None, attempts)
+        top = max(votes.values())
+        tied = sorted(a for a, c in votes.items() if c == top)
+        chosen = random.Random(call_seed(self.seed, move.turn.ply, "majority")).choice(tied)
+        name, state = move.turn.formulation.action_label, move.turn.state
+        note: dict[str, object] = {
+            "sample": self.sample,
+            "answers": [None if a is None else name(state, a) for a in answers],
+            "votes": {name(state, a): c for a, c in votes.most_common()},
+        }
+        return Answer(chosen, attempts, note=note)
+
+
+def sampling(options: LLMOptions, prompt: str, seed: int) -> tuple[Way, Reask]:
+    """The way a player's moves are sampled and how its rejected answers are asked again, chosen once
+    from its keys."""
+    _, retries = policy_of(options.on_failure)
+    kind, n = sampler_of(options.sample)
+    if kind == "rethink":  # N rethinks after the first answer, as Game Arena counts them
+        reask: Reask = Rethink(n)
+    else:
+        reask = Converse(retries, options.output, prompt, options.legal)
+    if kind == "majority":
+        unfinished = options.on_provider_failure == "unfinished"
+        return Majority(n, reask.retries + 1, options.sample, seed, unfinished), reask
+    return (Distribution() if options.output == "distribution" else One()), reask
+
+
 # -- the player --------------------------------------------------------------------------------
 
 
@@ -463,9 +661,6 @@ class LLMPlayer(Player[LLMOptions]):
         "role (inside an inspect task: the model of an inspect model role)"
     )
     uses_model = True
-    _deadline: float | None = None  # monotonic time by which the current move must be decided
-    stated_last: Strategy | None = None  # output=distribution: the last strategy read
-    _image: str | None = None  # view=image: the current position's PNG, as a data URI
 
     @classmethod
     def prepare(cls, options: Params) -> None:
@@ -484,10 +679,7 @@ class LLMPlayer(Player[LLMOptions]):
     ) -> None:
         super().__init__(spec, options, game, seed, context)
         o = self.options
-        self.policy, self.retries = policy_of(o.on_failure)
-        self.sampler, self.samples = sampler_of(o.sample)
-        if self.sampler == "rethink":
-            self.retries = self.samples  # N rethinks after the first answer, as Game Arena counts them
+        self.policy, _ = policy_of(o.on_failure)
         self.model: Model = get_model(
             o.model, base_url=o.base_url, max_connections=o.max_connections, role=o.role
         )
@@ -499,9 +691,10 @@ class LLMPlayer(Player[LLMOptions]):
         # Given: as given; not given: the run's rule, so a stored run resumes with its own prompt.
         given = "prompt" in o.model_fields_set
         self.prompt = o.prompt if given else self.context.llm_prompt
+        self.way, self.reask = sampling(o, self.prompt, seed)
         # majority:N needs N different answers: the local model's default is greedy (temperature 0),
         # so it samples at 1.0 unless told; a hosted model keeps its provider's default (sampling).
-        unset = o.temperature is None and self.sampler == "majority" and self.model.is_local
+        unset = o.temperature is None and isinstance(self.way, Majority) and self.model.is_local
         self.temperature = 1.0 if unset else o.temperature
         if o.view != "text" and not has_drawing(game.openspiel_name):
             raise UserError(
@@ -523,12 +716,30 @@ class LLMPlayer(Player[LLMOptions]):
             self._own_cache = None
 
     async def act(self, turn: Turn) -> Decision:
-        decision = await self._decide(turn)
-        if self._image is not None:  # the replay shows the drawn board the model saw
-            decision.note = {**decision.note, "view": self.options.view}
+        decision, _ = await self._decide(turn)
         return decision
 
-    async def _decide(self, turn: Turn) -> Decision:
+    async def stated(self, turn: Turn) -> Strategy | None:
+        """The strategy stated at `turn` (`output=distribution`), asked once (with the re-asks the
+        keys allow); None where no usable one came. For the stated strategy's exploitability."""
+        decision, answer = await self._decide(turn)
+        return answer.stated if decision.action is not None and decision.failure is None else None
+
+    async def _decide(self, turn: Turn) -> tuple[Decision, Answer]:
+        """The move, asked from a context of its own: the sampling way answers, and where no legal
+        move came the policy decides (`_failed`)."""
+        move = self._move(turn)
+        answer = await self.way.decide(move, self._answer)
+        if answer.action is None:
+            decision = self._failed(turn, answer.attempts)
+        else:
+            decision = Decision(answer.action, answer.attempts, note=answer.note)
+        if move.image is not None:  # the replay shows the drawn board the model saw
+            decision.note = {**decision.note, "view": self.options.view}
+        return decision, answer
+
+    def _move(self, turn: Turn) -> Move:
+        """The turn's asking: the listed moves, the reply's schema, the prompt, the picture, the deadline."""
         o = self.options
         labels = list(listed_moves(turn, self.context.llm_listing))
         schema = None
@@ -537,62 +748,27 @@ class LLMPlayer(Player[LLMOptions]):
         elif o.output == "distribution":
             schema = distribution_schema(labels)
         prompt = build_prompt(turn, labels, o.output, self.reasoning_chars, self.prompt, o.legal, o.view)
-        self._image = self._picture(turn)
+        image = self._picture(turn)
         # timeout= bounds the whole move: every attempt (and the door's retries) shares one deadline
-        self._deadline = time.monotonic() + o.timeout if o.timeout else None
-        if self.sampler == "majority":
-            return await self._majority(turn, prompt, schema, labels)
-        self.stated_last = None
-        action, attempts = await self._ask(turn, prompt, schema, labels, 0)
-        if action is None:
-            return self._failed(turn, attempts)
-        if self.stated_last is not None:  # output=distribution: the strategy the move was drawn from
-            name = turn.formulation.action_label
-            probs = self.stated_last.probs
-            stated = {name(turn.state, a): p for a, p in probs.items()}
-            # by engine action too: the report prices the distribution against the move's grade
-            by_action = {str(a): p for a, p in probs.items()}
-            note: dict[str, object] = {"distribution": stated, "by_action": by_action}
-            if self.stated_last.rescaled:  # what the reply said, where it did not sum to 1
-                note["stated_sum"] = self.stated_last.said
-            return Decision(action, attempts, note=note)
-        return Decision(action, attempts)
+        deadline = time.monotonic() + o.timeout if o.timeout else None
+        return Move(turn, prompt, schema, labels, image, deadline)
 
-    async def stated(self, turn: Turn) -> Strategy | None:
-        """The strategy stated at `turn` (`output=distribution`), asked once (with the re-asks the
-        keys allow); None where no usable one came. For the stated strategy's exploitability."""
-        decision = await self.act(turn)
-        return self.stated_last if decision.action is not None and decision.failure is None else None
-
-    async def _ask(
-        self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str], first: int
-    ) -> tuple[int | None, list[Attempt]]:
-        """One answer: the first try and the re-asks `on_failure=retry:N` or `sample=rethink:N` allow.
-        `first` numbers the calls (cache key and seed) so the samples of a move never share one."""
-        o = self.options
-        messages = [self._user(prompt)]
+    async def _answer(self, move: Move, first: int) -> Answer:
+        """One answer: the first try and the re-asks its `Reask` allows. `first` numbers the calls
+        (cache key and seed) so the samples of a move never share one."""
+        messages = [move.user(move.prompt)]
         attempts: list[Attempt] = []
-        for n in range(self.retries + 1):
-            attempt, action = await self._attempt(turn, messages, schema, first + n)
+        for n in range(self.reask.retries + 1):
+            attempt, read = await self._attempt(move, messages, first + n)
             attempts.append(attempt)
-            if action is not None:
-                return action, attempts
-            if n == self.retries or (self._deadline is not None and time.monotonic() >= self._deadline):
+            if read is not None:
+                return Answer(read[0], attempts, stated=read[1])
+            if n == self.reask.retries or move.out_of_time():
                 break
             if attempt.failure in TRANSPORT_FAILURES:  # the model did not answer: ask the same again
                 continue
-            if self.sampler == "rethink":  # Game Arena: the same prompt afresh, the rejection appended
-                messages = [self._user(f"{prompt}\n\n{rethink_text(attempt)}")]
-                continue
-            if attempt.reply:  # retry: the conversation goes on, showing the model what was wrong
-                messages = messages + [{"role": "assistant", "content": attempt.reply}]
-            messages = messages + [
-                {
-                    "role": "user",
-                    "content": retry_prompt(attempt.error or "", labels, o.output, self.prompt, o.legal),
-                }
-            ]
-        return None, attempts
+            messages = self.reask.again(move, messages, attempt)
+        return Answer(None, attempts)
 
     def _picture(self, turn: Turn) -> str | None:
         """`view=image`: the position as the site draws it, a PNG data URI; None under view=text."""
@@ -607,42 +783,6 @@ class LLMPlayer(Player[LLMOptions]):
         if png is None:
             raise UserError(f"view={self.options.view}: this position of '{turn.game.name}' cannot be drawn")
         return data_uri(png)
-
-    def _user(self, text: str) -> dict[str, str]:
-        """A user message, the position's picture attached under `view=image` (models.model sends it
-        as inspect's ContentImage before the text)."""
-        if self._image is None:
-            return {"role": "user", "content": text}
-        return {"role": "user", "content": text, "image": self._image}
-
-    async def _majority(
-        self, turn: Turn, prompt: str, schema: JSONObject | None, labels: list[str]
-    ) -> Decision:
-        """`sample=majority:N`: N independent answers (each with its own re-asks), the most frequent
-        legal move played, a tie drawn by the seed; every sample's attempts are the move's."""
-        attempts: list[Attempt] = []
-        answers: list[int | None] = []
-        for s in range(self.samples):
-            action, tried = await self._ask(turn, prompt, schema, labels, s * (self.retries + 1))
-            attempts += tried
-            answers.append(action)
-            last = tried[-1].failure
-            if action is None and provider_failure(last) and self.options.on_provider_failure == "unfinished":
-                # a sample the provider lost would change the vote: the game is played again instead
-                raise ProviderFailure(tried[-1].cause or str(last), tried[-1].error or "")
-        votes = Counter(a for a in answers if a is not None)
-        if not votes:
-            return self._failed(turn, attempts)
-        top = max(votes.values())
-        tied = sorted(a for a, c in votes.items() if c == top)
-        chosen = random.Random(call_seed(self.seed, turn.ply, "majority")).choice(tied)
-        name = turn.formulation.action_label
-        note: dict[str, object] = {
-            "sample": self.options.sample,
-            "answers": [None if a is None else name(turn.state, a) for a in answers],
-            "votes": {name(turn.state, a): c for a, c in votes.most_common()},
-        }
-        return Decision(chosen, attempts, note=note)
 
     def _failed(self, turn: Turn, attempts: list[Attempt]) -> Decision:
         """No legal move came: the provider's loss leaves the game unfinished; else the policy."""
@@ -665,37 +805,50 @@ class LLMPlayer(Player[LLMOptions]):
         return f"max_tokens={cap}" if cap else "max_tokens"
 
     async def _attempt(
-        self, turn: Turn, messages: list[dict[str, str]], schema: JSONObject | None, n: int
-    ) -> tuple[Attempt, int | None]:
+        self, move: Move, messages: list[Message], n: int
+    ) -> tuple[Attempt, tuple[int, Strategy | None] | None]:
+        """One call, numbered `n`, and what its reply was read as (None: a failed attempt, the failure
+        and why written on it)."""
         o = self.options
         config = GenerateConfig(
             temperature=self.temperature,
             max_tokens=o.max_tokens,
             effort=self.effort,
             reasoning_summary=self.trace_summary,
-            timeout=None if self._deadline is None else max(0.001, self._deadline - time.monotonic()),
+            timeout=move.time_left(),
             batch=True if o.batch == "on" else None,
         )
-        at = move_call(self.seed, turn.job_key, turn.ply, n)
+        at = move_call(self.seed, move.turn.job_key, move.turn.ply, n)
         attempt = await call(
-            self.model, messages, schema=schema, config=config, cache=self.cache, key=at.key, seed=at.seed
+            self.model,
+            messages,
+            schema=move.schema,
+            config=config,
+            cache=self.cache,
+            key=at.key,
+            seed=at.seed,
         )
         if attempt.failure is not None:
             return attempt, None
-        reply = attempt.reply or ""
         try:
-            if o.output == "distribution":
-                self.stated_last = read_distribution(reply, turn)
-                weights = random.Random(call_seed(self.seed, turn.ply, "distribution"))
-                probs = self.stated_last.probs
-                return attempt, weights.choices(list(probs), list(probs.values()))[0]
-            answer, _ = extract_answer(reply, o.output, self.prompt)  # a JSON "reasoning" stays in the reply
-            return attempt, turn.formulation.parse_action(turn.state, answer)
+            return attempt, self._read(attempt.reply or "", move.turn)
         except ParseError as err:
             attempt.failure = "illegal" if getattr(err, "kind", None) == "illegal" else "unparseable"
             cut = f" (the reply was cut off at {self._token_cap()})" if attempt.truncated else ""
             attempt.error = f"{err}{cut}"
             return attempt, None
+
+    def _read(self, reply: str, turn: Turn) -> tuple[int, Strategy | None]:
+        """The move a reply names (ParseError where none), with the strategy it states under
+        `output=distribution`, the move drawn from it by the seed."""
+        if self.options.output == "distribution":
+            strategy = read_distribution(reply, turn)
+            weights = random.Random(call_seed(self.seed, turn.ply, "distribution"))
+            return weights.choices(list(strategy.probs), list(strategy.probs.values()))[0], strategy
+        answer, _ = extract_answer(
+            reply, self.options.output, self.prompt
+        )  # a JSON "reasoning" stays in the reply
+        return turn.formulation.parse_action(turn.state, answer), None
 
 
 def rethink_text(attempt: Attempt) -> str:
