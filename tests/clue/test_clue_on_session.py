@@ -147,3 +147,19 @@ def test_a_game_is_stored_once(tmp_path: Path) -> None:
     annotated = [json.loads(m.annotation) for m in store.moves(game.id) if m.annotation]
     assert len(annotated) == 30 and sum(len(n["knowledge"]) for n in annotated) == 90
     store.close()
+
+
+def test_a_run_kept_in_the_old_clue_tables_resumes_under_its_own_key(tmp_path: Path) -> None:
+    """A store written before Clue ran on the session (b781426, see tests/models/test_call.py) holds its
+    Clue run in `clue_runs` alone; its replies are cached under that run's key and seeds, so a resume
+    takes them, not today's, or it asks the model again."""
+    import shutil
+
+    from plylab.clue.study import ClueStudy, RunPlan
+
+    store = tmp_path / "legacy.sqlite"
+    shutil.copy(DATA / "legacy_seeds.sqlite", store)
+    seats = ["clue-llm:model=local,max_tokens=16", "clue-random", "clue-random"]
+    study = ClueStudy(RunPlan(seats, 1, seed=5, turn_limit=6))
+    study.open_store(store).close()
+    assert (study.key, study.legacy, study.seeding) == ("custom/seed5/8bf12d215347", False, 1)

@@ -168,7 +168,7 @@ class ClueStudy:
         store = Store(path)
         # Runs stored before seeds were shared, or before the per-call seed rule, resume with the
         # seeds their games were played with (their replies are cached under them).
-        stored = {r.name for r in store.runs() if r.kind == KIND}
+        stored = {r.name for r in store.runs() if r.kind == KIND} | store.old_clue_run_keys()
         self.legacy = self.plan.key(self.specs, legacy=True, seeding=1) in stored
         self.seeding = 1 if self.legacy or self.plan.key(self.specs, seeding=1) in stored else SEEDING
         self.key = self.name = self.plan.key(self.specs, legacy=self.legacy, seeding=self.seeding)

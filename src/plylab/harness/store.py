@@ -338,6 +338,14 @@ class Store:
     def close(self) -> None:
         self._conn.close()
 
+    def old_clue_run_keys(self) -> set[str]:
+        """The keys of Clue runs an older plylab kept in its own `clue_runs` table. Their games are not
+        read, but their model replies are cached under these keys, so a resume must take the key."""
+        have = self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='clue_runs'")
+        if have.fetchone() is None:
+            return set()
+        return {key for (key,) in self._conn.execute("SELECT key FROM clue_runs")}
+
     # runs -------------------------------------------------------------------------------
     def open_run(self, name: str, seed: int, plan: Mapping[str, object], kind: str = "play") -> int:
         """Create a run, or reopen one with the same plan (resume). A different plan is an error.
