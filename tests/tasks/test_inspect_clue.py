@@ -3,6 +3,7 @@ the model under evaluation, each seat's call a ModelEvent, the game's end as the
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def test_a_clue_game_per_sample_every_seat_the_model_each_call_an_event(tmp_path
     record = played(sample)
     assert record.extra is not None
     assert record.extra["seats"] == ["clue-llm:model=scripted-nomove/m,matrix=on"] * 3  # the condition
-    calls = sum(len(m.attempts or []) for m in record.moves)
+    calls = sum(len(json.loads(m.attempts or "[]")) for m in record.moves)
     assert calls == 6 and len(model_events(sample)) == calls  # a turn each, no call lost to the transcript
     score = sample.scores["clue_end"]
     assert score.answer == "turn_limit" and score.value["solved"] == 0.0 and score.value["turns"] == 6.0

@@ -5,6 +5,7 @@ ground truth."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -128,8 +129,8 @@ def test_inspect_score_rescores_a_suite_log_to_the_same_scores(
 
 @pytest.mark.slow
 def test_a_game_log_reads_back_typed(tmp_path: Path) -> None:
-    """The sample's store read back from the log as plylab's own record: each graded move's values
-    keyed by action (integers), as the session wrote them; no field converted by hand."""
+    """The sample's store read back from the log as plylab's own record (`MoveRow`, the one move
+    shape): each graded move's values as the store holds them, keyed by legal actions."""
     log = eval_in_process(
         tmp_path,
         "scripted-nomove/m",
@@ -141,6 +142,6 @@ def test_a_game_log_reads_back_typed(tmp_path: Path) -> None:
     assert log.status == "success", log.error
     [sample] = log.samples
     record = played(sample)
-    graded = [m for m in record.moves if m.values]
-    assert graded and all(isinstance(a, int) and a in m.legal for m in graded for a in m.values or {})
+    graded = [(json.loads(m.legal), json.loads(m.values_json)) for m in record.moves if m.values_json]
+    assert graded and all(int(a) in legal for legal, values in graded for a in values)
     assert record.moves[-1].ply == len(record.moves) - 1
