@@ -508,7 +508,8 @@ def _construction_error(exc: Exception) -> str:
 
 
 def _one_line(text: str) -> str:
-    text = re.sub(r"\[/?[a-z ]+\]", "", text)  # rich markup in inspect's messages
+    # rich markup in inspect's messages, not the mark a scrubbed credential left (`secrets.REDACTED`)
+    text = re.sub(r"\[/?(?!redacted\])[a-z ]+\]", "", text)
     text = re.sub(r"^ERROR:\s*", "", text.strip())
     return re.sub(r"\s+", " ", text)[:500]
 
