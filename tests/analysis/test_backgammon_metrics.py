@@ -84,3 +84,23 @@ def test_the_report_states_the_default_level() -> None:
         "level: 2-ply with gnubg's 'large' move filter (gnubg's default analysis level): every play at 0 plies, "
         "up to 16 within 0.32 of the best then at 2 plies, and the play made always at 2 plies too" in notes
     )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(gnubg_path() is None, reason="gnubg is not installed (make engines)")
+def test_an_engine_given_up_by_an_earlier_run_in_the_process_grades_the_next_run(cli, tmp_path: Path) -> None:
+    """The give-up rule is a run's: a gnubg an earlier run of this process gave up on (a stuck one,
+    a test's) is tried afresh by the next run, whose games are graded, not left without a try."""
+    from plylab.oracles.engine_process import give_up
+
+    give_up("gnubg", str(gnubg_path()), 3, "an earlier run's stuck gnubg")
+    store = str(tmp_path / "s.sqlite")
+    r = cli("run", "--game", "backgammon", "--player", "random", "--opponent", "random", "--games", "1",
+            "--score", "plies=0", "--store", store, "--quiet")  # fmt: skip
+    assert r.code == 0, r.err
+    s = Store(store, create=False)
+    try:
+        (row,) = backgammon_rows(s)
+        assert row.decisions > 0
+    finally:
+        s.close()

@@ -444,7 +444,10 @@ def run_study(
     unfinished), interrupted (Ctrl-C or SIGTERM) or failed (an error, recorded before it is
     raised). The first part that does not finish ends the study; re-running the same command
     resumes it. The store is the ledger: counts come from what was saved."""
+    from ..oracles.engine_process import forget_given_up
+
     store_path = Path(store_path)
+    forget_given_up()  # an engine is given up on for the run that saw it fail, not for the process
     current: list[Part[Job, Result]] = []  # the part being played, for a signal or an error to mark
 
     with Driver(

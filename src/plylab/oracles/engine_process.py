@@ -125,6 +125,13 @@ def give_up(name: str, path: str, tries: int, why: str) -> ProviderFailure:
     return ProviderFailure("engine", message)
 
 
+def forget_given_up() -> None:
+    """A new run tries every engine afresh: what an earlier run in this process gave up on (a stuck
+    engine then, a test's fake one) must not leave this run's games unfinished without a try."""
+    with _GIVE_UP_LOCK:
+        _GAVE_UP.clear()
+
+
 def given_up(path: str) -> ProviderFailure | None:
     """The failure of an engine this process gave up on (`give_up`); None while it is in use."""
     message = _GAVE_UP.get(path)
