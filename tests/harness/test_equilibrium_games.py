@@ -133,8 +133,10 @@ def test_the_replay_shows_the_equilibrium_and_plots_payoffs(tmp_path: Path, cli)
     finally:
         s.close()
     step = payload["steps"][0]
-    assert step["equilibrium"]["loss"] is not None
-    assert all(m["probability"] is not None and m["payoff"] is not None for m in step["legal"])
+    decision = step["decision"]  # the one graded decision every page reads (oracles.graded.Decision)
+    assert decision["kind"] == "equilibrium" and decision["loss"] is not None
+    assert decision["probability"] is not None
+    assert all(m["probability"] is not None and m["graded"] is not None for m in step["legal"])
     points = series(payload["steps"])
     assert all(p["payoff"] is not None and -1 <= p["value"] <= 1 for p in points)
 
